@@ -1,0 +1,49 @@
+// rmodel chains: kinematic chains with their properties and joints.
+#include "command.hpp"
+#include "commands/entities.hpp"
+#include "model_options.hpp"
+#include "output.hpp"
+
+namespace rmodel::cli {
+namespace {
+
+Json or_null(const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); }
+
+class ChainsCommand : public Command {
+public:
+  void setup(CLI::App& app) override {
+    app.description("Kinematic chains: index, links, default contact, group, joints with their pose indices");
+    model_.add_to(app);
+    add_format_option(app, format_, {OutputFormat::text, OutputFormat::json, OutputFormat::csv});
+    app.add_flag("--with-virtual", with_virtual_, "Include the virtual joints (past last_link) in the joint lists");
+    app.add_option("names", names_, "Chains to show (default: all)");
+  }
+
+  int run() override {
+    const Model model = model_.load();
+    Table table({"index", "name", "first_link", "last_link", "last_link_virtual", "default_contact", "group",
+                 "joints", "indices"});
+    for (const Chain* c : select_entities(model.chains(), names_, "chain")) {
+      const auto group = model.chain_group(c->name);
+      Json indices = Json::array();
+      for (int i : c->indices(with_virtual_)) indices.push_back(i);
+      table.add_row({c->index, c->name, c->first_link, c->last_link, or_null(c->last_link_virtual),
+                     or_null(c->default_contact), group ? Json(*group) : Json(nullptr),
+                     model.chain_joints(c->name, with_virtual_), indices});
+    }
+    write_out(table.render(format_));
+    return kOk;
+  }
+
+private:
+  ModelOptions model_;
+  OutputFormat format_ = OutputFormat::text;
+  bool with_virtual_ = false;
+  std::vector<std::string> names_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_chains_command() { return std::make_unique<ChainsCommand>(); }
+
+}  // namespace rmodel::cli

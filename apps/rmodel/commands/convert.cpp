@@ -1,0 +1,70 @@
+// rmodel convert: semantics between OROCOS .cpf and rmodel JSON, losslessly both ways.
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "command.hpp"
+#include "output.hpp"
+#include "rmodel/error.hpp"
+#include "rmodel/file.hpp"
+#include "rmodel/semantics.hpp"
+
+namespace rmodel::cli {
+namespace {
+
+bool ends_with(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+class ConvertCommand : public Command {
+public:
+  void setup(CLI::App& app) override {
+    app.description(
+        "Convert a semantic description between OROCOS .cpf XML and rmodel JSON. The target format is --to, "
+        "else the output file's extension, else the other format of the input");
+    app.add_option("input", input_, "Semantics file (.cpf, .json; '-' for stdin)")->required();
+    app.add_option("-o,--output", output_, "Output file (default: stdout)");
+    app.add_option("-t,--to", to_, "Target format")->check(CLI::IsMember({"cpf", "json"}));
+    app.add_option("--from", from_, "Input format when not evident")->check(CLI::IsMember({"cpf", "json", "srdf"}));
+  }
+
+  int run() override {
+    const std::string text = read_text_file(input_);
+    std::optional<SemanticsFormat> from;
+    if (from_ == "cpf") from = SemanticsFormat::cpf;
+    if (from_ == "json") from = SemanticsFormat::json;
+    if (from_ == "srdf") from = SemanticsFormat::srdf;
+    if (!from) from = detect_semantics_format(text, input_);
+    const Semantics semantics = parse_semantics(text, display_name(input_), from);
+    for (const auto& w : semantics.warnings)
+      fmt::print(stderr, "rmodel: warning: {}: {}\n", w.where.to_string(), w.message);
+
+    std::string to = to_;
+    if (to.empty() && ends_with(output_, ".cpf")) to = "cpf";
+    if (to.empty() && ends_with(output_, ".json")) to = "json";
+    if (to.empty()) to = from == SemanticsFormat::json ? "cpf" : "json";
+    if (to == "cpf" && !semantics.poses.empty())
+      fmt::print(stderr, "rmodel: warning: {} named pose(s) cannot be written to .cpf and are left out\n",
+                 semantics.poses.size());
+    const std::string result = to == "cpf" ? to_cpf(semantics) : to_semantics_json(semantics);
+    if (output_.empty() || output_ == "-") {
+      write_out(result);
+    } else {
+      std::ofstream out(output_, std::ios::binary);
+      if (!out || !(out << result) || !out.flush()) throw IoError(output_, "cannot write");
+    }
+    return kOk;
+  }
+
+private:
+  std::string input_;
+  std::string output_;
+  std::string to_;
+  std::string from_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_convert_command() { return std::make_unique<ConvertCommand>(); }
+
+}  // namespace rmodel::cli

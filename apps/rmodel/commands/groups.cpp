@@ -1,0 +1,43 @@
+// rmodel groups: joint groups with their chains and joints.
+#include "command.hpp"
+#include "commands/entities.hpp"
+#include "model_options.hpp"
+#include "output.hpp"
+
+namespace rmodel::cli {
+namespace {
+
+class GroupsCommand : public Command {
+public:
+  void setup(CLI::App& app) override {
+    app.description("Joint groups: index, chains, extra joints, and every joint with its pose index");
+    model_.add_to(app);
+    add_format_option(app, format_, {OutputFormat::text, OutputFormat::json, OutputFormat::csv});
+    app.add_option("names", names_, "Groups to show (default: all)");
+  }
+
+  int run() override {
+    const Model model = model_.load();
+    Table table({"index", "name", "chains", "extra_joints", "joints", "indices"});
+    for (const Group* g : select_entities(model.groups(), names_, "group")) {
+      Json extra = Json::array();
+      for (int j : g->extra_joints) extra.push_back(model.joint_names()[static_cast<std::size_t>(j)]);
+      Json indices = Json::array();
+      for (int j : g->joint_indices) indices.push_back(j);
+      table.add_row({g->index, g->name, model.group_chains(g->name), extra, model.group_joints(g->name), indices});
+    }
+    write_out(table.render(format_));
+    return kOk;
+  }
+
+private:
+  ModelOptions model_;
+  OutputFormat format_ = OutputFormat::text;
+  std::vector<std::string> names_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_groups_command() { return std::make_unique<GroupsCommand>(); }
+
+}  // namespace rmodel::cli

@@ -1,0 +1,62 @@
+// rmodel index: the pose index of joints, or the index of chains or groups.
+#include <fmt/format.h>
+
+#include "command.hpp"
+#include "model_options.hpp"
+#include "output.hpp"
+
+namespace rmodel::cli {
+namespace {
+
+enum class Kind { joint, chain, group };
+
+class IndexCommand : public Command {
+public:
+  void setup(CLI::App& app) override {
+    app.description(
+        "Print the index of each NAME, one per line in the order given (text), or name,index (csv, json). "
+        "Any unknown name: nothing is printed and the exit status is 1");
+    model_.add_to(app);
+    add_format_option(app, format_, {OutputFormat::text, OutputFormat::json, OutputFormat::csv});
+    app.add_option("-k,--kind", kind_, "What the names are")
+        ->transform(CLI::CheckedTransformer(std::map<std::string, Kind>{{"joint", Kind::joint},
+                                                                        {"chain", Kind::chain},
+                                                                        {"group", Kind::group}}))
+        ->default_str("joint");
+    app.add_option("names", names_, "Joint (chain, group) names")->required();
+  }
+
+  int run() override {
+    const Model model = model_.load();
+    std::vector<std::size_t> indices;
+    for (const auto& name : names_) {
+      switch (kind_) {
+        case Kind::joint: indices.push_back(model.joint_index(name)); break;
+        case Kind::chain: indices.push_back(model.chain_index(name)); break;
+        case Kind::group: indices.push_back(model.group_index(name)); break;
+      }
+    }
+    if (format_ == OutputFormat::text) {
+      std::string out;
+      for (std::size_t i : indices) out += fmt::format("{}\n", i);
+      write_out(out);
+      return kOk;
+    }
+    Table table({"name", "index"});
+    for (std::size_t i = 0; i < names_.size(); ++i) table.add_row({names_[i], indices[i]});
+    write_out(table.render(format_));
+    return kOk;
+  }
+
+private:
+  ModelOptions model_;
+  OutputFormat format_ = OutputFormat::text;
+  Kind kind_ = Kind::joint;
+  std::vector<std::string> names_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_index_command() { return std::make_unique<IndexCommand>(); }
+
+}  // namespace rmodel::cli

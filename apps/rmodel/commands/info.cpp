@@ -1,0 +1,73 @@
+// rmodel info: a summary of the model.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "command.hpp"
+#include "model_options.hpp"
+#include "output.hpp"
+#include "rmodel/file.hpp"
+
+namespace rmodel::cli {
+namespace {
+
+class InfoCommand : public Command {
+public:
+  void setup(CLI::App& app) override {
+    app.description("Summary of a model: robot name, counts of links, joints, chains, groups, contacts; total mass");
+    model_.add_to(app);
+    add_format_option(app, format_, {OutputFormat::text, OutputFormat::json});
+  }
+
+  int run() override {
+    const ModelSource source = model_.resolve();
+    const Model model = Model::load(source);
+    const auto& joints = model.urdf_joints();
+    const auto movable = static_cast<std::size_t>(
+        std::count_if(joints.begin(), joints.end(), [](const JointInfo& j) { return j.movable(); }));
+    Json doc;
+    doc["robot"] = model.robot_name();
+    doc["urdf"] = model.urdf_source();
+    doc["semantics"] = model.has_semantics() ? Json(display_name(source.semantics_path)) : Json(nullptr);
+    doc["root_link"] = model.root_link();
+    doc["links"] = model.links().size();
+    doc["joints"] = joints.size();
+    doc["movable_joints"] = movable;
+    doc["fixed_joints"] = joints.size() - movable;
+    doc["pose_size"] = model.pose_size();
+    doc["chains"] = model.chains().size();
+    doc["groups"] = model.groups().size();
+    doc["contacts"] = model.contacts().size();
+    const auto mass = model.total_mass();
+    doc["total_mass"] = mass ? Json(*mass) : Json(nullptr);
+    if (format_ == OutputFormat::json) {
+      write_out(json_text(doc));
+      return kOk;
+    }
+    std::string out;
+    auto row = [&](std::string_view key, const std::string& value) { out += fmt::format("{:<12} {}\n", key, value); };
+    row("robot", model.robot_name());
+    row("urdf", model.urdf_source());
+    row("semantics", model.has_semantics() ? display_name(source.semantics_path) : "-");
+    row("root link", model.root_link());
+    row("links", std::to_string(model.links().size()));
+    row("joints", fmt::format("{} ({} movable, {} fixed)", joints.size(), movable, joints.size() - movable));
+    row("pose size", std::to_string(model.pose_size()));
+    row("chains", std::to_string(model.chains().size()));
+    row("groups", std::to_string(model.groups().size()));
+    row("contacts", std::to_string(model.contacts().size()));
+    row("total mass", mass ? fmt::format("{} kg", number_text(*mass)) : "- (no inertials)");
+    write_out(out);
+    return kOk;
+  }
+
+private:
+  ModelOptions model_;
+  OutputFormat format_ = OutputFormat::text;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_info_command() { return std::make_unique<InfoCommand>(); }
+
+}  // namespace rmodel::cli

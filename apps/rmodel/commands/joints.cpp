@@ -1,0 +1,47 @@
+// rmodel joints: the full sorted pose.
+#include "command.hpp"
+#include "model_options.hpp"
+#include "output.hpp"
+
+namespace rmodel::cli {
+namespace {
+
+Json limit(const JointInfo& joint, double value, bool applies) {
+  return joint.has_limits && applies ? Json(value) : Json(nullptr);
+}
+
+class JointsCommand : public Command {
+public:
+  void setup(CLI::App& app) override {
+    app.description(
+        "The full sorted pose: index, joint name, type, owning chain(s), group and limits "
+        "(rad, m, rad/s, m/s, N·m, N)");
+    model_.add_to(app);
+    add_format_option(app, format_, {OutputFormat::text, OutputFormat::json, OutputFormat::csv});
+  }
+
+  int run() override {
+    const Model model = model_.load();
+    Table table({"index", "name", "type", "chains", "group", "lower", "upper", "velocity", "effort"});
+    for (std::size_t i = 0; i < model.pose_size(); ++i) {
+      const JointInfo& joint = model.pose_joint(i);
+      const auto group = model.joint_group(joint.name);
+      table.add_row({i, joint.name, std::string(to_string(joint.type)), model.joint_chains(joint.name),
+                     group ? Json(*group) : Json(nullptr), limit(joint, joint.lower, joint.bounded()),
+                     limit(joint, joint.upper, joint.bounded()), limit(joint, joint.velocity_limit, true),
+                     limit(joint, joint.effort_limit, true)});
+    }
+    write_out(table.render(format_));
+    return kOk;
+  }
+
+private:
+  ModelOptions model_;
+  OutputFormat format_ = OutputFormat::text;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_joints_command() { return std::make_unique<JointsCommand>(); }
+
+}  // namespace rmodel::cli

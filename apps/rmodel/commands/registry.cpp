@@ -1,0 +1,33 @@
+// The one table of rmodel's subcommands. Help, man pages and shell completions are all
+// generated from it and from each command's setup(), so nothing is listed twice.
+#include "commands/registry.hpp"
+
+namespace rmodel::cli {
+
+std::unique_ptr<Command> make_check_command();
+std::unique_ptr<Command> make_info_command();
+std::unique_ptr<Command> make_tree_command();
+std::unique_ptr<Command> make_joints_command();
+std::unique_ptr<Command> make_chains_command();
+std::unique_ptr<Command> make_groups_command();
+std::unique_ptr<Command> make_contacts_command();
+std::unique_ptr<Command> make_index_command();
+std::unique_ptr<Command> make_convert_command();
+
+namespace {
+const CommandEntry kCommands[] = {
+    {"check", "Validate a URDF and its semantics; list every problem", make_check_command},
+    {"info", "Summary of a model: counts, mass", make_info_command},
+    {"tree", "The kinematic tree (text or Graphviz dot)", make_tree_command},
+    {"joints", "The full sorted pose: index, joint, type, chains, group, limits", make_joints_command},
+    {"chains", "Kinematic chains with their joints and pose indices", make_chains_command},
+    {"groups", "Joint groups with their chains and joints", make_groups_command},
+    {"contacts", "Contacts and their points", make_contacts_command},
+    {"index", "Pose index of joints (or index of chains, groups)", make_index_command},
+    {"convert", "Convert semantics between .cpf and rmodel JSON", make_convert_command},
+};
+}  // namespace
+
+std::span<const CommandEntry> command_table() { return kCommands; }
+
+}  // namespace rmodel::cli

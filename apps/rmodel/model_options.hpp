@@ -1,0 +1,33 @@
+#pragma once
+// The model options every command shares: --urdf, --semantics, --model, --sample.
+
+#include <optional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "rmodel/model.hpp"
+
+namespace rmodel::cli {
+
+/// Where the model comes from, as given on the command line or in the environment
+/// (RMODEL_URDF, RMODEL_SEMANTICS, RMODEL_MODEL); command-line options win.
+struct ModelOptions {
+  std::string urdf;
+  std::string semantics;
+  std::string semantics_format;  ///< "", "cpf", "json", "srdf"
+  std::string manifest;
+  bool sample = false;
+
+  /// Declares the options on a subcommand.
+  void add_to(CLI::App& app);
+  /// Resolves manifest, sample and environment into paths (no file is opened).
+  /// @throws rmodel::InvalidArgument when no URDF is named, IoError for a bad manifest.
+  [[nodiscard]] ModelSource resolve() const;
+  /// Resolves and loads the model.
+  [[nodiscard]] Model load() const;
+  /// True when a semantic description will be loaded.
+  [[nodiscard]] bool has_semantics() const { return !resolve().semantics_path.empty(); }
+};
+
+}  // namespace rmodel::cli

@@ -1,0 +1,22 @@
+#pragma once
+/// @file check.hpp
+/// Validation of a URDF and its semantics that reports every problem, not only the first.
+
+#include "rmodel/diagnostic.hpp"
+#include "rmodel/model.hpp"
+
+namespace rmodel {
+
+/// Checks the model named by `source`: URDF structure (XML, duplicates, dangling links,
+/// several parents, loops, roots, missing limits, zero axes, what urdfdom rejects), then
+/// every rule of the semantic description against it, plus warnings (movable joints
+/// outside the full pose, joint types treated as fixed, inverted limits, ignored input).
+/// @throws IoError only when a file cannot be read; problems in the content are returned.
+Diagnostics check_model(const ModelSource& source);
+
+/// The same on texts already in memory.
+Diagnostics check_model_text(const std::string& urdf_text, const std::string& urdf_name,
+                             const std::string* semantics_text, const std::string& semantics_name,
+                             std::optional<SemanticsFormat> semantics_format = std::nullopt);
+
+}  // namespace rmodel

@@ -1,0 +1,81 @@
+#pragma once
+/// @file error.hpp
+/// Typed errors thrown by rmodel. The library never prints or exits: every failure at a
+/// load or I/O boundary is one of these exceptions, carrying where it happened.
+
+#include <stdexcept>
+#include <string>
+
+namespace rmodel {
+
+/// Where in an input something was found: a file (or "<stdin>", "<string>") and a 1-based
+/// line; line 0 means "the whole file" or "unknown".
+struct SourceLocation {
+  std::string file;
+  int line = 0;
+
+  /// "file:line" or "file" when the line is unknown.
+  [[nodiscard]] std::string to_string() const;
+};
+
+/// Base of every rmodel error.
+class Error : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// A file could not be opened or read (missing, a directory, unreadable, ...).
+class IoError : public Error {
+public:
+  IoError(std::string path, const std::string& reason);
+  [[nodiscard]] const std::string& path() const noexcept { return path_; }
+
+private:
+  std::string path_;
+};
+
+/// Input text is malformed (XML/JSON syntax, wrong types, bad numbers). what() reads
+/// "file:line: message".
+class ParseError : public Error {
+public:
+  ParseError(SourceLocation where, const std::string& message);
+  [[nodiscard]] const SourceLocation& where() const noexcept { return where_; }
+  [[nodiscard]] const std::string& message() const noexcept { return message_; }
+
+private:
+  SourceLocation where_;
+  std::string message_;
+};
+
+/// Input is well formed but violates a rule of the model (unknown link, chain in two
+/// groups, ...). what() reads "file:line: message".
+class ModelError : public ParseError {
+public:
+  using ParseError::ParseError;
+};
+
+/// A query named something the model does not have.
+class NotFound : public Error {
+public:
+  NotFound(std::string kind, std::string name);
+  [[nodiscard]] const std::string& kind() const noexcept { return kind_; }
+  [[nodiscard]] const std::string& name() const noexcept { return name_; }
+
+private:
+  std::string kind_;
+  std::string name_;
+};
+
+/// An array had the wrong size: "what: expected N, got M".
+class SizeMismatch : public Error {
+public:
+  SizeMismatch(const std::string& what, std::size_t expected, std::size_t got);
+};
+
+/// An argument value is out of its domain (negative period, unknown option value, ...).
+class InvalidArgument : public Error {
+public:
+  using Error::Error;
+};
+
+}  // namespace rmodel

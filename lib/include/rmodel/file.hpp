@@ -1,0 +1,16 @@
+#pragma once
+/// @file file.hpp
+/// Reading whole input files with errors that name the file.
+
+#include <string>
+
+namespace rmodel {
+
+/// Reads a whole file; "-" reads standard input.
+/// @throws IoError naming the path when it is missing, a directory or unreadable.
+std::string read_text_file(const std::string& path);
+
+/// The name used for `path` in messages ("<stdin>" for "-").
+std::string display_name(const std::string& path);
+
+}  // namespace rmodel

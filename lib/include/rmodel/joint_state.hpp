@@ -1,0 +1,33 @@
+#pragma once
+/// @file joint_state.hpp
+/// A joint state message in the layout of `sensor_msgs/JointState`.
+
+#include <string>
+#include <vector>
+
+namespace rmodel {
+
+/// Names with positions (rad or m), velocities (rad/s or m/s) and efforts (N·m or N).
+/// Each value array is either empty (field absent) or as long as `name`.
+struct JointState {
+  double stamp = 0.0;  ///< seconds
+  std::vector<std::string> name;
+  std::vector<double> position;
+  std::vector<double> velocity;
+  std::vector<double> effort;
+
+  bool operator==(const JointState&) const = default;
+};
+
+/// Support state of the robot's chains (`sweetie_bot_kinematics_msgs/SupportState`):
+/// chain names, support coefficients in [0, 1] and contact names.
+struct SupportState {
+  double stamp = 0.0;
+  std::vector<std::string> name;
+  std::vector<double> support;
+  std::vector<std::string> contact;
+
+  bool operator==(const SupportState&) const = default;
+};
+
+}  // namespace rmodel

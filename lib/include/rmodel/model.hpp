@@ -1,0 +1,277 @@
+#pragma once
+/// @file model.hpp
+/// The robot model: a URDF plus its semantic description, indexed once at load time.
+/// A Model is immutable after construction and safe to share between threads.
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <Eigen/Core>
+#include <kdl/chain.hpp>
+#include <kdl/jntarray.hpp>
+#include <kdl/tree.hpp>
+
+#include "rmodel/joint_state.hpp"
+#include "rmodel/semantics.hpp"
+
+namespace rmodel {
+
+/// URDF joint types.
+enum class JointType { revolute, continuous, prismatic, fixed, floating, planar, unknown };
+
+/// "revolute", "continuous", ...
+std::string_view to_string(JointType type);
+
+/// A URDF joint, with its place in the full pose (if any).
+struct JointInfo {
+  std::string name;
+  JointType type = JointType::unknown;
+  std::string parent_link;
+  std::string child_link;
+  KDL::Frame origin;               ///< parent link frame → joint frame
+  KDL::Vector axis{1, 0, 0};       ///< in the joint frame, as written in the URDF
+  bool has_limits = false;         ///< a <limit> element was given
+  double lower = 0.0, upper = 0.0; ///< position limits (rad or m); meaningful if has_limits
+  double velocity_limit = 0.0;     ///< rad/s or m/s; 0 when not given
+  double effort_limit = 0.0;       ///< N·m or N; 0 when not given
+  int line = 0;                    ///< line of the <joint> element in the URDF, 0 if unknown
+  /// Index in the full sorted pose, or -1 for fixed joints and joints outside the pose.
+  int index = -1;
+
+  [[nodiscard]] bool movable() const noexcept {
+    return type == JointType::revolute || type == JointType::continuous ||
+           type == JointType::prismatic;
+  }
+  /// True when positions are bounded (revolute and prismatic with limits).
+  [[nodiscard]] bool bounded() const noexcept {
+    return has_limits && (type == JointType::revolute || type == JointType::prismatic);
+  }
+};
+
+/// Mass properties of a link, expressed in the link frame.
+struct Inertial {
+  double mass = 0.0;                                    ///< kg
+  KDL::Vector com;                                      ///< centre of mass (m)
+  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();    ///< about the COM, link axes (kg·m²)
+};
+
+/// A URDF link.
+struct LinkInfo {
+  std::string name;
+  std::string parent_joint;               ///< empty for the root
+  std::vector<std::string> child_joints;  ///< in URDF declaration order
+  std::optional<Inertial> inertial;
+  int line = 0;
+};
+
+/// A kinematic chain after indexing.
+struct Chain {
+  std::string name;
+  int index = -1;  ///< declaration order
+  std::string first_link;
+  std::string last_link;
+  std::string last_link_virtual;  ///< empty when the chain has no virtual joints
+  std::string default_contact;    ///< empty when none
+  std::string description;
+  /// Full-pose indices of the chain's movable joints from first_link down to the end
+  /// (last_link_virtual if given), root to tip. The first `real_size` are the real joints,
+  /// the rest are virtual.
+  std::vector<int> joint_indices;
+  std::size_t real_size = 0;
+  int group = -1;  ///< index of the owning group, -1 if none
+
+  [[nodiscard]] std::size_t size(bool with_virtual) const noexcept {
+    return with_virtual ? joint_indices.size() : real_size;
+  }
+  /// Joint indices with or without the virtual joints.
+  [[nodiscard]] std::span<const int> indices(bool with_virtual) const noexcept {
+    return {joint_indices.data(), size(with_virtual)};
+  }
+  /// True when the joints occupy consecutive ascending slots of the full pose, so that a
+  /// chain can be mapped onto a pose without copying.
+  [[nodiscard]] bool contiguous() const noexcept;
+};
+
+/// A joint group after indexing.
+struct Group {
+  std::string name;
+  int index = -1;
+  std::string description;
+  std::vector<int> chains;         ///< chain indices, declaration order
+  std::vector<int> extra_joints;   ///< full-pose indices of joints given directly
+  /// Every joint of the group: joints of its chains (first occurrence, with virtual ones),
+  /// then the extra joints.
+  std::vector<int> joint_indices;
+};
+
+/// A contact: a named set of points in the frame of a chain's last link.
+struct Contact {
+  std::string name;
+  int index = -1;
+  std::string description;
+  std::vector<KDL::Vector> points;
+};
+
+/// A chain property name, as the original `getChainProperty` takes it.
+enum class ChainProperty { first_link, last_link, last_link_virtual, default_contact };
+
+/// Parses "first_link" etc.; nullopt for anything else.
+std::optional<ChainProperty> chain_property_from_string(std::string_view name);
+
+/// Mutable views of one chain's slots in a sorted full pose (no copies). A view is empty
+/// (size 0) when the corresponding field of the pose is absent.
+struct ChainView {
+  Eigen::Map<Eigen::VectorXd> position{nullptr, 0};
+  Eigen::Map<Eigen::VectorXd> velocity{nullptr, 0};
+  Eigen::Map<Eigen::VectorXd> effort{nullptr, 0};
+};
+
+/// Where a model comes from.
+struct ModelSource {
+  std::string urdf_path;        ///< "-" for stdin
+  std::string semantics_path;   ///< empty: URDF only
+  std::optional<SemanticsFormat> semantics_format;
+};
+
+/// The robot model. Construct with Model::load or Model::from_urdf_string.
+class Model {
+public:
+  /// Builds a model from URDF text and an optional semantic description.
+  /// @param urdf_name file name used in messages.
+  /// @throws ParseError on malformed URDF, ModelError on a broken rule of the semantics.
+  static Model from_urdf_string(std::string urdf_text, const std::string& urdf_name,
+                                std::optional<Semantics> semantics = std::nullopt);
+
+  /// Reads the files named by `source` and builds the model.
+  /// @throws IoError, ParseError, ModelError.
+  static Model load(const ModelSource& source);
+
+  // ---- whole model ----
+  [[nodiscard]] const std::string& robot_name() const noexcept;
+  [[nodiscard]] const std::string& urdf_text() const noexcept;
+  [[nodiscard]] const std::string& urdf_source() const noexcept;
+  /// True when a semantic description was given (otherwise the pose is every movable
+  /// joint in URDF declaration order and there are no chains, groups or contacts).
+  [[nodiscard]] bool has_semantics() const noexcept;
+  [[nodiscard]] const Semantics& semantics() const noexcept;
+  [[nodiscard]] const std::string& root_link() const noexcept;
+
+  // ---- URDF links and joints (declaration order) ----
+  [[nodiscard]] const std::vector<LinkInfo>& links() const noexcept;
+  [[nodiscard]] const std::vector<JointInfo>& urdf_joints() const noexcept;
+  [[nodiscard]] const LinkInfo* find_link(std::string_view name) const noexcept;
+  [[nodiscard]] const JointInfo* find_urdf_joint(std::string_view name) const noexcept;
+  /// Total mass of the links with inertials (kg), and whether any link has one.
+  [[nodiscard]] std::optional<double> total_mass() const noexcept;
+
+  // ---- the full sorted pose ----
+  /// Joint names in full-pose order.
+  [[nodiscard]] const std::vector<std::string>& joint_names() const noexcept;
+  [[nodiscard]] std::size_t pose_size() const noexcept { return joint_names().size(); }
+  /// The URDF joint at a pose index (0 ≤ index < pose_size()).
+  [[nodiscard]] const JointInfo& pose_joint(std::size_t index) const;
+  [[nodiscard]] std::optional<std::size_t> find_joint_index(std::string_view joint) const noexcept;
+  /// @throws NotFound
+  [[nodiscard]] std::size_t joint_index(std::string_view joint) const;
+
+  // ---- chains ----
+  [[nodiscard]] const std::vector<Chain>& chains() const noexcept;
+  [[nodiscard]] std::vector<std::string> chain_names() const;
+  [[nodiscard]] const Chain* find_chain(std::string_view name) const noexcept;
+  /// @throws NotFound
+  [[nodiscard]] const Chain& chain(std::string_view name) const;
+  [[nodiscard]] std::optional<std::size_t> find_chain_index(std::string_view name) const noexcept;
+  [[nodiscard]] std::size_t chain_index(std::string_view name) const;
+  [[nodiscard]] std::vector<std::string> chain_joints(std::string_view chain,
+                                                      bool with_virtual = true) const;
+  [[nodiscard]] std::span<const int> chain_joint_indices(std::string_view chain,
+                                                         bool with_virtual = true) const;
+  /// A chain's text property; empty string when the optional property is not set.
+  [[nodiscard]] const std::string& chain_property(std::string_view chain,
+                                                  ChainProperty property) const;
+  [[nodiscard]] const std::string& chain_default_contact(std::string_view chain) const;
+  /// Group of a chain; nullopt when the chain is in no group. @throws NotFound
+  [[nodiscard]] std::optional<std::string> chain_group(std::string_view chain) const;
+  /// Distinct groups of the given chains, in group order (chains without a group skipped).
+  [[nodiscard]] std::vector<std::string> chains_groups(std::span<const std::string> chains) const;
+  /// Chains owning a joint (a joint may be shared), in chain order. @throws NotFound
+  [[nodiscard]] std::vector<std::string> joint_chains(std::string_view joint) const;
+  /// Distinct owning chains of several joints, in chain order.
+  [[nodiscard]] std::vector<std::string> joints_chains(std::span<const std::string> joints) const;
+
+  // ---- groups ----
+  [[nodiscard]] const std::vector<Group>& groups() const noexcept;
+  [[nodiscard]] std::vector<std::string> group_names() const;
+  [[nodiscard]] const Group* find_group(std::string_view name) const noexcept;
+  [[nodiscard]] const Group& group(std::string_view name) const;
+  [[nodiscard]] std::optional<std::size_t> find_group_index(std::string_view name) const noexcept;
+  [[nodiscard]] std::size_t group_index(std::string_view name) const;
+  [[nodiscard]] std::vector<std::string> group_joints(std::string_view group) const;
+  [[nodiscard]] std::vector<std::string> group_chains(std::string_view group) const;
+  /// Chains of several groups, in chain order without repeats.
+  [[nodiscard]] std::vector<std::string> groups_chains(std::span<const std::string> groups) const;
+  /// Group of a joint (through its chains or directly); nullopt when none. @throws NotFound
+  [[nodiscard]] std::optional<std::string> joint_group(std::string_view joint) const;
+  [[nodiscard]] std::vector<std::string> joints_groups(std::span<const std::string> joints) const;
+
+  // ---- contacts ----
+  [[nodiscard]] const std::vector<Contact>& contacts() const noexcept;
+  [[nodiscard]] std::vector<std::string> contact_names() const;
+  [[nodiscard]] const Contact* find_contact(std::string_view name) const noexcept;
+  /// Points of a contact in the link frame. @throws NotFound
+  [[nodiscard]] std::span<const KDL::Vector> contact_points(std::string_view contact) const;
+  /// Appends a contact's points to `buffer`; false (buffer untouched) if unknown.
+  bool append_contact_points(std::string_view contact, std::vector<KDL::Vector>& buffer) const;
+
+  // ---- KDL ----
+  [[nodiscard]] const KDL::Tree& kdl_tree() const noexcept;
+  /// The chain as KDL::Chain (fixed segments included), with or without virtual joints.
+  /// @throws NotFound
+  [[nodiscard]] const KDL::Chain& kdl_chain(std::string_view chain, bool with_virtual = true) const;
+
+  // ---- moving data between a full sorted pose and a chain ----
+  /// Copies a chain's slots of a sorted full pose into arrays (resized to the chain size;
+  /// an absent field gives a size-0 array).
+  /// @throws NotFound, SizeMismatch when `full` is not pose-sized.
+  void extract_chain(std::string_view chain, const JointState& full, KDL::JntArray& position,
+                     KDL::JntArray& velocity, KDL::JntArray& effort,
+                     bool with_virtual = true) const;
+  /// Writes chain arrays into their slots of a sorted full pose. Empty arrays leave that
+  /// field alone; a field of `full` that is empty is first sized to the pose (zeros).
+  /// `full.name` is set to the pose order when empty.
+  /// @throws NotFound, SizeMismatch.
+  void pack_chain(std::string_view chain, const KDL::JntArray& position,
+                  const KDL::JntArray& velocity, const KDL::JntArray& effort, JointState& full,
+                  bool with_virtual = true) const;
+  /// Views of a chain's slots inside a sorted full pose, without copying.
+  /// @throws NotFound, SizeMismatch, InvalidArgument when the chain is not contiguous().
+  [[nodiscard]] ChainView map_chain(std::string_view chain, JointState& full,
+                                    bool with_virtual = true) const;
+  /// A sorted full pose: names in pose order and `position` zero-filled (velocity and
+  /// effort too when asked).
+  [[nodiscard]] JointState make_full_state(bool with_velocity = false, bool with_effort = false) const;
+
+  Model(const Model&);
+  Model(Model&&) noexcept;
+  Model& operator=(const Model&);
+  Model& operator=(Model&&) noexcept;
+  ~Model();
+
+  /// Implementation detail (shared with rmodel's own checker); not part of the API.
+  struct Impl;
+
+private:
+  explicit Model(std::shared_ptr<const Impl> impl);
+  std::shared_ptr<const Impl> impl_;
+};
+
+/// Where the sample robot shipped with rmodel lives (share/rmodel/sample): next to the
+/// installed binary's prefix or in the source tree. Empty when not found.
+std::string sample_model_dir();
+
+}  // namespace rmodel

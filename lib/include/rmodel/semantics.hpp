@@ -1,0 +1,105 @@
+#pragma once
+/// @file semantics.hpp
+/// The semantic description of a robot: kinematic chains, joint groups and contacts, as
+/// declared (before they are checked against a URDF). Declaration order matters: it
+/// defines chain, group and joint indices in the full sorted pose.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <kdl/frames.hpp>
+
+#include "rmodel/diagnostic.hpp"
+
+namespace rmodel {
+
+/// A kinematic chain as declared. Empty strings mean "not given".
+struct ChainSpec {
+  std::string name;
+  std::string first_link;
+  std::string last_link;
+  std::string last_link_virtual;  ///< optional end of the chain's virtual joints
+  std::string default_contact;    ///< optional name of a ContactSpec
+  std::string description;        ///< free text, kept for lossless conversion
+  int line = 0;                   ///< 1-based line in the source file, 0 if unknown
+  bool operator==(const ChainSpec&) const = default;
+};
+
+/// A joint group as declared: whole chains plus extra joints outside every chain.
+struct GroupSpec {
+  std::string name;
+  std::vector<std::string> chains;
+  std::vector<std::string> joints;
+  std::string description;
+  int line = 0;
+  bool operator==(const GroupSpec&) const = default;
+};
+
+/// A named set of contact points, in the frame of a chain's last link (metres).
+struct ContactSpec {
+  std::string name;
+  std::vector<KDL::Vector> points;
+  std::string description;
+  int line = 0;
+  bool operator==(const ContactSpec& other) const;
+};
+
+/// A named joint configuration (SRDF group_state): joint name → value (rad or m).
+struct NamedPose {
+  std::string name;
+  std::string group;
+  std::vector<std::pair<std::string, double>> joints;
+  int line = 0;
+  bool operator==(const NamedPose&) const = default;
+};
+
+/// The whole semantic description. `source` names the file it came from (for messages).
+struct Semantics {
+  std::vector<ChainSpec> chains;
+  std::vector<GroupSpec> groups;
+  std::vector<ContactSpec> contacts;
+  std::vector<NamedPose> poses;
+  std::string source;
+  /// Things the reader accepted but could not fully express (ignored properties, SRDF
+  /// constructs without an rmodel equivalent); never errors.
+  std::vector<Diagnostic> warnings;
+  /// Equality of content; `source` and line numbers are not compared.
+  [[nodiscard]] bool same_content(const Semantics& other) const;
+};
+
+/// Serialisation formats of a semantic description.
+enum class SemanticsFormat { cpf, json, srdf };
+
+/// Parses an OROCOS `.cpf` PropertyBag file (`chains`, `groups`, `contacts` structs).
+/// @throws ParseError with file and line on malformed XML or unexpected structure.
+Semantics parse_cpf(std::string_view text, const std::string& source_name);
+
+/// Parses rmodel's native JSON semantics (see share/rmodel/schema/semantics.schema.json).
+/// @throws ParseError with file and line.
+Semantics parse_semantics_json(std::string_view text, const std::string& source_name);
+
+/// Guesses the format from the content (first non-blank character and root element),
+/// falling back to the file extension. Returns nullopt when neither tells.
+std::optional<SemanticsFormat> detect_semantics_format(std::string_view text,
+                                                        std::string_view file_name);
+
+/// Parses text in the given (or detected) format.
+Semantics parse_semantics(std::string_view text, const std::string& source_name,
+                          std::optional<SemanticsFormat> format = std::nullopt);
+
+/// Reads and parses a semantics file ("-" reads stdin).
+/// @throws IoError when unreadable, ParseError when malformed.
+Semantics load_semantics(const std::string& path,
+                         std::optional<SemanticsFormat> format = std::nullopt);
+
+/// Writes `.cpf` XML that parse_cpf reads back to the same content.
+std::string to_cpf(const Semantics& semantics);
+
+/// Writes rmodel JSON (2-space indented) that parse_semantics_json reads back to the same
+/// content.
+std::string to_semantics_json(const Semantics& semantics);
+
+}  // namespace rmodel

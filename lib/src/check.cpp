@@ -1,0 +1,48 @@
+#include "rmodel/check.hpp"
+
+#include "model_impl.hpp"
+#include "rmodel/error.hpp"
+#include "rmodel/file.hpp"
+
+namespace rmodel {
+
+Diagnostics check_model_text(const std::string& urdf_text, const std::string& urdf_name,
+                             const std::string* semantics_text, const std::string& semantics_name,
+                             std::optional<SemanticsFormat> semantics_format) {
+  Diagnostics out;
+  detail::check_urdf_text(urdf_text, urdf_name, out);
+  std::optional<Semantics> semantics;
+  if (semantics_text) {
+    try {
+      semantics = parse_semantics(*semantics_text, semantics_name, semantics_format);
+      for (const auto& w : semantics->warnings) out.items.push_back(w);
+    } catch (const ParseError& e) {
+      out.add(Severity::error, e.where(), "semantics-syntax", e.message());
+    }
+  }
+  // Semantic rules need a URDF tree to be checked against.
+  if (out.has_errors()) return out;
+  auto impl = std::make_shared<Model::Impl>();
+  try {
+    impl->urdf = detail::load_urdf(urdf_text, urdf_name);
+  } catch (const ParseError& e) {
+    out.add(Severity::error, e.where(), "urdf", e.message());
+    return out;
+  }
+  impl->urdf_source = urdf_name;
+  impl->has_semantics = semantics.has_value();
+  if (semantics) impl->semantics = std::move(*semantics);
+  impl->index(out);
+  return out;
+}
+
+Diagnostics check_model(const ModelSource& source) {
+  const std::string urdf_text = read_text_file(source.urdf_path);
+  std::string semantics_text;
+  if (!source.semantics_path.empty()) semantics_text = read_text_file(source.semantics_path);
+  return check_model_text(urdf_text, display_name(source.urdf_path),
+                          source.semantics_path.empty() ? nullptr : &semantics_text,
+                          display_name(source.semantics_path), source.semantics_format);
+}
+
+}  // namespace rmodel

@@ -1,0 +1,413 @@
+#include "rmodel/model.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "model_impl.hpp"
+#include "rmodel/error.hpp"
+#include "rmodel/file.hpp"
+
+namespace rmodel {
+
+std::string_view to_string(JointType type) {
+  switch (type) {
+    case JointType::revolute: return "revolute";
+    case JointType::continuous: return "continuous";
+    case JointType::prismatic: return "prismatic";
+    case JointType::fixed: return "fixed";
+    case JointType::floating: return "floating";
+    case JointType::planar: return "planar";
+    case JointType::unknown: break;
+  }
+  return "unknown";
+}
+
+std::optional<ChainProperty> chain_property_from_string(std::string_view name) {
+  if (name == "first_link") return ChainProperty::first_link;
+  if (name == "last_link") return ChainProperty::last_link;
+  if (name == "last_link_virtual") return ChainProperty::last_link_virtual;
+  if (name == "default_contact") return ChainProperty::default_contact;
+  return std::nullopt;
+}
+
+bool Chain::contiguous() const noexcept {
+  for (std::size_t i = 1; i < joint_indices.size(); ++i)
+    if (joint_indices[i] != joint_indices[i - 1] + 1) return false;
+  return true;
+}
+
+// ---- construction ----
+
+Model::Model(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+Model::Model(const Model&) = default;
+Model::Model(Model&&) noexcept = default;
+Model& Model::operator=(const Model&) = default;
+Model& Model::operator=(Model&&) noexcept = default;
+Model::~Model() = default;
+
+Model Model::from_urdf_string(std::string urdf_text, const std::string& urdf_name,
+                              std::optional<Semantics> semantics) {
+  auto impl = std::make_shared<Impl>();
+  impl->urdf = detail::load_urdf(urdf_text, urdf_name);
+  impl->urdf_text = std::move(urdf_text);
+  impl->urdf_source = urdf_name;
+  impl->has_semantics = semantics.has_value();
+  if (semantics) impl->semantics = std::move(*semantics);
+  Diagnostics diagnostics;
+  impl->index(diagnostics);
+  if (const Diagnostic* d = diagnostics.first_error()) throw ModelError(d->where, d->message);
+  return Model(std::move(impl));
+}
+
+Model Model::load(const ModelSource& source) {
+  std::optional<Semantics> semantics;
+  if (!source.semantics_path.empty())
+    semantics = load_semantics(source.semantics_path, source.semantics_format);
+  return from_urdf_string(read_text_file(source.urdf_path), display_name(source.urdf_path),
+                          std::move(semantics));
+}
+
+// ---- whole model ----
+
+const std::string& Model::robot_name() const noexcept { return impl_->urdf.robot_name; }
+const std::string& Model::urdf_text() const noexcept { return impl_->urdf_text; }
+const std::string& Model::urdf_source() const noexcept { return impl_->urdf_source; }
+bool Model::has_semantics() const noexcept { return impl_->has_semantics; }
+const Semantics& Model::semantics() const noexcept { return impl_->semantics; }
+const std::string& Model::root_link() const noexcept { return impl_->urdf.root_link; }
+const std::vector<LinkInfo>& Model::links() const noexcept { return impl_->urdf.links; }
+const std::vector<JointInfo>& Model::urdf_joints() const noexcept { return impl_->urdf.joints; }
+
+const LinkInfo* Model::find_link(std::string_view name) const noexcept {
+  auto it = impl_->urdf.link_by_name.find(std::string(name));
+  return it == impl_->urdf.link_by_name.end() ? nullptr : &impl_->urdf.links[it->second];
+}
+
+const JointInfo* Model::find_urdf_joint(std::string_view name) const noexcept {
+  auto it = impl_->urdf.joint_by_name.find(std::string(name));
+  return it == impl_->urdf.joint_by_name.end() ? nullptr : &impl_->urdf.joints[it->second];
+}
+
+std::optional<double> Model::total_mass() const noexcept {
+  std::optional<double> total;
+  for (const auto& link : impl_->urdf.links)
+    if (link.inertial) total = total.value_or(0.0) + link.inertial->mass;
+  return total;
+}
+
+// ---- pose ----
+
+namespace {
+template <class Map>
+std::optional<std::size_t> lookup(const Map& map, std::string_view name) noexcept {
+  auto it = map.find(name);
+  if (it == map.end()) return std::nullopt;
+  return static_cast<std::size_t>(it->second);
+}
+}  // namespace
+
+const std::vector<std::string>& Model::joint_names() const noexcept { return impl_->pose_names; }
+
+const JointInfo& Model::pose_joint(std::size_t index) const {
+  if (index >= impl_->pose_names.size())
+    throw NotFound("pose index", std::to_string(index));
+  return impl_->urdf.joints[impl_->pose_to_urdf[index]];
+}
+
+std::optional<std::size_t> Model::find_joint_index(std::string_view joint) const noexcept {
+  return lookup(impl_->joint_index, joint);
+}
+
+std::size_t Model::joint_index(std::string_view joint) const {
+  if (auto i = find_joint_index(joint)) return *i;
+  throw NotFound("joint", std::string(joint));
+}
+
+// ---- chains ----
+
+const std::vector<Chain>& Model::chains() const noexcept { return impl_->chains; }
+
+std::vector<std::string> Model::chain_names() const {
+  std::vector<std::string> names;
+  for (const auto& c : impl_->chains) names.push_back(c.name);
+  return names;
+}
+
+const Chain* Model::find_chain(std::string_view name) const noexcept {
+  auto i = lookup(impl_->chain_index, name);
+  return i ? &impl_->chains[*i] : nullptr;
+}
+
+const Chain& Model::chain(std::string_view name) const {
+  if (const Chain* c = find_chain(name)) return *c;
+  throw NotFound("chain", std::string(name));
+}
+
+std::optional<std::size_t> Model::find_chain_index(std::string_view name) const noexcept {
+  return lookup(impl_->chain_index, name);
+}
+
+std::size_t Model::chain_index(std::string_view name) const {
+  return static_cast<std::size_t>(chain(name).index);
+}
+
+std::vector<std::string> Model::chain_joints(std::string_view name, bool with_virtual) const {
+  std::vector<std::string> joints;
+  for (int j : chain(name).indices(with_virtual)) joints.push_back(impl_->pose_names[static_cast<std::size_t>(j)]);
+  return joints;
+}
+
+std::span<const int> Model::chain_joint_indices(std::string_view name, bool with_virtual) const {
+  return chain(name).indices(with_virtual);
+}
+
+const std::string& Model::chain_property(std::string_view name, ChainProperty property) const {
+  const Chain& c = chain(name);
+  switch (property) {
+    case ChainProperty::first_link: return c.first_link;
+    case ChainProperty::last_link: return c.last_link;
+    case ChainProperty::last_link_virtual: return c.last_link_virtual;
+    case ChainProperty::default_contact: return c.default_contact;
+  }
+  return c.first_link;
+}
+
+const std::string& Model::chain_default_contact(std::string_view name) const {
+  return chain(name).default_contact;
+}
+
+std::optional<std::string> Model::chain_group(std::string_view name) const {
+  const Chain& c = chain(name);
+  if (c.group < 0) return std::nullopt;
+  return impl_->groups[static_cast<std::size_t>(c.group)].name;
+}
+
+namespace {
+/// Names of the flagged entries, in index order.
+template <class Entities>
+std::vector<std::string> flagged_names(const Entities& entities, const std::vector<bool>& flags) {
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < flags.size(); ++i)
+    if (flags[i]) names.push_back(entities[i].name);
+  return names;
+}
+}  // namespace
+
+std::vector<std::string> Model::chains_groups(std::span<const std::string> chains) const {
+  std::vector<bool> seen(impl_->groups.size(), false);
+  for (const auto& name : chains)
+    if (int g = chain(name).group; g >= 0) seen[static_cast<std::size_t>(g)] = true;
+  return flagged_names(impl_->groups, seen);
+}
+
+std::vector<std::string> Model::joint_chains(std::string_view joint) const {
+  std::vector<std::string> names;
+  for (int c : impl_->joint_owner_chains[joint_index(joint)])
+    names.push_back(impl_->chains[static_cast<std::size_t>(c)].name);
+  return names;
+}
+
+std::vector<std::string> Model::joints_chains(std::span<const std::string> joints) const {
+  std::vector<bool> seen(impl_->chains.size(), false);
+  for (const auto& joint : joints)
+    for (int c : impl_->joint_owner_chains[joint_index(joint)]) seen[static_cast<std::size_t>(c)] = true;
+  return flagged_names(impl_->chains, seen);
+}
+
+// ---- groups ----
+
+const std::vector<Group>& Model::groups() const noexcept { return impl_->groups; }
+
+std::vector<std::string> Model::group_names() const {
+  std::vector<std::string> names;
+  for (const auto& g : impl_->groups) names.push_back(g.name);
+  return names;
+}
+
+const Group* Model::find_group(std::string_view name) const noexcept {
+  auto i = lookup(impl_->group_index, name);
+  return i ? &impl_->groups[*i] : nullptr;
+}
+
+const Group& Model::group(std::string_view name) const {
+  if (const Group* g = find_group(name)) return *g;
+  throw NotFound("group", std::string(name));
+}
+
+std::optional<std::size_t> Model::find_group_index(std::string_view name) const noexcept {
+  return lookup(impl_->group_index, name);
+}
+
+std::size_t Model::group_index(std::string_view name) const {
+  return static_cast<std::size_t>(group(name).index);
+}
+
+std::vector<std::string> Model::group_joints(std::string_view name) const {
+  std::vector<std::string> joints;
+  for (int j : group(name).joint_indices) joints.push_back(impl_->pose_names[static_cast<std::size_t>(j)]);
+  return joints;
+}
+
+std::vector<std::string> Model::group_chains(std::string_view name) const {
+  std::vector<std::string> chains;
+  for (int c : group(name).chains) chains.push_back(impl_->chains[static_cast<std::size_t>(c)].name);
+  return chains;
+}
+
+std::vector<std::string> Model::groups_chains(std::span<const std::string> groups) const {
+  std::vector<bool> seen(impl_->chains.size(), false);
+  for (const auto& name : groups)
+    for (int c : group(name).chains) seen[static_cast<std::size_t>(c)] = true;
+  return flagged_names(impl_->chains, seen);
+}
+
+std::optional<std::string> Model::joint_group(std::string_view joint) const {
+  const int g = impl_->joint_group[joint_index(joint)];
+  if (g < 0) return std::nullopt;
+  return impl_->groups[static_cast<std::size_t>(g)].name;
+}
+
+std::vector<std::string> Model::joints_groups(std::span<const std::string> joints) const {
+  std::vector<bool> seen(impl_->groups.size(), false);
+  for (const auto& joint : joints)
+    if (int g = impl_->joint_group[joint_index(joint)]; g >= 0) seen[static_cast<std::size_t>(g)] = true;
+  return flagged_names(impl_->groups, seen);
+}
+
+// ---- contacts ----
+
+const std::vector<Contact>& Model::contacts() const noexcept { return impl_->contacts; }
+
+std::vector<std::string> Model::contact_names() const {
+  std::vector<std::string> names;
+  for (const auto& c : impl_->contacts) names.push_back(c.name);
+  return names;
+}
+
+const Contact* Model::find_contact(std::string_view name) const noexcept {
+  auto i = lookup(impl_->contact_index, name);
+  return i ? &impl_->contacts[*i] : nullptr;
+}
+
+std::span<const KDL::Vector> Model::contact_points(std::string_view name) const {
+  if (const Contact* c = find_contact(name)) return c->points;
+  throw NotFound("contact", std::string(name));
+}
+
+bool Model::append_contact_points(std::string_view name, std::vector<KDL::Vector>& buffer) const {
+  const Contact* c = find_contact(name);
+  if (!c) return false;
+  buffer.insert(buffer.end(), c->points.begin(), c->points.end());
+  return true;
+}
+
+// ---- KDL ----
+
+const KDL::Tree& Model::kdl_tree() const noexcept { return impl_->urdf.tree; }
+
+const KDL::Chain& Model::kdl_chain(std::string_view name, bool with_virtual) const {
+  const auto i = static_cast<std::size_t>(chain(name).index);
+  return with_virtual ? impl_->kdl_chains_full[i] : impl_->kdl_chains_real[i];
+}
+
+// ---- data movement ----
+
+namespace {
+void require_pose_sized(const std::vector<double>& field, std::size_t pose_size, const char* what) {
+  if (!field.empty() && field.size() != pose_size)
+    throw SizeMismatch(fmt::format("full joint state {}", what), pose_size, field.size());
+}
+
+void gather(const std::vector<double>& field, std::span<const int> indices, KDL::JntArray& out) {
+  const unsigned n = field.empty() ? 0U : static_cast<unsigned>(indices.size());
+  if (out.rows() != n) out.resize(n);
+  for (unsigned i = 0; i < n; ++i) out(i) = field[static_cast<std::size_t>(indices[i])];
+}
+
+void scatter(const KDL::JntArray& in, std::span<const int> indices, std::vector<double>& field,
+             std::size_t pose_size, const char* what) {
+  if (in.rows() == 0) return;
+  if (in.rows() != indices.size()) throw SizeMismatch(fmt::format("chain {} array", what), indices.size(), in.rows());
+  if (field.empty()) field.assign(pose_size, 0.0);
+  for (std::size_t i = 0; i < indices.size(); ++i) field[static_cast<std::size_t>(indices[i])] = in(static_cast<unsigned>(i));
+}
+}  // namespace
+
+void Model::extract_chain(std::string_view name, const JointState& full, KDL::JntArray& position,
+                          KDL::JntArray& velocity, KDL::JntArray& effort, bool with_virtual) const {
+  const Chain& c = chain(name);
+  const std::size_t n = pose_size();
+  require_pose_sized(full.position, n, "position");
+  require_pose_sized(full.velocity, n, "velocity");
+  require_pose_sized(full.effort, n, "effort");
+  gather(full.position, c.indices(with_virtual), position);
+  gather(full.velocity, c.indices(with_virtual), velocity);
+  gather(full.effort, c.indices(with_virtual), effort);
+}
+
+void Model::pack_chain(std::string_view name, const KDL::JntArray& position, const KDL::JntArray& velocity,
+                       const KDL::JntArray& effort, JointState& full, bool with_virtual) const {
+  const Chain& c = chain(name);
+  const std::size_t n = pose_size();
+  if (full.name.empty()) full.name = impl_->pose_names;
+  if (full.name.size() != n) throw SizeMismatch("full joint state name", n, full.name.size());
+  require_pose_sized(full.position, n, "position");
+  require_pose_sized(full.velocity, n, "velocity");
+  require_pose_sized(full.effort, n, "effort");
+  scatter(position, c.indices(with_virtual), full.position, n, "position");
+  scatter(velocity, c.indices(with_virtual), full.velocity, n, "velocity");
+  scatter(effort, c.indices(with_virtual), full.effort, n, "effort");
+}
+
+ChainView Model::map_chain(std::string_view name, JointState& full, bool with_virtual) const {
+  const Chain& c = chain(name);
+  if (!c.contiguous())
+    throw InvalidArgument(fmt::format(
+        "chain '{}' does not occupy consecutive slots of the full pose; use extract_chain", name));
+  const std::size_t n = pose_size();
+  require_pose_sized(full.position, n, "position");
+  require_pose_sized(full.velocity, n, "velocity");
+  require_pose_sized(full.effort, n, "effort");
+  const auto size = static_cast<Eigen::Index>(c.size(with_virtual));
+  const std::size_t first = c.joint_indices.empty() ? 0 : static_cast<std::size_t>(c.joint_indices.front());
+  auto view = [&](std::vector<double>& field) {
+    return field.empty() ? Eigen::Map<Eigen::VectorXd>(nullptr, 0)
+                         : Eigen::Map<Eigen::VectorXd>(field.data() + first, size);
+  };
+  return {view(full.position), view(full.velocity), view(full.effort)};
+}
+
+JointState Model::make_full_state(bool with_velocity, bool with_effort) const {
+  JointState state;
+  state.name = impl_->pose_names;
+  state.position.assign(pose_size(), 0.0);
+  if (with_velocity) state.velocity.assign(pose_size(), 0.0);
+  if (with_effort) state.effort.assign(pose_size(), 0.0);
+  return state;
+}
+
+// ---- sample robot ----
+
+std::string sample_model_dir() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (const char* env = std::getenv("RMODEL_SHARE_DIR"); env && *env) {
+    fs::path p = fs::path(env) / "sample";
+    if (fs::is_directory(p, ec)) return p.string();
+  }
+  // Installed: <prefix>/bin/rmodel → <prefix>/share/rmodel/sample.
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    fs::path p = exe.parent_path().parent_path() / RMODEL_INSTALL_DATADIR / "sample";
+    if (fs::is_directory(p, ec)) return p.string();
+  }
+  fs::path source = fs::path(RMODEL_SOURCE_SHARE_DIR) / "sample";
+  if (fs::is_directory(source, ec)) return source.string();
+  return {};
+}
+
+}  // namespace rmodel

@@ -1,0 +1,50 @@
+#pragma once
+// Internal: the data behind rmodel::Model, and the indexing of a semantic description
+// against a URDF (shared by Model and `check`).
+
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "rmodel/diagnostic.hpp"
+#include "rmodel/model.hpp"
+#include "urdf_loader.hpp"
+
+namespace rmodel::detail {
+
+/// Hash enabling lookups by std::string_view without building a std::string.
+struct StringHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+};
+using NameIndex = std::unordered_map<std::string, int, StringHash, std::equal_to<>>;
+
+}  // namespace rmodel::detail
+
+namespace rmodel {
+
+struct Model::Impl {
+  detail::UrdfModel urdf;
+  std::string urdf_text;
+  std::string urdf_source;
+  bool has_semantics = false;
+  Semantics semantics;
+
+  std::vector<std::string> pose_names;
+  std::vector<std::size_t> pose_to_urdf;  ///< pose index → index in urdf.joints
+  std::vector<Chain> chains;
+  std::vector<Group> groups;
+  std::vector<Contact> contacts;
+  std::vector<KDL::Chain> kdl_chains_full;
+  std::vector<KDL::Chain> kdl_chains_real;
+  std::vector<std::vector<int>> joint_owner_chains;  ///< per pose index
+  std::vector<int> joint_group;                      ///< per pose index, -1 when none
+
+  detail::NameIndex joint_index, chain_index, group_index, contact_index;
+
+  /// Builds the pose, chains, groups and contacts, reporting every rule broken.
+  void index(Diagnostics& diagnostics);
+};
+
+}  // namespace rmodel

@@ -1,0 +1,233 @@
+// rmodel's native JSON form of the semantic description. Arrays (not objects) hold the
+// chains, groups and contacts because their order defines the indices of the full pose.
+// Schema: share/rmodel/schema/semantics.schema.json.
+#include <regex>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "rmodel/error.hpp"
+#include "rmodel/semantics.hpp"
+
+namespace rmodel {
+namespace {
+
+using ordered_json = nlohmann::ordered_json;
+
+constexpr int kFormatVersion = 1;
+
+int line_at_offset(std::string_view text, std::size_t offset) {
+  offset = std::min(offset, text.size());
+  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+}
+
+/// nlohmann_json keeps no positions, so entity lines come from a scan of the text for
+/// `"name": "X"`: the k-th entity named X takes the k-th such occurrence.
+class NameLines {
+public:
+  explicit NameLines(std::string_view text) {
+    static const std::regex pattern(R"re("name"\s*:\s*"((?:[^"\\]|\\.)*)")re");
+    std::string s(text);
+    for (std::sregex_iterator it(s.begin(), s.end(), pattern), end; it != end; ++it)
+      lines_[(*it)[1]].push_back(line_at_offset(text, static_cast<std::size_t>(it->position())));
+  }
+  int take(const std::string& name) {
+    auto it = lines_.find(name);
+    if (it == lines_.end() || it->second.empty()) return 0;
+    int line = it->second.front();
+    it->second.erase(it->second.begin());
+    return line;
+  }
+
+private:
+  std::map<std::string, std::vector<int>> lines_;
+};
+
+class JsonReader {
+public:
+  JsonReader(std::string_view text, const std::string& source) : text_(text), source_(source), lines_(text) {}
+
+  Semantics read() {
+    ordered_json doc;
+    try {
+      doc = ordered_json::parse(text_.begin(), text_.end());
+    } catch (const nlohmann::json::parse_error& e) {
+      throw ParseError({source_, line_at_offset(text_, e.byte > 0 ? e.byte - 1 : 0)},
+                       fmt::format("malformed JSON: {}", clean(e.what())));
+    }
+    if (!doc.is_object()) fail(1, "the semantics document must be a JSON object");
+    Semantics out;
+    out.source = source_;
+    if (doc.contains("rmodel_semantics")) {
+      const auto& v = doc["rmodel_semantics"];
+      if (!v.is_number_integer() || v.get<int>() != kFormatVersion)
+        fail(1, fmt::format("unsupported rmodel_semantics version {} (this rmodel reads {})", v.dump(), kFormatVersion));
+    }
+    for (const auto& [key, value] : doc.items()) {
+      if (key == "chains") for (const auto& e : array(value, key)) out.chains.push_back(chain(e));
+      else if (key == "groups") for (const auto& e : array(value, key)) out.groups.push_back(group(e));
+      else if (key == "contacts") for (const auto& e : array(value, key)) out.contacts.push_back(contact(e));
+      else if (key == "poses") for (const auto& e : array(value, key)) out.poses.push_back(pose(e));
+      else if (key != "rmodel_semantics" && key != "$schema" && key != "description")
+        out.warnings.push_back({Severity::warning, {source_, 0}, "ignored", fmt::format("ignored top-level key '{}'", key)});
+    }
+    return out;
+  }
+
+private:
+  static std::string clean(const std::string& what) {
+    // "[json.exception.parse_error.101] parse error at line 1, column 2: reason"
+    auto pos = what.find(": ");
+    return pos == std::string::npos ? what : what.substr(pos + 2);
+  }
+
+  [[noreturn]] void fail(int line, const std::string& message) const { throw ParseError({source_, line}, message); }
+
+  const ordered_json& array(const ordered_json& value, const std::string& key) const {
+    if (!value.is_array()) fail(0, fmt::format("'{}' must be an array", key));
+    return value;
+  }
+
+  /// Reads the entity's name and line; rejects non-objects and unknown keys.
+  std::pair<std::string, int> head(const ordered_json& e, const char* kind,
+                                   std::initializer_list<std::string_view> allowed) {
+    if (!e.is_object()) fail(0, fmt::format("each {} must be an object, got {}", kind, e.dump()));
+    if (!e.contains("name") || !e["name"].is_string() || e["name"].get<std::string>().empty())
+      fail(0, fmt::format("a {} without a \"name\" string: {}", kind, e.dump()));
+    std::string name = e["name"];
+    int line = lines_.take(name);
+    for (const auto& [key, _] : e.items())
+      if (key != "name" && std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+        fail(line, fmt::format("{} '{}': unknown key '{}'", kind, name, key));
+    return {name, line};
+  }
+
+  std::string text(const ordered_json& e, const char* key, const std::string& owner, int line,
+                   bool required) const {
+    if (!e.contains(key)) {
+      if (required) fail(line, fmt::format("{}: missing \"{}\"", owner, key));
+      return {};
+    }
+    if (!e[key].is_string()) fail(line, fmt::format("{}: \"{}\" must be a string", owner, key));
+    return e[key];
+  }
+
+  std::vector<std::string> strings(const ordered_json& e, const char* key, const std::string& owner, int line) const {
+    std::vector<std::string> out;
+    if (!e.contains(key)) return out;
+    if (!e[key].is_array()) fail(line, fmt::format("{}: \"{}\" must be an array of strings", owner, key));
+    for (const auto& s : e[key]) {
+      if (!s.is_string()) fail(line, fmt::format("{}: \"{}\" must be an array of strings", owner, key));
+      out.push_back(s);
+    }
+    return out;
+  }
+
+  ChainSpec chain(const ordered_json& e) {
+    auto [name, line] = head(e, "chain", {"first_link", "last_link", "last_link_virtual", "default_contact", "description"});
+    const std::string owner = fmt::format("chain '{}'", name);
+    return {name,
+            text(e, "first_link", owner, line, true),
+            text(e, "last_link", owner, line, true),
+            text(e, "last_link_virtual", owner, line, false),
+            text(e, "default_contact", owner, line, false),
+            text(e, "description", owner, line, false),
+            line};
+  }
+
+  GroupSpec group(const ordered_json& e) {
+    auto [name, line] = head(e, "group", {"chains", "joints", "description"});
+    const std::string owner = fmt::format("group '{}'", name);
+    return {name, strings(e, "chains", owner, line), strings(e, "joints", owner, line),
+            text(e, "description", owner, line, false), line};
+  }
+
+  ContactSpec contact(const ordered_json& e) {
+    auto [name, line] = head(e, "contact", {"points", "description"});
+    ContactSpec c;
+    c.name = name;
+    c.line = line;
+    c.description = text(e, "description", "contact '" + name + "'", line, false);
+    if (!e.contains("points") || !e["points"].is_array())
+      fail(line, fmt::format("contact '{}': \"points\" must be an array of [x, y, z]", name));
+    for (const auto& p : e["points"]) {
+      if (!p.is_array() || p.size() != 3 || !p[0].is_number() || !p[1].is_number() || !p[2].is_number())
+        fail(line, fmt::format("contact '{}': point {} is not [x, y, z] numbers", name, p.dump()));
+      c.points.emplace_back(p[0].get<double>(), p[1].get<double>(), p[2].get<double>());
+    }
+    return c;
+  }
+
+  NamedPose pose(const ordered_json& e) {
+    auto [name, line] = head(e, "pose", {"group", "joints"});
+    NamedPose p;
+    p.name = name;
+    p.line = line;
+    p.group = text(e, "group", "pose '" + name + "'", line, false);
+    if (!e.contains("joints") || !e["joints"].is_object())
+      fail(line, fmt::format("pose '{}': \"joints\" must be an object of joint: value", name));
+    for (const auto& [joint, value] : e["joints"].items()) {
+      if (!value.is_number()) fail(line, fmt::format("pose '{}': joint '{}' value must be a number", name, joint));
+      p.joints.emplace_back(joint, value.get<double>());
+    }
+    return p;
+  }
+
+  std::string_view text_;
+  const std::string& source_;
+  NameLines lines_;
+};
+
+}  // namespace
+
+Semantics parse_semantics_json(std::string_view text, const std::string& source_name) {
+  return JsonReader(text, source_name).read();
+}
+
+std::string to_semantics_json(const Semantics& s) {
+  ordered_json doc;
+  doc["rmodel_semantics"] = kFormatVersion;
+  doc["chains"] = ordered_json::array();
+  for (const auto& c : s.chains) {
+    ordered_json e;
+    e["name"] = c.name;
+    e["first_link"] = c.first_link;
+    e["last_link"] = c.last_link;
+    if (!c.last_link_virtual.empty()) e["last_link_virtual"] = c.last_link_virtual;
+    if (!c.default_contact.empty()) e["default_contact"] = c.default_contact;
+    if (!c.description.empty()) e["description"] = c.description;
+    doc["chains"].push_back(std::move(e));
+  }
+  doc["groups"] = ordered_json::array();
+  for (const auto& g : s.groups) {
+    ordered_json e;
+    e["name"] = g.name;
+    if (!g.chains.empty()) e["chains"] = g.chains;
+    if (!g.joints.empty()) e["joints"] = g.joints;
+    if (!g.description.empty()) e["description"] = g.description;
+    doc["groups"].push_back(std::move(e));
+  }
+  doc["contacts"] = ordered_json::array();
+  for (const auto& c : s.contacts) {
+    ordered_json e;
+    e["name"] = c.name;
+    e["points"] = ordered_json::array();
+    for (const auto& p : c.points) e["points"].push_back({p.x(), p.y(), p.z()});
+    if (!c.description.empty()) e["description"] = c.description;
+    doc["contacts"].push_back(std::move(e));
+  }
+  if (!s.poses.empty()) {
+    doc["poses"] = ordered_json::array();
+    for (const auto& p : s.poses) {
+      ordered_json e;
+      e["name"] = p.name;
+      if (!p.group.empty()) e["group"] = p.group;
+      e["joints"] = ordered_json::object();
+      for (const auto& [joint, value] : p.joints) e["joints"][joint] = value;
+      doc["poses"].push_back(std::move(e));
+    }
+  }
+  return doc.dump(2) + "\n";
+}
+
+}  // namespace rmodel

@@ -1,0 +1,429 @@
+#include "urdf_loader.hpp"
+
+#include <cmath>
+#include <mutex>
+#include <optional>
+#include <regex>
+#include <sstream>
+
+#include <console_bridge/console.h>
+#include <fmt/format.h>
+#include <tinyxml2.h>
+#include <urdf_parser/urdf_parser.h>
+
+#include "rmodel/error.hpp"
+#include "xml_error.hpp"
+
+namespace rmodel::detail {
+namespace {
+
+// ---------------------------------------------------------------------------------------
+// The raw pass: the XML as written, with line numbers and declaration order. urdfdom keeps
+// links and joints in std::maps, losing both, and stops at the first problem; `rmodel check`
+// must report every problem, so the structural checks run on this form.
+
+struct RawLink {
+  std::string name;
+  int line = 0;
+};
+
+struct RawJoint {
+  std::string name;
+  std::string type;
+  std::string parent;
+  std::string child;
+  int line = 0;
+  bool has_limit = false;
+  std::optional<std::array<double, 3>> axis;
+  bool axis_malformed = false;
+};
+
+struct RawUrdf {
+  std::string robot_name;
+  int robot_line = 0;
+  std::vector<RawLink> links;
+  std::vector<RawJoint> joints;
+};
+
+std::string attribute(const tinyxml2::XMLElement* element, const char* name) {
+  const char* value = element ? element->Attribute(name) : nullptr;
+  return value ? value : "";
+}
+
+std::optional<std::array<double, 3>> parse_xyz(const std::string& text) {
+  std::istringstream in(text);
+  std::array<double, 3> v{};
+  for (double& x : v)
+    if (!(in >> x)) return std::nullopt;
+  std::string rest;
+  if (in >> rest) return std::nullopt;
+  return v;
+}
+
+/// Parses the XML and collects the raw tables. Returns nullopt (with a diagnostic) when the
+/// text is not XML with a <robot> root.
+std::optional<RawUrdf> read_raw(std::string_view text, const std::string& source,
+                                Diagnostics& out) {
+  tinyxml2::XMLDocument doc;
+  if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) {
+    out.add(Severity::error, {source, doc.ErrorLineNum()}, "xml-syntax", describe_xml_error(doc));
+    return std::nullopt;
+  }
+  const tinyxml2::XMLElement* robot = doc.RootElement();
+  if (!robot || std::string_view(robot->Name()) != "robot") {
+    out.add(Severity::error, {source, robot ? robot->GetLineNum() : 1}, "not-urdf",
+            fmt::format("root element is <{}>, expected <robot>", robot ? robot->Name() : ""));
+    return std::nullopt;
+  }
+  RawUrdf raw;
+  raw.robot_name = attribute(robot, "name");
+  raw.robot_line = robot->GetLineNum();
+  for (auto* el = robot->FirstChildElement("link"); el; el = el->NextSiblingElement("link"))
+    raw.links.push_back({attribute(el, "name"), el->GetLineNum()});
+  for (auto* el = robot->FirstChildElement("joint"); el; el = el->NextSiblingElement("joint")) {
+    RawJoint j;
+    j.name = attribute(el, "name");
+    j.type = attribute(el, "type");
+    j.line = el->GetLineNum();
+    j.parent = attribute(el->FirstChildElement("parent"), "link");
+    j.child = attribute(el->FirstChildElement("child"), "link");
+    j.has_limit = el->FirstChildElement("limit") != nullptr;
+    if (auto* axis = el->FirstChildElement("axis")) {
+      j.axis = parse_xyz(attribute(axis, "xyz"));
+      j.axis_malformed = !j.axis.has_value();
+    }
+    raw.joints.push_back(std::move(j));
+  }
+  return raw;
+}
+
+bool is_known_type(const std::string& type) {
+  return type == "revolute" || type == "continuous" || type == "prismatic" || type == "fixed" ||
+         type == "floating" || type == "planar";
+}
+
+/// Every structural rule, all problems reported. Returns true when no error was added.
+bool check_raw(const RawUrdf& raw, const std::string& source, Diagnostics& out) {
+  const std::size_t errors_before = out.count(Severity::error);
+  auto at = [&](int line) { return SourceLocation{source, line}; };
+
+  if (raw.robot_name.empty())
+    out.add(Severity::warning, at(raw.robot_line), "robot-name", "<robot> has no name attribute");
+  if (raw.links.empty()) {
+    out.add(Severity::error, at(raw.robot_line), "no-links", "the robot has no <link>");
+    return false;
+  }
+
+  std::unordered_map<std::string, std::size_t> link_index;
+  for (std::size_t i = 0; i < raw.links.size(); ++i) {
+    const auto& link = raw.links[i];
+    if (link.name.empty()) {
+      out.add(Severity::error, at(link.line), "empty-name", "<link> without a name");
+      continue;
+    }
+    auto [it, inserted] = link_index.emplace(link.name, i);
+    if (!inserted)
+      out.add(Severity::error, at(link.line), "duplicate-link",
+              fmt::format("duplicate link '{}' (first declared at line {})", link.name,
+                          raw.links[it->second].line));
+  }
+
+  // parent_of[link] = index of the joint whose child it is
+  std::vector<int> parent_joint(raw.links.size(), -1);
+  std::unordered_map<std::string, std::size_t> joint_index;
+  for (std::size_t i = 0; i < raw.joints.size(); ++i) {
+    const auto& j = raw.joints[i];
+    const std::string label = j.name.empty() ? std::string("<joint>") : fmt::format("joint '{}'", j.name);
+    if (j.name.empty()) {
+      out.add(Severity::error, at(j.line), "empty-name", "<joint> without a name");
+    } else if (auto [it, inserted] = joint_index.emplace(j.name, i); !inserted) {
+      out.add(Severity::error, at(j.line), "duplicate-joint",
+              fmt::format("duplicate joint '{}' (first declared at line {})", j.name,
+                          raw.joints[it->second].line));
+    }
+    if (j.type.empty())
+      out.add(Severity::error, at(j.line), "joint-type", fmt::format("{} has no type", label));
+    else if (!is_known_type(j.type))
+      out.add(Severity::error, at(j.line), "joint-type",
+              fmt::format("{} has unknown type '{}'", label, j.type));
+    if (j.parent.empty())
+      out.add(Severity::error, at(j.line), "joint-parent",
+              fmt::format("{} has no <parent link=...>", label));
+    else if (!link_index.count(j.parent))
+      out.add(Severity::error, at(j.line), "unknown-link",
+              fmt::format("{} names unknown parent link '{}'", label, j.parent));
+    if (j.child.empty())
+      out.add(Severity::error, at(j.line), "joint-child",
+              fmt::format("{} has no <child link=...>", label));
+    else if (!link_index.count(j.child))
+      out.add(Severity::error, at(j.line), "unknown-link",
+              fmt::format("{} names unknown child link '{}'", label, j.child));
+    if (!j.parent.empty() && j.parent == j.child)
+      out.add(Severity::error, at(j.line), "self-parent",
+              fmt::format("{} connects link '{}' to itself", label, j.parent));
+    else if (auto c = link_index.find(j.child); c != link_index.end()) {
+      int& slot = parent_joint[c->second];
+      if (slot >= 0)
+        out.add(Severity::error, at(j.line), "several-parents",
+                fmt::format("link '{}' has several parents: joints '{}' (line {}) and '{}'", j.child,
+                            raw.joints[static_cast<std::size_t>(slot)].name,
+                            raw.joints[static_cast<std::size_t>(slot)].line, j.name));
+      else
+        slot = static_cast<int>(i);
+    }
+    const bool needs_limit = j.type == "revolute" || j.type == "prismatic";
+    if (needs_limit && !j.has_limit)
+      out.add(Severity::error, at(j.line), "missing-limit",
+              fmt::format("{} of type {} needs a <limit> element", label, j.type));
+    if (j.axis_malformed)
+      out.add(Severity::error, at(j.line), "axis",
+              fmt::format("{} has a malformed <axis xyz=...>, expected three numbers", label));
+    const bool uses_axis = needs_limit || j.type == "continuous" || j.type == "planar";
+    if (uses_axis && j.axis && (*j.axis)[0] == 0.0 && (*j.axis)[1] == 0.0 && (*j.axis)[2] == 0.0)
+      out.add(Severity::error, at(j.line), "zero-axis", fmt::format("{} has a zero axis", label));
+  }
+
+  // Roots and loops, iteratively (deep trees must not blow the stack).
+  std::vector<std::string> roots;
+  for (std::size_t i = 0; i < raw.links.size(); ++i)
+    if (parent_joint[i] < 0 && !raw.links[i].name.empty() &&
+        link_index.at(raw.links[i].name) == i)
+      roots.push_back(raw.links[i].name);
+  // state: 0 unvisited, 1 on the current walk, 2 known to reach a root
+  std::vector<char> state(raw.links.size(), 0);
+  for (std::size_t start = 0; start < raw.links.size(); ++start) {
+    if (state[start]) continue;
+    std::vector<std::size_t> walk;
+    std::size_t link = start;
+    bool loop = false;
+    while (true) {
+      if (state[link] == 2) break;
+      if (state[link] == 1) { loop = true; break; }
+      state[link] = 1;
+      walk.push_back(link);
+      int pj = parent_joint[link];
+      if (pj < 0) break;
+      auto p = link_index.find(raw.joints[static_cast<std::size_t>(pj)].parent);
+      if (p == link_index.end()) break;
+      link = p->second;
+    }
+    if (loop) {
+      // Report the cycle once: the links from the first repeat onwards.
+      auto first = std::find(walk.begin(), walk.end(), link);
+      std::string names;
+      for (auto it = first; it != walk.end(); ++it)
+        names += (names.empty() ? "" : " <- ") + raw.links[*it].name;
+      out.add(Severity::error, at(raw.links[link].line), "kinematic-loop",
+              fmt::format("kinematic loop through links {} <- {}", names, raw.links[link].name));
+    }
+    for (std::size_t l : walk) state[l] = 2;
+  }
+  if (roots.size() > 1) {
+    std::string names;
+    for (const auto& r : roots) names += (names.empty() ? "'" : ", '") + r + "'";
+    out.add(Severity::error, at(raw.robot_line), "several-roots",
+            fmt::format("the robot has {} root links ({}); a URDF tree has exactly one", roots.size(), names));
+  } else if (roots.empty()) {
+    out.add(Severity::error, at(raw.robot_line), "no-root",
+            "no root link: every link has a parent (kinematic loop)");
+  }
+  return out.count(Severity::error) == errors_before;
+}
+
+// ---------------------------------------------------------------------------------------
+// urdfdom reports problems through console_bridge, which prints by default. The library
+// never prints, so its messages are captured while it parses.
+
+class CapturingHandler : public console_bridge::OutputHandler {
+public:
+  void log(const std::string& text, console_bridge::LogLevel level, const char*, int) override {
+    if (level >= console_bridge::CONSOLE_BRIDGE_LOG_ERROR)
+      errors.push_back(text);
+    else if (level >= console_bridge::CONSOLE_BRIDGE_LOG_WARN)
+      warnings.push_back(text);
+  }
+  std::vector<std::string> errors;
+  std::vector<std::string> warnings;
+};
+
+std::mutex& console_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+struct UrdfdomResult {
+  urdf::ModelInterfaceSharedPtr model;
+  std::vector<std::string> errors;
+};
+
+UrdfdomResult parse_with_urdfdom(std::string_view text) {
+  std::lock_guard lock(console_mutex());
+  CapturingHandler handler;
+  console_bridge::OutputHandler* previous = console_bridge::getOutputHandler();
+  console_bridge::useOutputHandler(&handler);
+  UrdfdomResult result;
+  try {
+    result.model = urdf::parseURDF(std::string(text));
+  } catch (const std::exception& e) {
+    handler.errors.push_back(e.what());
+  }
+  console_bridge::useOutputHandler(previous);
+  result.errors = std::move(handler.errors);
+  return result;
+}
+
+/// Line of the element a urdfdom message is about ("... [name] ..."), or 0.
+int line_of_message(const std::string& message, const RawUrdf& raw) {
+  static const std::regex bracket(R"(\[([^\]]+)\])");
+  for (std::sregex_iterator it(message.begin(), message.end(), bracket), end; it != end; ++it) {
+    const std::string name = (*it)[1];
+    for (const auto& j : raw.joints)
+      if (j.name == name) return j.line;
+    for (const auto& l : raw.links)
+      if (l.name == name) return l.line;
+  }
+  return 0;
+}
+
+KDL::Vector to_kdl(const urdf::Vector3& v) { return {v.x, v.y, v.z}; }
+
+KDL::Frame to_kdl(const urdf::Pose& pose) {
+  const auto& r = pose.rotation;
+  return KDL::Frame(KDL::Rotation::Quaternion(r.x, r.y, r.z, r.w), to_kdl(pose.position));
+}
+
+JointType to_joint_type(int urdf_type) {
+  switch (urdf_type) {
+    case urdf::Joint::REVOLUTE: return JointType::revolute;
+    case urdf::Joint::CONTINUOUS: return JointType::continuous;
+    case urdf::Joint::PRISMATIC: return JointType::prismatic;
+    case urdf::Joint::FIXED: return JointType::fixed;
+    case urdf::Joint::FLOATING: return JointType::floating;
+    case urdf::Joint::PLANAR: return JointType::planar;
+    default: return JointType::unknown;
+  }
+}
+
+Eigen::Matrix3d to_matrix(const KDL::Rotation& r) {
+  Eigen::Matrix3d m;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) m(i, j) = r(i, j);
+  return m;
+}
+
+/// A URDF joint as a KDL joint. Floating and planar joints have no KDL equivalent; like
+/// the common converters, they become fixed (rmodel check warns about them).
+KDL::Joint to_kdl_joint(const JointInfo& joint) {
+  const KDL::Vector axis = joint.origin.M * joint.axis;
+  switch (joint.type) {
+    case JointType::revolute:
+    case JointType::continuous:
+      return KDL::Joint(joint.name, joint.origin.p, axis, KDL::Joint::RotAxis);
+    case JointType::prismatic:
+      return KDL::Joint(joint.name, joint.origin.p, axis, KDL::Joint::TransAxis);
+    default:
+      return KDL::Joint(joint.name, KDL::Joint::None);
+  }
+}
+
+KDL::RigidBodyInertia to_kdl(const std::optional<Inertial>& inertial) {
+  if (!inertial) return KDL::RigidBodyInertia::Zero();
+  const auto& I = inertial->inertia;
+  return KDL::RigidBodyInertia(
+      inertial->mass, inertial->com,
+      KDL::RotationalInertia(I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2)));
+}
+
+}  // namespace
+
+bool check_urdf_text(std::string_view text, const std::string& source, Diagnostics& out) {
+  auto raw = read_raw(text, source, out);
+  if (!raw) return false;
+  if (!check_raw(*raw, source, out)) return true;
+  auto parsed = parse_with_urdfdom(text);
+  if (!parsed.model) {
+    for (const auto& e : parsed.errors)
+      out.add(Severity::error, {source, line_of_message(e, *raw)}, "urdfdom", e);
+    if (parsed.errors.empty())
+      out.add(Severity::error, {source, 0}, "urdfdom", "urdfdom rejected the URDF");
+  }
+  return true;
+}
+
+UrdfModel load_urdf(std::string_view text, const std::string& source) {
+  Diagnostics diagnostics;
+  auto raw = read_raw(text, source, diagnostics);
+  if (raw) check_raw(*raw, source, diagnostics);
+  if (const Diagnostic* d = diagnostics.first_error()) {
+    if (d->code == "xml-syntax" || d->code == "not-urdf") throw ParseError(d->where, d->message);
+    throw ModelError(d->where, d->message);
+  }
+  auto parsed = parse_with_urdfdom(text);
+  if (!parsed.model) {
+    const std::string message =
+        parsed.errors.empty() ? "urdfdom rejected the URDF" : parsed.errors.front();
+    throw ParseError({source, line_of_message(message, *raw)}, message);
+  }
+  const urdf::ModelInterface& urdf_model = *parsed.model;
+
+  UrdfModel model;
+  model.robot_name = urdf_model.getName();
+  for (const auto& raw_link : raw->links) {
+    LinkInfo link;
+    link.name = raw_link.name;
+    link.line = raw_link.line;
+    auto it = urdf_model.links_.find(link.name);
+    if (it != urdf_model.links_.end() && it->second->inertial) {
+      const urdf::Inertial& in = *it->second->inertial;
+      const KDL::Frame frame = to_kdl(in.origin);
+      Eigen::Matrix3d local;
+      local << in.ixx, in.ixy, in.ixz, in.ixy, in.iyy, in.iyz, in.ixz, in.iyz, in.izz;
+      const Eigen::Matrix3d R = to_matrix(frame.M);
+      link.inertial = Inertial{in.mass, frame.p, R * local * R.transpose()};
+    }
+    model.link_by_name.emplace(link.name, model.links.size());
+    model.links.push_back(std::move(link));
+  }
+  for (const auto& raw_joint : raw->joints) {
+    const urdf::Joint& uj = *urdf_model.joints_.at(raw_joint.name);
+    JointInfo joint;
+    joint.name = raw_joint.name;
+    joint.line = raw_joint.line;
+    joint.type = to_joint_type(uj.type);
+    joint.parent_link = uj.parent_link_name;
+    joint.child_link = uj.child_link_name;
+    joint.origin = to_kdl(uj.parent_to_joint_origin_transform);
+    joint.axis = to_kdl(uj.axis);
+    if (uj.limits) {
+      joint.has_limits = true;
+      joint.lower = uj.limits->lower;
+      joint.upper = uj.limits->upper;
+      joint.velocity_limit = uj.limits->velocity;
+      joint.effort_limit = uj.limits->effort;
+    }
+    model.links[model.link_by_name.at(joint.child_link)].parent_joint = joint.name;
+    model.links[model.link_by_name.at(joint.parent_link)].child_joints.push_back(joint.name);
+    model.joint_by_name.emplace(joint.name, model.joints.size());
+    model.joints.push_back(std::move(joint));
+  }
+  model.root_link = urdf_model.getRoot()->name;
+
+  // Breadth-first from the root, children in declaration order; no recursion, so a
+  // 10 000-link line does not exhaust the stack.
+  model.tree = KDL::Tree(model.root_link);
+  std::vector<std::size_t> queue{model.link_by_name.at(model.root_link)};
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const LinkInfo& parent = model.links[queue[head]];
+    for (const auto& joint_name : parent.child_joints) {
+      const JointInfo& joint = model.joints[model.joint_by_name.at(joint_name)];
+      const std::size_t child = model.link_by_name.at(joint.child_link);
+      KDL::Segment segment(joint.child_link, to_kdl_joint(joint), joint.origin,
+                           to_kdl(model.links[child].inertial));
+      model.tree.addSegment(segment, parent.name);
+      queue.push_back(child);
+    }
+  }
+  return model;
+}
+
+}  // namespace rmodel::detail

@@ -1,0 +1,36 @@
+#pragma once
+// Internal: reading a URDF into rmodel's link/joint tables and a KDL::Tree.
+// urdfdom and tinyxml2 are used only behind this header.
+
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include <kdl/tree.hpp>
+
+#include "rmodel/diagnostic.hpp"
+#include "rmodel/model.hpp"
+
+namespace rmodel::detail {
+
+/// A URDF as rmodel keeps it: links and joints in declaration order with their lines.
+struct UrdfModel {
+  std::string robot_name;
+  std::string root_link;
+  std::vector<LinkInfo> links;
+  std::vector<JointInfo> joints;
+  std::unordered_map<std::string, std::size_t> link_by_name;
+  std::unordered_map<std::string, std::size_t> joint_by_name;
+  KDL::Tree tree;
+};
+
+/// Checks the structure of a URDF text and collects every problem found (XML syntax,
+/// duplicates, dangling links, several parents, loops, roots, missing limits, zero axes).
+/// Returns false when the text is not even XML with a <robot> root.
+bool check_urdf_text(std::string_view text, const std::string& source, Diagnostics& out);
+
+/// Loads a URDF. @throws ParseError / ModelError with file and line for the first problem.
+UrdfModel load_urdf(std::string_view text, const std::string& source);
+
+}  // namespace rmodel::detail

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Debian 12 packages rmodel needs to build, test and benchmark.
+set -euo pipefail
+packages=(
+  build-essential cmake pkg-config
+  libcli11-dev liburdfdom-dev liborocos-kdl-dev libeigen3-dev libtinyxml2-dev
+  nlohmann-json3-dev libfmt-dev libsimdjson-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  python3 jq gnuplot-nox liburdfdom-tools hyperfine
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

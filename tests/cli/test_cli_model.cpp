@@ -1,0 +1,190 @@
+// The inspection commands, run as a user runs them: exit code, stdout, stderr.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "test_support.hpp"
+
+namespace rmodel {
+namespace {
+
+using test::fixture;
+using test::read_file;
+using test::run_rmodel;
+using test::sample;
+
+std::vector<std::string> sweetie_args(std::vector<std::string> args) {
+  args.push_back("--urdf");
+  args.push_back(fixture("sweetie_bot_proto2/sweetie_bot_proto2.urdf").string());
+  args.push_back("--semantics");
+  args.push_back(fixture("sweetie_bot_proto2/kinematic_chains.cpf").string());
+  return args;
+}
+
+/// Golden files live in tests/cli/golden/<name>; RMODEL_UPDATE_GOLDEN=1 rewrites them.
+void expect_golden(const std::string& name, std::string actual) {
+  // Paths of the checkout differ between machines: golden files say $SRC.
+  const std::string src = test::source_dir().string();
+  for (std::size_t pos; (pos = actual.find(src)) != std::string::npos;) actual.replace(pos, src.size(), "$SRC");
+  const auto path = test::source_dir() / "tests" / "cli" / "golden" / name;
+  if (std::getenv("RMODEL_UPDATE_GOLDEN")) {
+    std::ofstream(path, std::ios::binary) << actual;
+    return;
+  }
+  EXPECT_EQ(actual, read_file(path)) << "golden " << path << " differs (RMODEL_UPDATE_GOLDEN=1 to rewrite)";
+}
+
+struct GoldenCase {
+  std::vector<std::string> args;
+  std::string golden;
+};
+
+class CliGolden : public ::testing::TestWithParam<GoldenCase> {};
+
+TEST_P(CliGolden, SampleRobotOutput) {
+  const auto& c = GetParam();
+  auto args = c.args;
+  args.push_back("--sample");
+  const auto r = run_rmodel(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  expect_golden(c.golden, r.out);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Commands, CliGolden,
+    ::testing::Values(GoldenCase{{"info"}, "info.txt"}, GoldenCase{{"info", "-f", "json"}, "info.json"},
+                      GoldenCase{{"tree"}, "tree.txt"}, GoldenCase{{"tree", "--format", "dot"}, "tree.dot"},
+                      GoldenCase{{"tree", "--format", "json"}, "tree.json"},
+                      GoldenCase{{"joints"}, "joints.txt"}, GoldenCase{{"joints", "-f", "csv"}, "joints.csv"},
+                      GoldenCase{{"joints", "-f", "json"}, "joints.json"},
+                      GoldenCase{{"chains"}, "chains.txt"}, GoldenCase{{"chains", "--with-virtual", "-f", "json"}, "chains.json"},
+                      GoldenCase{{"chains", "-f", "csv", "head", "neck"}, "chains_head_neck.csv"},
+                      GoldenCase{{"groups"}, "groups.txt"}, GoldenCase{{"groups", "-f", "json"}, "groups.json"},
+                      GoldenCase{{"contacts"}, "contacts.txt"}, GoldenCase{{"contacts", "-f", "json"}, "contacts.json"},
+                      GoldenCase{{"check"}, "check.txt"}, GoldenCase{{"check", "-f", "json"}, "check.json"},
+                      GoldenCase{{"index", "tail_swing", "neck_pitch"}, "index.txt"},
+                      GoldenCase{{"index", "-f", "json", "--kind", "chain", "neck"}, "index_chain.json"}),
+    [](const ::testing::TestParamInfo<GoldenCase>& info) {
+      std::string name = info.param.golden;
+      for (char& ch : name) if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+      return name;
+    });
+
+TEST(CliJoints, SweetieBotOrderIsNominalJsonOrder) {
+  RMODEL_REQUIRE_FIXTURES();
+  const auto r = run_rmodel(sweetie_args({"joints", "--format", "json"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  const auto nominal = nlohmann::json::parse(read_file(fixture("sweetie_bot_proto2/joint_state/nominal.json")));
+  ASSERT_EQ(doc.size(), 32U);
+  for (std::size_t i = 0; i < doc.size(); ++i) {
+    EXPECT_EQ(doc[i]["index"], i);
+    EXPECT_EQ(doc[i]["name"], nominal["name"][i]);
+  }
+}
+
+TEST(CliTree, FixtureRobotsPrintTheirTrees) {
+  RMODEL_REQUIRE_FIXTURES();
+  for (const char* urdf : {"example_robot_data/panda.urdf", "example_robot_data/solo12.urdf",
+                           "example_robot_data/talos_reduced.urdf", "sweetie_bot_proto2/sweetie_bot_proto2.urdf"}) {
+    const auto r = run_rmodel({"tree", "--urdf", fixture(urdf).string(), "--format", "json"});
+    ASSERT_EQ(r.exit_code, 0) << urdf << r.err;
+    const auto info = run_rmodel({"info", "--urdf", fixture(urdf).string(), "--format", "json"});
+    EXPECT_EQ(nlohmann::json::parse(r.out).size(), nlohmann::json::parse(info.out)["links"]) << urdf;
+    const auto text = run_rmodel({"tree", "--urdf", fixture(urdf).string()});
+    EXPECT_EQ(text.exit_code, 0);
+    EXPECT_NE(text.out.find("└── "), std::string::npos);
+  }
+}
+
+TEST(CliCheck, RealRobotIsValid) {
+  RMODEL_REQUIRE_FIXTURES();
+  const auto r = run_rmodel(sweetie_args({"check"}));
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(r.out, "valid: 0 errors, 0 warnings\n");
+}
+
+TEST(CliCheck, InvalidModelExitsOneAndListsEveryProblem) {
+  const auto dir = test::make_temp_dir("rmodel-check-");
+  const auto sem = dir / "bad.json";
+  std::ofstream(sem) << R"({"chains": [{"name": "a", "first_link": "base_link", "last_link": "nowhere"},
+{"name": "b", "first_link": "base_link", "last_link": "neck", "default_contact": "missing"}]})";
+  const auto r = run_rmodel({"check", "--urdf", sample("pony.urdf").string(), "--semantics", sem.string(), "-f", "json"});
+  EXPECT_EQ(r.exit_code, 1);
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["valid"], false);
+  EXPECT_EQ(doc["errors"], 2);
+  EXPECT_EQ(doc["diagnostics"][0]["file"], sem.string());
+  EXPECT_EQ(doc["diagnostics"][0]["line"], 1);
+  EXPECT_EQ(doc["diagnostics"][1]["line"], 2);
+  EXPECT_EQ(doc["diagnostics"][1]["code"], "unknown-contact");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CliCheck, UsageErrorsExitTwo) {
+  EXPECT_EQ(run_rmodel({"check", "--urdf", "/nonexistent.urdf"}).exit_code, 2);
+  EXPECT_EQ(run_rmodel({"check", "--urdf", test::source_dir().string()}).exit_code, 2);
+  EXPECT_EQ(run_rmodel({"check", "--bogus"}).exit_code, 2);
+  EXPECT_EQ(run_rmodel({"joints", "--sample", "--format", "xml"}).exit_code, 2);
+  EXPECT_EQ(run_rmodel({}).exit_code, 2);
+  const auto r = run_rmodel({"joints"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no model given"), std::string::npos);
+}
+
+TEST(CliIndex, UnknownNameFailsWithMessageAndNoOutput) {
+  const auto r = run_rmodel({"index", "--sample", "neck_pitch", "nope"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "rmodel: error: unknown joint 'nope'\n");
+  const auto g = run_rmodel({"index", "--sample", "--kind", "group", "tail"});
+  EXPECT_EQ(g.exit_code, 0);
+  EXPECT_EQ(g.out, "2\n");
+}
+
+TEST(CliModelOptions, UrdfFromStdinAndManifestAndEnvironment) {
+  const auto r = run_rmodel({"index", "--urdf", "-", "tail_swing"}, read_file(sample("pony.urdf")));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "19\n");
+  const auto m = run_rmodel({"index", "--model", sample("model.json").string(), "jaw_slide"});
+  EXPECT_EQ(m.out, "18\n");
+  setenv("RMODEL_MODEL", sample("model.json").string().c_str(), 1);
+  const auto e = run_rmodel({"index", "head_yaw"});
+  unsetenv("RMODEL_MODEL");
+  EXPECT_EQ(e.out, "17\n") << e.err;
+}
+
+TEST(CliModelOptions, BrokenModelNamesFileAndLine) {
+  const auto dir = test::make_temp_dir("rmodel-broken-");
+  const auto urdf = dir / "broken.urdf";
+  std::ofstream(urdf) << "<robot name=\"x\">\n  <link name=\"a\">\n</robot>\n";
+  const auto r = run_rmodel({"joints", "--urdf", urdf.string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(urdf.string() + ":2: malformed XML"), std::string::npos) << r.err;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CliConvert, CpfToJsonAndBackIsLossless) {
+  RMODEL_REQUIRE_FIXTURES();
+  const auto cpf = fixture("sweetie_bot_proto2/kinematic_chains.cpf").string();
+  const auto to_json = run_rmodel({"convert", cpf});
+  ASSERT_EQ(to_json.exit_code, 0) << to_json.err;
+  const auto back = run_rmodel({"convert", "-", "--to", "cpf"}, to_json.out);
+  ASSERT_EQ(back.exit_code, 0) << back.err;
+  const auto again = run_rmodel({"convert", "-"}, back.out);
+  EXPECT_EQ(again.out, to_json.out);
+  // The converted semantics give the same full pose as the original.
+  const auto dir = test::make_temp_dir("rmodel-convert-");
+  std::ofstream(dir / "sem.json") << to_json.out;
+  const auto a = run_rmodel(sweetie_args({"joints", "-f", "csv"}));
+  const auto b = run_rmodel({"joints", "-f", "csv", "--urdf", fixture("sweetie_bot_proto2/sweetie_bot_proto2.urdf").string(),
+                             "--semantics", (dir / "sem.json").string()});
+  EXPECT_EQ(a.out, b.out);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace rmodel

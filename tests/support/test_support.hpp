@@ -1,0 +1,44 @@
+#pragma once
+// Shared helpers for rmodel's tests: fixture paths and running the command.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace rmodel::test {
+
+/// ../shared/fixtures (or RMODEL_FIXTURES_DIR); may not exist.
+std::filesystem::path fixtures_dir();
+/// True when the shared fixtures are present.
+bool have_fixtures();
+/// A path inside the fixtures directory.
+std::filesystem::path fixture(const std::string& relative);
+/// The project source directory.
+std::filesystem::path source_dir();
+/// share/rmodel/sample/<file> in the source tree.
+std::filesystem::path sample(const std::string& file);
+/// Reads a whole file.
+std::string read_file(const std::filesystem::path& path);
+/// A fresh temporary directory removed at process exit is not guaranteed; callers clean up.
+std::filesystem::path make_temp_dir(const std::string& prefix);
+
+/// Result of running the rmodel command.
+struct RunResult {
+  int exit_code = -1;  ///< exit status, or 128+signal when killed by a signal
+  std::string out;
+  std::string err;
+};
+/// Runs the built `rmodel` with arguments (no shell), feeding `input` on stdin.
+RunResult run_rmodel(const std::vector<std::string>& args, const std::string& input = {});
+
+}  // namespace rmodel::test
+
+/// Skips the current test with a clear message when ../shared/fixtures is absent.
+#define RMODEL_REQUIRE_FIXTURES()                                                         \
+  do {                                                                                    \
+    if (!::rmodel::test::have_fixtures())                                                 \
+      GTEST_SKIP() << "shared fixtures not found at " << ::rmodel::test::fixtures_dir()   \
+                   << " (set RMODEL_FIXTURES_DIR); skipping test that needs real robot data"; \
+  } while (0)

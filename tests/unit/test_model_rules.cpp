@@ -1,0 +1,262 @@
+// Every error of the original robot_model service, and the URDF structure checks, on
+// small crafted models: each must name the file, the line and the offending element.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include "rmodel/check.hpp"
+#include "rmodel/error.hpp"
+#include "rmodel/model.hpp"
+
+namespace rmodel {
+namespace {
+
+// base ─j1→ l1 ─j2→ l2 ─j3→ l3 ─jv→ lv        (jv: the virtual joint)
+//  └──k1→ m1 ─kfix (fixed)→ m2 ─k2→ m3
+//  └──e1→ e (eye, outside every chain)   └──fx (fixed) → f
+const char* kUrdf = R"(<robot name="crafted">
+  <link name="base"/>
+  <link name="l1"/><link name="l2"/><link name="l3"/><link name="lv"/>
+  <link name="m1"/><link name="m2"/><link name="m3"/><link name="e"/><link name="f"/>
+  <joint name="j1" type="revolute"><parent link="base"/><child link="l1"/><axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="j2" type="revolute"><parent link="l1"/><child link="l2"/><axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="j3" type="prismatic"><parent link="l2"/><child link="l3"/><axis xyz="1 0 0"/><limit lower="0" upper="0.1" effort="1" velocity="1"/></joint>
+  <joint name="jv" type="continuous"><parent link="l3"/><child link="lv"/><axis xyz="0 0 1"/></joint>
+  <joint name="k1" type="revolute"><parent link="base"/><child link="m1"/><axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="kfix" type="fixed"><parent link="m1"/><child link="m2"/></joint>
+  <joint name="k2" type="revolute"><parent link="m2"/><child link="m3"/><axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="e1" type="revolute"><parent link="base"/><child link="e"/><axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="fx" type="fixed"><parent link="base"/><child link="f"/></joint>
+</robot>
+)";
+
+Semantics semantics(const std::string& json) { return parse_semantics_json(json, "sem.json"); }
+
+const char* kGood = R"({
+  "chains": [
+    {"name": "arm", "first_link": "base", "last_link": "l3", "last_link_virtual": "lv", "default_contact": "tip"},
+    {"name": "wrist", "first_link": "l1", "last_link": "l2"},
+    {"name": "side", "first_link": "base", "last_link": "m3"}
+  ],
+  "groups": [
+    {"name": "g_arm", "chains": ["arm", "wrist"]},
+    {"name": "g_side", "chains": ["side"], "joints": ["e1"]}
+  ],
+  "contacts": [{"name": "tip", "points": [[0, 0, 0.1]]}]
+})";
+
+TEST(ModelRules, GoodCraftedModel) {
+  const Model model = Model::from_urdf_string(kUrdf, "crafted.urdf", semantics(kGood));
+  EXPECT_EQ(model.joint_names(), (std::vector<std::string>{"j1", "j2", "j3", "jv", "k1", "k2", "e1"}));
+  EXPECT_EQ(model.chain_joints("arm", false), (std::vector<std::string>{"j1", "j2", "j3"}));
+  EXPECT_EQ(model.chain_joints("wrist"), (std::vector<std::string>{"j2"}));
+  EXPECT_EQ(model.chain_joints("side"), (std::vector<std::string>{"k1", "k2"}));  // fixed joint skipped
+  EXPECT_EQ(model.kdl_chain("side").getNrOfSegments(), 3U);                      // fixed segment kept
+  EXPECT_EQ(model.joint_group("e1"), "g_side");
+  EXPECT_TRUE(model.chain("side").contiguous());
+}
+
+TEST(ModelRules, SharedJointsMakeNonContiguousChains) {
+  const Model model = Model::from_urdf_string(kUrdf, "crafted.urdf", semantics(R"({
+    "chains": [{"name": "upper", "first_link": "l1", "last_link": "l3"},
+               {"name": "whole", "first_link": "base", "last_link": "l2"}]})"));
+  // upper takes j2, j3 first; whole then adds j1 and reuses j2.
+  EXPECT_EQ(model.joint_names(), (std::vector<std::string>{"j2", "j3", "j1"}));
+  const auto whole = model.chain_joint_indices("whole");
+  EXPECT_EQ(std::vector<int>(whole.begin(), whole.end()), (std::vector<int>{2, 0}));
+  EXPECT_FALSE(model.chain("whole").contiguous());
+  JointState full = model.make_full_state();
+  EXPECT_THROW((void)model.map_chain("whole", full), InvalidArgument);
+}
+
+struct RuleCase {
+  const char* name;
+  const char* json;
+  const char* expected;  // fragment of the message
+  int line;              // expected line in sem.json
+};
+
+class ModelRuleErrors : public ::testing::TestWithParam<RuleCase> {};
+
+TEST_P(ModelRuleErrors, EachIsReportedWithFileLineAndElement) {
+  const RuleCase& c = GetParam();
+  try {
+    (void)Model::from_urdf_string(kUrdf, "crafted.urdf", semantics(c.json));
+    FAIL() << "expected a ModelError containing: " << c.expected;
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find(c.expected), std::string::npos) << e.what();
+    EXPECT_EQ(e.where().file, "sem.json");
+    EXPECT_EQ(e.where().line, c.line) << e.what();
+  }
+  // check lists the same problem without throwing.
+  const std::string sem(c.json);
+  const Diagnostics report = check_model_text(kUrdf, "crafted.urdf", &sem, "sem.json");
+  ASSERT_TRUE(report.has_errors());
+  EXPECT_NE(report.first_error()->message.find(c.expected), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    All, ModelRuleErrors,
+    ::testing::Values(
+        RuleCase{"duplicate_chain",
+                 "{\"chains\": [{\"name\": \"a\", \"first_link\": \"base\", \"last_link\": \"l1\"},\n"
+                 "{\"name\": \"a\", \"first_link\": \"base\", \"last_link\": \"l2\"}]}",
+                 "duplicate chain 'a'", 2},
+        RuleCase{"duplicate_group",
+                 "{\"groups\": [{\"name\": \"g\", \"joints\": [\"e1\"]},\n{\"name\": \"g\"}]}",
+                 "duplicate group 'g'", 2},
+        RuleCase{"duplicate_contact",
+                 "{\"contacts\": [{\"name\": \"c\", \"points\": []},\n\n{\"name\": \"c\", \"points\": []}]}",
+                 "duplicate contact 'c'", 3},
+        RuleCase{"unknown_first_link",
+                 "{\"chains\": [{\"name\": \"a\", \"first_link\": \"nowhere\", \"last_link\": \"l1\"}]}",
+                 "chain 'a': first_link 'nowhere' is not a link of the URDF", 1},
+        RuleCase{"unknown_last_link",
+                 "{\"chains\": [\n{\"name\": \"a\", \"first_link\": \"base\", \"last_link\": \"zz\"}]}",
+                 "last_link 'zz' is not a link", 2},
+        RuleCase{"unknown_virtual_link",
+                 "{\"chains\": [{\"name\": \"a\", \"first_link\": \"base\", \"last_link\": \"l1\", "
+                 "\"last_link_virtual\": \"zz\"}]}",
+                 "last_link_virtual 'zz' is not a link", 1},
+        RuleCase{"last_link_not_between",
+                 "{\"chains\": [{\"name\": \"a\", \"first_link\": \"base\", \"last_link\": \"m1\", "
+                 "\"last_link_virtual\": \"lv\"}]}",
+                 "last_link 'm1' is not between first_link 'base' and last_link_virtual 'lv'", 1},
+        RuleCase{"unreachable",
+                 "{\"chains\": [{\"name\": \"a\", \"first_link\": \"l2\", \"last_link\": \"m3\"}]}",
+                 "last_link 'm3' is not below first_link 'l2'", 1},
+        RuleCase{"unknown_default_contact",
+                 "{\"chains\": [{\"name\": \"a\", \"first_link\": \"base\", \"last_link\": \"l1\", "
+                 "\"default_contact\": \"hoof\"}]}",
+                 "default_contact 'hoof' is not a declared contact", 1},
+        RuleCase{"unknown_chain_in_group",
+                 "{\"groups\": [{\"name\": \"g\", \"chains\": [\"ghost\"]}]}",
+                 "group 'g': chain 'ghost' is not a declared chain", 1},
+        RuleCase{"chain_in_two_groups",
+                 "{\"chains\": [{\"name\": \"a\", \"first_link\": \"base\", \"last_link\": \"l1\"}],\n"
+                 "\"groups\": [{\"name\": \"g1\", \"chains\": [\"a\"]},\n{\"name\": \"g2\", \"chains\": [\"a\"]}]}",
+                 "chain 'a' is in groups 'g1' and 'g2'", 3},
+        RuleCase{"joint_in_two_groups",
+                 "{\"groups\": [{\"name\": \"g1\", \"joints\": [\"e1\"]}, {\"name\": \"g2\", \"joints\": [\"e1\"]}]}",
+                 "joint 'e1' is in groups 'g1' and 'g2'", 1},
+        RuleCase{"shared_chain_joint_in_two_groups",
+                 "{\"chains\": [{\"name\": \"a\", \"first_link\": \"base\", \"last_link\": \"l2\"},"
+                 "{\"name\": \"b\", \"first_link\": \"l1\", \"last_link\": \"l2\"}],"
+                 "\"groups\": [{\"name\": \"g1\", \"chains\": [\"a\"]}, {\"name\": \"g2\", \"chains\": [\"b\"]}]}",
+                 "joint 'j2' is in groups 'g1' and 'g2'", 1},
+        RuleCase{"group_joint_absent",
+                 "{\"groups\": [{\"name\": \"g\", \"joints\": [\"ghost\"]}]}",
+                 "group 'g': joint 'ghost' is not a joint of the URDF", 1},
+        RuleCase{"group_joint_fixed",
+                 "{\"groups\": [{\"name\": \"g\", \"joints\": [\"fx\"]}]}",
+                 "group 'g': joint 'fx' is fixed, not movable", 1},
+        RuleCase{"group_joint_in_chain",
+                 "{\"chains\": [{\"name\": \"a\", \"first_link\": \"base\", \"last_link\": \"l1\"}],"
+                 "\"groups\": [{\"name\": \"g\", \"joints\": [\"j1\"]}]}",
+                 "joint 'j1' belongs to chain 'a'", 1}),
+    [](const ::testing::TestParamInfo<RuleCase>& info) { return std::string(info.param.name); });
+
+TEST(ModelRules, CheckReportsEveryProblemNotOnlyTheFirst) {
+  const std::string sem = R"({
+  "chains": [{"name": "a", "first_link": "base", "last_link": "nowhere"},
+             {"name": "b", "first_link": "base", "last_link": "l1", "default_contact": "none"}],
+  "groups": [{"name": "g", "chains": ["ghost"], "joints": ["fx"]}]
+})";
+  const Diagnostics report = check_model_text(kUrdf, "crafted.urdf", &sem, "sem.json");
+  EXPECT_EQ(report.count(Severity::error), 4U);
+  // k1, k2, j2.. are in no chain: warnings, not errors.
+  EXPECT_GE(report.count(Severity::warning), 1U);
+}
+
+std::string urdf_with(const std::string& body) { return "<robot name=\"r\">\n" + body + "\n</robot>\n"; }
+
+struct UrdfCase {
+  const char* name;
+  std::string urdf;
+  const char* code;
+  int line;
+};
+
+class UrdfStructureErrors : public ::testing::TestWithParam<UrdfCase> {};
+
+TEST_P(UrdfStructureErrors, AreFoundWithLine) {
+  const UrdfCase& c = GetParam();
+  const Diagnostics report = check_model_text(c.urdf, "r.urdf", nullptr, "");
+  bool found = false;
+  for (const auto& d : report.items)
+    if (d.code == c.code && d.severity == Severity::error) {
+      found = true;
+      EXPECT_EQ(d.where.file, "r.urdf");
+      EXPECT_EQ(d.where.line, c.line) << d.message;
+    }
+  EXPECT_TRUE(found) << "no error " << c.code;
+  EXPECT_THROW((void)Model::from_urdf_string(c.urdf, "r.urdf"), ParseError);
+}
+
+const std::string kLimit = "<limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/>";
+
+INSTANTIATE_TEST_SUITE_P(
+    All, UrdfStructureErrors,
+    ::testing::Values(
+        UrdfCase{"xml_syntax", "<robot name=\"r\">\n<link name=\"a\">\n</robot>", "xml-syntax", 2},
+        UrdfCase{"not_robot", "<model/>", "not-urdf", 1},
+        UrdfCase{"duplicate_link", urdf_with("<link name=\"a\"/>\n<link name=\"a\"/>"), "duplicate-link", 3},
+        UrdfCase{"duplicate_joint",
+                 urdf_with("<link name=\"a\"/><link name=\"b\"/><link name=\"c\"/>\n"
+                           "<joint name=\"j\" type=\"fixed\"><parent link=\"a\"/><child link=\"b\"/></joint>\n"
+                           "<joint name=\"j\" type=\"fixed\"><parent link=\"a\"/><child link=\"c\"/></joint>"),
+                 "duplicate-joint", 4},
+        UrdfCase{"unknown_link",
+                 urdf_with("<link name=\"a\"/>\n<joint name=\"j\" type=\"fixed\"><parent link=\"a\"/><child link=\"zz\"/></joint>"),
+                 "unknown-link", 3},
+        UrdfCase{"self_parent",
+                 urdf_with("<link name=\"a\"/>\n<joint name=\"j\" type=\"fixed\"><parent link=\"a\"/><child link=\"a\"/></joint>"),
+                 "self-parent", 3},
+        UrdfCase{"several_roots", urdf_with("<link name=\"a\"/>\n<link name=\"b\"/>"), "several-roots", 1},
+        UrdfCase{"loop",
+                 urdf_with("<link name=\"root\"/><link name=\"a\"/>\n<link name=\"b\"/>\n"
+                           "<joint name=\"j1\" type=\"fixed\"><parent link=\"a\"/><child link=\"b\"/></joint>\n"
+                           "<joint name=\"j2\" type=\"fixed\"><parent link=\"b\"/><child link=\"a\"/></joint>"),
+                 "kinematic-loop", 2},
+        UrdfCase{"several_parents",
+                 urdf_with("<link name=\"a\"/><link name=\"b\"/><link name=\"c\"/>\n"
+                           "<joint name=\"j1\" type=\"fixed\"><parent link=\"a\"/><child link=\"c\"/></joint>\n"
+                           "<joint name=\"j2\" type=\"fixed\"><parent link=\"b\"/><child link=\"c\"/></joint>"),
+                 "several-parents", 4},
+        UrdfCase{"missing_limit",
+                 urdf_with("<link name=\"a\"/><link name=\"b\"/>\n"
+                           "<joint name=\"j\" type=\"revolute\"><parent link=\"a\"/><child link=\"b\"/></joint>"),
+                 "missing-limit", 3},
+        UrdfCase{"zero_axis",
+                 urdf_with("<link name=\"a\"/><link name=\"b\"/>\n<joint name=\"j\" type=\"revolute\">"
+                           "<parent link=\"a\"/><child link=\"b\"/><axis xyz=\"0 0 0\"/>" + kLimit + "</joint>"),
+                 "zero-axis", 3},
+        UrdfCase{"unknown_type",
+                 urdf_with("<link name=\"a\"/><link name=\"b\"/>\n"
+                           "<joint name=\"j\" type=\"hinge\"><parent link=\"a\"/><child link=\"b\"/></joint>"),
+                 "joint-type", 3}),
+    [](const ::testing::TestParamInfo<UrdfCase>& info) { return std::string(info.param.name); });
+
+TEST(UrdfStructure, DeepLineLoadsWithoutRecursion) {
+  std::string body = "<link name=\"l0\"/>\n";
+  const int depth = 10000;
+  for (int i = 1; i <= depth; ++i)
+    body += fmt::format("<link name=\"l{}\"/><joint name=\"j{}\" type=\"continuous\"><parent link=\"l{}\"/>"
+                        "<child link=\"l{}\"/><origin xyz=\"0 0 0.01\"/></joint>\n",
+                        i, i, i - 1, i);
+  const Model model = Model::from_urdf_string(urdf_with(body), "deep.urdf");
+  EXPECT_EQ(model.pose_size(), static_cast<std::size_t>(depth));
+  EXPECT_EQ(model.joint_names().back(), "j10000");
+}
+
+TEST(UrdfStructure, CheckReportsAllProblemsAtOnce) {
+  const std::string urdf = urdf_with(
+      "<link name=\"a\"/><link name=\"b\"/><link name=\"a\"/>\n"
+      "<joint name=\"j\" type=\"revolute\"><parent link=\"a\"/><child link=\"b\"/></joint>\n"
+      "<joint name=\"k\" type=\"fixed\"><parent link=\"a\"/><child link=\"ghost\"/></joint>");
+  const Diagnostics report = check_model_text(urdf, "r.urdf", nullptr, "");
+  EXPECT_EQ(report.count(Severity::error), 3U);  // duplicate link, missing limit, unknown link
+}
+
+}  // namespace
+}  // namespace rmodel
