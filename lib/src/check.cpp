@@ -10,7 +10,7 @@ Diagnostics check_model_text(const std::string& urdf_text, const std::string& ur
                              const std::string* semantics_text, const std::string& semantics_name,
                              std::optional<SemanticsFormat> semantics_format) {
   Diagnostics out;
-  detail::check_urdf_text(urdf_text, urdf_name, out);
+  auto urdf = detail::analyse_urdf(urdf_text, urdf_name, out);
   std::optional<Semantics> semantics;
   if (semantics_text) {
     try {
@@ -21,14 +21,9 @@ Diagnostics check_model_text(const std::string& urdf_text, const std::string& ur
     }
   }
   // Semantic rules need a URDF tree to be checked against.
-  if (out.has_errors()) return out;
+  if (!urdf || out.has_errors()) return out;
   auto impl = std::make_shared<Model::Impl>();
-  try {
-    impl->urdf = detail::load_urdf(urdf_text, urdf_name);
-  } catch (const ParseError& e) {
-    out.add(Severity::error, e.where(), "urdf", e.message());
-    return out;
-  }
+  impl->urdf = std::move(*urdf);
   impl->urdf_source = urdf_name;
   impl->has_semantics = semantics.has_value();
   if (semantics) impl->semantics = std::move(*semantics);

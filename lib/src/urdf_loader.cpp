@@ -1,5 +1,9 @@
 #include "urdf_loader.hpp"
 
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <charconv>
 #include <cmath>
 #include <mutex>
 #include <optional>
@@ -39,6 +43,7 @@ struct RawJoint {
 };
 
 struct RawUrdf {
+  const tinyxml2::XMLElement* robot = nullptr;
   std::string robot_name;
   int robot_line = 0;
   std::vector<RawLink> links;
@@ -50,21 +55,32 @@ std::string attribute(const tinyxml2::XMLElement* element, const char* name) {
   return value ? value : "";
 }
 
-std::optional<std::array<double, 3>> parse_xyz(const std::string& text) {
-  std::istringstream in(text);
-  std::array<double, 3> v{};
-  for (double& x : v)
-    if (!(in >> x)) return std::nullopt;
-  std::string rest;
-  if (in >> rest) return std::nullopt;
-  return v;
+/// Reads exactly `count` whitespace-separated numbers (std::from_chars: no locale, no
+/// stream construction, which dominated the cost of reading large URDFs).
+template <std::size_t N>
+std::optional<std::array<double, N>> parse_numbers(std::string_view text) {
+  std::array<double, N> values{};
+  const char* p = text.data();
+  const char* end = p + text.size();
+  auto skip_space = [&] { while (p < end && std::isspace(static_cast<unsigned char>(*p))) ++p; };
+  for (double& v : values) {
+    skip_space();
+    if (p < end && *p == '+') ++p;
+    auto [next, ec] = std::from_chars(p, end, v);
+    if (ec != std::errc() || next == p) return std::nullopt;
+    p = next;
+  }
+  skip_space();
+  if (p != end) return std::nullopt;
+  return values;
 }
+
+std::optional<std::array<double, 3>> parse_xyz(const std::string& text) { return parse_numbers<3>(text); }
 
 /// Parses the XML and collects the raw tables. Returns nullopt (with a diagnostic) when the
 /// text is not XML with a <robot> root.
-std::optional<RawUrdf> read_raw(std::string_view text, const std::string& source,
+std::optional<RawUrdf> read_raw(tinyxml2::XMLDocument& doc, std::string_view text, const std::string& source,
                                 Diagnostics& out) {
-  tinyxml2::XMLDocument doc;
   if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) {
     out.add(Severity::error, {source, doc.ErrorLineNum()}, "xml-syntax", describe_xml_error(doc));
     return std::nullopt;
@@ -76,6 +92,7 @@ std::optional<RawUrdf> read_raw(std::string_view text, const std::string& source
     return std::nullopt;
   }
   RawUrdf raw;
+  raw.robot = robot;
   raw.robot_name = attribute(robot, "name");
   raw.robot_line = robot->GetLineNum();
   for (auto* el = robot->FirstChildElement("link"); el; el = el->NextSiblingElement("link"))
@@ -230,6 +247,71 @@ bool check_raw(const RawUrdf& raw, const std::string& source, Diagnostics& out) 
   return out.count(Severity::error) == errors_before;
 }
 
+template <std::size_t N>
+bool non_negative_numbers(const std::string& text) {
+  auto values = parse_numbers<N>(text);
+  return values && std::all_of(values->begin(), values->end(), [](double v) { return v >= 0; });
+}
+
+/// Checks the <visual>/<collision> geometry of every link. rmodel does not use geometry, so
+/// urdfdom never sees it (see reduced_document); these checks keep `check` as strict.
+void check_geometry(const RawUrdf& raw, const std::string& source, Diagnostics& out) {
+  for (auto* link = raw.robot->FirstChildElement("link"); link; link = link->NextSiblingElement("link")) {
+    for (const char* kind : {"visual", "collision"}) {
+      for (auto* shape = link->FirstChildElement(kind); shape; shape = shape->NextSiblingElement(kind)) {
+        auto bad = [&](const tinyxml2::XMLElement* where, const std::string& what) {
+          out.add(Severity::error, {source, where->GetLineNum()}, "geometry",
+                  fmt::format("link '{}': {} {}", attribute(link, "name"), kind, what));
+        };
+        if (auto* origin = shape->FirstChildElement("origin")) {
+          for (const char* attr : {"xyz", "rpy"})
+            if (origin->Attribute(attr) && !parse_xyz(attribute(origin, attr)))
+              bad(origin, fmt::format("origin {}=\"{}\" is not three numbers", attr, attribute(origin, attr)));
+        }
+        const tinyxml2::XMLElement* geometry = shape->FirstChildElement("geometry");
+        const tinyxml2::XMLElement* g = geometry ? geometry->FirstChildElement() : nullptr;
+        if (!g) {
+          bad(shape, "has no <geometry> shape");
+          continue;
+        }
+        const std::string_view type = g->Name();
+        if (type == "box") {
+          if (!non_negative_numbers<3>(attribute(g, "size"))) bad(g, "box size must be three non-negative numbers");
+        } else if (type == "cylinder") {
+          if (!non_negative_numbers<1>(attribute(g, "radius")) || !non_negative_numbers<1>(attribute(g, "length")))
+            bad(g, "cylinder needs non-negative radius and length");
+        } else if (type == "sphere") {
+          if (!non_negative_numbers<1>(attribute(g, "radius"))) bad(g, "sphere needs a non-negative radius");
+        } else if (type == "mesh") {
+          if (attribute(g, "filename").empty()) bad(g, "mesh needs a filename");
+          if (g->Attribute("scale") && !parse_xyz(attribute(g, "scale"))) bad(g, "mesh scale must be three numbers");
+        } else if (type != "capsule") {
+          bad(g, fmt::format("has unknown geometry <{}>", type));
+        }
+      }
+    }
+  }
+}
+
+/// The part of the URDF urdfdom needs for rmodel: links with their <inertial>, and joints.
+/// Visuals, collisions, materials, transmissions and gazebo extensions are left out, which
+/// makes urdfdom's (TinyXML) parse several times cheaper on real robots.
+std::string reduced_document(const RawUrdf& raw) {
+  tinyxml2::XMLPrinter printer(nullptr, true);
+  printer.OpenElement("robot", true);
+  printer.PushAttribute("name", raw.robot_name.c_str());
+  for (auto* link = raw.robot->FirstChildElement("link"); link; link = link->NextSiblingElement("link")) {
+    printer.OpenElement("link", true);
+    printer.PushAttribute("name", attribute(link, "name").c_str());
+    if (auto* inertial = link->FirstChildElement("inertial")) inertial->Accept(&printer);
+    printer.CloseElement(true);
+  }
+  for (auto* joint = raw.robot->FirstChildElement("joint"); joint; joint = joint->NextSiblingElement("joint"))
+    joint->Accept(&printer);
+  printer.CloseElement(true);
+  return printer.CStr();
+}
+
 // ---------------------------------------------------------------------------------------
 // urdfdom reports problems through console_bridge, which prints by default. The library
 // never prints, so its messages are captured while it parses.
@@ -336,33 +418,20 @@ KDL::RigidBodyInertia to_kdl(const std::optional<Inertial>& inertial) {
 
 }  // namespace
 
-bool check_urdf_text(std::string_view text, const std::string& source, Diagnostics& out) {
-  auto raw = read_raw(text, source, out);
-  if (!raw) return false;
-  if (!check_raw(*raw, source, out)) return true;
-  auto parsed = parse_with_urdfdom(text);
+std::optional<UrdfModel> analyse_urdf(std::string_view text, const std::string& source, Diagnostics& out) {
+  tinyxml2::XMLDocument doc;
+  auto raw = read_raw(doc, text, source, out);
+  if (!raw) return std::nullopt;
+  if (!check_raw(*raw, source, out)) return std::nullopt;
+  const std::size_t errors_before = out.count(Severity::error);
+  check_geometry(*raw, source, out);
+  if (out.count(Severity::error) != errors_before) return std::nullopt;
+  auto parsed = parse_with_urdfdom(reduced_document(*raw));
   if (!parsed.model) {
     for (const auto& e : parsed.errors)
       out.add(Severity::error, {source, line_of_message(e, *raw)}, "urdfdom", e);
-    if (parsed.errors.empty())
-      out.add(Severity::error, {source, 0}, "urdfdom", "urdfdom rejected the URDF");
-  }
-  return true;
-}
-
-UrdfModel load_urdf(std::string_view text, const std::string& source) {
-  Diagnostics diagnostics;
-  auto raw = read_raw(text, source, diagnostics);
-  if (raw) check_raw(*raw, source, diagnostics);
-  if (const Diagnostic* d = diagnostics.first_error()) {
-    if (d->code == "xml-syntax" || d->code == "not-urdf") throw ParseError(d->where, d->message);
-    throw ModelError(d->where, d->message);
-  }
-  auto parsed = parse_with_urdfdom(text);
-  if (!parsed.model) {
-    const std::string message =
-        parsed.errors.empty() ? "urdfdom rejected the URDF" : parsed.errors.front();
-    throw ParseError({source, line_of_message(message, *raw)}, message);
+    if (parsed.errors.empty()) out.add(Severity::error, {source, 0}, "urdfdom", "urdfdom rejected the URDF");
+    return std::nullopt;
   }
   const urdf::ModelInterface& urdf_model = *parsed.model;
 
@@ -407,6 +476,7 @@ UrdfModel load_urdf(std::string_view text, const std::string& source) {
     model.joints.push_back(std::move(joint));
   }
   model.root_link = urdf_model.getRoot()->name;
+  (void)text;
 
   // Breadth-first from the root, children in declaration order; no recursion, so a
   // 10 000-link line does not exhaust the stack.
@@ -424,6 +494,16 @@ UrdfModel load_urdf(std::string_view text, const std::string& source) {
     }
   }
   return model;
+}
+
+UrdfModel load_urdf(std::string_view text, const std::string& source) {
+  Diagnostics diagnostics;
+  auto model = analyse_urdf(text, source, diagnostics);
+  if (const Diagnostic* d = diagnostics.first_error()) {
+    if (d->code == "xml-syntax" || d->code == "not-urdf" || d->code == "urdfdom") throw ParseError(d->where, d->message);
+    throw ModelError(d->where, d->message);
+  }
+  return std::move(*model);
 }
 
 }  // namespace rmodel::detail

@@ -2,6 +2,7 @@
 // Internal: reading a URDF into rmodel's link/joint tables and a KDL::Tree.
 // urdfdom and tinyxml2 are used only behind this header.
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -25,10 +26,10 @@ struct UrdfModel {
   KDL::Tree tree;
 };
 
-/// Checks the structure of a URDF text and collects every problem found (XML syntax,
-/// duplicates, dangling links, several parents, loops, roots, missing limits, zero axes).
-/// Returns false when the text is not even XML with a <robot> root.
-bool check_urdf_text(std::string_view text, const std::string& source, Diagnostics& out);
+/// Reads a URDF, collecting every problem found (XML syntax, duplicates, dangling links,
+/// several parents, loops, roots, missing limits, zero axes, geometry, what urdfdom rejects).
+/// Returns the model when no error was found.
+std::optional<UrdfModel> analyse_urdf(std::string_view text, const std::string& source, Diagnostics& out);
 
 /// Loads a URDF. @throws ParseError / ModelError with file and line for the first problem.
 UrdfModel load_urdf(std::string_view text, const std::string& source);
