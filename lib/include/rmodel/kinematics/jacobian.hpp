@@ -1,0 +1,39 @@
+#pragma once
+/// @file jacobian.hpp
+/// Geometric Jacobians of a link or of a point fixed on it.
+///
+/// Convention (the same as KDL::Jacobian): 6 × pose_size(); rows 0–2 are the linear
+/// velocity of the reference point, rows 3–5 the angular velocity of the link, both
+/// expressed in the base frame; column k is the contribution of pose slot k (zero when that
+/// joint does not move the link). The reference point is the link frame's origin, or the
+/// given point. Units: m/rad (or 1 for prismatic joints) in the linear rows, 1 (or 0) in
+/// the angular rows.
+
+#include <cstddef>
+
+#include <Eigen/Core>
+#include <kdl/jacobian.hpp>
+
+#include "rmodel/kinematics/kinematic_model.hpp"
+#include "rmodel/kinematics/workspace.hpp"
+
+namespace rmodel::kinematics {
+
+/// A 6 × n geometric Jacobian: linear part first, then angular.
+using Jacobian = Eigen::Matrix<double, 6, Eigen::Dynamic>;
+
+/// Jacobian of `body` with its link origin as reference point, from the frames of the last
+/// forward_kinematics call. `J` is resized to 6 × pose_size() (no allocation when it
+/// already has that size).
+/// @throws InvalidArgument when `ws` belongs to another model or body ≥ model.size().
+void jacobian(const KinematicModel& model, const Workspace& ws, std::size_t body, Jacobian& J);
+
+/// Jacobian of the point `point` (link frame of `body`, m) moving with the body.
+void jacobian(const KinematicModel& model, const Workspace& ws, std::size_t body,
+              const Eigen::Vector3d& point, Jacobian& J);
+
+/// Same, into a KDL::Jacobian (resized to pose_size() columns when needed).
+void jacobian(const KinematicModel& model, const Workspace& ws, std::size_t body,
+              KDL::Jacobian& J);
+
+}  // namespace rmodel::kinematics

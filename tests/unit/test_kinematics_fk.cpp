@@ -1,0 +1,428 @@
+// Forward kinematics and Jacobians against hand computations and KDL's own solvers.
+
+#include <cmath>
+#include <numbers>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <kdl/chainfksolverpos_recursive.hpp>
+#include <kdl/chainjnttojacsolver.hpp>
+#include <kdl/treefksolverpos_recursive.hpp>
+#include <kdl/treejnttojacsolver.hpp>
+
+#include "rmodel/kinematics.hpp"
+#include "rmodel/model.hpp"
+#include "rmodel/semantics.hpp"
+#include "test_support.hpp"
+
+namespace rk = rmodel::kinematics;
+
+namespace {
+
+constexpr double kTol = 1e-9;
+
+double frame_error(const Eigen::Isometry3d& a, const KDL::Frame& b) {
+  double e = 0;
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) e = std::max(e, std::abs(a.linear()(i, j) - b.M(i, j)));
+    e = std::max(e, std::abs(a.translation()(i) - b.p(i)));
+  }
+  return e;
+}
+
+double jacobian_error(const rk::Jacobian& a, const KDL::Jacobian& b) {
+  if (a.cols() != b.data.cols()) return 1e300;
+  return (a - b.data).cwiseAbs().maxCoeff();
+}
+
+KDL::Vector random_unit(std::mt19937& rng) {
+  std::normal_distribution<double> n(0, 1);
+  KDL::Vector v(n(rng), n(rng), n(rng));
+  v.Normalize();
+  return v;
+}
+
+KDL::Frame random_frame(std::mt19937& rng, double reach = 0.3) {
+  std::uniform_real_distribution<double> a(-std::numbers::pi, std::numbers::pi);
+  std::uniform_real_distribution<double> l(-reach, reach);
+  return KDL::Frame(KDL::Rotation::RPY(a(rng), a(rng), a(rng)), KDL::Vector(l(rng), l(rng), l(rng)));
+}
+
+/// A segment with any KDL joint type, axes through arbitrary points, and scales/offsets.
+KDL::Segment random_segment(std::mt19937& rng, const std::string& name, bool exotic) {
+  std::uniform_int_distribution<int> pick(0, exotic ? 9 : 3);
+  std::uniform_real_distribution<double> l(-0.2, 0.2);
+  const KDL::Frame tip = random_frame(rng);
+  const std::string jn = name + "_joint";
+  switch (pick(rng)) {
+    case 0:  // URDF-like: axis through the tip origin
+      return KDL::Segment(name, KDL::Joint(jn, tip.p, tip.M * random_unit(rng), KDL::Joint::RotAxis), tip);
+    case 1:
+      return KDL::Segment(name, KDL::Joint(jn, tip.p, tip.M * KDL::Vector(0, 0, -1), KDL::Joint::RotAxis), tip);
+    case 2:
+      return KDL::Segment(name, KDL::Joint(jn, tip.p, tip.M * random_unit(rng), KDL::Joint::TransAxis), tip);
+    case 3:
+      return KDL::Segment(name, KDL::Joint(jn, KDL::Joint::Fixed), tip);
+    case 4:  // axis not through the tip origin
+      return KDL::Segment(name, KDL::Joint(jn, KDL::Vector(l(rng), l(rng), l(rng)), random_unit(rng), KDL::Joint::RotAxis), tip);
+    case 5:
+      return KDL::Segment(name, KDL::Joint(jn, KDL::Joint::RotX), tip);
+    case 6:
+      return KDL::Segment(name, KDL::Joint(jn, KDL::Joint::RotY, -1.0, 0.3), tip);
+    case 7:
+      return KDL::Segment(name, KDL::Joint(jn, KDL::Joint::RotZ, 2.5, -0.4), tip);
+    case 8:
+      return KDL::Segment(name, KDL::Joint(jn, KDL::Joint::TransY, 0.5, 0.1), tip);
+    default:
+      return KDL::Segment(name, KDL::Joint(jn, KDL::Vector(l(rng), l(rng), l(rng)), random_unit(rng), KDL::Joint::RotAxis, 1.5, 0.2), tip);
+  }
+}
+
+KDL::Chain random_chain(std::mt19937& rng, int segments, bool exotic) {
+  KDL::Chain chain;
+  for (int i = 0; i < segments; ++i)
+    chain.addSegment(random_segment(rng, "s" + std::to_string(i), exotic));
+  return chain;
+}
+
+KDL::Tree random_tree(std::mt19937& rng, int segments, bool exotic) {
+  KDL::Tree tree("root");
+  std::vector<std::string> names{"root"};
+  for (int i = 0; i < segments; ++i) {
+    std::uniform_int_distribution<std::size_t> parent(0, names.size() - 1);
+    const std::string name = "t" + std::to_string(i);
+    tree.addSegment(random_segment(rng, name, exotic), names[parent(rng)]);
+    names.push_back(name);
+  }
+  return tree;
+}
+
+KDL::JntArray random_q(std::mt19937& rng, unsigned int n) {
+  std::uniform_real_distribution<double> a(-std::numbers::pi, std::numbers::pi);
+  KDL::JntArray q(n);
+  for (unsigned int i = 0; i < n; ++i) q(i) = a(rng);
+  return q;
+}
+
+/// Compares every body frame and Jacobian of a chain model with KDL's chain solvers.
+void expect_chain_matches_kdl(const KDL::Chain& chain, const rk::KinematicModel& model,
+                              const KDL::JntArray& q) {
+  ASSERT_EQ(model.size(), chain.getNrOfSegments() + 1);
+  rk::Workspace ws(model);
+  rk::forward_kinematics(model, ws, q);
+  KDL::ChainFkSolverPos_recursive fk(chain);
+  KDL::ChainJntToJacSolver jac_solver(chain);
+  rk::Jacobian J;
+  KDL::Jacobian kj(chain.getNrOfJoints());
+  for (unsigned int s = 0; s < chain.getNrOfSegments(); ++s) {
+    KDL::Frame f;
+    ASSERT_GE(fk.JntToCart(q, f, static_cast<int>(s) + 1), 0);
+    EXPECT_LT(frame_error(ws.frame(s + 1), f), kTol) << "segment " << s;
+    ASSERT_GE(jac_solver.JntToJac(q, kj, static_cast<int>(s) + 1), 0);
+    rk::jacobian(model, ws, s + 1, J);
+    EXPECT_LT(jacobian_error(J, kj), kTol) << "segment " << s;
+  }
+  EXPECT_LT(frame_error(ws.frame(0), KDL::Frame::Identity()), 0.0 + 1e-300);
+}
+
+void expect_tree_matches_kdl(const KDL::Tree& tree, const rk::KinematicModel& model,
+                             const KDL::JntArray& q_kdl, const std::vector<double>& q_model) {
+  rk::Workspace ws(model);
+  rk::forward_kinematics(model, ws, q_model);
+  KDL::TreeFkSolverPos_recursive fk(tree);
+  KDL::TreeJntToJacSolver jac_solver(tree);
+  KDL::Jacobian kj(tree.getNrOfJoints());
+  rk::Jacobian J;
+  ASSERT_EQ(model.size(), tree.getNrOfSegments() + 1);
+  for (std::size_t b = 0; b < model.size(); ++b) {
+    const std::string& name = model.bodies()[b].name;
+    KDL::Frame f;
+    ASSERT_GE(fk.JntToCart(q_kdl, f, name), 0) << name;
+    EXPECT_LT(frame_error(ws.frame(b), f), kTol) << name;
+    if (b == 0) continue;
+    ASSERT_GE(jac_solver.JntToJac(q_kdl, kj, name), 0) << name;
+    rk::jacobian(model, ws, b, J);
+    // KDL's tree Jacobian has one column per KDL slot; map to the model's pose slots.
+    for (std::size_t s = 0; s < model.pose_size(); ++s) {
+      const auto body = model.joint_body(s);
+      if (!body) {
+        EXPECT_TRUE(J.col(static_cast<Eigen::Index>(s)).isZero(0.0));
+        continue;
+      }
+      const KDL::TreeElement& e = tree.getSegments().at(model.bodies()[*body].name);
+      const auto kcol = static_cast<Eigen::Index>(GetTreeElementQNr(e));
+      EXPECT_LT((J.col(static_cast<Eigen::Index>(s)) - kj.data.col(kcol)).cwiseAbs().maxCoeff(), kTol)
+          << name << " column " << s;
+    }
+  }
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- hand computations
+
+TEST(KinematicsFk, PlanarTwoLinkArmHandComputed) {
+  // Two revolute joints about z, links of 1.0 and 0.5 m along x.
+  KDL::Chain chain;
+  chain.addSegment(KDL::Segment("l1", KDL::Joint("j1", KDL::Joint::RotZ), KDL::Frame(KDL::Vector(1.0, 0, 0))));
+  chain.addSegment(KDL::Segment("l2", KDL::Joint("j2", KDL::Joint::RotZ), KDL::Frame(KDL::Vector(0.5, 0, 0))));
+  const auto model = rk::KinematicModel::from_kdl_chain(chain);
+  rk::Workspace ws(model);
+  const double q1 = std::numbers::pi / 2, q2 = -std::numbers::pi / 2;
+  const std::vector<double> q{q1, q2};
+  rk::forward_kinematics(model, ws, q);
+  // Elbow at (0, 1), hand at (0.5, 1) pointing along +x.
+  EXPECT_NEAR(ws.frame(1).translation().x(), 0.0, 1e-15);
+  EXPECT_NEAR(ws.frame(1).translation().y(), 1.0, 1e-15);
+  EXPECT_NEAR(ws.frame(2).translation().x(), 0.5, 1e-15);
+  EXPECT_NEAR(ws.frame(2).translation().y(), 1.0, 1e-15);
+  EXPECT_TRUE(ws.frame(2).linear().isApprox(Eigen::Matrix3d::Identity(), 1e-15));
+  // Jacobian of the hand: column i = z × (p_hand − p_joint_i).
+  rk::Jacobian J;
+  rk::jacobian(model, ws, 2, J);
+  Eigen::Matrix<double, 6, 2> expected;
+  expected << -1.0, -0.0, 0.5, 0.5, 0, 0, 0, 0, 0, 0, 1, 1;
+  EXPECT_TRUE(J.isApprox(expected, 1e-14)) << J;
+}
+
+TEST(KinematicsFk, PlanarThreeLinkArmHandComputed) {
+  const double l1 = 0.4, l2 = 0.3, l3 = 0.2;
+  KDL::Chain chain;
+  chain.addSegment(KDL::Segment("a", KDL::Joint("j1", KDL::Joint::RotZ), KDL::Frame(KDL::Vector(l1, 0, 0))));
+  chain.addSegment(KDL::Segment("b", KDL::Joint("j2", KDL::Joint::RotZ), KDL::Frame(KDL::Vector(l2, 0, 0))));
+  chain.addSegment(KDL::Segment("c", KDL::Joint("j3", KDL::Joint::RotZ), KDL::Frame(KDL::Vector(l3, 0, 0))));
+  const auto model = rk::KinematicModel::from_kdl_chain(chain, "ground");
+  EXPECT_EQ(model.bodies()[0].name, "ground");
+  rk::Workspace ws(model);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> a(-3, 3);
+  for (int trial = 0; trial < 20; ++trial) {
+    const std::vector<double> q{a(rng), a(rng), a(rng)};
+    rk::forward_kinematics(model, ws, q);
+    const double t1 = q[0], t12 = q[0] + q[1], t123 = t12 + q[2];
+    const double x = l1 * std::cos(t1) + l2 * std::cos(t12) + l3 * std::cos(t123);
+    const double y = l1 * std::sin(t1) + l2 * std::sin(t12) + l3 * std::sin(t123);
+    EXPECT_NEAR(ws.frame(3).translation().x(), x, 1e-14);
+    EXPECT_NEAR(ws.frame(3).translation().y(), y, 1e-14);
+    EXPECT_NEAR(ws.frame(3).translation().z(), 0.0, 1e-14);
+    EXPECT_NEAR(std::atan2(ws.frame(3).linear()(1, 0), ws.frame(3).linear()(0, 0)),
+                std::remainder(t123, 2 * std::numbers::pi), 1e-12);
+    rk::Jacobian J;
+    rk::jacobian(model, ws, 3, J);
+    // ∂x/∂q1 = −y, ∂y/∂q1 = x; ∂x/∂q3 = −l3 sin t123 ...
+    EXPECT_NEAR(J(0, 0), -y, 1e-14);
+    EXPECT_NEAR(J(1, 0), x, 1e-14);
+    EXPECT_NEAR(J(0, 1), -(l2 * std::sin(t12) + l3 * std::sin(t123)), 1e-14);
+    EXPECT_NEAR(J(1, 1), l2 * std::cos(t12) + l3 * std::cos(t123), 1e-14);
+    EXPECT_NEAR(J(0, 2), -l3 * std::sin(t123), 1e-14);
+    EXPECT_NEAR(J(1, 2), l3 * std::cos(t123), 1e-14);
+    EXPECT_TRUE(J.row(2).isZero(0) && J.row(3).isZero(0) && J.row(4).isZero(0));
+    EXPECT_TRUE(J.row(5).isApprox(Eigen::RowVector3d::Ones()));
+    // A point 0.1 m further along the last link.
+    const Eigen::Vector3d point(0.1, 0, 0);
+    rk::Jacobian Jp;
+    rk::jacobian(model, ws, 3, point, Jp);
+    EXPECT_NEAR(Jp(0, 2), -(l3 + 0.1) * std::sin(t123), 1e-14);
+    EXPECT_NEAR(Jp(1, 0), x + 0.1 * std::cos(t123), 1e-14);
+  }
+}
+
+TEST(KinematicsFk, PrismaticAndFixedHandComputed) {
+  KDL::Chain chain;
+  chain.addSegment(KDL::Segment("slider", KDL::Joint("p", KDL::Joint::TransX), KDL::Frame(KDL::Vector(0, 0, 1))));
+  chain.addSegment(KDL::Segment("bracket", KDL::Joint("f", KDL::Joint::Fixed),
+                                KDL::Frame(KDL::Rotation::RotZ(std::numbers::pi / 2), KDL::Vector(0, 0.2, 0))));
+  chain.addSegment(KDL::Segment("arm", KDL::Joint("r", KDL::Joint::RotZ), KDL::Frame(KDL::Vector(0.3, 0, 0))));
+  const auto model = rk::KinematicModel::from_kdl_chain(chain);
+  EXPECT_EQ(model.joint_count(), 2u);
+  EXPECT_EQ(model.pose_size(), 2u);
+  EXPECT_EQ(model.bodies()[2].motion, rk::JointMotion::fixed);
+  EXPECT_EQ(model.bodies()[2].q_index, -1);
+  EXPECT_EQ(model.bodies()[3].q_index, 1);
+  rk::Workspace ws(model);
+  const std::vector<double> q{0.25, 0.0};
+  rk::forward_kinematics(model, ws, q);
+  // slider at x=0.25, z=1; bracket adds (0, .2, 0) and turns 90°; the arm points along +y.
+  EXPECT_TRUE(ws.frame(3).translation().isApprox(Eigen::Vector3d(0.25, 0.5, 1.0), 1e-15))
+      << ws.frame(3).translation().transpose();
+  rk::Jacobian J;
+  rk::jacobian(model, ws, 3, J);
+  EXPECT_TRUE(J.col(0).isApprox((Eigen::Matrix<double, 6, 1>() << 1, 0, 0, 0, 0, 0).finished()));
+  EXPECT_TRUE(J.col(1).isApprox((Eigen::Matrix<double, 6, 1>() << -0.3, 0, 0, 0, 0, 1).finished(), 1e-15))
+      << J.col(1).transpose();
+}
+
+// ---------------------------------------------------------------- KDL, random robots
+
+TEST(KinematicsFk, RandomKdlChainsMatchKdlSolvers) {
+  std::mt19937 rng(20240601);
+  for (int trial = 0; trial < 40; ++trial) {
+    const KDL::Chain chain = random_chain(rng, 1 + trial % 12, true);
+    const auto model = rk::KinematicModel::from_kdl_chain(chain);
+    ASSERT_EQ(model.pose_size(), chain.getNrOfJoints());
+    for (int pose = 0; pose < 5; ++pose) expect_chain_matches_kdl(chain, model, random_q(rng, chain.getNrOfJoints()));
+  }
+}
+
+TEST(KinematicsFk, RandomKdlTreesMatchKdlSolvers) {
+  std::mt19937 rng(99);
+  for (int trial = 0; trial < 15; ++trial) {
+    // KDL's tree solvers copy the tree, and a KDL::Tree copy renumbers q_nr depth-first:
+    // compare on a copy so that the numbering the solvers use is the tree's own.
+    const KDL::Tree built = random_tree(rng, 5 + 3 * trial, true);
+    const KDL::Tree tree(built);
+    const auto model = rk::KinematicModel::from_kdl_tree(tree);
+    for (int pose = 0; pose < 3; ++pose) {
+      const KDL::JntArray q = random_q(rng, tree.getNrOfJoints());
+      expect_tree_matches_kdl(tree, model, q, std::vector<double>(q.data.data(), q.data.data() + q.rows()));
+    }
+  }
+}
+
+// ---------------------------------------------------------------- fixture robots
+
+namespace {
+
+struct FixtureRobot {
+  std::string urdf;
+  std::string semantics;  // empty: URDF only
+};
+
+rmodel::Model load(const FixtureRobot& r) {
+  rmodel::ModelSource src;
+  src.urdf_path = rmodel::test::fixture(r.urdf).string();
+  if (!r.semantics.empty()) src.semantics_path = rmodel::test::fixture(r.semantics).string();
+  return rmodel::Model::load(src);
+}
+
+const std::vector<FixtureRobot>& fixture_robots() {
+  static const std::vector<FixtureRobot> robots{
+      {"sweetie_bot_proto2/sweetie_bot_proto2.urdf", "sweetie_bot_proto2/kinematic_chains.cpf"},
+      {"sweetie_bot_proto2/sweetie_bot_proto2_dynamics.urdf", ""},
+      {"example_robot_data/talos_reduced.urdf", ""},
+      {"example_robot_data/panda.urdf", ""},
+      {"example_robot_data/solo12.urdf", ""},
+  };
+  return robots;
+}
+
+/// A full pose in the slot order of a KDL tree.
+KDL::JntArray to_kdl_slots(const KDL::Tree& tree, const rk::KinematicModel& km,
+                           const std::vector<double>& full) {
+  KDL::JntArray q(tree.getNrOfJoints());
+  for (std::size_t b = 1; b < km.size(); ++b) {
+    const auto& body = km.bodies()[b];
+    const KDL::TreeElement& e = tree.getSegments().at(body.name);
+    if (body.q_index >= 0) q(GetTreeElementQNr(e)) = full[static_cast<std::size_t>(body.q_index)];
+  }
+  return q;
+}
+
+}  // namespace
+
+TEST(KinematicsFk, FixtureTreesMatchKdlTreeSolvers) {
+  RMODEL_REQUIRE_FIXTURES();
+  std::mt19937 rng(1234);
+  for (const auto& robot : fixture_robots()) {
+    SCOPED_TRACE(robot.urdf);
+    const rmodel::Model model = load(robot);
+    const auto km = rk::KinematicModel::from_model(model);
+    EXPECT_EQ(km.pose_size(), model.pose_size());
+    EXPECT_EQ(km.size(), model.links().size());
+    EXPECT_EQ(km.bodies()[0].name, model.root_link());
+    const KDL::Tree tree(model.kdl_tree());  // the numbering KDL's solvers use (see above)
+    for (int pose = 0; pose < 5; ++pose) {
+      std::uniform_real_distribution<double> a(-2.5, 2.5);
+      std::vector<double> full(model.pose_size());
+      for (double& v : full) v = a(rng);
+      expect_tree_matches_kdl(tree, km, to_kdl_slots(tree, km, full), full);
+    }
+  }
+}
+
+TEST(KinematicsFk, FixtureChainsMatchKdlChainSolvers) {
+  RMODEL_REQUIRE_FIXTURES();
+  std::mt19937 rng(4321);
+  const rmodel::Model model = load(fixture_robots()[0]);
+  ASSERT_FALSE(model.chains().empty());
+  for (const auto& chain : model.chains()) {
+    for (const bool with_virtual : {true, false}) {
+      SCOPED_TRACE(chain.name + (with_virtual ? " (with virtual)" : " (real)"));
+      const KDL::Chain& kdl = model.kdl_chain(chain.name, with_virtual);
+      const auto km = rk::KinematicModel::from_chain(model, chain.name, with_virtual);
+      EXPECT_EQ(km.pose_size(), chain.size(with_virtual));
+      EXPECT_EQ(km.bodies()[0].name, chain.first_link);
+      for (int pose = 0; pose < 10; ++pose) expect_chain_matches_kdl(kdl, km, random_q(rng, kdl.getNrOfJoints()));
+    }
+  }
+}
+
+TEST(KinematicsFk, FixtureUrdfOnlyChainsMatchKdlChainSolvers) {
+  RMODEL_REQUIRE_FIXTURES();
+  std::mt19937 rng(77);
+  const rmodel::Model talos = load(fixture_robots()[2]);
+  const std::vector<std::pair<std::string, std::string>> ends{
+      {"torso_2_link", "arm_left_7_link"}, {"base_link", "leg_left_6_link"},
+      {"base_link", "gripper_right_fingertip_3_link"}, {"base_link", "rgbd_rgb_optical_frame"}};
+  for (const auto& [root, tip] : ends) {
+    SCOPED_TRACE(tip);
+    KDL::Chain chain;
+    ASSERT_TRUE(talos.kdl_tree().getChain(root, tip, chain));
+    const auto km = rk::KinematicModel::from_kdl_chain(chain, root);
+    for (int pose = 0; pose < 10; ++pose) expect_chain_matches_kdl(chain, km, random_q(rng, chain.getNrOfJoints()));
+  }
+}
+
+TEST(KinematicsFk, FullPoseLayoutMatchesChainLayout) {
+  RMODEL_REQUIRE_FIXTURES();
+  const rmodel::Model model = load(fixture_robots()[0]);
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> a(-2, 2);
+  for (const auto& chain : model.chains()) {
+    SCOPED_TRACE(chain.name);
+    const auto by_chain = rk::KinematicModel::from_chain(model, chain.name, true, rk::PoseLayout::chain);
+    const auto by_full = rk::KinematicModel::from_chain(model, chain.name, true, rk::PoseLayout::full);
+    EXPECT_EQ(by_full.pose_size(), model.pose_size());
+    rmodel::JointState full = model.make_full_state();
+    for (double& v : full.position) v = a(rng);
+    KDL::JntArray q, v, e;
+    model.extract_chain(chain.name, full, q, v, e, true);
+    rk::Workspace w1(by_chain), w2(by_full);
+    rk::forward_kinematics(by_chain, w1, q);
+    rk::forward_kinematics(by_full, w2, full.position);
+    rk::Jacobian J1, J2;
+    rk::jacobian(by_chain, w1, by_chain.tip(), J1);
+    rk::jacobian(by_full, w2, by_full.tip(), J2);
+    EXPECT_TRUE(w1.frame(by_chain.tip()).isApprox(w2.frame(by_full.tip()), 1e-14));
+    const auto idx = chain.indices(true);
+    for (std::size_t i = 0; i < idx.size(); ++i)
+      EXPECT_TRUE(J1.col(static_cast<Eigen::Index>(i)).isApprox(J2.col(idx[i]), 1e-14));
+  }
+}
+
+TEST(KinematicsFk, TreeFramesAgreeWithChainFrames) {
+  // The tree model, at the full pose, places each chain's links where the chain model does
+  // (chains start at base_link, the root of Sweetie Bot).
+  RMODEL_REQUIRE_FIXTURES();
+  const rmodel::Model model = load(fixture_robots()[0]);
+  const auto tree = rk::KinematicModel::from_model(model);
+  rk::Workspace wt(tree);
+  std::mt19937 rng(6);
+  std::uniform_real_distribution<double> a(-2, 2);
+  rmodel::JointState full = model.make_full_state();
+  for (double& v : full.position) v = a(rng);
+  rk::forward_kinematics(tree, wt, full.position);
+  for (const auto& chain : model.chains()) {
+    const auto km = rk::KinematicModel::from_chain(model, chain.name, true, rk::PoseLayout::full);
+    rk::Workspace wc(km);
+    rk::forward_kinematics(km, wc, full.position);
+    const auto base = tree.body_index(chain.first_link);
+    for (std::size_t b = 0; b < km.size(); ++b) {
+      const auto t = tree.body_index(km.bodies()[b].name);
+      EXPECT_TRUE((wt.frame(base).inverse() * wt.frame(t)).isApprox(wc.frame(b), 1e-12))
+          << chain.name << " " << km.bodies()[b].name;
+    }
+  }
+}
