@@ -7,5 +7,8 @@ add_library(rmodel_sanitize INTERFACE)
 if(RMODEL_SANITIZE)
   target_compile_options(rmodel_sanitize INTERFACE
     -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  # Under ASan Eigen stops assuming malloc is aligned and frees KDL::JntArray storage
+  # differently from the prebuilt liborocos-kdl, which ASan reports as a bad free.
+  target_compile_definitions(rmodel_sanitize INTERFACE EIGEN_MALLOC_ALREADY_ALIGNED=1)
   target_link_options(rmodel_sanitize INTERFACE -fsanitize=address,undefined)
 endif()

@@ -1,0 +1,200 @@
+#pragma once
+/// @file second_order.hpp
+/// Second-order transient from the current (position, velocity) to a reference trajectory.
+///
+/// With position x, velocity v and reference x_r, v_r, a_r, the error xe = x_r − x,
+/// ve = v_r − v is given the dynamics ve' = −f with the linear law f = a0·xe + a1·ve
+/// (exponential convergence; a0 = ω², a1 = 2ζω), so the output obeys
+///     x' = v,   v' = a_r + a0·(x_r − x) + a1·(v_r − v).
+/// Discretised semi-implicitly (velocity first, then position with the new velocity).
+/// The state x[k], v[k] is the previous output; y[k] is the position at t_k, so the
+/// position error is taken against where the state coasts to by t_k, x[k] + T·v[k] —
+/// without that y would run one step ahead of x_r; with it a ramp whose velocity is fed
+/// forward as v_r is tracked exactly:
+///     xe = x_r − (x[k] + T·v[k]),  ve = v_r − v[k]
+///     v_d = v[k] + T·(a_r + a0·xe + a1·ve)             desired velocity
+///     v_d ← v_d scaled so that |v_d| <= v_max            (velocity bound)
+///     v[k+1] = v[k] + (v_d − v[k]) scaled so that |Δv| <= a_max·T  (acceleration bound)
+///     x[k+1] = x[k] + T·v[k+1],   y[k] = x[k+1]
+/// Bounds scale the whole vector (joint arrays: the largest joint component; Vector3:
+/// the length), so the direction is kept and every component obeys them. Once |v| <= v_max
+/// it stays so, and |Δv/T| <= a_max always. Infinite bounds give the plain linear law.
+///
+/// Vector-space values only (scalars, joint arrays, Vector3); orientation needs a law on
+/// SO(3) that the original design leaves open.
+///
+/// S-function scheme of SPEC §3 with inputs (x_r, v_r, a_r); `output` returns the next
+/// position y[k] = x[k+1] and velocity() the matching velocity; no allocation after
+/// construction/start.
+
+#include <limits>
+#include <type_traits>
+
+#include "rmodel/filters/space.hpp"
+#include "rmodel/filters/validate.hpp"
+
+namespace rmodel::filters {
+
+/// Parameters of SecondOrderTransient.
+struct SecondOrderParams {
+  double a0 = 100.0;  ///< position gain, 1/s² (> 0)
+  double a1 = 20.0;   ///< velocity gain, 1/s (> 0)
+  /// acceleration bound, unit/s² (>= 0, +inf = none)
+  double max_acceleration = std::numeric_limits<double>::infinity();
+  /// velocity bound, unit/s (>= 0, +inf = none)
+  double max_velocity = std::numeric_limits<double>::infinity();
+};
+
+/// Second-order transient; see the file comment.
+template <VectorValue V>
+  requires std::is_same_v<typename Space<V>::Bound, double>
+class SecondOrderTransient {
+public:
+  using Value = V;
+  using Bound = typename Space<V>::Bound;
+
+  /// @param period sample period T, s (> 0)
+  /// @param params gains and bounds; 2·T·a1 + 3·T²·a0 < 4 (the discrete law is unstable
+  ///        otherwise; the continuous one needs only a0, a1 > 0)
+  /// @param x0 initial position; sizes arrays. The initial velocity is zero.
+  /// @throws InvalidArgument for invalid T, gains, negative bounds or an unstable
+  ///         combination of T and gains
+  SecondOrderTransient(double period, const SecondOrderParams& params,
+                       const V& x0 = Space<V>::identity())
+      : T_(period), p_(params) {
+    constexpr const char* kName = "SecondOrderTransient";
+    detail::require_positive(kName, "T", period, "s");
+    detail::require_positive(kName, "a0", p_.a0, "1/s^2");
+    detail::require_positive(kName, "a1", p_.a1, "1/s");
+    detail::require_bound(kName, "amax", p_.max_acceleration, "units/s^2");
+    detail::require_bound(kName, "vmax", p_.max_velocity, "units/s");
+    // Jury's criterion for the error recursion of the law below.
+    if (!(2.0 * T_ * p_.a1 + 3.0 * T_ * T_ * p_.a0 < 4.0))
+      detail::invalid(kName, "T, a0 and a1 give an unstable discrete law: need "
+                             "2*T*a1 + 3*T^2*a0 < 4 (shorten T or lower the gains)");
+    dv_bound_ = p_.max_acceleration * T_;
+    limit_v_ = p_.max_velocity < std::numeric_limits<double>::infinity();
+    limit_a_ = p_.max_acceleration < std::numeric_limits<double>::infinity();
+    start(x0);
+  }
+
+  /// Resets to the initial position and velocity given last.
+  void start() noexcept {
+    detail::assign(x_, detail::lin(x0_));
+    detail::assign(v_, detail::lin(v0_));
+    pending_refs_ = 0;
+    vel_from_output_ = false;
+  }
+  /// Sets a new initial position with zero velocity (may resize arrays).
+  void start(const V& x0) {
+    detail::zero_like(zero_, x0);
+    start(x0, zero_);
+  }
+  /// Sets a new initial position and velocity (unit/s; same size).
+  void start(const V& x0, const V& v0) {
+    detail::copy_value(x0_, x0);
+    detail::copy_value(v0_, v0);
+    detail::zero_like(zero_, x0_);
+    detail::copy_value(x_, x0_);
+    detail::copy_value(v_, v0_);
+    detail::copy_value(y_, x0_);
+    detail::copy_value(vy_, v0_);
+    detail::copy_value(xr_, x0_);
+    detail::copy_value(vr_, zero_);
+    detail::copy_value(ar_, zero_);
+    start();
+  }
+
+  /// Next position toward reference position xr, velocity vr (unit/s) and acceleration
+  /// ar (unit/s²); does not advance.
+  const V& output(const V& xr, const V& vr, const V& ar) noexcept {
+    return output_impl<3>(xr, vr, ar);
+  }
+  /// As output(xr, vr, 0).
+  const V& output(const V& xr, const V& vr) noexcept { return output_impl<2>(xr, vr, zero_); }
+  /// As output(xr, 0, 0): a set point.
+  const V& output(const V& xr) noexcept { return output_impl<1>(xr, zero_, zero_); }
+
+  /// Next position, and advances: x[k+1], v[k+1].
+  const V& update(const V& xr, const V& vr, const V& ar) noexcept {
+    return update_impl<3>(xr, vr, ar);
+  }
+  const V& update(const V& xr, const V& vr) noexcept { return update_impl<2>(xr, vr, zero_); }
+  const V& update(const V& xr) noexcept { return update_impl<1>(xr, zero_, zero_); }
+  /// Advances with the reference last given to output().
+  void update() noexcept {
+    switch (pending_refs_) {
+      case 1: (void)update_impl<1>(xr_, zero_, zero_); break;
+      case 2: (void)update_impl<2>(xr_, vr_, zero_); break;
+      case 3: (void)update_impl<3>(xr_, vr_, ar_); break;
+      default: break;
+    }
+  }
+
+  /// Velocity matching the last output/update result, unit/s.
+  [[nodiscard]] const V& velocity() const noexcept { return vel_from_output_ ? vy_ : v_; }
+  /// Current position x[k].
+  [[nodiscard]] const V& position() const noexcept { return x_; }
+  [[nodiscard]] double period() const noexcept { return T_; }
+  [[nodiscard]] const SecondOrderParams& params() const noexcept { return p_; }
+
+private:
+  // Refs = how many of (xr, vr, ar) were given: the missing ones are zero and are left out
+  // of the arithmetic rather than read from zero arrays.
+  template <int Refs>
+  const V& output_impl(const V& xr, const V& vr, const V& ar) noexcept {
+    detail::assign(xr_, detail::lin(xr));
+    if constexpr (Refs >= 2) detail::assign(vr_, detail::lin(vr));
+    if constexpr (Refs >= 3) detail::assign(ar_, detail::lin(ar));
+    pending_refs_ = Refs;
+    compute<Refs>(xr, vr, ar);
+    detail::assign(y_, detail::lin(x_) + T_ * detail::lin(vy_));
+    vel_from_output_ = true;
+    return y_;
+  }
+
+  template <int Refs>
+  const V& update_impl(const V& xr, const V& vr, const V& ar) noexcept {
+    compute<Refs>(xr, vr, ar);
+    detail::swap_values(v_, vy_);
+    detail::assign(x_, detail::lin(x_) + T_ * detail::lin(v_));
+    pending_refs_ = 0;
+    vel_from_output_ = false;
+    return x_;
+  }
+
+  /// vy_ = v[k+1] from the state and the reference.
+  template <int Refs>
+  void compute(const V& xr, [[maybe_unused]] const V& vr, [[maybe_unused]] const V& ar) noexcept {
+    using detail::lin;
+    detail::assert_same_size(xr, x_);
+    detail::assert_same_size(vr, x_);
+    detail::assert_same_size(ar, x_);
+    const auto position_term = p_.a0 * (lin(xr) - lin(x_) - T_ * lin(v_));
+    if constexpr (Refs == 1) {
+      lin(vy_) = lin(v_) + T_ * (position_term - p_.a1 * lin(v_));
+    } else if constexpr (Refs == 2) {
+      lin(vy_) = lin(v_) + T_ * (position_term + p_.a1 * (lin(vr) - lin(v_)));
+    } else {
+      lin(vy_) = lin(v_) + T_ * (lin(ar) + position_term + p_.a1 * (lin(vr) - lin(v_)));
+    }
+    if (limit_v_) {
+      const double s = Space<V>::scale_within(lin(vy_), p_.max_velocity, 1.0);
+      if (s < 1.0) lin(vy_) = s * lin(vy_);
+    }
+    if (limit_a_) {
+      const double s = Space<V>::scale_within(lin(vy_) - lin(v_), dv_bound_, 1.0);
+      if (s < 1.0) lin(vy_) = lin(v_) + s * (lin(vy_) - lin(v_));
+    }
+  }
+
+  double T_;
+  SecondOrderParams p_;
+  double dv_bound_ = 0.0;
+  bool limit_v_ = false, limit_a_ = false;
+  V x0_{}, v0_{}, x_{}, v_{}, y_{}, vy_{}, zero_{}, xr_{}, vr_{}, ar_{};
+  bool vel_from_output_ = false;  // velocity() of output() lives in vy_, of update() in v_
+  int pending_refs_ = 0;  // references buffered by output() for update(); 0 = none
+};
+
+}  // namespace rmodel::filters

@@ -1,0 +1,162 @@
+#pragma once
+/// @file transients.hpp
+/// First-order transients from the current state to a reference trajectory u_r.
+///
+/// The state x is the current value; each step moves it toward u_r[k]:
+///     y[k] = x[k] ⊕ s·(u_r[k] ⊖ x[k]),   x[k+1] = y[k],
+/// with s = min(1, v·T/|u_r ⊖ x|) (linear: constant speed v), s = T/τ (exponential), or
+/// s = min(T/τ, v·T/|u_r ⊖ x|) (exponential with speed limit). The step is scaled as a
+/// whole, so its direction is kept: a joint array moves along a straight line in joint
+/// space with no joint faster than v, orientations turn about a fixed axis.
+///
+/// The original design feeds the current state back as an input (u[k+1] = y[k]); here
+/// the state is kept inside and fed back automatically, while `output(ur, u)` and
+/// `update(ur, u)` take the current value u from outside (e.g. a measured pose) instead.
+///
+/// S-function scheme of SPEC §3: `start()` resets x to x0, `start(x0)` sets a new x0 (may
+/// resize arrays); `output`/`update` never allocate; inputs must have the size of x0.
+
+#include "rmodel/filters/space.hpp"
+#include "rmodel/filters/validate.hpp"
+
+namespace rmodel::filters {
+
+/// How a first-order transient approaches its reference.
+enum class TransientLaw {
+  Linear,             ///< constant speed v until reached
+  Exponential,        ///< gain T/τ per step: time constant τ
+  ExponentialLimited  ///< exponential, but no faster than v
+};
+
+/// First-order transient; see the file comment and the aliases below.
+template <FilterValue V, TransientLaw Law>
+class Transient {
+public:
+  using Value = V;
+  using Bound = typename Space<V>::Bound;
+
+  /// Linear transient at speed `speed`.
+  /// @param period sample period T, s (> 0)
+  /// @param speed speed bound v (>= 0): unit/s (joint arrays: per joint; Vector3: m/s;
+  ///        orientations: rad/s; poses/twists: LinearAngular)
+  /// @param x0 initial value; sizes arrays
+  /// @throws InvalidArgument for invalid T or a negative speed
+  Transient(double period, const Bound& speed, const V& x0 = Space<V>::identity())
+    requires(Law == TransientLaw::Linear)
+      : T_(period), tau_(0.0), gain_(1.0), step_bound_(detail::scale_bound(speed, period)) {
+    detail::require_positive(name(), "T", T_, "s");
+    detail::require_bound(name(), "v", speed, "units/s");
+    start(x0);
+  }
+
+  /// Exponential transient with time constant `tau`.
+  /// @param tau time constant τ, s (>= T)
+  /// @throws InvalidArgument for invalid T or tau
+  Transient(double period, double tau, const V& x0 = Space<V>::identity())
+    requires(Law == TransientLaw::Exponential)
+      : T_(period), tau_(tau), gain_(period / tau) {
+    validate_tau();
+    start(x0);
+  }
+
+  /// Exponential transient with time constant `tau`, no faster than `speed`.
+  /// @throws InvalidArgument for invalid T, tau or a negative speed
+  Transient(double period, double tau, const Bound& speed, const V& x0 = Space<V>::identity())
+    requires(Law == TransientLaw::ExponentialLimited)
+      : T_(period), tau_(tau), gain_(period / tau), step_bound_(detail::scale_bound(speed, period)) {
+    validate_tau();
+    detail::require_bound(name(), "v", speed, "units/s");
+    start(x0);
+  }
+
+  void start() noexcept {
+    detail::assign(x_, detail::lin(x0_));
+    pending_ = false;
+  }
+  void start(const V& x0) {
+    detail::copy_value(x0_, x0);
+    detail::copy_value(x_, x0);
+    detail::copy_value(y_, x0);
+    pending_ = false;
+  }
+
+  /// y[k] toward reference ur from the internal state; does not advance.
+  const V& output(const V& ur) noexcept {
+    step(y_, x_, ur);
+    pending_ = true;
+    return y_;
+  }
+  /// y[k] toward ur, and x[k+1] = y[k].
+  const V& update(const V& ur) noexcept {
+    step(x_, x_, ur);
+    pending_ = false;
+    return x_;
+  }
+  /// x[k+1] = the y[k] of the last output() (of either form); nothing if there was none.
+  void update() noexcept {
+    // The next state is the output already computed: adopting it is a swap.
+    if (pending_) detail::swap_values(x_, y_);
+    pending_ = false;
+  }
+  /// y[k] toward ur from an external current value u; does not change the state.
+  const V& output(const V& ur, const V& u) noexcept {
+    step(y_, u, ur);
+    pending_ = true;
+    return y_;
+  }
+  /// y[k] toward ur from an external current value u; the state becomes y[k].
+  const V& update(const V& ur, const V& u) noexcept {
+    step(x_, u, ur);
+    pending_ = false;
+    return x_;
+  }
+
+  /// x[k], unit of V.
+  [[nodiscard]] const V& state() const noexcept { return x_; }
+  [[nodiscard]] double period() const noexcept { return T_; }
+
+private:
+  static constexpr const char* name() noexcept {
+    switch (Law) {
+      case TransientLaw::Linear: return "TransientLinear";
+      case TransientLaw::Exponential: return "TransientExp";
+      case TransientLaw::ExponentialLimited: return "TransientExpLimited";
+    }
+    return "Transient";
+  }
+
+  void validate_tau() const {
+    detail::require_positive(name(), "T", T_, "s");
+    detail::require_positive(name(), "tau", tau_, "s");
+    detail::require_tau_not_below_period(name(), tau_, T_);
+  }
+
+  /// target = from ⊕ s·(ur ⊖ from); target may be `from` itself (element-wise, no aliasing
+  /// hazard; the bound is measured before anything is written).
+  void step(V& target, const V& from, const V& ur) noexcept {
+    detail::assert_same_size(ur, x_);
+    detail::assert_same_size(from, x_);
+    double s = gain_;
+    if constexpr (Law != TransientLaw::Exponential)
+      s = Space<V>::scale_within(Space<V>::local(from, ur), step_bound_, gain_);
+    detail::assign(target, Space<V>::retract(from, s * Space<V>::local(from, ur)));
+  }
+
+  double T_, tau_, gain_;
+  Bound step_bound_{};
+  V x0_{}, x_{}, y_{};
+  bool pending_ = false;
+};
+
+/// Moves toward the reference at constant speed v (step min(v·T, distance)).
+template <FilterValue V>
+using TransientLinear = Transient<V, TransientLaw::Linear>;
+/// Exponential approach with time constant τ: the step response of a scalar is
+/// 1 − (1 − T/τ)^k.
+template <FilterValue V>
+using TransientExp = Transient<V, TransientLaw::Exponential>;
+/// Exponential approach with time constant τ, no faster than v.
+template <FilterValue V>
+using TransientExpLimited = Transient<V, TransientLaw::ExponentialLimited>;
+
+}  // namespace rmodel::filters
