@@ -13,6 +13,7 @@ std::unique_ptr<Command> make_groups_command();
 std::unique_ptr<Command> make_contacts_command();
 std::unique_ptr<Command> make_index_command();
 std::unique_ptr<Command> make_convert_command();
+std::unique_ptr<Command> make_aggregate_command();
 
 namespace {
 const CommandEntry kCommands[] = {
@@ -25,6 +26,7 @@ const CommandEntry kCommands[] = {
     {"contacts", "Contacts and their points", make_contacts_command},
     {"index", "Pose index of joints (or index of chains, groups)", make_index_command},
     {"convert", "Convert semantics between .cpf and rmodel JSON", make_convert_command},
+    {"aggregate", "Merge partial joint states into full sorted poses (files or a live stream)", make_aggregate_command},
 };
 }  // namespace
 

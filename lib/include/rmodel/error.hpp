@@ -34,6 +34,13 @@ private:
   std::string path_;
 };
 
+/// Writing failed because the reader of the output went away (EPIPE): for a stream, a
+/// normal way to end.
+class BrokenPipe : public IoError {
+public:
+  using IoError::IoError;
+};
+
 /// Input text is malformed (XML/JSON syntax, wrong types, bad numbers). what() reads
 /// "file:line: message".
 class ParseError : public Error {

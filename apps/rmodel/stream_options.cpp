@@ -1,0 +1,105 @@
+#include "stream_options.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "rmodel/error.hpp"
+#include "rmodel/io/format.hpp"
+
+namespace rmodel::cli {
+
+void StreamOptions::add_to(CLI::App& app) {
+  const char* group = "Streams";
+  app.add_option("logs", inputs, "Joint-state logs (.jsonl, .json, .csv; '-' or none: stdin)")->group(group);
+  app.add_option("-i,--input-format", input_format, "Input format")
+      ->check(CLI::IsMember({"auto", "jsonl", "json", "csv"}))
+      ->default_str("auto")
+      ->group(group);
+  app.add_option("-o,--output", output, "Output file ('-': stdout)")->default_str("-")->group(group);
+  app.add_option("-O,--output-format", output_format, "Output format (auto: from -o's extension, else jsonl)")
+      ->check(CLI::IsMember({"auto", "jsonl", "csv"}))
+      ->default_str("auto")
+      ->group(group);
+  app.add_option("--stamp", stamp, "Stamp layout written besides t in JSON Lines")
+      ->check(CLI::IsMember({"none", "ros1", "ros2"}))
+      ->default_str("none")
+      ->group(group);
+  app.add_option("--max-errors", max_errors, "Stop after N rejected messages (0: never)")->group(group);
+  app.add_flag("-q,--quiet", quiet, "Report only the summary, not each problem")->group(group);
+  app.add_flag("--flush-each", flush_each, "Flush the output after every message")->group(group);
+}
+
+io::ReaderOptions StreamOptions::reader_options() const {
+  io::ReaderOptions options;
+  options.format = io::parse_format(input_format);
+  return options;
+}
+
+io::WriterOptions StreamOptions::writer_options() const {
+  io::WriterOptions options;
+  options.format = io::parse_format(output_format);
+  options.stamp = io::parse_stamp_layout(stamp);
+  options.flush_each_message = flush_each;
+  return options;
+}
+
+std::vector<std::string> StreamOptions::checked_inputs() const {
+  std::vector<std::string> list = inputs.empty() ? std::vector<std::string>{"-"} : inputs;
+  for (const auto& path : list) {
+    if (path == "-") continue;
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) throw IoError(path, "no such file");
+    if (std::filesystem::is_directory(path, ec)) throw IoError(path, "is a directory, expected a file");
+  }
+  return list;
+}
+
+void StreamStats::print_summary(const char* command) const {
+  fmt::print(stderr, "rmodel {}: read {} message{}, wrote {}, rejected {}, {} warning{}{}\n", command, read,
+             read == 1 ? "" : "s", written, rejected, warnings, warnings == 1 ? "" : "s",
+             stopped_early ? " (stopped early)" : "");
+}
+
+void report_input(const std::string& source, std::size_t line, std::size_t item, const std::string& text) {
+  std::string where = source;
+  if (line > 0) where += fmt::format(":{}", line);
+  if (item > 0) where += fmt::format(": message {}", item);
+  fmt::print(stderr, "rmodel: {}: {}\n", where, text);
+}
+
+namespace {
+std::int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+}  // namespace
+
+Progress::Progress(int fd, const std::string& path) : fd_(fd) {
+  struct stat st {};
+  enabled_ = path != "-" && fd >= 0 && isatty(2) && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+  size_ = enabled_ ? static_cast<std::uint64_t>(st.st_size) : 0;
+}
+
+Progress::~Progress() {
+  if (enabled_ && last_draw_ns_ != 0) fmt::print(stderr, "\r\033[K");
+}
+
+void Progress::tick(std::uint64_t messages) {
+  if (!enabled_ || (messages & 255) != 0) return;
+  const std::int64_t now = now_ns();
+  if (now - last_draw_ns_ < 100'000'000) return;
+  last_draw_ns_ = now;
+  const off_t pos = lseek(fd_, 0, SEEK_CUR);
+  const double fraction = pos > 0 ? std::min(1.0, static_cast<double>(pos) / static_cast<double>(size_)) : 0.0;
+  const int width = 30;
+  const int filled = static_cast<int>(fraction * width);
+  fmt::print(stderr, "\r[{}{}] {:3.0f}% {} messages", std::string(static_cast<std::size_t>(filled), '#'),
+             std::string(static_cast<std::size_t>(width - filled), ' '), fraction * 100.0, messages);
+}
+
+}  // namespace rmodel::cli

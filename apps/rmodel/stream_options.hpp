@@ -1,0 +1,65 @@
+#pragma once
+// Options shared by commands that read and write joint-state streams (aggregate, filter,
+// fk): inputs, formats, output file, error budget, and the run summary on stderr.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "rmodel/io/reader.hpp"
+#include "rmodel/io/writer.hpp"
+
+namespace rmodel::cli {
+
+struct StreamOptions {
+  std::vector<std::string> inputs;     ///< "-" (stdin) when empty
+  std::string input_format = "auto";
+  std::string output = "-";
+  std::string output_format = "auto";
+  std::string stamp = "none";
+  std::uint64_t max_errors = 0;        ///< 0: no limit
+  bool quiet = false;
+  bool flush_each = false;
+
+  void add_to(CLI::App& app);
+  [[nodiscard]] io::ReaderOptions reader_options() const;
+  [[nodiscard]] io::WriterOptions writer_options() const;
+  /// Inputs to read, "-" when none was given. @throws IoError for a missing input, before
+  /// anything is read, so that a typo costs nothing.
+  [[nodiscard]] std::vector<std::string> checked_inputs() const;
+};
+
+/// Counts of a streaming run and its report on stderr.
+struct StreamStats {
+  std::uint64_t read = 0;
+  std::uint64_t written = 0;
+  std::uint64_t rejected = 0;  ///< malformed lines and messages refused
+  std::uint64_t warnings = 0;
+  bool stopped_early = false;  ///< --max-errors reached or output closed
+
+  /// "rmodel CMD: read N messages, wrote M, rejected R, W warnings".
+  void print_summary(const char* command) const;
+};
+
+/// Reports a problem of an input message on stderr: "rmodel: SOURCE:LINE: TEXT".
+void report_input(const std::string& source, std::size_t line, std::size_t item, const std::string& text);
+
+/// A progress bar on stderr for long file replays; silent unless stderr is a terminal and
+/// the input a regular file.
+class Progress {
+public:
+  Progress(int fd, const std::string& path);
+  ~Progress();
+  /// Call per message; redraws at most every 100 ms.
+  void tick(std::uint64_t messages);
+
+private:
+  int fd_ = -1;
+  std::uint64_t size_ = 0;
+  bool enabled_ = false;
+  std::int64_t last_draw_ns_ = 0;
+};
+
+}  // namespace rmodel::cli

@@ -1,0 +1,56 @@
+#pragma once
+/// @file io/format.hpp
+/// File formats of joint-state streams and how they are chosen from a path.
+///
+/// | Format      | Extensions         | Read                                   | Written              |
+/// |-------------|--------------------|----------------------------------------|----------------------|
+/// | `JsonLines` | `.jsonl` `.ndjson` | streamed line by line                  | one message per line |
+/// | `Json`      | `.json`            | detected by content (see below)        | as `JsonLines`       |
+/// | `Csv`       | `.csv`             | streamed line by line (wide table)     | wide table           |
+/// | `Auto`      | anything else, `-` | `{`/`[` first → as `Json`, else `Csv`  | `JsonLines`          |
+///
+/// **Detection for `Json`.** The first non-blank line is inspected: when it starts with `{`
+/// and that object closes on the same line, the input is JSON Lines and is streamed. Otherwise
+/// (a pretty-printed message, a JSON array of messages, a trajectory spread over lines) the
+/// whole input is read and split into its top-level JSON values. A compact one-line file is
+/// therefore the same as a JSON Lines file with one line. Streams that must never be read to
+/// the end (`tail -f`, a live robot) should name `JsonLines` explicitly.
+
+#include <string>
+#include <string_view>
+
+namespace rmodel::io {
+
+/// Format of a joint-state stream.
+enum class Format {
+  Auto,       ///< choose from the path's extension, then from the content
+  JsonLines,  ///< JSON Lines (one JSON message per line)
+  Json,       ///< a `.json` file: JSON Lines, one pretty message, an array or a trajectory
+  Csv,        ///< wide CSV with a header row
+};
+
+/// How a JSON Lines writer spells the time besides the exact `t` field (seconds).
+enum class StampLayout {
+  None,  ///< `"t": 12.5` only
+  Ros1,  ///< also `"header": {"stamp": {"secs": 12, "nsecs": 500000000}}`
+  Ros2,  ///< also `"header": {"stamp": {"sec": 12, "nanosec": 500000000}}`
+};
+
+/// Format named by a path's extension: `.jsonl`/`.ndjson` → JsonLines, `.json` → Json,
+/// `.csv` → Csv (case-insensitive); anything else and `-` → Auto.
+[[nodiscard]] Format format_from_path(std::string_view path) noexcept;
+
+/// Parses a format name as given on a command line: `auto`, `jsonl` (or `ndjson`,
+/// `json-lines`), `json`, `csv`. Throws InvalidArgument for anything else.
+[[nodiscard]] Format parse_format(std::string_view name);
+
+/// Parses a stamp layout name: `none`, `ros1`, `ros2`. Throws InvalidArgument otherwise.
+[[nodiscard]] StampLayout parse_stamp_layout(std::string_view name);
+
+/// The canonical name of a format (`auto`, `jsonl`, `json`, `csv`).
+[[nodiscard]] std::string_view to_string(Format format) noexcept;
+
+/// The canonical name of a stamp layout (`none`, `ros1`, `ros2`).
+[[nodiscard]] std::string_view to_string(StampLayout layout) noexcept;
+
+}  // namespace rmodel::io

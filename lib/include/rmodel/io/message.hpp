@@ -1,0 +1,150 @@
+#pragma once
+/// @file io/message.hpp
+/// One item of a joint-state stream — a joint state, a support state or a sync tick — and
+/// the wire formats that carry it.
+///
+/// ## JSON messages (JSON Lines, pretty files, arrays)
+/// Every message is a JSON object. Known keys (any order; unknown keys such as
+/// `header.frame_id` or `header.seq` are ignored; a repeated key: the last one wins):
+///
+/// | key | type | meaning |
+/// |-----|------|---------|
+/// | `name` | array of strings | joint names (joint state) or chain names (support state) |
+/// | `position`, `velocity`, `effort` | array of numbers | rad or m, rad/s or m/s, N·m or N |
+/// | `support` | array of numbers | support coefficients in [0, 1] of the chains in `name` |
+/// | `contact` | array of strings | contact names of the chains in `name` |
+/// | `t` | number | time, seconds |
+/// | `header.stamp.secs` + `nsecs` | integers | ROS 1 time: secs + nsecs·1e-9 seconds |
+/// | `header.stamp.sec` + `nanosec` | integers | ROS 2 time: sec + nanosec·1e-9 seconds |
+/// | `cycle` | integer | control-cycle number (for the sync aggregator) |
+/// | `sync` | `true` | marks a sync tick |
+///
+/// - **Kind.** An object with `sync` is a sync tick (`"sync": true`; `false` is an error; a
+///   tick must not carry `name`/`position`/`velocity`/`effort`/`support`/`contact`). Else an
+///   object with `support` or `contact` is a SupportState (`name` required; it must not carry
+///   `position`/`velocity`/`effort`). Else it is a JointState (`name` required).
+/// - **Absent arrays.** A missing or empty array means "field absent". The reader does not
+///   compare array sizes with `name`: it carries them faithfully, and the consumer (the
+///   aggregator) rejects a message whose check_sizes() fails.
+/// - **Time.** `t` wins over `header.stamp` when both are present (the writer emits both when
+///   asked for a stamp layout; `t` is exact, the stamp is rounded to nanoseconds). Without
+///   either, Message::has_stamp is false.
+/// - **NaN and infinities.** JSON has no NaN: the writer writes `null` for NaN, +Inf and
+///   −Inf, and the reader reads `null` in a number array or in `t` as NaN. Infinities
+///   therefore come back as NaN from JSON; CSV keeps them (`nan`, `inf`, `-inf`). Numbers
+///   beyond the range of double (`1e999`) are an error; numbers below it (`1e-400`) read as 0.
+/// - **Sync tick.** `{"sync": true, "t": 12.34, "cycle": 57}`: the end of control cycle 57
+///   at 12.34 s (both optional). A sync aggregator advances its cycle, steps its filters and
+///   predicts the joints that got no message in the cycle. Messages of a cycle may carry
+///   `"cycle": 57`; a message without `cycle` belongs to the current one. `cycle` is a
+///   non-negative integer (`3.0` and `-1` are errors).
+/// - **Grammar.** Strict RFC 8259 (no `NaN` token, no leading zeros, no trailing commas, one
+///   value per JSON line); `\u` escapes are decoded to UTF-8, other bytes pass through
+///   unchecked; unknown values may nest 64 levels deep.
+///
+/// ## Trajectories
+/// `control_msgs/FollowJointTrajectoryGoal` (`{"trajectory": {...}, ...}`) and
+/// `trajectory_msgs/JointTrajectory` (`{"joint_names": [...], "points": [...]}`), ROS 1 or
+/// ROS 2 time layout. Each point becomes a JointState at `header.stamp + time_from_start`
+/// with the point's `positions`, `velocities` and `effort` (or `efforts`); `accelerations`
+/// are ignored. Pseudo-joints `support/<chain>` are removed from the joint state and become
+/// a SupportState (name = the chains, support = their positions) at the same time, emitted
+/// right after the point's JointState (none when the point has no positions). A missing
+/// `header` means stamp 0; `time_from_start` is required (`{secs, nsecs}`, `{sec, nanosec}`
+/// or seconds). A point whose non-empty arrays do not match `joint_names` in size, or whose
+/// fields are malformed, yields an error record (ReadError::item = point number) and the
+/// other points still come out.
+///
+/// ## CSV (wide)
+/// A header row, then one row per time. Columns (cells trimmed of blanks; RFC 4180 quotes
+/// allowed, but not newlines inside quotes):
+/// - `t` or `time`: the time in seconds (optional column; an empty cell: no time);
+/// - `cycle`: the control-cycle number (optional);
+/// - `<joint>` or `<joint>.position`, `<joint>.velocity`, `<joint>.effort`; the suffix is
+///   what follows the last `.`, so a joint whose name holds a `.` must use an explicit suffix;
+///   any other suffix is an error reported on the header line, and that column is ignored
+///   (as are duplicate and empty column names);
+/// - `support/<chain>`: the support coefficient of a chain.
+///
+/// **Partial rows.** An empty cell means "absent". A row is split without loss into
+/// messages of uniform shape: its joints that have at least one non-empty cell are grouped
+/// by the set of fields they have (position / velocity / effort), and each group becomes one
+/// JointState listing its joints in header order with exactly those arrays. The groups come
+/// out in the order of their first joint in the header; they all carry the row's time, cycle
+/// and line. A row with support cells then yields one SupportState of the chains whose cell
+/// is non-empty. A row whose data cells are all empty yields nothing. So a row where every
+/// joint has position and velocity gives one message; a row where j1 has position and
+/// velocity and j2 only position gives {j1: position+velocity} then {j2: position}. Numbers
+/// are decimal (`1.5`, `-2e-3`, `+1`), or `nan`, `inf`, `-inf` (case-insensitive). A row
+/// with a cell count other than the header's, or with a bad number, is an error record.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "rmodel/joint_state.hpp"
+
+namespace rmodel::io {
+
+/// What a Message holds.
+enum class MessageKind {
+  Joint,    ///< Message::joint
+  Support,  ///< Message::support
+  Sync,     ///< a sync tick: end of a control cycle (time in Message::sync_stamp)
+};
+
+/// One item of a stream. Only the member selected by `kind` is meaningful; the others keep
+/// their buffers (capacity) so that a reused Message reads without allocating.
+struct Message {
+  MessageKind kind = MessageKind::Joint;
+  JointState joint;       ///< the joint state (kind == Joint); time in joint.stamp
+  SupportState support;   ///< the support state (kind == Support); time in support.stamp
+  double sync_stamp = 0;  ///< time of a sync tick (kind == Sync), seconds
+  /// False when the input gave no time (`t`, header stamp or CSV time cell); the stamp is 0
+  /// then and writers omit it.
+  bool has_stamp = true;
+  std::optional<std::int64_t> cycle;  ///< control-cycle number, when given
+  /// 1-based line of the input where the message starts (0 when unknown or not from a file).
+  std::size_t line = 0;
+  /// 1-based element number inside an enclosing JSON array or trajectory (the point
+  /// number); 0 for a message that stands alone (a JSON line, a CSV row, a single object).
+  std::size_t item = 0;
+
+  /// The time of the message, whatever its kind, in seconds.
+  [[nodiscard]] double stamp() const noexcept {
+    switch (kind) {
+      case MessageKind::Joint: return joint.stamp;
+      case MessageKind::Support: return support.stamp;
+      case MessageKind::Sync: return sync_stamp;
+    }
+    return 0.0;
+  }
+  /// Sets the time of the message's current kind, in seconds, and has_stamp.
+  void set_stamp(double seconds) noexcept {
+    has_stamp = true;
+    switch (kind) {
+      case MessageKind::Joint: joint.stamp = seconds; break;
+      case MessageKind::Support: support.stamp = seconds; break;
+      case MessageKind::Sync: sync_stamp = seconds; break;
+    }
+  }
+};
+
+/// An array whose size disagrees with `name`: field name ("position", "velocity", "effort",
+/// "support" or "contact"), expected size (that of `name`) and actual size.
+struct SizeProblem {
+  std::string_view field;
+  std::size_t expected = 0;
+  std::size_t got = 0;
+};
+
+/// Checks that each of position, velocity, effort is empty or as long as `name`.
+/// Returns the first offending array, or nothing when the state is consistent.
+[[nodiscard]] std::optional<SizeProblem> check_sizes(const JointState& state) noexcept;
+/// Checks that each of support, contact is empty or as long as `name`.
+[[nodiscard]] std::optional<SizeProblem> check_sizes(const SupportState& state) noexcept;
+/// check_sizes() of the member selected by `kind` (a sync tick is always consistent).
+[[nodiscard]] std::optional<SizeProblem> check_sizes(const Message& message) noexcept;
+
+}  // namespace rmodel::io

@@ -1,0 +1,151 @@
+#pragma once
+/// @file io/reader.hpp
+/// Pulls joint-state messages one at a time from a file, stdin, a file descriptor or a
+/// std::istream: offline replay and online streaming are the same code path.
+///
+/// ```
+/// namespace io = rmodel::io;
+/// auto reader = io::MessageReader::open(path, {io::Format::Auto});  // "-" = stdin
+/// auto writer = io::MessageWriter::open("-");                       // stdout
+/// io::Message msg;                                                  // reused
+/// for (;;) {
+///   if (!reader.input_pending()) writer.flush();  // about to wait for input
+///   const io::ReadStatus st = reader.next(msg);
+///   if (st == io::ReadStatus::End) break;
+///   if (st == io::ReadStatus::Error) {
+///     warn(reader.error().to_string(reader.source()));  // "file:12: reason"
+///     continue;
+///   }
+///   writer.write(msg);
+/// }
+/// writer.flush();
+/// ```
+///
+/// - **Streaming.** JSON Lines and CSV are read line by line as bytes arrive (a message is
+///   returned as soon as its line is complete; nothing waits for end of input), so the
+///   reader works behind `tail -f` or a pipe from a live robot. Memory stays bounded by
+///   the longest line (see ReaderOptions::max_line_bytes). Pretty-printed JSON, JSON arrays
+///   and trajectories are read whole first (see format.hpp for the detection rule).
+/// - **Lines.** `\n` ends a line; a trailing `\r` is dropped (CRLF files); a last line
+///   without a newline is still read; blank lines are skipped; a UTF-8 BOM at the start of
+///   the input is skipped.
+/// - **Errors are values.** A bad line or message yields ReadStatus::Error with error()
+///   = {line, item, reason}; the next call continues with the next line or message. Only
+///   opening (missing, unreadable file, directory) and an operating-system read failure
+///   throw (rmodel::IoError). An input holding no message and no error at all (empty or only
+///   blanks) yields one error "empty input" with line 0. A CSV input with only a header is
+///   not an error.
+/// - **No allocation in steady state.** next() reuses `out`'s buffers: vectors keep their
+///   capacity, a name string is rewritten only when it differs, strings no longer needed
+///   are kept in a pool for later messages. Reading JSON Lines or CSV messages of a size
+///   seen before allocates nothing.
+
+#include <cstddef>
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <string>
+
+#include "rmodel/io/format.hpp"
+#include "rmodel/io/message.hpp"
+
+namespace rmodel::io {
+
+/// Which JSON parser reads JSON messages. `Native` (the default) is rmodel's own parser,
+/// chosen by measurement (tests/bench/bench_io.cpp) as the fastest; the others exist to
+/// cross-check it in tests and to compare in the benchmark. Trajectories are always read
+/// with nlohmann_json.
+enum class JsonParser {
+  Native,             ///< rmodel's own single-pass parser (strict RFC 8259)
+  SimdjsonOndemand,   ///< simdjson On Demand, one parser reused (only with simdjson)
+  SimdjsonDom,        ///< simdjson DOM, one parser reused (only with simdjson)
+  Nlohmann,           ///< nlohmann_json DOM
+};
+
+/// True when rmodel was built with simdjson (the two Simdjson parsers are available).
+[[nodiscard]] bool have_simdjson() noexcept;
+
+/// Options of a MessageReader.
+struct ReaderOptions {
+  /// Input format; Auto = from the path's extension, then from the content (format.hpp).
+  Format format = Format::Auto;
+  /// A line longer than this many bytes (without its newline) is skipped and reported as an
+  /// error instead of being buffered, so that garbage without newlines cannot exhaust
+  /// memory. Must be at least 1.
+  std::size_t max_line_bytes = std::size_t{64} << 20;
+  /// JSON parser for messages (see JsonParser).
+  JsonParser parser = JsonParser::Native;
+};
+
+/// Result of MessageReader::next().
+enum class ReadStatus {
+  Ok,          ///< a message was stored in `out`
+  Error,       ///< a bad line or message; details in MessageReader::error(); call next() again
+  End,         ///< end of input; every later call returns End as well
+  WouldBlock,  ///< a non-blocking descriptor has no complete line yet; call next() later
+};
+
+/// A bad line or message.
+struct ReadError {
+  std::size_t line = 0;  ///< 1-based line where the problem is (0 = whole input / unknown)
+  std::size_t item = 0;  ///< 1-based element of an array or point of a trajectory, or 0
+  std::string reason;    ///< what is wrong, e.g. "'position' element 3: expected a number"
+
+  /// "source:line: reason" or "source:line: item N: reason" (drops absent parts).
+  [[nodiscard]] std::string to_string(const std::string& source) const;
+};
+
+/// Reads messages one at a time. Move-only.
+class MessageReader {
+public:
+  /// Opens a path, or stdin for "-". The format is options.format, or, for Auto, the
+  /// path's extension (format_from_path) and then the content.
+  /// Throws IoError when the path is missing, unreadable or a directory, and
+  /// InvalidArgument when options ask for a parser this build lacks.
+  [[nodiscard]] static MessageReader open(const std::string& path, ReaderOptions options = {});
+
+  /// Reads from a file descriptor (blocking or non-blocking); closes it on destruction when
+  /// `owns_fd`. `source_name` names it in errors.
+  MessageReader(int fd, std::string source_name, ReaderOptions options = {}, bool owns_fd = false);
+
+  /// Reads from a stream (kept by reference; it must outlive the reader). For stdin prefer
+  /// open("-"), which reads the descriptor directly and never waits for more than is ready.
+  MessageReader(std::istream& in, std::string source_name, ReaderOptions options = {});
+
+  MessageReader(MessageReader&&) noexcept;
+  MessageReader& operator=(MessageReader&&) noexcept;
+  ~MessageReader();
+
+  /// Pulls the next message into `out` (reusing its buffers). On Ok, `out` holds the
+  /// message with its line (and item); on Error, error() tells why and `out` is unspecified.
+  /// Throws IoError only when the operating system fails a read.
+  ReadStatus next(Message& out);
+
+  /// The last error (valid after next() returned Error, until the next call).
+  [[nodiscard]] const ReadError& error() const noexcept;
+
+  /// The source name given at construction, the path, or "<stdin>".
+  [[nodiscard]] const std::string& source() const noexcept;
+
+  /// The format in use: the requested one until the first next() resolves Auto or Json,
+  /// then JsonLines, Json (a whole document) or Csv.
+  [[nodiscard]] Format format() const noexcept;
+
+  /// True when a complete line or decoded message is already buffered, i.e. the next call
+  /// to next() will not wait for input. A streaming command checks it right before each
+  /// next() and flushes its output when it is false — so nothing it wrote waits in a buffer
+  /// while it blocks for input — which keeps latency low without a write per message:
+  /// `if (!reader.input_pending()) writer.flush(); status = reader.next(msg);`
+  [[nodiscard]] bool input_pending() const noexcept;
+
+  /// Number of messages returned (Ok) and of errors returned so far.
+  [[nodiscard]] std::uint64_t message_count() const noexcept;
+  [[nodiscard]] std::uint64_t error_count() const noexcept;
+
+  class Impl;
+
+private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace rmodel::io

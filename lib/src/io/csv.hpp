@@ -1,0 +1,67 @@
+#pragma once
+// Internal: the wide CSV table reader (rules in rmodel/io/message.hpp).
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "io/builder.hpp"
+#include "rmodel/io/message.hpp"
+
+namespace rmodel::io::detail {
+
+/// Splits a CSV line into cells (quotes removed, blanks around unquoted cells trimmed;
+/// a doubled quote inside a quoted cell is left doubled). False with `error` on a broken
+/// quote.
+bool split_csv(std::string_view line, std::vector<std::string_view>& cells, std::string& error);
+
+class CsvTable {
+public:
+  /// True once a header was read.
+  [[nodiscard]] bool has_header() const noexcept { return has_header_; }
+
+  /// Reads the header row. Returns "" or a description of the problem columns (which are
+  /// then ignored; the table is usable either way).
+  std::string set_header(std::string_view line);
+
+  /// Reads a data row of line `line_no`. False with `error` when the row is bad.
+  bool parse_row(std::string_view line, std::size_t line_no, std::string& error);
+
+  /// True while the current row has messages left to emit().
+  [[nodiscard]] bool pending() const noexcept { return next_group_ < group_count_ || support_pending_; }
+
+  /// Stores the next message of the current row in `out`; `names` writes name lists.
+  void emit(Message& out, StringListSink& names);
+
+private:
+  enum class ColumnKind : std::uint8_t { Ignore, Time, Cycle, Joint, Support };
+  struct Column {
+    ColumnKind kind = ColumnKind::Ignore;
+    std::uint32_t index = 0;  ///< joint or chain index
+    std::uint8_t field = 0;   ///< 0 position, 1 velocity, 2 effort
+  };
+
+  bool has_header_ = false;
+  std::vector<Column> columns_;
+  std::vector<std::string> joints_;  ///< joint names in order of first column
+  std::vector<std::string> chains_;  ///< chains of support/<chain> columns
+
+  // Current row.
+  std::vector<std::string_view> cells_;
+  std::vector<double> values_;          ///< joints_.size() × 3
+  std::vector<std::uint8_t> mask_;      ///< per joint: bit f set when field f is present
+  std::vector<double> support_values_;  ///< per chain
+  std::vector<std::uint8_t> support_present_;
+  double t_ = 0.0;
+  bool has_t_ = false;
+  bool has_cycle_ = false;
+  std::int64_t cycle_ = 0;
+  std::size_t line_ = 0;
+  std::uint8_t groups_[7] = {};
+  int group_count_ = 0;
+  int next_group_ = 0;
+  bool support_pending_ = false;
+};
+
+}  // namespace rmodel::io::detail

@@ -1,0 +1,413 @@
+#include "rmodel/io/reader.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "io/builder.hpp"
+#include "io/csv.hpp"
+#include "io/line_source.hpp"
+#include "io/parsers.hpp"
+#include "io/trajectory.hpp"
+#include "rmodel/error.hpp"
+
+namespace rmodel::io {
+
+using detail::LineSplitter;
+
+std::string ReadError::to_string(const std::string& source) const {
+  std::string s = source;
+  if (line > 0) s += fmt::format(":{}", line);
+  s += ": ";
+  if (item > 0) s += fmt::format("item {}: ", item);
+  s += reason;
+  return s;
+}
+
+bool have_simdjson() noexcept {
+#ifdef RMODEL_HAVE_SIMDJSON
+  return true;
+#else
+  return false;
+#endif
+}
+
+namespace detail {
+std::unique_ptr<JsonMessageParser> make_json_parser(JsonParser which) {
+  std::unique_ptr<JsonMessageParser> p;
+  switch (which) {
+    case JsonParser::Native: p = make_native_parser(); break;
+    case JsonParser::Nlohmann: p = make_nlohmann_parser(); break;
+    case JsonParser::SimdjsonOndemand: p = make_simdjson_ondemand_parser(); break;
+    case JsonParser::SimdjsonDom: p = make_simdjson_dom_parser(); break;
+  }
+  if (!p) throw InvalidArgument("this build of rmodel has no simdjson (JSON parser unavailable)");
+  return p;
+}
+}  // namespace detail
+
+namespace {
+inline bool is_json_ws(char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+constexpr std::string_view kBom = "\xEF\xBB\xBF";
+}  // namespace
+
+class MessageReader::Impl {
+public:
+  Impl(std::unique_ptr<detail::ByteSource> source, std::string name, const ReaderOptions& options)
+      : parser_(detail::make_json_parser(options.parser)),
+        source_(std::move(source)),
+        name_(std::move(name)),
+        max_line_(std::max<std::size_t>(options.max_line_bytes, 1)),
+        lines_(*source_, max_line_),
+        format_(options.format) {}
+
+  ReadStatus next(Message& out) {
+    for (;;) {
+      if (pending_pos_ < pending_.size()) {
+        detail::PendingItem& item = pending_[pending_pos_++];
+        ReadStatus st;
+        if (item.is_error) {
+          error_ = std::move(item.error);
+          st = error();
+        } else {
+          out = item.message;
+          st = ok();
+        }
+        if (pending_pos_ == pending_.size()) {
+          pending_.clear();
+          pending_pos_ = 0;
+        }
+        return st;
+      }
+      if (csv_.pending()) {
+        csv_.emit(out, csv_names_);
+        return ok();
+      }
+      std::optional<ReadStatus> st;
+      switch (mode_) {
+        case Mode::Undecided: st = decide(); break;
+        case Mode::Lines: st = next_json_line(out); break;
+        case Mode::Csv: st = next_csv_row(out); break;
+        case Mode::Document: st = next_document_value(out); break;
+        case Mode::Done: return ReadStatus::End;
+      }
+      if (st) return *st;
+    }
+  }
+
+  [[nodiscard]] bool input_pending() const noexcept {
+    return pending_pos_ < pending_.size() || csv_.pending() || held_ || mode_ == Mode::Done ||
+           (mode_ == Mode::Document && doc_loaded_) || lines_.line_ready();
+  }
+
+  [[nodiscard]] Format format() const noexcept { return format_; }
+
+  std::unique_ptr<detail::JsonMessageParser> parser_;
+  std::unique_ptr<detail::ByteSource> source_;
+  std::string name_;
+  std::size_t max_line_;
+  LineSplitter lines_;
+  Format format_;
+  ReadError error_;
+  std::uint64_t messages_ = 0;
+  std::uint64_t errors_ = 0;
+
+private:
+  enum class Mode { Undecided, Lines, Csv, Document, Done };
+  Mode mode_ = Mode::Undecided;
+
+  detail::MessageBuilder builder_;
+  detail::ParseFailure failure_;
+  detail::StringListSink csv_names_{builder_.spare()};
+  detail::CsvTable csv_;
+  std::string csv_error_;
+
+  // The first line, read to choose the format, waiting to be processed.
+  bool held_ = false;
+  std::string_view held_line_;
+  std::size_t held_no_ = 0;
+  bool first_line_ = true;
+  bool seen_content_ = false;
+
+  // A whole JSON document (pretty message, array, trajectory), with kPadding spaces after.
+  std::string doc_;
+  std::size_t doc_size_ = 0;
+  std::size_t doc_pos_ = 0;
+  std::size_t doc_line_ = 1;
+  bool doc_loaded_ = false;
+  bool in_array_ = false;
+  std::size_t array_items_ = 0;
+
+  std::vector<detail::PendingItem> pending_;
+  std::size_t pending_pos_ = 0;
+
+  ReadStatus ok() noexcept {
+    ++messages_;
+    return ReadStatus::Ok;
+  }
+  ReadStatus error() noexcept {
+    ++errors_;
+    seen_content_ = true;
+    return ReadStatus::Error;
+  }
+  ReadStatus error(std::size_t line, std::size_t item, std::string reason) {
+    error_.line = line;
+    error_.item = item;
+    error_.reason = std::move(reason);
+    return error();
+  }
+  ReadStatus at_end() {
+    mode_ = Mode::Done;
+    if (!seen_content_) return error(0, 0, "empty input: no messages");
+    return ReadStatus::End;
+  }
+  ReadStatus too_long(std::size_t line) {
+    return error(line, 0, fmt::format("line longer than {} bytes (skipped)", max_line_));
+  }
+
+  // Next non-blank line (the held one first); strips a BOM at the start of the input.
+  LineSplitter::Status get_line(std::string_view& line, std::size_t& no) {
+    if (held_) {
+      held_ = false;
+      line = held_line_;
+      no = held_no_;
+      return LineSplitter::Status::Line;
+    }
+    for (;;) {
+      const auto st = lines_.next(line, no);
+      if (st == LineSplitter::Status::TooLong) {
+        first_line_ = false;
+        seen_content_ = true;
+      }
+      if (st != LineSplitter::Status::Line) return st;
+      if (first_line_) {
+        first_line_ = false;
+        if (line.substr(0, 3) == kBom) line.remove_prefix(3);
+      }
+      std::size_t i = 0;
+      while (i < line.size() && is_json_ws(line[i])) ++i;
+      if (i == line.size()) continue;  // blank line
+      seen_content_ = true;
+      return st;
+    }
+  }
+
+  std::optional<ReadStatus> decide() {
+    if (format_ == Format::JsonLines) {
+      mode_ = Mode::Lines;
+      return std::nullopt;
+    }
+    if (format_ == Format::Csv) {
+      mode_ = Mode::Csv;
+      return std::nullopt;
+    }
+    std::string_view line;
+    std::size_t no = 0;
+    switch (get_line(line, no)) {
+      case LineSplitter::Status::WouldBlock: return ReadStatus::WouldBlock;
+      case LineSplitter::Status::End: return at_end();
+      case LineSplitter::Status::TooLong:
+        mode_ = Mode::Lines;
+        format_ = Format::JsonLines;
+        return too_long(no);
+      case LineSplitter::Status::Line: break;
+    }
+    std::size_t i = 0;
+    while (i < line.size() && is_json_ws(line[i])) ++i;
+    const char c = line[i];
+    if (c == '{' && detail::scan_value_end(line, i) != std::string_view::npos) {
+      mode_ = Mode::Lines;
+      format_ = Format::JsonLines;
+    } else if (c == '{' || c == '[') {
+      mode_ = Mode::Document;
+      format_ = Format::Json;
+      doc_.assign(line.data(), line.size());
+      doc_ += '\n';
+      doc_line_ = no;
+      return std::nullopt;
+    } else if (format_ == Format::Json) {
+      mode_ = Mode::Lines;  // not JSON: every line will be reported
+      format_ = Format::JsonLines;
+    } else {
+      mode_ = Mode::Csv;
+      format_ = Format::Csv;
+    }
+    held_ = true;
+    held_line_ = line;
+    held_no_ = no;
+    return std::nullopt;
+  }
+
+  // Parses one JSON value as a message; nullopt when it expanded into pending items.
+  std::optional<ReadStatus> parse_json(std::string_view text, std::size_t capacity,
+                                       std::size_t line, std::size_t item, Message& out) {
+    builder_.begin(out);
+    switch (parser_->parse(text, capacity, builder_, failure_)) {
+      case detail::ParseStatus::Ok:
+        out.line = line;
+        out.item = item;
+        return ok();
+      case detail::ParseStatus::Error:
+        return error(line + detail::count_newlines(text, failure_.offset), item,
+                     std::move(failure_.reason));
+      case detail::ParseStatus::Document: break;
+    }
+    std::size_t i = 0;
+    while (i < text.size() && is_json_ws(text[i])) ++i;
+    if (i < text.size() && text[i] == '[')
+      return error(line, item,
+                   "expected a JSON object, got an array (arrays of messages are read from "
+                   "whole JSON documents: format json)");
+    detail::expand_trajectory(text, line, pending_);
+    return std::nullopt;
+  }
+
+  std::optional<ReadStatus> next_json_line(Message& out) {
+    std::string_view line;
+    std::size_t no = 0;
+    switch (get_line(line, no)) {
+      case LineSplitter::Status::WouldBlock: return ReadStatus::WouldBlock;
+      case LineSplitter::Status::End: return at_end();
+      case LineSplitter::Status::TooLong: return too_long(no);
+      case LineSplitter::Status::Line: break;
+    }
+    return parse_json(line, lines_.readable(line.data()), no, 0, out);
+  }
+
+  std::optional<ReadStatus> next_csv_row(Message& out) {
+    std::string_view line;
+    std::size_t no = 0;
+    switch (get_line(line, no)) {
+      case LineSplitter::Status::WouldBlock: return ReadStatus::WouldBlock;
+      case LineSplitter::Status::End: return at_end();
+      case LineSplitter::Status::TooLong: return too_long(no);
+      case LineSplitter::Status::Line: break;
+    }
+    if (!csv_.has_header()) {
+      std::string problems = csv_.set_header(line);
+      if (!problems.empty()) return error(no, 0, "CSV header: " + problems);
+      return std::nullopt;
+    }
+    if (!csv_.parse_row(line, no, csv_error_)) return error(no, 0, csv_error_);
+    if (csv_.pending()) {
+      csv_.emit(out, csv_names_);
+      return ok();
+    }
+    return std::nullopt;  // a row without data
+  }
+
+  std::optional<ReadStatus> next_document_value(Message& out) {
+    if (!doc_loaded_) {
+      if (lines_.drain(doc_) == LineSplitter::Status::WouldBlock) return ReadStatus::WouldBlock;
+      doc_size_ = doc_.size();
+      doc_.append(detail::kPadding, ' ');
+      doc_loaded_ = true;
+    }
+    const std::string_view doc(doc_.data(), doc_size_);
+    auto skip_ws = [&] {
+      while (doc_pos_ < doc_size_ && is_json_ws(doc[doc_pos_])) {
+        if (doc[doc_pos_] == '\n') ++doc_line_;
+        ++doc_pos_;
+      }
+    };
+    for (;;) {
+      skip_ws();
+      if (in_array_) {
+        if (doc_pos_ < doc_size_ && doc[doc_pos_] == ']') {
+          ++doc_pos_;
+          in_array_ = false;
+          continue;
+        }
+        if (array_items_ > 0) {
+          if (doc_pos_ < doc_size_ && doc[doc_pos_] == ',') {
+            ++doc_pos_;
+            skip_ws();
+          } else if (doc_pos_ < doc_size_) {
+            mode_ = Mode::Done;
+            return error(doc_line_, 0,
+                         fmt::format("expected ',' or ']' after array element {}", array_items_));
+          }
+        }
+      }
+      if (doc_pos_ >= doc_size_) {
+        mode_ = Mode::Done;
+        if (in_array_) return error(doc_line_, 0, "unterminated array (missing ']')");
+        return ReadStatus::End;
+      }
+      const char c = doc[doc_pos_];
+      if (!in_array_ && c == '[') {
+        in_array_ = true;
+        array_items_ = 0;
+        ++doc_pos_;
+        continue;
+      }
+      const std::size_t item = in_array_ ? ++array_items_ : 0;
+      const std::size_t line = doc_line_;
+      std::size_t end = detail::scan_value_end(doc, doc_pos_);
+      if (end == std::string_view::npos) {
+        mode_ = Mode::Done;
+        return error(line, item, "unterminated JSON value (missing '}', ']' or '\"')");
+      }
+      if (end == doc_pos_) end = doc_pos_ + 1;
+      const std::string_view text = doc.substr(doc_pos_, end - doc_pos_);
+      doc_line_ += detail::count_newlines(text, text.size());
+      doc_pos_ = end;
+      if (c != '{') {
+        return error(line, item,
+                     fmt::format("expected a JSON object, got {}",
+                                 detail::describe_token(text.data(), text.data() + text.size())));
+      }
+      const std::size_t capacity = doc_.size() - static_cast<std::size_t>(text.data() - doc_.data());
+      if (auto st = parse_json(text, capacity, line, item, out)) return st;
+      return std::nullopt;  // expanded: serve the pending items
+    }
+  }
+};
+
+MessageReader MessageReader::open(const std::string& path, ReaderOptions options) {
+  if (options.format == Format::Auto) options.format = format_from_path(path);
+  if (path == "-") return MessageReader(0, "<stdin>", options, false);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw IoError(path, std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    const int e = errno;
+    ::close(fd);
+    throw IoError(path, std::strerror(e));
+  }
+  if (S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    throw IoError(path, "is a directory");
+  }
+  return MessageReader(fd, path, options, true);
+}
+
+MessageReader::MessageReader(int fd, std::string source_name, ReaderOptions options, bool owns_fd) {
+  auto source = std::make_unique<detail::FdSource>(fd, source_name, owns_fd);
+  impl_ = std::make_unique<Impl>(std::move(source), std::move(source_name), options);
+}
+
+MessageReader::MessageReader(std::istream& in, std::string source_name, ReaderOptions options) {
+  auto source = std::make_unique<detail::StreamSource>(in, source_name);
+  impl_ = std::make_unique<Impl>(std::move(source), std::move(source_name), options);
+}
+
+MessageReader::MessageReader(MessageReader&&) noexcept = default;
+MessageReader& MessageReader::operator=(MessageReader&&) noexcept = default;
+MessageReader::~MessageReader() = default;
+
+ReadStatus MessageReader::next(Message& out) { return impl_->next(out); }
+const ReadError& MessageReader::error() const noexcept { return impl_->error_; }
+const std::string& MessageReader::source() const noexcept { return impl_->name_; }
+Format MessageReader::format() const noexcept { return impl_->format(); }
+bool MessageReader::input_pending() const noexcept { return impl_->input_pending(); }
+std::uint64_t MessageReader::message_count() const noexcept { return impl_->messages_; }
+std::uint64_t MessageReader::error_count() const noexcept { return impl_->errors_; }
+
+}  // namespace rmodel::io

@@ -1,0 +1,28 @@
+#pragma once
+// Internal: expands a JointTrajectory / FollowJointTrajectoryGoal JSON value into messages
+// (rules in rmodel/io/message.hpp). Not a hot path: read with nlohmann_json.
+
+#include <cstddef>
+#include <string_view>
+#include <vector>
+
+#include "rmodel/io/message.hpp"
+#include "rmodel/io/reader.hpp"
+
+namespace rmodel::io::detail {
+
+/// A message or an error waiting to be returned by the reader.
+struct PendingItem {
+  bool is_error = false;
+  Message message;
+  ReadError error;
+};
+
+/// Appends the messages (and per-point errors) of the trajectory in `text`, which starts on
+/// line `line` of the input, to `out`.
+void expand_trajectory(std::string_view text, std::size_t line, std::vector<PendingItem>& out);
+
+/// Number of '\n' in the first `n` bytes of `text`.
+std::size_t count_newlines(std::string_view text, std::size_t n) noexcept;
+
+}  // namespace rmodel::io::detail

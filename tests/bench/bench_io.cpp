@@ -1,0 +1,316 @@
+// Joint-state I/O throughput: which JSON parser for the JSON Lines hot path (native,
+// simdjson On Demand, simdjson DOM, nlohmann_json), the cost of formatting, and the whole
+// read → write pipeline per message, on partial states of a 32-joint robot (each message a
+// random run of 1..32 joints with positions and velocities at full precision; full32 = all).
+//
+//   cmake --build build --target bench_io && build/bench/bench_io
+//
+// Items/s are messages per second; bytes/s count the JSON Lines text.
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <istream>
+#include <random>
+#include <streambuf>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#define FMT_HEADER_ONLY
+#include <fmt/compile.h>
+#include <fmt/format.h>
+
+#include "rmodel/io/reader.hpp"
+#include "rmodel/io/writer.hpp"
+
+namespace io = rmodel::io;
+
+namespace {
+
+// An istream over a string without copying it.
+class MemoryBuf : public std::streambuf {
+public:
+  explicit MemoryBuf(const std::string& s) {
+    char* p = const_cast<char*>(s.data());
+    setg(p, p, p + s.size());
+  }
+};
+
+const std::vector<std::string>& joint_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (int leg = 1; leg <= 4; ++leg)
+      for (int j = 1; j <= 6; ++j) n.push_back("joint" + std::to_string(leg) + std::to_string(j));
+    for (int j = 1; j <= 6; ++j) n.push_back("joint5" + std::to_string(j));
+    n.push_back("eyes_pitch");
+    n.push_back("eyes_yaw");
+    return n;
+  }();
+  return names;
+}
+
+// Messages as a robot's drivers send them: each a random run of the 32 joints (partial),
+// with positions and velocities at full double precision and a time; `full` = all 32.
+std::vector<io::Message> make_messages(std::size_t count, bool full) {
+  std::mt19937_64 rng(1234);
+  std::uniform_real_distribution<double> angle(-1.7, 1.7), speed(-3.0, 3.0);
+  const auto& names = joint_names();
+  std::vector<io::Message> out(count);
+  for (std::size_t k = 0; k < count; ++k) {
+    io::Message& m = out[k];
+    m.kind = io::MessageKind::Joint;
+    m.joint.stamp = 1563014597.0 + static_cast<double>(k) * 0.0125;
+    std::size_t first = 0, n = names.size();
+    if (!full) {
+      first = rng() % names.size();
+      n = 1 + rng() % (names.size() - first);
+    }
+    for (std::size_t i = first; i < first + n; ++i) {
+      m.joint.name.push_back(names[i]);
+      m.joint.position.push_back(angle(rng));
+      m.joint.velocity.push_back(speed(rng));
+    }
+  }
+  return out;
+}
+
+const std::string& jsonl_text(bool full) {
+  static std::string text[2];
+  std::string& t = text[full ? 1 : 0];
+  if (t.empty()) {
+    const auto messages = make_messages(20000, full);
+    for (const auto& m : messages) io::append_json_line(t, m);
+  }
+  return t;
+}
+
+const std::vector<io::Message>& messages(bool full) {
+  static std::vector<io::Message> m[2] = {make_messages(20000, false), make_messages(20000, true)};
+  return m[full ? 1 : 0];
+}
+
+// Reading JSON Lines with each parser: the parser comparison.
+void BM_ReadJsonl(benchmark::State& state) {
+  const auto parser = static_cast<io::JsonParser>(state.range(0));
+  const bool full = state.range(1) != 0;
+  if (parser != io::JsonParser::Native && parser != io::JsonParser::Nlohmann && !io::have_simdjson()) {
+    state.SkipWithError("built without simdjson");
+    return;
+  }
+  const std::string& text = jsonl_text(full);
+  std::int64_t count = 0;
+  io::Message m;
+  for (auto _ : state) {
+    MemoryBuf buf(text);
+    std::istream in(&buf);
+    io::ReaderOptions o;
+    o.format = io::Format::JsonLines;
+    o.parser = parser;
+    io::MessageReader reader(in, "<mem>", o);
+    while (reader.next(m) == io::ReadStatus::Ok) ++count;
+    benchmark::DoNotOptimize(m.joint.position.data());
+  }
+  state.SetItemsProcessed(count);
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
+                          static_cast<std::int64_t>(text.size()));
+}
+
+// Formatting one JSON line per message into a reused string.
+void BM_FormatJsonLine(benchmark::State& state) {
+  const auto layout = static_cast<io::StampLayout>(state.range(0));
+  const auto& msgs = messages(state.range(1) != 0);
+  std::string line;
+  std::int64_t bytes = 0;
+  for (auto _ : state) {
+    for (const auto& m : msgs) {
+      line.clear();
+      io::append_json_line(line, m, layout);
+      bytes += static_cast<std::int64_t>(line.size());
+    }
+    benchmark::DoNotOptimize(line.data());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * msgs.size()));
+  state.SetBytesProcessed(bytes);
+}
+
+// The streaming pipeline: read JSON Lines, write JSON Lines to /dev/null.
+void BM_ReadWriteJsonl(benchmark::State& state) {
+  const auto parser = static_cast<io::JsonParser>(state.range(0));
+  const bool full = state.range(1) != 0;
+  if (parser != io::JsonParser::Native && parser != io::JsonParser::Nlohmann && !io::have_simdjson()) {
+    state.SkipWithError("built without simdjson");
+    return;
+  }
+  const std::string& text = jsonl_text(full);
+  const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  io::MessageWriter writer(null_fd, "/dev/null", {}, true);
+  std::int64_t count = 0;
+  io::Message m;
+  for (auto _ : state) {
+    MemoryBuf buf(text);
+    std::istream in(&buf);
+    io::ReaderOptions o;
+    o.format = io::Format::JsonLines;
+    o.parser = parser;
+    io::MessageReader reader(in, "<mem>", o);
+    while (reader.next(m) == io::ReadStatus::Ok) {
+      writer.write(m);
+      ++count;
+    }
+    writer.flush();
+  }
+  state.SetItemsProcessed(count);
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
+                          static_cast<std::int64_t>(text.size()));
+}
+
+// What an aggregator does: read partial states, write the full 32-joint pose after each.
+void BM_ReadPartialWriteFullPose(benchmark::State& state) {
+  const std::string& text = jsonl_text(false);
+  const auto& names = joint_names();
+  rmodel::JointState pose;
+  pose.name = names;
+  pose.position.assign(names.size(), 0.0);
+  pose.velocity.assign(names.size(), 0.0);
+  const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  io::MessageWriter writer(null_fd, "/dev/null", {}, true);
+  std::int64_t count = 0;
+  io::Message m;
+  for (auto _ : state) {
+    MemoryBuf buf(text);
+    std::istream in(&buf);
+    io::MessageReader reader(in, "<mem>", {io::Format::JsonLines});
+    while (reader.next(m) == io::ReadStatus::Ok) {
+      // the 32 names in a fixed order: the first partial name tells where the run starts
+      std::size_t first = 0;
+      while (names[first] != m.joint.name[0]) ++first;
+      for (std::size_t i = 0; i < m.joint.name.size(); ++i) {
+        pose.position[first + i] = m.joint.position[i];
+        pose.velocity[first + i] = m.joint.velocity[i];
+      }
+      pose.stamp = m.joint.stamp;
+      writer.write(pose);
+      ++count;
+    }
+    writer.flush();
+  }
+  state.SetItemsProcessed(count);
+}
+
+void BM_ReadCsv(benchmark::State& state) {
+  static std::string text;
+  if (text.empty()) {
+    io::WriterOptions o;
+    o.format = io::Format::Csv;
+    o.csv_joints = joint_names();
+    o.csv_fields = io::CsvPosition | io::CsvVelocity;
+    io::MessageWriter w(text, o);
+    for (const auto& m : messages(false)) w.write(m);
+  }
+  std::int64_t count = 0;
+  io::Message m;
+  for (auto _ : state) {
+    MemoryBuf buf(text);
+    std::istream in(&buf);
+    io::MessageReader reader(in, "<mem>", {io::Format::Csv});
+    while (reader.next(m) == io::ReadStatus::Ok) ++count;
+  }
+  state.SetItemsProcessed(count);
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
+                          static_cast<std::int64_t>(text.size()));
+}
+
+void BM_WriteCsv(benchmark::State& state) {
+  const auto& msgs = messages(false);
+  const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  io::WriterOptions o;
+  o.format = io::Format::Csv;
+  o.csv_joints = joint_names();
+  o.csv_fields = io::CsvPosition | io::CsvVelocity;
+  io::MessageWriter writer(null_fd, "/dev/null", o, true);
+  for (auto _ : state) {
+    for (const auto& m : msgs) writer.write(m);
+    writer.flush();
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * msgs.size()));
+}
+
+// Shortest round-trip double formatting: fmt (what the writer uses) against alternatives.
+std::vector<double> sample_doubles() {
+  std::mt19937_64 rng(99);
+  std::uniform_real_distribution<double> d(-3.2, 3.2);
+  std::vector<double> v(4096);
+  for (double& x : v) x = d(rng);
+  return v;
+}
+
+void BM_FormatDouble(benchmark::State& state) {
+  const auto v = sample_doubles();
+  char buf[64];
+  std::string s;
+  s.reserve(64);
+  for (auto _ : state) {
+    for (double x : v) {
+      switch (state.range(0)) {
+        case 0: benchmark::DoNotOptimize(fmt::format_to(buf, FMT_COMPILE("{}"), x)); break;
+        case 1:
+          s.clear();
+          io::append_double(s, x);  // rmodel: fmt's Dragonbox digits, own layout
+          benchmark::DoNotOptimize(s.data());
+          break;
+        case 2: benchmark::DoNotOptimize(std::to_chars(buf, buf + sizeof buf, x).ptr); break;
+        default: benchmark::DoNotOptimize(std::snprintf(buf, sizeof buf, "%.17g", x)); break;
+      }
+    }
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * v.size()));
+  const char* labels[] = {"fmt::format_to {}", "rmodel append_double", "std::to_chars",
+                          "snprintf %.17g"};
+  state.SetLabel(labels[state.range(0)]);
+}
+
+void BM_ParseDouble(benchmark::State& state) {
+  const auto v = sample_doubles();
+  std::vector<std::string> texts;
+  for (double x : v) texts.push_back(fmt::format("{}", x));
+  for (auto _ : state) {
+    for (const std::string& s : texts) {
+      double x = 0;
+      if (state.range(0) == 0) {
+        std::from_chars(s.data(), s.data() + s.size(), x);
+      } else {
+        x = std::strtod(s.c_str(), nullptr);
+      }
+      benchmark::DoNotOptimize(x);
+    }
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * texts.size()));
+  state.SetLabel(state.range(0) == 0 ? "std::from_chars" : "strtod");
+}
+
+void parser_args(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"parser", "full32"});
+  for (int full : {0, 1})
+    for (int p : {0, 1, 2, 3}) b->Args({p, full});  // Native, Ondemand, Dom, Nlohmann
+}
+
+}  // namespace
+
+BENCHMARK(BM_ReadJsonl)->Apply(parser_args)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FormatJsonLine)->ArgNames({"stamp", "full32"})->Args({0, 0})->Args({1, 0})->Args({0, 1})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ReadWriteJsonl)->ArgNames({"parser", "full32"})->Args({0, 0})->Args({1, 0})->Args({0, 1})
+    ->Args({1, 1})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ReadPartialWriteFullPose)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ReadCsv)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_WriteCsv)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FormatDouble)->Arg(0)->Arg(1)->Arg(2)->Arg(3);
+BENCHMARK(BM_ParseDouble)->Arg(0)->Arg(1);
+
+BENCHMARK_MAIN();

@@ -1,0 +1,496 @@
+// Writing then reading gives back the same messages, to the last bit, in every format.
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "rmodel/error.hpp"
+#include "rmodel/io/reader.hpp"
+#include "rmodel/io/writer.hpp"
+#include "test_support.hpp"
+
+namespace io = rmodel::io;
+
+namespace {
+
+std::vector<io::Message> read_messages(const std::string& text, io::Format format) {
+  std::istringstream in(text);
+  io::ReaderOptions o;
+  o.format = format;
+  io::MessageReader reader(in, "<test>", o);
+  std::vector<io::Message> out;
+  io::Message m;
+  for (;;) {
+    const auto st = reader.next(m);
+    if (st == io::ReadStatus::End) break;
+    EXPECT_EQ(st, io::ReadStatus::Ok) << reader.error().to_string("<test>");
+    if (st == io::ReadStatus::Ok) out.push_back(m);
+  }
+  return out;
+}
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+void expect_same_bits(const std::vector<double>& a, const std::vector<double>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i)
+    EXPECT_TRUE(same_bits(a[i], b[i])) << "element " << i << ": " << a[i] << " vs " << b[i];
+}
+
+const std::vector<double> kTricky = {
+    0.1,
+    0.2,
+    0.3,
+    1.0 / 3.0,
+    1e-300,
+    -0.0,
+    0.0,
+    5e-324,                          // smallest subnormal
+    2.2250738585072014e-308,         // smallest normal
+    -2.2250738585072009e-308,        // largest subnormal
+    1.7976931348623157e308,          // largest
+    -1.7976931348623157e308,
+    9007199254740993.0,              // 2^53 + 1 (rounds to 2^53)
+    9007199254740992.0,
+    123456789012345680.0,
+    1e21,
+    1e22,
+    1e23,
+    1e-7,
+    100.0,
+    -1.0,
+    3.141592653589793,
+    2.718281828459045,
+    0.30000000000000004,
+    1563014597.503786407,
+    -5.704430671372726e-60,
+    6.1497562846180054e-65,
+};
+
+io::Message joint_message(double t, std::vector<std::string> names, std::vector<double> pos,
+                          std::vector<double> vel = {}, std::vector<double> eff = {}) {
+  io::Message m;
+  m.kind = io::MessageKind::Joint;
+  m.joint.stamp = t;
+  m.joint.name = std::move(names);
+  m.joint.position = std::move(pos);
+  m.joint.velocity = std::move(vel);
+  m.joint.effort = std::move(eff);
+  return m;
+}
+
+std::vector<std::string> names_for(std::size_t n) {
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < n; ++i) names.push_back("j" + std::to_string(i));
+  return names;
+}
+
+}  // namespace
+
+TEST(IoRoundTrip, TrickyDoublesThroughJsonLines) {
+  std::vector<double> reversed(kTricky.rbegin(), kTricky.rend());
+  std::vector<double> negated;
+  for (double x : kTricky) negated.push_back(-x);
+  std::string text;
+  io::MessageWriter writer(text);
+  for (double t : kTricky)
+    writer.write(joint_message(t, names_for(kTricky.size()), kTricky, reversed, negated));
+  const auto back = read_messages(text, io::Format::JsonLines);
+  ASSERT_EQ(back.size(), kTricky.size());
+  for (std::size_t k = 0; k < back.size(); ++k) {
+    EXPECT_TRUE(same_bits(back[k].joint.stamp, kTricky[k]));
+    expect_same_bits(back[k].joint.position, kTricky);
+    expect_same_bits(back[k].joint.velocity, reversed);
+    expect_same_bits(back[k].joint.effort, negated);
+  }
+}
+
+TEST(IoRoundTrip, TrickyDoublesThroughCsv) {
+  std::vector<double> reversed(kTricky.rbegin(), kTricky.rend());
+  std::string text;
+  io::WriterOptions o;
+  o.format = io::Format::Csv;
+  io::MessageWriter writer(text, o);
+  for (double t : kTricky)
+    EXPECT_EQ(writer.write(joint_message(t, names_for(kTricky.size()), kTricky, reversed, kTricky)),
+              io::WriteStatus::Written);
+  EXPECT_EQ(text.substr(0, 37), "t,j0.position,j0.velocity,j0.effort,j");
+  const auto back = read_messages(text, io::Format::Csv);
+  ASSERT_EQ(back.size(), kTricky.size());
+  for (std::size_t k = 0; k < back.size(); ++k) {
+    EXPECT_TRUE(same_bits(back[k].joint.stamp, kTricky[k]));
+    EXPECT_EQ(back[k].joint.name, names_for(kTricky.size()));
+    expect_same_bits(back[k].joint.position, kTricky);
+    expect_same_bits(back[k].joint.velocity, reversed);
+    expect_same_bits(back[k].joint.effort, kTricky);
+  }
+}
+
+TEST(IoRoundTrip, RandomBitPatternsInEveryFormat) {
+  std::mt19937_64 rng(42);
+  std::vector<io::Message> sent;
+  for (int k = 0; k < 200; ++k) {
+    std::vector<double> pos, vel;
+    for (int i = 0; i < 16; ++i) {
+      for (auto* v : {&pos, &vel}) {
+        double d;
+        do {
+          const std::uint64_t bits = rng();
+          std::memcpy(&d, &bits, sizeof d);
+        } while (!std::isfinite(d));
+        v->push_back(d);
+      }
+    }
+    sent.push_back(joint_message(k * 0.01, names_for(16), pos, vel));
+  }
+  for (io::Format f : {io::Format::JsonLines, io::Format::Csv}) {
+    SCOPED_TRACE(std::string(io::to_string(f)));
+    std::string text;
+    io::WriterOptions o;
+    o.format = f;
+    {
+      io::MessageWriter writer(text, o);
+      for (const auto& m : sent) writer.write(m);
+    }
+    const auto back = read_messages(text, f);
+    ASSERT_EQ(back.size(), sent.size());
+    for (std::size_t k = 0; k < sent.size(); ++k) {
+      EXPECT_TRUE(same_bits(back[k].joint.stamp, sent[k].joint.stamp));
+      expect_same_bits(back[k].joint.position, sent[k].joint.position);
+      expect_same_bits(back[k].joint.velocity, sent[k].joint.velocity);
+    }
+  }
+}
+
+TEST(IoRoundTrip, ExactJsonLineText) {
+  io::Message m = joint_message(1.5, {"a", "b"}, {0.1, -0.0}, {}, {1e-300, 5e-324});
+  m.cycle = 42;
+  std::string s;
+  io::append_json_line(s, m);
+  EXPECT_EQ(s, R"({"t":1.5,"cycle":42,"name":["a","b"],"position":[0.1,-0],"effort":[1e-300,5e-324]})" "\n");
+  s.clear();
+  m.has_stamp = false;
+  m.cycle.reset();
+  m.joint.name = {"q\"\\\n\x01"};
+  m.joint.position = {1};
+  m.joint.effort.clear();
+  io::append_json_line(s, m);
+  EXPECT_EQ(s, R"({"name":["q\"\\\n\u0001"],"position":[1]})" "\n");
+  std::string d;
+  io::append_double(d, 0.1);
+  io::append_double(d, std::numeric_limits<double>::infinity());
+  EXPECT_EQ(d, "0.1inf");
+}
+
+TEST(IoRoundTrip, StampLayouts) {
+  const std::vector<double> stamps = {0.0, 1.5, 1563014597.503786407, 1.9999999999999, -2.25, 1e-9};
+  for (io::StampLayout layout : {io::StampLayout::None, io::StampLayout::Ros1, io::StampLayout::Ros2}) {
+    SCOPED_TRACE(std::string(io::to_string(layout)));
+    std::string text;
+    io::WriterOptions o;
+    o.stamp = layout;
+    {
+      io::MessageWriter writer(text, o);
+      for (double t : stamps) writer.write(joint_message(t, {"a"}, {1}));
+    }
+    const bool ros1 = text.find("\"secs\":") != std::string::npos;
+    const bool ros2 = text.find("\"sec\":") != std::string::npos;
+    EXPECT_EQ(ros1, layout == io::StampLayout::Ros1);
+    EXPECT_EQ(ros2, layout == io::StampLayout::Ros2);
+    auto back = read_messages(text, io::Format::JsonLines);
+    ASSERT_EQ(back.size(), stamps.size());
+    for (std::size_t k = 0; k < stamps.size(); ++k) EXPECT_TRUE(same_bits(back[k].joint.stamp, stamps[k]));
+
+    // Without `t`, the header stamp alone gives the time to the nanosecond.
+    if (layout == io::StampLayout::None) continue;
+    std::string no_t;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+      const auto a = line.find("\"t\":");
+      const auto b = line.find(',', a);
+      no_t += line.substr(0, a) + line.substr(b + 1) + "\n";
+    }
+    back = read_messages(no_t, io::Format::JsonLines);
+    ASSERT_EQ(back.size(), stamps.size());
+    for (std::size_t k = 0; k < stamps.size(); ++k) {
+      EXPECT_NEAR(back[k].joint.stamp, stamps[k], 5e-7) << no_t;
+      EXPECT_EQ(std::floor(back[k].joint.stamp), std::floor(stamps[k] + 5e-10));
+    }
+  }
+  // Carry: 1.9999999999999 s is 2 s 0 ns, not 1 s 1000000000 ns.
+  std::string s;
+  io::append_json_line(s, joint_message(1.9999999999999, {}, {}), io::StampLayout::Ros1);
+  EXPECT_NE(s.find(R"("secs":2,"nsecs":0)"), std::string::npos) << s;
+  s.clear();
+  io::append_json_line(s, joint_message(-2.25, {}, {}), io::StampLayout::Ros2);
+  EXPECT_NE(s.find(R"("sec":-3,"nanosec":750000000)"), std::string::npos) << s;
+}
+
+TEST(IoRoundTrip, NonFiniteNumbers) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  io::Message m = joint_message(nan, {"a", "b", "c"}, {nan, inf, -inf});
+  // JSON: null, read back as NaN; the stamp too, without a header stamp.
+  std::string json;
+  io::append_json_line(json, m, io::StampLayout::Ros1);
+  EXPECT_EQ(json, R"({"t":null,"name":["a","b","c"],"position":[null,null,null]})" "\n");
+  auto back = read_messages(json, io::Format::JsonLines);
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_TRUE(back[0].has_stamp);
+  EXPECT_TRUE(std::isnan(back[0].joint.stamp));
+  for (double x : back[0].joint.position) EXPECT_TRUE(std::isnan(x));
+  // CSV keeps infinities.
+  std::string csv;
+  io::WriterOptions o;
+  o.format = io::Format::Csv;
+  {
+    io::MessageWriter writer(csv, o);
+    writer.write(m);
+  }
+  EXPECT_EQ(csv, "t,a.position,b.position,c.position\nnan,nan,inf,-inf\n");
+  back = read_messages(csv, io::Format::Csv);
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_TRUE(std::isnan(back[0].joint.stamp));
+  EXPECT_TRUE(std::isnan(back[0].joint.position[0]));
+  EXPECT_EQ(back[0].joint.position[1], inf);
+  EXPECT_EQ(back[0].joint.position[2], -inf);
+}
+
+TEST(IoRoundTrip, SupportSyncAndCyclesThroughJsonLines) {
+  std::string text;
+  {
+    io::MessageWriter writer(text);
+    rmodel::SupportState s;
+    s.stamp = 0.5;
+    s.name = {"leg1", "leg2"};
+    s.support = {1.0, 0.25};
+    s.contact = {"hoof", "edge"};
+    writer.write(s, 3);
+    s.contact.clear();
+    s.support.clear();
+    writer.write(s);
+    writer.write_sync(0.75, 3);
+    rmodel::JointState j;
+    j.stamp = 0.8;
+    j.name = {"a"};
+    j.velocity = {2.0};
+    writer.write(j, 4);
+    io::Message tick;
+    tick.kind = io::MessageKind::Sync;
+    tick.has_stamp = false;
+    writer.write(tick);
+  }
+  const auto back = read_messages(text, io::Format::JsonLines);
+  ASSERT_EQ(back.size(), 5u);
+  EXPECT_EQ(back[0].kind, io::MessageKind::Support);
+  EXPECT_EQ(back[0].support.name, (std::vector<std::string>{"leg1", "leg2"}));
+  EXPECT_EQ(back[0].support.support, (std::vector<double>{1.0, 0.25}));
+  EXPECT_EQ(back[0].support.contact, (std::vector<std::string>{"hoof", "edge"}));
+  EXPECT_EQ(back[0].cycle, 3);
+  EXPECT_EQ(back[1].kind, io::MessageKind::Support);  // `"support":[]` keeps the kind
+  EXPECT_TRUE(back[1].support.support.empty());
+  EXPECT_EQ(back[2].kind, io::MessageKind::Sync);
+  EXPECT_EQ(back[2].sync_stamp, 0.75);
+  EXPECT_EQ(back[2].cycle, 3);
+  EXPECT_EQ(back[3].kind, io::MessageKind::Joint);
+  EXPECT_EQ(back[3].joint.velocity, (std::vector<double>{2.0}));
+  EXPECT_TRUE(back[3].joint.position.empty());
+  EXPECT_EQ(back[3].cycle, 4);
+  EXPECT_EQ(back[4].kind, io::MessageKind::Sync);
+  EXPECT_FALSE(back[4].has_stamp);
+}
+
+TEST(IoRoundTrip, NamesWithEscapesThroughJsonLinesAndCsv) {
+  const std::vector<std::string> names = {"plain", "with \"quote\"", "back\\slash", "comma,name",
+                                          "new\nline", "tab\t", "\xC3\xA9t\xC3\xA9", "dot.ted"};
+  const io::Message m = joint_message(1, names, std::vector<double>(names.size(), 0.5));
+  std::string text;
+  io::append_json_line(text, m);
+  auto back = read_messages(text, io::Format::JsonLines);
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].joint.name, names);
+
+  // CSV: quoted header cells (no newline inside a CSV cell, so leave that one out).
+  std::vector<std::string> csv_names = names;
+  csv_names.erase(csv_names.begin() + 4);
+  std::string csv;
+  io::WriterOptions o;
+  o.format = io::Format::Csv;
+  {
+    io::MessageWriter writer(csv, o);
+    writer.write(joint_message(1, csv_names, std::vector<double>(csv_names.size(), 0.5)));
+  }
+  back = read_messages(csv, io::Format::Csv);
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].joint.name, csv_names);
+}
+
+TEST(IoRoundTrip, PartialMessagesThroughCsv) {
+  io::WriterOptions o;
+  o.format = io::Format::Csv;
+  o.csv_joints = {"a", "b", "c", "d"};
+  o.csv_fields = io::CsvPosition | io::CsvVelocity;
+  o.csv_support = {"leg1", "leg2"};
+  o.csv_cycle = true;
+  std::string csv;
+  std::vector<io::Message> sent;
+  sent.push_back(joint_message(0.1, {"a", "c"}, {1, 3}, {10, 30}));
+  sent.push_back(joint_message(0.2, {"b", "d"}, {2, 4}));
+  sent.push_back(joint_message(0.3, {"d"}, {}, {40}));
+  sent.back().cycle = 7;
+  io::Message s;
+  s.kind = io::MessageKind::Support;
+  s.support.stamp = 0.4;
+  s.support.name = {"leg2"};
+  s.support.support = {0.5};
+  sent.push_back(s);
+  {
+    io::MessageWriter writer(csv, o);
+    for (const auto& m : sent) EXPECT_EQ(writer.write(m), io::WriteStatus::Written);
+    EXPECT_EQ(writer.write_sync(0.5), io::WriteStatus::Skipped);
+    EXPECT_EQ(writer.write(joint_message(0.6, {"a", "zz"}, {1, 2})), io::WriteStatus::Partial);
+    EXPECT_EQ(writer.write(joint_message(0.7, {"a"}, {1}, {}, {5})), io::WriteStatus::Partial);
+  }
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "t,cycle,a.position,a.velocity,b.position,b.velocity,c.position,c.velocity,"
+            "d.position,d.velocity,support/leg1,support/leg2");
+  const auto back = read_messages(csv, io::Format::Csv);
+  ASSERT_EQ(back.size(), sent.size() + 2);
+  for (std::size_t k = 0; k < sent.size(); ++k) {
+    EXPECT_EQ(back[k].kind, sent[k].kind);
+    EXPECT_EQ(back[k].cycle, sent[k].cycle);
+    if (sent[k].kind == io::MessageKind::Joint) {
+      EXPECT_EQ(back[k].joint, sent[k].joint);
+    }
+    if (sent[k].kind == io::MessageKind::Support) {
+      EXPECT_EQ(back[k].support, sent[k].support);
+    }
+  }
+  EXPECT_EQ(back[sent.size()].joint.name, (std::vector<std::string>{"a"}));
+}
+
+TEST(IoRoundTrip, FilesByExtension) {
+  const auto dir = rmodel::test::make_temp_dir("rmodel_io_");
+  const std::vector<io::Message> sent = {joint_message(1, {"a", "b"}, {0.1, 0.2}),
+                                         joint_message(2, {"a", "b"}, {0.3, 0.4})};
+  for (const char* file : {"out.jsonl", "out.ndjson", "out.json", "out.csv", "out.txt"}) {
+    const std::string path = (dir / file).string();
+    {
+      auto writer = io::MessageWriter::open(path);
+      EXPECT_EQ(writer.format(), std::string_view(file) == "out.csv" ? io::Format::Csv
+                                                                       : io::Format::JsonLines);
+      for (const auto& m : sent) writer.write(m);
+      writer.flush();
+    }
+    auto reader = io::MessageReader::open(path);
+    io::Message m;
+    for (const auto& want : sent) {
+      ASSERT_EQ(reader.next(m), io::ReadStatus::Ok) << file << ": " << reader.error().reason;
+      EXPECT_EQ(m.joint, want.joint);
+    }
+    EXPECT_EQ(reader.next(m), io::ReadStatus::End);
+  }
+  EXPECT_THROW(io::MessageWriter::open((dir / "no" / "such" / "dir.jsonl").string()), rmodel::IoError);
+  EXPECT_THROW(io::MessageWriter::open(dir.string()), rmodel::IoError);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(IoRoundTrip, WriterToStreamAndFlushPolicy) {
+  std::ostringstream out;
+  io::WriterOptions o;
+  o.flush_each_message = true;
+  io::MessageWriter writer(out, "<ostream>", o);
+  writer.write(joint_message(1, {"a"}, {1}));
+  EXPECT_EQ(out.str(), R"({"t":1,"name":["a"],"position":[1]})" "\n");
+  o.flush_each_message = false;
+  std::ostringstream out2;
+  {
+    io::MessageWriter buffered(out2, "<ostream>", o);
+    buffered.write(joint_message(1, {"a"}, {1}));
+    EXPECT_EQ(out2.str(), "");
+    buffered.flush();
+    EXPECT_EQ(out2.str(), out.str());
+    buffered.write(joint_message(1, {"a"}, {1}));
+  }
+  EXPECT_EQ(out2.str(), out.str() + out.str());  // flushed on destruction
+}
+
+TEST(IoRoundTrip, FormatNames) {
+  EXPECT_EQ(io::format_from_path("a/b.jsonl"), io::Format::JsonLines);
+  EXPECT_EQ(io::format_from_path("B.NDJSON"), io::Format::JsonLines);
+  EXPECT_EQ(io::format_from_path("x.json"), io::Format::Json);
+  EXPECT_EQ(io::format_from_path("x.Csv"), io::Format::Csv);
+  EXPECT_EQ(io::format_from_path("-"), io::Format::Auto);
+  EXPECT_EQ(io::format_from_path("x.txt"), io::Format::Auto);
+  EXPECT_EQ(io::parse_format("jsonl"), io::Format::JsonLines);
+  EXPECT_EQ(io::parse_format("NDJSON"), io::Format::JsonLines);
+  EXPECT_EQ(io::parse_format("csv"), io::Format::Csv);
+  EXPECT_EQ(io::parse_format("json"), io::Format::Json);
+  EXPECT_EQ(io::parse_format("auto"), io::Format::Auto);
+  EXPECT_THROW((void)io::parse_format("yaml"), rmodel::InvalidArgument);
+  EXPECT_EQ(io::parse_stamp_layout("ros2"), io::StampLayout::Ros2);
+  EXPECT_THROW((void)io::parse_stamp_layout("ros3"), rmodel::InvalidArgument);
+  for (io::Format f : {io::Format::Auto, io::Format::JsonLines, io::Format::Json, io::Format::Csv})
+    EXPECT_EQ(io::parse_format(io::to_string(f)), f);
+}
+
+TEST(IoRoundTrip, NumbersAreWrittenExactlyAsFmtDoes) {
+  // The writer's number text is fmt's "{}" (shortest round trip), character for character.
+  std::mt19937_64 rng(2024);
+  std::vector<double> values = kTricky;
+  for (double x : {1e15, 1e16, 1e-4, 1e-5, 0.00012, 123456789012345678.0, 1e100, 1e-100,
+                   std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+                   std::numeric_limits<double>::quiet_NaN(), -std::numeric_limits<double>::quiet_NaN()})
+    values.push_back(x);
+  for (int i = 0; i < 200000; ++i) {
+    double d;
+    const std::uint64_t bits = rng();
+    std::memcpy(&d, &bits, sizeof d);
+    values.push_back(d);
+    values.push_back(std::ldexp(static_cast<double>(rng() % 100000), static_cast<int>(rng() % 120) - 60));
+    values.push_back(static_cast<double>(static_cast<std::int64_t>(rng() % 2000001) - 1000000) / 1000.0);
+  }
+  std::string got;
+  std::size_t wrong = 0;
+  for (double x : values) {
+    got.clear();
+    io::append_double(got, x);
+    const std::string want = fmt::format("{}", x);
+    if (got != want && ++wrong < 10) ADD_FAILURE() << "got " << got << ", fmt gives " << want;
+  }
+  EXPECT_EQ(wrong, 0u);
+}
+
+TEST(IoRoundTrip, EveryNameLengthWithASpecialCharacterAnywhere) {
+  // Names of 0..20 bytes, plain or with one character JSON must escape at each position.
+  std::vector<std::string> names;
+  for (std::size_t len = 0; len <= 20; ++len) {
+    names.emplace_back(len, 'x');
+    for (std::size_t pos = 0; pos < len; ++pos) {
+      for (char special : {'"', '\\', '\n', '\x01', '\x1f'}) {
+        std::string n(len, 'y');
+        n[pos] = special;
+        names.push_back(n);
+      }
+      std::string high(len, 'z');
+      high[pos] = '\xC3';  // bytes >= 0x80 pass through
+      names.push_back(high);
+    }
+  }
+  io::Message m = joint_message(0, names, std::vector<double>(names.size(), 1.0));
+  std::string text;
+  io::MessageWriter(text).write(m);
+  const auto back = read_messages(text, io::Format::JsonLines);
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].joint.name, names);
+}
