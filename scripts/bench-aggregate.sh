@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Throughput of `rmodel aggregate` on a generated log of partial messages for the Sweetie
+# Bot model, against a plain Python implementation of the same merge (json module) and
+# `jq -c .` (parse and print only), in one run.
+# Usage: scripts/bench-aggregate.sh [MESSAGES]   (default 200000; needs ../shared/fixtures)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD_DIR=${BUILD_DIR:-build}
+N=${1:-200000}
+FIX=../shared/fixtures/sweetie_bot_proto2
+rmodel="$BUILD_DIR/bin/rmodel"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+"$rmodel" joints --urdf $FIX/sweetie_bot_proto2.urdf --semantics $FIX/kinematic_chains.cpf -f json > "$work/joints.json"
+"$rmodel" chains --urdf $FIX/sweetie_bot_proto2.urdf --semantics $FIX/kinematic_chains.cpf --with-virtual -f json > "$work/chains.json"
+
+python3 - "$N" "$work" <<'PY'
+import json, random, sys
+n, work = int(sys.argv[1]), sys.argv[2]
+chains = json.load(open(f"{work}/chains.json"))
+rng = random.Random(7)
+with open(f"{work}/log.jsonl", "w") as out:
+    for k in range(n):
+        names = chains[k % len(chains)]["joints"]
+        out.write(json.dumps({"t": round(0.001 * k, 6), "name": names,
+                              "position": [rng.uniform(-1, 1) for _ in names],
+                              "velocity": [rng.uniform(-1, 1) for _ in names]},
+                             separators=(",", ":")) + "\n")
+PY
+
+cat > "$work/merge.py" <<'PY'
+# The same merge in plain Python: full sorted pose updated by each partial message.
+import json, sys
+names = [j["name"] for j in json.load(open(sys.argv[1]))]
+index = {n: i for i, n in enumerate(names)}
+position = [0.0] * len(names)
+velocity = None
+out = sys.stdout
+for line in sys.stdin:
+    m = json.loads(line)
+    pos, vel = m.get("position") or [], m.get("velocity") or []
+    if vel and velocity is None:
+        velocity = [0.0] * len(names)
+    for k, name in enumerate(m["name"]):
+        i = index.get(name)
+        if i is None:
+            continue
+        if pos: position[i] = pos[k]
+        if vel: velocity[i] = vel[k]
+    doc = {"t": m.get("t"), "name": names, "position": position}
+    if velocity is not None: doc["velocity"] = velocity
+    out.write(json.dumps(doc, separators=(",", ":")) + "\n")
+PY
+
+seconds() { local s e; s=$(date +%s.%N); "$@" > /dev/null; e=$(date +%s.%N); python3 -c "print($e - $s)"; }
+t_rmodel=$(seconds sh -c "'$rmodel' aggregate -q --no-support --urdf $FIX/sweetie_bot_proto2.urdf --semantics $FIX/kinematic_chains.cpf < '$work/log.jsonl' 2>/dev/null")
+t_python=$(seconds sh -c "python3 '$work/merge.py' '$work/joints.json' < '$work/log.jsonl'")
+t_jq=$(seconds sh -c "jq -c . < '$work/log.jsonl'")
+python3 - "$N" "$t_rmodel" "$t_python" "$t_jq" <<'PY'
+import sys
+n, r, p, j = int(sys.argv[1]), *map(float, sys.argv[2:])
+print(f"messages: {n}")
+print(f"rmodel aggregate: {r:8.3f} s  {n / r:12.0f} msg/s")
+print(f"python json merge:{p:8.3f} s  {n / p:12.0f} msg/s   rmodel is {p / r:5.1f}x faster")
+print(f"jq -c .:          {j:8.3f} s  {n / j:12.0f} msg/s   rmodel is {j / r:5.1f}x faster")
+PY

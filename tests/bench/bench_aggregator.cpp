@@ -1,0 +1,104 @@
+// The aggregator core on the Sweetie Bot model (32 joints) with partial messages, and the
+// whole per-message pipeline: parse a JSON line, merge, format the full pose as JSON.
+// Needs ../shared/fixtures.
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+#include <random>
+#include <sstream>
+
+#include "rmodel/aggregator.hpp"
+#include "rmodel/io/reader.hpp"
+#include "rmodel/io/writer.hpp"
+
+namespace {
+
+const std::string kDir = std::string(RMODEL_FIXTURES_DIR) + "/sweetie_bot_proto2";
+
+std::optional<rmodel::Model> sweetie(benchmark::State& state) {
+  if (!std::filesystem::exists(kDir + "/sweetie_bot_proto2.urdf")) {
+    state.SkipWithError("fixtures not found: ../shared/fixtures");
+    return std::nullopt;
+  }
+  return rmodel::Model::load({kDir + "/sweetie_bot_proto2.urdf", kDir + "/kinematic_chains.cpf", std::nullopt});
+}
+
+/// Partial messages as a robot's controllers send them: one chain each (6 or 4 joints),
+/// positions and velocities, in rotation.
+std::vector<rmodel::JointState> partial_messages(const rmodel::Model& model) {
+  std::vector<rmodel::JointState> out;
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  for (const auto& chain : model.chains()) {
+    rmodel::JointState m;
+    m.name = model.chain_joints(chain.name, true);
+    for (std::size_t i = 0; i < m.name.size(); ++i) {
+      m.position.push_back(value(rng));
+      m.velocity.push_back(value(rng));
+    }
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+void BM_AggregatorCore(benchmark::State& state, rmodel::AggregatorKind kind) {
+  auto model = sweetie(state);
+  if (!model) return;
+  rmodel::AggregatorOptions options;
+  options.kind = kind;
+  options.clamp = true;
+  rmodel::Aggregator aggregator(*model, options);
+  const auto messages = partial_messages(*model);
+  std::size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(aggregator.on_joint_state(messages[i]));
+    if (++i == messages.size()) {
+      i = 0;
+      aggregator.on_sync(0.0);
+    }
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK_CAPTURE(BM_AggregatorCore, simple, rmodel::AggregatorKind::simple);
+BENCHMARK_CAPTURE(BM_AggregatorCore, sync, rmodel::AggregatorKind::sync);
+
+void BM_ParseMergeFormat(benchmark::State& state) {
+  auto model = sweetie(state);
+  if (!model) return;
+  rmodel::Aggregator aggregator(*model);
+  std::string log;
+  {
+    rmodel::io::Message m;
+    m.kind = rmodel::io::MessageKind::Joint;
+    const auto messages = partial_messages(*model);
+    for (int k = 0; k < 1000; ++k) {
+      m.joint = messages[static_cast<std::size_t>(k) % messages.size()];
+      m.set_stamp(0.01 * k);
+      rmodel::io::append_json_line(log, m);
+    }
+  }
+  rmodel::io::Message message;
+  rmodel::io::Message out;
+  out.kind = rmodel::io::MessageKind::Joint;
+  std::string buffer;
+  std::int64_t messages = 0;
+  for (auto _ : state) {
+    std::istringstream in(log);
+    rmodel::io::MessageReader reader(in, "bench");
+    buffer.clear();
+    while (reader.next(message) == rmodel::io::ReadStatus::Ok) {
+      aggregator.on_joint_state(message.joint);
+      out.joint = aggregator.pose();
+      out.set_stamp(message.joint.stamp);
+      rmodel::io::append_json_line(buffer, out);
+      if (buffer.size() > (1 << 20)) buffer.clear();
+      ++messages;
+    }
+  }
+  state.SetItemsProcessed(messages);
+}
+BENCHMARK(BM_ParseMergeFormat)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
