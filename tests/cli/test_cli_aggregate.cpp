@@ -140,6 +140,37 @@ TEST(CliAggregate, SyncKindPublishesOnTicks) {
   EXPECT_EQ(lines.back()["cycle"], 10);
 }
 
+/// Runs a bash script with $RMODEL set to the built command; returns its stdout.
+std::string bash(const std::string& script) {
+  const std::string command = "RMODEL='" RMODEL_EXE "' bash -c '" + script + "'";
+  std::string out;
+  if (FILE* p = popen(command.c_str(), "r")) {
+    char buf[4096];
+    for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+    pclose(p);
+  }
+  return out;
+}
+
+TEST(CliAggregate, EachMessageIsFlushedAsItArrives) {
+  // A coprocess gets one line and must answer before its stdin is closed (as behind tail -f).
+  const std::string out = bash(
+      "coproc R { \"$RMODEL\" aggregate --sample --no-support 2>/dev/null; }; "
+      "echo \"{\\\"name\\\": [\\\"head_yaw\\\"], \\\"position\\\": [0.25]}\" >&${R[1]}; "
+      "if read -t 10 line <&${R[0]}; then echo \"got: $line\"; else echo timeout; fi; "
+      "exec {R[1]}>&-; wait");
+  EXPECT_EQ(out.rfind("got: {", 0), 0U) << out;
+  EXPECT_NE(out.find("0.25"), std::string::npos) << out;
+}
+
+TEST(CliAggregate, ClosedStdoutEndsCleanly) {
+  // 50 000 messages into `| head -n 1`: rmodel must stop without dying of SIGPIPE.
+  const std::string out = bash(
+      "for i in $(seq 1 50000); do echo \"{\\\"name\\\": [\\\"head_yaw\\\"], \\\"position\\\": [$i]}\"; done"
+      " | \"$RMODEL\" aggregate --sample -q 2>/dev/null | head -n 1 > /dev/null; echo \"status ${PIPESTATUS[1]}\"");
+  EXPECT_EQ(out, "status 0\n");
+}
+
 TEST(CliAggregate, MissingInputIsAUsageError) {
   const auto r = run_rmodel({"aggregate", "--sample", "/nonexistent.jsonl"});
   EXPECT_EQ(r.exit_code, 2);
