@@ -2,6 +2,7 @@
 // values written straight into the Message through MessageBuilder. Chosen for the hot path
 // by measurement (tests/bench/bench_io.cpp).
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -114,10 +115,11 @@ void append_utf8(std::string& out, std::uint32_t cp) {
 
 class NativeParser final : public JsonMessageParser {
 public:
-  ParseStatus parse(std::string_view text, std::size_t /*capacity*/, MessageBuilder& b,
+  ParseStatus parse(std::string_view text, std::size_t capacity, MessageBuilder& b,
                     ParseFailure& failure) override {
     begin_ = p_ = text.data();
     end_ = text.data() + text.size();
+    readable_end_ = text.data() + std::max(capacity, text.size());
     failure_ = &failure;
     skip_ws();
     if (p_ < end_ && *p_ == '[') return ParseStatus::Document;
@@ -144,6 +146,7 @@ private:
   const char* begin_ = nullptr;
   const char* p_ = nullptr;
   const char* end_ = nullptr;
+  const char* readable_end_ = nullptr;  // bytes past end_ that may be read (padding)
   ParseFailure* failure_ = nullptr;
   std::string scratch_;
 
@@ -257,7 +260,7 @@ private:
       }
     }
     NumberStatus st;
-    if (const char* e = parse_json_double(p_, end_, out, st)) {
+    if (const char* e = parse_json_double(p_, end_, readable_end_, out, st)) {
       p_ = e;
       return true;
     }

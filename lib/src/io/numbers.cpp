@@ -1,5 +1,6 @@
 #include "io/numbers.hpp"
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -185,10 +186,13 @@ inline double scale_up(std::uint64_t mant, int k) noexcept {
 inline bool scale_down(std::uint64_t mant, int k, double& out) noexcept {
   const int lz = __builtin_clzll(mant);
   const std::uint64_t mn = mant << lz;
+  // h = floor(mn · Q_k / 2^128) from two 64×64→128 products: only their high words and the
+  // carry out of the middle word matter.
   const u128 lo = static_cast<u128>(mn) * kPow5.recip_lo[k];
   const u128 hi = static_cast<u128>(mn) * kPow5.recip_hi[k];
-  const u128 top = hi + (lo >> 64);  // floor(product / 2^64), < 2^128
-  const auto h = static_cast<std::uint64_t>(top >> 64);
+  const auto mid = static_cast<std::uint64_t>(hi) + static_cast<std::uint64_t>(lo >> 64);
+  const std::uint64_t h =
+      static_cast<std::uint64_t>(hi >> 64) + (mid < static_cast<std::uint64_t>(hi) ? 1 : 0);
   int shift = (h >> 63) ? 11 : 10;
   std::uint64_t m = h >> shift;
   const std::uint64_t extra = h & ((std::uint64_t{1} << shift) - 1);
@@ -226,21 +230,67 @@ inline bool exact_value(std::uint64_t mant, std::int64_t exp10, double& d) noexc
   return false;
 }
 
-// Reads the run of digits at p (stopping at `end`) into mant (mant·10 + digit, which wraps
-// harmlessly past 19 digits: the caller then does not use mant); returns how many.
-inline int digit_run(const char* p, const char* end, std::uint64_t& mant) noexcept {
-  const char* q = p;
-  while (q < end && is_digit(*q)) {
-    mant = mant * 10 + static_cast<std::uint64_t>(*q - '0');
-    ++q;
+// The value of 8 ASCII digits loaded little-endian (first digit in the lowest byte).
+inline std::uint32_t eight_digits_value(std::uint64_t v) noexcept {
+  v -= 0x3030303030303030ULL;  // bytes d0..d7 (d0 lowest)
+  v = v * 10 + (v >> 8);       // bytes 0, 2, 4, 6: two-digit groups 10·d(2i) + d(2i+1)
+  const std::uint64_t pairs = v & 0x00FF00FF00FF00FFULL;
+  const std::uint64_t g0 = pairs & 0xFF, g1 = (pairs >> 16) & 0xFF, g2 = (pairs >> 32) & 0xFF,
+                      g3 = (pairs >> 48) & 0xFF;
+  return static_cast<std::uint32_t>(g0 * 1000000 + g1 * 10000 + g2 * 100 + g3);
+}
+
+constexpr std::uint64_t kPow10Int[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+                                        100000000};
+
+// Reads the run of up to 8 digits at p (stopping at `end`): mant = mant·10^k + their value
+// (which wraps harmlessly past 19 digits: the caller then does not use mant); returns k.
+// With 8 readable bytes at p (the readers pad their buffers) the 8 bytes are examined at
+// once, without a branch per digit.
+inline int digit_run8(const char* p, const char* end, const char* readable_end,
+                      std::uint64_t& mant) noexcept {
+  if (std::endian::native == std::endian::little && readable_end - p >= 8) {
+    std::uint64_t chunk;
+    std::memcpy(&chunk, p, 8);
+    // Per byte, without carries between bytes: x = c ^ '0' is a digit iff x <= 9.
+    const std::uint64_t x = chunk ^ 0x3030303030303030ULL;
+    std::uint64_t bad = (x & 0xF0F0F0F0F0F0F0F0ULL) |
+                        (((x & 0x0F0F0F0F0F0F0F0FULL) + 0x0606060606060606ULL) &
+                         0x1010101010101010ULL);
+    const std::ptrdiff_t avail = end - p;
+    if (avail < 8) bad |= ~std::uint64_t{0} << (8 * avail);  // bytes past the end
+    const int k = bad == 0 ? 8 : __builtin_ctzll(bad) / 8;
+    if (k == 0) return 0;
+    // The k digits move to the top bytes; '0's fill the low (leading) ones.
+    const int sh = 8 * (8 - k);
+    const std::uint64_t digits8 =
+        sh == 0 ? chunk : (chunk << sh) | (0x3030303030303030ULL >> (64 - sh));
+    mant = mant * kPow10Int[k] + eight_digits_value(digits8);
+    return k;
   }
-  return static_cast<int>(q - p);
+  int k = 0;
+  while (k < 8 && p + k < end && is_digit(p[k])) {
+    mant = mant * 10 + static_cast<std::uint64_t>(p[k] - '0');
+    ++k;
+  }
+  return k;
+}
+
+// Reads the whole run of digits at p; returns its length.
+inline int digit_run(const char* p, const char* end, const char* readable_end,
+                     std::uint64_t& mant) noexcept {
+  int n = 0, k;
+  do {
+    k = digit_run8(p + n, end, readable_end, mant);
+    n += k;
+  } while (k == 8);
+  return n;
 }
 
 }  // namespace
 
-const char* parse_json_double(const char* p, const char* end, double& out,
-                              NumberStatus& status) noexcept {
+const char* parse_json_double(const char* p, const char* end, const char* readable_end,
+                              double& out, NumberStatus& status) noexcept {
   const char* const start = p;
   const bool negative = p < end && *p == '-';
   if (negative) ++p;
@@ -254,7 +304,7 @@ const char* parse_json_double(const char* p, const char* end, double& out,
   if (*p == '0') {
     ++p;
   } else if (*p >= '1' && *p <= '9') {
-    const int k = digit_run(p, end, mant);
+    const int k = digit_run(p, end, readable_end, mant);
     p += k;
     digits += k;
   } else {
@@ -265,7 +315,7 @@ const char* parse_json_double(const char* p, const char* end, double& out,
   if (p < end && *p == '.') {
     ++p;
     const char* frac = p;
-    const int k = digit_run(p, end, mant);
+    const int k = digit_run(p, end, readable_end, mant);
     p += k;
     digits += k;
     if (p == frac) {

@@ -64,12 +64,13 @@ inline NumberStatus to_double(const char* b, const char* e, double& out) noexcep
 /// Reads the JSON number at `p` (RFC 8259 grammar) into `out`, correctly rounded (the same
 /// double as std::from_chars). Returns the end of the number, or nullptr when `p` does not
 /// start a valid number (`status` Invalid) or it is beyond the range of double (`status`
-/// Overflow). One pass: the digits are accumulated while the grammar is checked. Up to 19
-/// significant digits and decimal exponents within ±27 are finished exactly in integer
-/// arithmetic (see numbers.cpp); the rest, and the rare possible midpoints, go to
-/// std::from_chars.
-const char* parse_json_double(const char* p, const char* end, double& out,
-                              NumberStatus& status) noexcept;
+/// Overflow). One pass: the digits are accumulated while the grammar is checked, 8 at a
+/// time when 8 bytes can be read (bytes up to `readable_end` >= `end` may be read, not
+/// interpreted: the readers pad their buffers). Up to 19 significant digits and decimal
+/// exponents within ±27 are finished exactly in integer arithmetic (see numbers.cpp); the
+/// rest, and the rare possible midpoints, go to std::from_chars.
+const char* parse_json_double(const char* p, const char* end, const char* readable_end,
+                              double& out, NumberStatus& status) noexcept;
 
 /// Converts an integer `[b, e)` (optional '-', digits). False on anything else or overflow.
 inline bool to_int64(const char* b, const char* e, std::int64_t& out) noexcept {
