@@ -47,7 +47,7 @@ void ModelOptions::add_to(CLI::App& app) {
   auto* group = "Model";
   app.add_option("-u,--urdf", urdf, "URDF file ('-' for stdin) [env: RMODEL_URDF]")->group(group);
   app.add_option("-s,--semantics", semantics,
-                 "Semantics: .cpf (OROCOS), .json (rmodel) [env: RMODEL_SEMANTICS]")
+                 "Semantics: .cpf (OROCOS), .srdf (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]")
       ->group(group);
   app.add_option("--semantics-format", semantics_format, "Semantics format when not evident")
       ->check(CLI::IsMember({"cpf", "json", "srdf"}))

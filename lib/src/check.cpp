@@ -3,6 +3,7 @@
 #include "model_impl.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/file.hpp"
+#include "rmodel/pose.hpp"
 
 namespace rmodel {
 
@@ -28,6 +29,12 @@ Diagnostics check_model_text(const std::string& urdf_text, const std::string& ur
   impl->has_semantics = semantics.has_value();
   if (semantics) impl->semantics = std::move(*semantics);
   impl->index(out);
+  // Named poses (SRDF group states) are checked against the indexed model; building it
+  // again costs a second parse, paid only by semantics that have poses.
+  if (!out.has_errors() && !impl->semantics.poses.empty()) {
+    const Model model = Model::from_urdf_string(urdf_text, urdf_name, impl->semantics);
+    for (auto& d : check_named_poses(model).items) out.items.push_back(std::move(d));
+  }
   return out;
 }
 

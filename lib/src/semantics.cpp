@@ -37,7 +37,9 @@ bool ends_with(std::string_view s, std::string_view suffix) {
 
 bool Semantics::same_content(const Semantics& other) const {
   return same_ignoring_lines(chains, other.chains) && same_ignoring_lines(groups, other.groups) &&
-         same_ignoring_lines(contacts, other.contacts) && same_ignoring_lines(poses, other.poses);
+         same_ignoring_lines(contacts, other.contacts) && same_ignoring_lines(poses, other.poses) &&
+         same_ignoring_lines(end_effectors, other.end_effectors) &&
+         same_ignoring_lines(virtual_joints, other.virtual_joints);
 }
 
 std::optional<SemanticsFormat> detect_semantics_format(std::string_view text, std::string_view file_name) {

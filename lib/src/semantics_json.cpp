@@ -68,6 +68,8 @@ public:
       else if (key == "groups") for (const auto& e : array(value, key)) out.groups.push_back(group(e));
       else if (key == "contacts") for (const auto& e : array(value, key)) out.contacts.push_back(contact(e));
       else if (key == "poses") for (const auto& e : array(value, key)) out.poses.push_back(pose(e));
+      else if (key == "end_effectors") for (const auto& e : array(value, key)) out.end_effectors.push_back(end_effector(e));
+      else if (key == "virtual_joints") for (const auto& e : array(value, key)) out.virtual_joints.push_back(virtual_joint(e));
       else if (key != "rmodel_semantics" && key != "$schema" && key != "description")
         out.warnings.push_back({Severity::warning, {source_, 0}, "ignored", fmt::format("ignored top-level key '{}'", key)});
     }
@@ -173,6 +175,20 @@ private:
     return p;
   }
 
+  EndEffector end_effector(const ordered_json& e) {
+    auto [name, line] = head(e, "end effector", {"parent_link", "group", "parent_group"});
+    const std::string owner = fmt::format("end effector '{}'", name);
+    return {name, text(e, "parent_link", owner, line, true), text(e, "group", owner, line, true),
+            text(e, "parent_group", owner, line, false), line};
+  }
+
+  VirtualJoint virtual_joint(const ordered_json& e) {
+    auto [name, line] = head(e, "virtual joint", {"type", "parent_frame", "child_link"});
+    const std::string owner = fmt::format("virtual joint '{}'", name);
+    return {name, text(e, "type", owner, line, true), text(e, "parent_frame", owner, line, true),
+            text(e, "child_link", owner, line, true), line};
+  }
+
   std::string_view text_;
   const std::string& source_;
   NameLines lines_;
@@ -226,6 +242,23 @@ std::string to_semantics_json(const Semantics& s) {
       for (const auto& [joint, value] : p.joints) e["joints"][joint] = value;
       doc["poses"].push_back(std::move(e));
     }
+  }
+  if (!s.end_effectors.empty()) {
+    doc["end_effectors"] = ordered_json::array();
+    for (const auto& x : s.end_effectors) {
+      ordered_json e;
+      e["name"] = x.name;
+      e["parent_link"] = x.parent_link;
+      e["group"] = x.group;
+      if (!x.parent_group.empty()) e["parent_group"] = x.parent_group;
+      doc["end_effectors"].push_back(std::move(e));
+    }
+  }
+  if (!s.virtual_joints.empty()) {
+    doc["virtual_joints"] = ordered_json::array();
+    for (const auto& x : s.virtual_joints)
+      doc["virtual_joints"].push_back(
+          {{"name", x.name}, {"type", x.type}, {"parent_frame", x.parent_frame}, {"child_link", x.child_link}});
   }
   return doc.dump(2) + "\n";
 }

@@ -1,11 +1,451 @@
-// MoveIt SRDF import. Until SRDF support lands, an SRDF is recognised and refused clearly.
+// MoveIt SRDF import. The reader does not see the URDF (parse_semantics is URDF-free), so
+// it maps what the SRDF itself says and reports, with its line, every construct rmodel
+// cannot express: links in groups, joints listed beside a chain, overlapping groups,
+// passive joints, collision matrices, multi-DOF group-state values, unknown elements.
+// The decisions are in docs/design.md, "Interop and CI guards".
+#include <algorithm>
+#include <charconv>
+#include <cctype>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+#include <tinyxml2.h>
+
 #include "rmodel/error.hpp"
 #include "rmodel/semantics.hpp"
+#include "xml_error.hpp"
 
 namespace rmodel {
+namespace {
 
-Semantics parse_srdf(std::string_view, const std::string& source_name) {
-  throw ParseError({source_name, 0}, "SRDF semantics are not supported yet; use .cpf or rmodel JSON");
+using tinyxml2::XMLElement;
+
+/// A name given in the SRDF, with the line it was given on.
+struct Named {
+  std::string name;
+  int line = 0;
+};
+
+struct RawChain {
+  std::string base_link;
+  std::string tip_link;
+  int line = 0;
+};
+
+/// A `<group>` as written.
+struct RawGroup {
+  std::string name;
+  int line = 0;
+  std::vector<RawChain> chains;
+  std::vector<Named> joints;
+  std::vector<Named> links;
+  std::vector<Named> subgroups;
+  bool duplicate = false;  ///< a group of that name was declared before
+};
+
+/// A group's content once its subgroups are merged in.
+struct Content {
+  std::vector<std::string> chains;           ///< names of the chains made from <chain> elements
+  std::vector<std::string> extra_joints;     ///< joints of groups that have no <chain>
+  std::vector<std::string> chain_companions; ///< joints listed beside a <chain>
+  std::vector<std::string> links;
+};
+
+template <class T>
+void add_unique(std::vector<T>& v, const T& x) {
+  if (std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
+}
+
+std::string join(const std::vector<std::string>& names, std::size_t max = 8) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size() && i < max; ++i) out += (i ? ", " : "") + names[i];
+  if (names.size() > max) out += fmt::format(", ... ({} in all)", names.size());
+  return out;
+}
+
+std::string plural(std::size_t n, std::string_view word) {
+  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+}
+
+/// What rmodel says about SRDF elements it reads but does not keep.
+const std::map<std::string, std::string, std::less<>>& ignored_reasons() {
+  static const std::map<std::string, std::string, std::less<>> reasons = {
+      {"passive_joint", "rmodel has no passive joints; they stay ordinary joints of the pose"},
+      {"disable_collisions", "collision matrices are not part of rmodel"},
+      {"enable_collisions", "collision matrices are not part of rmodel"},
+      {"disable_default_collisions", "collision matrices are not part of rmodel"},
+      {"link_sphere_approximation", "collision geometry is not part of rmodel"},
+      {"joint_property", "joint properties are not part of rmodel"},
+  };
+  return reasons;
+}
+
+class SrdfReader {
+public:
+  explicit SrdfReader(const std::string& source) : source_(source) {}
+
+  Semantics read(std::string_view text) {
+    tinyxml2::XMLDocument doc;
+    if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS)
+      fail(doc.ErrorLineNum(), detail::describe_xml_error(doc));
+    const XMLElement* root = doc.RootElement();
+    if (!root || std::string_view(root->Name()) != "robot")
+      fail(root ? root->GetLineNum() : 1,
+           fmt::format("root element is <{}>, expected <robot> (SRDF)", root ? root->Name() : ""));
+    out_.source = source_;
+
+    for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
+      const std::string_view tag = e->Name();
+      if (tag == "group") read_group(e);
+      else if (tag == "group_state") read_group_state(e);
+      else if (tag == "end_effector") read_end_effector(e);
+      else if (tag == "virtual_joint") read_virtual_joint(e);
+      else note_ignored(e);
+    }
+    map_groups();
+    check_pose_groups();
+    report_ignored();
+    std::stable_sort(out_.warnings.begin(), out_.warnings.end(),
+                     [](const Diagnostic& a, const Diagnostic& b) { return a.where.line < b.where.line; });
+    return std::move(out_);
+  }
+
+private:
+  [[noreturn]] void fail(int line, const std::string& message) const { throw ParseError({source_, line}, message); }
+
+  void warn(int line, std::string code, std::string message) {
+    out_.warnings.push_back({Severity::warning, {source_, line}, std::move(code), std::move(message)});
+  }
+
+  /// A required, non-empty attribute.
+  std::string attribute(const XMLElement* e, const char* name, std::string_view owner = {}) const {
+    const char* value = e->Attribute(name);
+    if (!value || !*value)
+      fail(e->GetLineNum(), fmt::format("{}<{}> without a {} attribute",
+                                        owner.empty() ? "" : fmt::format("{}: ", owner), e->Name(), name));
+    return value;
+  }
+
+  static std::string optional_attribute(const XMLElement* e, const char* name) {
+    const char* value = e->Attribute(name);
+    return value ? value : "";
+  }
+
+  // ---- reading elements ----
+
+  void read_group(const XMLElement* e) {
+    RawGroup g;
+    g.name = attribute(e, "name");
+    g.line = e->GetLineNum();
+    const std::string owner = fmt::format("group '{}'", g.name);
+    for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
+      const std::string_view tag = c->Name();
+      if (tag == "chain")
+        g.chains.push_back({attribute(c, "base_link", owner), attribute(c, "tip_link", owner), c->GetLineNum()});
+      else if (tag == "joint")
+        g.joints.push_back({attribute(c, "name", owner), c->GetLineNum()});
+      else if (tag == "link")
+        g.links.push_back({attribute(c, "name", owner), c->GetLineNum()});
+      else if (tag == "group")
+        g.subgroups.push_back({attribute(c, "name", owner), c->GetLineNum()});
+      else
+        warn(c->GetLineNum(), "srdf-ignored",
+             fmt::format("group '{}': ignored <{}> (an SRDF group holds <chain>, <joint>, <link> and <group>)",
+                         g.name, tag));
+    }
+    for (const auto& other : groups_)
+      if (other.name == g.name && !other.duplicate) {
+        warn(g.line, "srdf-duplicate-group",
+             fmt::format("group '{}' is declared again (first at line {}): this declaration is not kept", g.name,
+                         other.line));
+        g.duplicate = true;
+        break;
+      }
+    groups_.push_back(std::move(g));
+  }
+
+  double number(const XMLElement* e, std::string_view text, const std::string& owner) const {
+    const char* begin = text.data();
+    const char* end = begin + text.size();
+    while (begin < end && std::isspace(static_cast<unsigned char>(*begin))) ++begin;
+    while (end > begin && std::isspace(static_cast<unsigned char>(end[-1]))) --end;
+    double value = 0;
+    auto [ptr, ec] = std::from_chars(begin, end, value);
+    if (begin == end || ec != std::errc() || ptr != end)
+      fail(e->GetLineNum(), fmt::format("{}: value '{}' is not a number", owner, text));
+    return value;
+  }
+
+  static std::vector<std::string_view> words(std::string_view text) {
+    std::vector<std::string_view> out;
+    std::size_t i = 0;
+    while (i < text.size()) {
+      while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+      std::size_t j = i;
+      while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j]))) ++j;
+      if (j > i) out.push_back(text.substr(i, j - i));
+      i = j;
+    }
+    return out;
+  }
+
+  void read_group_state(const XMLElement* e) {
+    NamedPose pose;
+    pose.name = attribute(e, "name");
+    pose.group = attribute(e, "group", fmt::format("group_state '{}'", pose.name));
+    pose.line = e->GetLineNum();
+    const std::string owner = fmt::format("group_state '{}'", pose.name);
+    for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
+      if (std::string_view(c->Name()) != "joint") {
+        warn(c->GetLineNum(), "srdf-ignored",
+             fmt::format("{}: ignored <{}> (a group_state holds <joint name= value=>)", owner, c->Name()));
+        continue;
+      }
+      const std::string joint = attribute(c, "name", owner);
+      const std::string value = attribute(c, "value", fmt::format("{}, joint '{}'", owner, joint));
+      const auto parts = words(value);
+      if (parts.size() != 1) {
+        for (auto p : parts) (void)number(c, p, fmt::format("{}, joint '{}'", owner, joint));
+        warn(c->GetLineNum(), "srdf-multi-dof-value",
+             fmt::format("{}: joint '{}' has {} values (a multi-DOF joint); rmodel poses hold one value per "
+                         "joint, so it is left out of the pose",
+                         owner, joint, parts.size()));
+        continue;
+      }
+      const double v = number(c, value, fmt::format("{}, joint '{}'", owner, joint));
+      bool repeated = false;
+      for (const auto& [name, _] : pose.joints) repeated = repeated || name == joint;
+      if (repeated) {
+        warn(c->GetLineNum(), "srdf-duplicate-joint",
+             fmt::format("{}: joint '{}' is given twice; the first value is kept", owner, joint));
+        continue;
+      }
+      pose.joints.emplace_back(joint, v);
+    }
+    for (const auto& other : out_.poses)
+      if (other.name == pose.name && other.group == pose.group) {
+        warn(pose.line, "srdf-duplicate-pose",
+             fmt::format("group_state '{}' of group '{}' is declared again (first at line {}): this declaration "
+                         "is not kept",
+                         pose.name, pose.group, other.line));
+        return;
+      }
+    out_.poses.push_back(std::move(pose));
+  }
+
+  void read_end_effector(const XMLElement* e) {
+    EndEffector eef;
+    eef.name = attribute(e, "name");
+    const std::string owner = fmt::format("end_effector '{}'", eef.name);
+    eef.parent_link = attribute(e, "parent_link", owner);
+    eef.group = attribute(e, "group", owner);
+    eef.parent_group = optional_attribute(e, "parent_group");
+    eef.line = e->GetLineNum();
+    out_.end_effectors.push_back(std::move(eef));
+  }
+
+  void read_virtual_joint(const XMLElement* e) {
+    VirtualJoint vj;
+    vj.name = attribute(e, "name");
+    const std::string owner = fmt::format("virtual_joint '{}'", vj.name);
+    vj.type = attribute(e, "type", owner);
+    vj.parent_frame = attribute(e, "parent_frame", owner);
+    vj.child_link = attribute(e, "child_link", owner);
+    vj.line = e->GetLineNum();
+    if (vj.type != "fixed" && vj.type != "floating" && vj.type != "planar")
+      warn(vj.line, "srdf-virtual-joint-type",
+           fmt::format("{}: type '{}' is not one of fixed, floating, planar (kept as written)", owner, vj.type));
+    out_.virtual_joints.push_back(std::move(vj));
+  }
+
+  /// Elements rmodel does not keep: counted per tag and reported once per tag.
+  void note_ignored(const XMLElement* e) {
+    auto& entry = ignored_[e->Name()];
+    if (entry.count++ == 0) entry.first_line = e->GetLineNum();
+    if (const char* name = e->Attribute("name")) entry.names.push_back(name);
+  }
+
+  void report_ignored() {
+    // In order of first appearance.
+    std::vector<std::pair<std::string, const Ignored*>> tags;
+    for (const auto& [tag, entry] : ignored_) tags.emplace_back(tag, &entry);
+    std::sort(tags.begin(), tags.end(),
+              [](const auto& a, const auto& b) { return a.second->first_line < b.second->first_line; });
+    for (const auto& [tag, entry] : tags) {
+      auto reason = ignored_reasons().find(tag);
+      const std::string what = entry->count == 1 ? fmt::format("<{}>", tag)
+                                                 : fmt::format("{} <{}> elements", entry->count, tag);
+      const std::string names = entry->names.empty() ? "" : fmt::format(" ({})", join(entry->names));
+      const std::string why =
+          reason != ignored_reasons().end() ? reason->second : "it is not an SRDF element rmodel knows";
+      warn(entry->first_line, "srdf-ignored", fmt::format("ignored {}{}: {}", what, names, why));
+    }
+  }
+
+  // ---- groups → chains and groups ----
+
+  const RawGroup* find_group(std::string_view name) const {
+    for (const auto& g : groups_)
+      if (g.name == name && !g.duplicate) return &g;
+    return nullptr;
+  }
+
+  /// Names of the chains made from a group's own <chain> elements: the group's name for
+  /// one chain, name_1, name_2, ... for several; unique among all chain names.
+  const std::vector<std::string>& chain_names(const RawGroup& g) {
+    auto it = chain_names_.find(g.name);
+    if (it != chain_names_.end()) return it->second;
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < g.chains.size(); ++i) {
+      std::string name = g.chains.size() == 1 ? g.name : fmt::format("{}_{}", g.name, i + 1);
+      while (used_chain_names_.count(name)) name += "_";
+      used_chain_names_.insert(name);
+      chain_specs_[name] = {name, g.chains[i].base_link, g.chains[i].tip_link, "", "", "", g.chains[i].line};
+      names.push_back(name);
+    }
+    return chain_names_.emplace(g.name, std::move(names)).first->second;
+  }
+
+  /// A group's own content plus its subgroups' (recursively). Problems with subgroup
+  /// references are reported once, for the group that makes them.
+  void expand(const RawGroup& g, Content& content, std::vector<std::string>& stack, bool report) {
+    stack.push_back(g.name);
+    for (const auto& name : chain_names(g)) add_unique(content.chains, name);
+    auto& joints = g.chains.empty() ? content.extra_joints : content.chain_companions;
+    for (const auto& j : g.joints) add_unique(joints, j.name);
+    for (const auto& l : g.links) add_unique(content.links, l.name);
+    for (const auto& sub : g.subgroups) {
+      const RawGroup* s = find_group(sub.name);
+      if (!s) {
+        if (report)
+          warn(sub.line, "srdf-unknown-group",
+               fmt::format("group '{}': subgroup '{}' is not a declared group; the reference is ignored", g.name,
+                           sub.name));
+        continue;
+      }
+      if (std::find(stack.begin(), stack.end(), s->name) != stack.end()) {
+        if (report)
+          warn(sub.line, "srdf-group-cycle",
+               fmt::format("group '{}': subgroup '{}' contains '{}' again (a cycle); the reference is ignored",
+                           g.name, sub.name, g.name));
+        continue;
+      }
+      expand(*s, content, stack, false);
+    }
+    stack.pop_back();
+  }
+
+  void map_groups() {
+    std::map<std::string, std::string> chain_owner;  // chain name → kept group
+    std::map<std::string, std::string> joint_owner;  // joint name → kept group
+    std::set<std::string> emitted_chains;
+    for (const auto& g : groups_) {
+      if (g.duplicate) continue;
+      Content content;
+      std::vector<std::string> stack;
+      expand(g, content, stack, true);
+
+      // Links are never kept: rmodel groups hold chains and joints.
+      if (!g.links.empty())
+        warn(g.links.front().line, "srdf-group-links",
+             fmt::format("group '{}': {} not kept ({}): rmodel groups hold chains and joints, and the SRDF reader "
+                         "does not look up a link's parent joint in the URDF",
+                         g.name, plural(g.links.size(), "<link> element"), join(names_of(g.links))));
+      if (!g.chains.empty() && !g.joints.empty())
+        warn(g.joints.front().line, "srdf-group-joints-beside-chain",
+             fmt::format("group '{}': {} beside its <chain> not kept ({}): the group's joints are its chain's, "
+                         "taken from the URDF between '{}' and '{}'; a listed joint off that path is in no group "
+                         "(`rmodel check` reports a movable one as joint-outside-pose)",
+                         g.name, plural(g.joints.size(), "<joint> element"), join(names_of(g.joints)),
+                         g.chains.front().base_link, g.chains.front().tip_link));
+
+      if (content.chains.empty() && content.extra_joints.empty()) {
+        warn(g.line, "srdf-group-empty",
+             fmt::format("group '{}' is not kept: it has no chain and no joint rmodel can use{}", g.name,
+                         content.links.empty() ? "" : " (only links)"));
+        continue;
+      }
+
+      // MoveIt lets groups overlap; rmodel gives a chain or a joint to one group only. The
+      // group declared first keeps them; a later group that shares any is not kept.
+      std::vector<std::string> shared_chains, shared_joints, owners;
+      for (const auto& c : content.chains)
+        if (auto it = chain_owner.find(c); it != chain_owner.end()) {
+          shared_chains.push_back(c);
+          add_unique(owners, it->second);
+        }
+      for (const auto* list : {&content.chain_companions, &content.extra_joints})
+        for (const auto& j : *list)
+          if (auto it = joint_owner.find(j); it != joint_owner.end()) {
+            shared_joints.push_back(j);
+            add_unique(owners, it->second);
+          }
+      if (!owners.empty()) {
+        std::string what;
+        if (!shared_chains.empty())
+          what = fmt::format("chain{} {}", shared_chains.size() == 1 ? "" : "s", join(shared_chains));
+        if (!shared_joints.empty() && !shared_chains.empty())
+          what += fmt::format(" (and {})", plural(shared_joints.size(), "joint"));
+        else if (!shared_joints.empty())
+          what = fmt::format("joint{} {}", shared_joints.size() == 1 ? "" : "s", join(shared_joints, 6));
+        warn(g.line, "srdf-group-overlap",
+             fmt::format("group '{}' is not kept: it shares {} with group{} {}, declared before it; MoveIt groups "
+                         "may overlap, rmodel gives a chain or a joint to one group only (the first declared "
+                         "keeps it)",
+                         g.name, what, owners.size() == 1 ? "" : "s", join(owners)));
+        continue;
+      }
+
+      GroupSpec spec;
+      spec.name = g.name;
+      spec.line = g.line;
+      for (const auto& c : content.chains) {
+        chain_owner[c] = g.name;
+        spec.chains.push_back(c);
+        if (emitted_chains.insert(c).second) out_.chains.push_back(chain_specs_.at(c));
+      }
+      for (const auto& j : content.chain_companions) joint_owner[j] = g.name;
+      for (const auto& j : content.extra_joints) {
+        joint_owner[j] = g.name;
+        spec.joints.push_back(j);
+      }
+      out_.groups.push_back(std::move(spec));
+    }
+  }
+
+  void check_pose_groups() {
+    for (const auto& p : out_.poses)
+      if (!find_group(p.group))
+        warn(p.line, "srdf-unknown-group",
+             fmt::format("group_state '{}': group '{}' is not a declared group (the pose is kept)", p.name, p.group));
+  }
+
+  static std::vector<std::string> names_of(const std::vector<Named>& items) {
+    std::vector<std::string> names;
+    for (const auto& n : items) names.push_back(n.name);
+    return names;
+  }
+
+  struct Ignored {
+    std::size_t count = 0;
+    int first_line = 0;
+    std::vector<std::string> names;
+  };
+
+  const std::string& source_;
+  Semantics out_;
+  std::vector<RawGroup> groups_;
+  std::map<std::string, std::vector<std::string>> chain_names_;  // group → its chains
+  std::map<std::string, ChainSpec> chain_specs_;
+  std::set<std::string> used_chain_names_;
+  std::map<std::string, Ignored> ignored_;
+};
+
+}  // namespace
+
+Semantics parse_srdf(std::string_view text, const std::string& source_name) {
+  return SrdfReader(source_name).read(text);
 }
 
 }  // namespace rmodel

@@ -41,6 +41,9 @@ struct GoldenCase {
   std::string golden;
 };
 
+// ctest lists the cases by golden file, not by the bytes of the parameter.
+void PrintTo(const GoldenCase& c, std::ostream* os) { *os << c.golden; }
+
 class CliGolden : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(CliGolden, SampleRobotOutput) {

@@ -1,4 +1,4 @@
-// rmodel convert: semantics between OROCOS .cpf and rmodel JSON, losslessly both ways.
+// rmodel convert: semantics between OROCOS .cpf and rmodel JSON, losslessly both ways; SRDF in.
 #include <fstream>
 
 #include <fmt/format.h>
@@ -16,13 +16,25 @@ bool ends_with(const std::string& s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+// .cpf has no place for SRDF-only constructs; say what is left out rather than drop it quietly.
+void warn_cpf_losses(const Semantics& semantics) {
+  const auto warn = [](std::size_t count, std::string_view what) {
+    if (count > 0)
+      fmt::print(stderr, "rmodel: warning: {} {} cannot be written to .cpf and are left out\n", count, what);
+  };
+  warn(semantics.poses.size(), "named pose(s)");
+  warn(semantics.end_effectors.size(), "end effector(s)");
+  warn(semantics.virtual_joints.size(), "virtual joint(s)");
+}
+
 class ConvertCommand : public Command {
 public:
   void setup(CLI::App& app) override {
     app.description(
-        "Convert a semantic description between OROCOS .cpf XML and rmodel JSON. The target format is --to, "
-        "else the output file's extension, else the other format of the input");
-    app.add_option("input", input_, "Semantics file (.cpf, .json; '-' for stdin)")->required();
+        "Convert a semantic description between OROCOS .cpf XML, MoveIt SRDF (input only) and rmodel JSON. "
+        "The target format is --to, else the output file's extension, else the other format of the input "
+        "(JSON for .cpf and .srdf input)");
+    app.add_option("input", input_, "Semantics file (.cpf, .srdf, .json; '-' for stdin)")->required();
     app.add_option("-o,--output", output_, "Output file (default: stdout)");
     app.add_option("-t,--to", to_, "Target format")->check(CLI::IsMember({"cpf", "json"}));
     app.add_option("--from", from_, "Input format when not evident")->check(CLI::IsMember({"cpf", "json", "srdf"}));
@@ -43,9 +55,7 @@ public:
     if (to.empty() && ends_with(output_, ".cpf")) to = "cpf";
     if (to.empty() && ends_with(output_, ".json")) to = "json";
     if (to.empty()) to = from == SemanticsFormat::json ? "cpf" : "json";
-    if (to == "cpf" && !semantics.poses.empty())
-      fmt::print(stderr, "rmodel: warning: {} named pose(s) cannot be written to .cpf and are left out\n",
-                 semantics.poses.size());
+    if (to == "cpf") warn_cpf_losses(semantics);
     const std::string result = to == "cpf" ? to_cpf(semantics) : to_semantics_json(semantics);
     if (output_.empty() || output_ == "-") {
       write_out(result);

@@ -1,5 +1,7 @@
 // rmodel info: a summary of the model.
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -40,12 +42,25 @@ public:
     doc["contacts"] = model.contacts().size();
     const auto mass = model.total_mass();
     doc["total_mass"] = mass ? Json(*mass) : Json(nullptr);
+    // From SRDF (or rmodel JSON): named poses, end effectors, virtual joints.
+    const Semantics& sem = model.semantics();
+    doc["poses"] = sem.poses.size();
+    doc["end_effectors"] = Json::array();
+    for (const auto& e : sem.end_effectors)
+      doc["end_effectors"].push_back({{"name", e.name},
+                                      {"parent_link", e.parent_link},
+                                      {"group", e.group},
+                                      {"parent_group", e.parent_group.empty() ? Json(nullptr) : Json(e.parent_group)}});
+    doc["virtual_joints"] = Json::array();
+    for (const auto& v : sem.virtual_joints)
+      doc["virtual_joints"].push_back(
+          {{"name", v.name}, {"type", v.type}, {"parent_frame", v.parent_frame}, {"child_link", v.child_link}});
     if (format_ == OutputFormat::json) {
       write_out(json_text(doc));
       return kOk;
     }
-    std::string out;
-    auto row = [&](std::string_view key, const std::string& value) { out += fmt::format("{:<12} {}\n", key, value); };
+    std::vector<std::pair<std::string, std::string>> rows;
+    auto row = [&](std::string_view key, const std::string& value) { rows.emplace_back(key, value); };
     row("robot", model.robot_name());
     row("urdf", model.urdf_source());
     row("semantics", model.has_semantics() ? display_name(source.semantics_path) : "-");
@@ -57,6 +72,20 @@ public:
     row("groups", std::to_string(model.groups().size()));
     row("contacts", std::to_string(model.contacts().size()));
     row("total mass", mass ? fmt::format("{} kg", number_text(*mass)) : "- (no inertials)");
+    // Rows for what only some semantics have (SRDF), shown when present.
+    if (!sem.poses.empty()) row("poses", std::to_string(sem.poses.size()));
+    if (!sem.end_effectors.empty()) {
+      std::string list;
+      for (const auto& e : sem.end_effectors)
+        list += fmt::format("{}{} (group {} on {})", list.empty() ? "" : ", ", e.name, e.group, e.parent_link);
+      row("end effectors", list);
+    }
+    for (const auto& v : sem.virtual_joints)
+      row("virtual joint", fmt::format("{} ({}, {} → {})", v.name, v.type, v.parent_frame, v.child_link));
+    std::size_t width = 12;
+    for (const auto& [key, _] : rows) width = std::max(width, key.size());
+    std::string out;
+    for (const auto& [key, value] : rows) out += fmt::format("{:<{}} {}\n", key, width, value);
     write_out(out);
     return kOk;
   }

@@ -13,6 +13,9 @@ std::unique_ptr<Command> make_groups_command();
 std::unique_ptr<Command> make_contacts_command();
 std::unique_ptr<Command> make_index_command();
 std::unique_ptr<Command> make_convert_command();
+std::unique_ptr<Command> make_poses_command();
+std::unique_ptr<Command> make_diff_command();
+std::unique_ptr<Command> make_check_log_command();
 std::unique_ptr<Command> make_aggregate_command();
 
 namespace {
@@ -25,7 +28,10 @@ const CommandEntry kCommands[] = {
     {"groups", "Joint groups with their chains and joints", make_groups_command},
     {"contacts", "Contacts and their points", make_contacts_command},
     {"index", "Pose index of joints (or index of chains, groups)", make_index_command},
-    {"convert", "Convert semantics between .cpf and rmodel JSON", make_convert_command},
+    {"convert", "Convert semantics between .cpf, SRDF and rmodel JSON", make_convert_command},
+    {"poses", "Named poses (SRDF group states); one pose as a full sorted pose", make_poses_command},
+    {"diff", "Compare two models: is the full pose compatible, what changed", make_diff_command},
+    {"check-log", "Validate a joint-state log against a model: names, sizes, stamps, limits", make_check_log_command},
     {"aggregate", "Merge partial joint states into full sorted poses (files or a live stream)", make_aggregate_command},
 };
 }  // namespace

@@ -56,12 +56,36 @@ struct NamedPose {
   bool operator==(const NamedPose&) const = default;
 };
 
+/// An SRDF end effector: a group attached to a parent link. Kept for tools; rmodel's
+/// indexing does not use it.
+struct EndEffector {
+  std::string name;
+  std::string parent_link;   ///< link the end effector is attached to
+  std::string group;         ///< group of the end effector's joints (SRDF `group`)
+  std::string parent_group;  ///< optional SRDF `parent_group`, empty when not given
+  int line = 0;
+  bool operator==(const EndEffector&) const = default;
+};
+
+/// An SRDF virtual joint: how the URDF root attaches to an outside frame (e.g. a floating
+/// base in `odom`). It is not a URDF joint and is not part of the full pose.
+struct VirtualJoint {
+  std::string name;
+  std::string type;          ///< "fixed", "floating" or "planar"
+  std::string parent_frame;  ///< outside frame, e.g. "odom_combined"
+  std::string child_link;    ///< URDF link attached to it (normally the root)
+  int line = 0;
+  bool operator==(const VirtualJoint&) const = default;
+};
+
 /// The whole semantic description. `source` names the file it came from (for messages).
 struct Semantics {
   std::vector<ChainSpec> chains;
   std::vector<GroupSpec> groups;
   std::vector<ContactSpec> contacts;
   std::vector<NamedPose> poses;
+  std::vector<EndEffector> end_effectors;   ///< from SRDF (or rmodel JSON)
+  std::vector<VirtualJoint> virtual_joints; ///< from SRDF (or rmodel JSON)
   std::string source;
   /// Things the reader accepted but could not fully express (ignored properties, SRDF
   /// constructs without an rmodel equivalent); never errors.
@@ -85,6 +109,15 @@ Semantics parse_semantics_json(std::string_view text, const std::string& source_
 /// falling back to the file extension. Returns nullopt when neither tells.
 std::optional<SemanticsFormat> detect_semantics_format(std::string_view text,
                                                         std::string_view file_name);
+
+/// Parses a MoveIt SRDF (`<robot>` with groups, group states, end effectors, virtual
+/// joints) into rmodel's semantics without looking at the URDF: a group's `<chain>`
+/// becomes a chain named after the group, `<joint>`s become the group's joints,
+/// `<group>` subgroups are merged, `group_state`s become named poses. Every construct
+/// rmodel cannot express is reported in `Semantics::warnings` with its line (see
+/// docs/design.md, "Interop and CI guards").
+/// @throws ParseError with file and line on malformed XML or a malformed SRDF element.
+Semantics parse_srdf(std::string_view text, const std::string& source_name);
 
 /// Parses text in the given (or detected) format.
 Semantics parse_semantics(std::string_view text, const std::string& source_name,

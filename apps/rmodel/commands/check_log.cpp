@@ -1,0 +1,188 @@
+// rmodel check-log: validate a recorded joint-state log against a model, streaming with
+// bounded memory; problems as they are found, then a summary per joint. Exit 0 when the log
+// has no error, 1 when it has, 2 on usage errors.
+#include <cmath>
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "command.hpp"
+#include "model_options.hpp"
+#include "output.hpp"
+#include "rmodel/error.hpp"
+#include "rmodel/io/format.hpp"
+#include "rmodel/io/reader.hpp"
+#include "rmodel/log_check.hpp"
+
+namespace rmodel::cli {
+namespace {
+
+Json number_or_null(double v) { return std::isnan(v) ? Json(nullptr) : Json(v); }
+
+std::string where(const std::string& source, const LogProblem& p) {
+  if (p.line == 0) return source;
+  if (p.item == 0) return fmt::format("{}:{}", source, p.line);
+  return fmt::format("{}:{}: item {}", source, p.line, p.item);
+}
+
+class CheckLogCommand : public Command {
+public:
+  void setup(CLI::App& app) override {
+    app.description(
+        "Validate a recorded joint-state log against a model: unknown joints, array sizes, stamps going back or "
+        "repeated, gaps, NaN and infinities, positions outside the URDF limits, velocities above the URDF velocity "
+        "limit and, with --period, implied velocities and accelerations. Streams with bounded memory. Exit 0 when "
+        "the log has no error, 1 when it has, 2 on usage errors");
+    model_.add_to(app);
+    app.add_option("log", log_, "Joint-state log (.jsonl, .json, .csv; '-' for stdin)")->required()->type_name("LOG");
+    app.add_option("-i,--input-format", input_format_, "Log format")
+        ->check(CLI::IsMember({"auto", "jsonl", "json", "csv"}))
+        ->default_str("auto");
+    app.add_option("--max-gap", options_.max_gap,
+                   "Longest time without a message, or without a sample of a joint, in seconds (0: no check)")
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--period", options_.period,
+                   "Control period in seconds: also check velocities implied by consecutive positions and report "
+                   "implied accelerations")
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--max-acceleration", options_.max_acceleration,
+                   "With --period: largest allowed implied |acceleration| (rad/s², m/s²; 0: report only)")
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--tolerance", options_.tolerance,
+                   "Allowed excursion beyond position limits (rad, m) and velocity limits (rad/s, m/s)")
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--max-reports", options_.max_reports,
+                   "Problems shown per kind and joint; later ones are only counted")
+        ->check(CLI::PositiveNumber)
+        ->default_str("10");
+    add_format_option(app, format_, {OutputFormat::text, OutputFormat::json});
+    app.add_flag("-q,--quiet", quiet_, "Print nothing; only the exit status tells");
+  }
+
+  int run() override {
+    const Model model = model_.load();
+    LogChecker checker(model, options_);
+    io::ReaderOptions reader_options;
+    reader_options.format = io::parse_format(input_format_);
+    io::MessageReader reader = io::MessageReader::open(log_, reader_options);
+    const bool stream_text = format_ == OutputFormat::text && !quiet_;
+    std::size_t printed = 0;
+    io::Message message;
+    for (;;) {
+      if (stream_text && !reader.input_pending()) std::fflush(stdout);
+      const io::ReadStatus status = reader.next(message);
+      if (status == io::ReadStatus::End) break;
+      if (status == io::ReadStatus::WouldBlock) continue;
+      if (status == io::ReadStatus::Error) checker.add_read_error(reader.error());
+      else checker.add(message);
+      if (stream_text)
+        for (; printed < checker.problems().size(); ++printed)
+          write_out(problem_line(reader.source(), checker.problems()[printed]));
+    }
+    if (quiet_) return checker.valid() ? kOk : kFailed;
+    if (format_ == OutputFormat::json) write_out(json_text(to_json(model, checker, reader.source())));
+    else write_out(summary(model, checker));
+    return checker.valid() ? kOk : kFailed;
+  }
+
+private:
+  static std::string problem_line(const std::string& source, const LogProblem& p) {
+    return fmt::format("{}: {}: {} [{}]\n", where(source, p), to_string(p.severity), p.message, p.code);
+  }
+
+  /// Values computed from differences: 6 significant digits in text (no 43.00000000000001).
+  static Json computed(double v, bool text) {
+    if (std::isnan(v)) return nullptr;
+    return text ? Json(std::stod(fmt::format("{:.6g}", v))) : Json(v);
+  }
+
+  Table joint_table(const Model& model, const LogChecker& checker, bool text) const {
+    std::vector<std::string> columns = {"index", "joint", "samples", "min", "max", "lower", "upper", "max_velocity",
+                                        "velocity_limit"};
+    if (options_.period > 0) columns.insert(columns.end(), {"max_implied_velocity", "max_acceleration"});
+    columns.push_back("errors");
+    Table table(columns);
+    for (const auto& st : checker.joints()) {
+      const JointInfo* info = &model.pose_joint(st.index);
+      std::vector<Json> row = {st.index,
+                               st.name,
+                               st.samples,
+                               number_or_null(st.min_position),
+                               number_or_null(st.max_position),
+                               info->bounded() ? Json(info->lower) : Json(nullptr),
+                               info->bounded() ? Json(info->upper) : Json(nullptr),
+                               number_or_null(st.max_abs_velocity),
+                               info->velocity_limit > 0 ? Json(info->velocity_limit) : Json(nullptr)};
+      if (options_.period > 0) {
+        row.push_back(computed(st.max_abs_implied_velocity, text));
+        row.push_back(computed(st.max_abs_acceleration, text));
+      }
+      row.push_back(st.errors);
+      table.add_row(std::move(row));
+    }
+    return table;
+  }
+
+  std::string verdict(const LogChecker& c) const {
+    std::string span;
+    if (!std::isnan(c.first_stamp()))
+      span = fmt::format(", t = {} to {} s", number_text(c.first_stamp()), number_text(c.last_stamp()));
+    return fmt::format("{}: {} error{}, {} warning{} in {} message{} ({} joint state{}{})\n",
+                       c.valid() ? "valid" : "invalid", c.error_count(), c.error_count() == 1 ? "" : "s",
+                       c.warning_count(), c.warning_count() == 1 ? "" : "s", c.message_count(),
+                       c.message_count() == 1 ? "" : "s", c.joint_state_count(), c.joint_state_count() == 1 ? "" : "s",
+                       span);
+  }
+
+  std::string summary(const Model& model, const LogChecker& c) const {
+    std::string out;
+    if (c.unreported() > 0)
+      out += fmt::format("... {} more problem{} not shown (--max-reports {})\n", c.unreported(),
+                         c.unreported() == 1 ? "" : "s", options_.max_reports);
+    out += "\n" + joint_table(model, c, true).render(OutputFormat::text);
+    for (const auto& u : c.unknown_joints())
+      out += fmt::format("unknown joint {}: in {} message{}, first at line {}\n", u.name, u.count,
+                         u.count == 1 ? "" : "s", u.first_line);
+    return out + verdict(c);
+  }
+
+  Json to_json(const Model& model, const LogChecker& c, const std::string& source) const {
+    Json doc;
+    doc["valid"] = c.valid();
+    doc["log"] = source;
+    doc["messages"] = c.message_count();
+    doc["joint_states"] = c.joint_state_count();
+    doc["read_errors"] = c.read_error_count();
+    doc["errors"] = c.error_count();
+    doc["warnings"] = c.warning_count();
+    doc["first_stamp"] = number_or_null(c.first_stamp());
+    doc["last_stamp"] = number_or_null(c.last_stamp());
+    doc["problems"] = Json::array();
+    for (const auto& p : c.problems())
+      doc["problems"].push_back({{"severity", to_string(p.severity)},
+                                 {"line", p.line},
+                                 {"item", p.item},
+                                 {"code", p.code},
+                                 {"joint", p.joint.empty() ? Json(nullptr) : Json(p.joint)},
+                                 {"message", p.message}});
+    doc["unreported"] = c.unreported();
+    doc["unknown_joints"] = Json::array();
+    for (const auto& u : c.unknown_joints())
+      doc["unknown_joints"].push_back({{"name", u.name}, {"count", u.count}, {"first_line", u.first_line}});
+    doc["joints"] = joint_table(model, c, false).to_json();
+    return doc;
+  }
+
+  ModelOptions model_;
+  std::string log_;
+  std::string input_format_ = "auto";
+  LogCheckOptions options_;
+  OutputFormat format_ = OutputFormat::text;
+  bool quiet_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_check_log_command() { return std::make_unique<CheckLogCommand>(); }
+
+}  // namespace rmodel::cli

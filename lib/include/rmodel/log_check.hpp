@@ -1,0 +1,131 @@
+#pragma once
+/// @file log_check.hpp
+/// Validating a recorded joint-state log against a model, one message at a time: unknown
+/// joints, array sizes, stamps going backwards or repeated, gaps, NaN and infinities,
+/// positions outside the URDF limits, velocities above the URDF velocity limit and, given
+/// the control period, the velocities and accelerations the samples imply. Memory stays
+/// bounded whatever the length of the log (per-joint state sized by the model, problems
+/// kept up to a budget, later ones only counted), so a live stream can be checked too.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rmodel/diagnostic.hpp"
+#include "rmodel/io/message.hpp"
+#include "rmodel/io/reader.hpp"
+#include "rmodel/model.hpp"
+
+namespace rmodel {
+
+/// Options of a LogChecker. Zero disables the bound it names.
+struct LogCheckOptions {
+  /// Longest allowed time (s) between two messages of the log, and between two samples of
+  /// a joint (a joint missing while others are published). 0: no gap check.
+  double max_gap = 0.0;
+  /// Control period (s). When > 0, velocities are also implied from consecutive positions
+  /// (Δq / period, checked against the URDF velocity limit) and accelerations from
+  /// consecutive velocities (given, else implied). 0: no implied values.
+  double period = 0.0;
+  /// Largest allowed |acceleration| implied with `period` (rad/s² or m/s²). 0: reported in
+  /// the statistics only.
+  double max_acceleration = 0.0;
+  /// Allowed excursion beyond position limits (rad or m) and above velocity limits (rad/s or
+  /// m/s) before it is an error (encoders and filters overshoot a little).
+  double tolerance = 0.0;
+  /// Problems kept per code and joint; later ones are only counted. At least 1.
+  std::size_t max_reports = 10;
+};
+
+/// One problem of the log.
+struct LogProblem {
+  Severity severity = Severity::error;
+  std::size_t line = 0;  ///< 1-based line of the message in the log (0 when unknown)
+  std::size_t item = 0;  ///< element of an enclosing array or trajectory point (0: none)
+  std::string code;      ///< e.g. "unknown-joint", "position-limit", "stamp-backwards"
+  std::string joint;     ///< the joint concerned, empty for the whole message or stream
+  std::string message;   ///< human text naming the joint and the values
+};
+
+/// What a log says about one joint of the full pose.
+struct JointLogStats {
+  std::string name;
+  std::size_t index = 0;           ///< in the full pose
+  std::uint64_t samples = 0;       ///< messages carrying the joint
+  std::uint64_t errors = 0;        ///< errors about the joint (reported or not)
+  double min_position = 0.0;       ///< over finite positions; NaN when none
+  double max_position = 0.0;
+  double max_abs_velocity = 0.0;   ///< over finite given velocities; NaN when none
+  double max_abs_implied_velocity = 0.0;  ///< |Δq| / period; NaN without period or pairs
+  double max_abs_acceleration = 0.0;      ///< |Δv| / period; NaN without period or pairs
+};
+
+/// A name found in the log that is not a joint of the full pose.
+struct UnknownLogJoint {
+  std::string name;
+  std::uint64_t count = 0;
+  std::size_t first_line = 0;
+};
+
+/// Checks the messages of one log against a model. Feed it with add() (messages) and
+/// add_read_error() (lines the reader rejected), then read the results. After the first
+/// messages it allocates nothing for a well-formed log.
+class LogChecker {
+public:
+  /// @throws InvalidArgument when an option is negative or not a number, or max_reports is 0.
+  explicit LogChecker(const Model& model, LogCheckOptions options = {});
+
+  /// Checks one message. Support states and sync ticks are counted and otherwise skipped.
+  void add(const io::Message& message);
+  /// Records a line or message the reader could not read (an error).
+  void add_read_error(const io::ReadError& error);
+
+  /// Problems kept so far, in log order (at most max_reports per code and joint).
+  [[nodiscard]] const std::vector<LogProblem>& problems() const noexcept { return problems_; }
+  /// Problems counted but not kept.
+  [[nodiscard]] std::uint64_t unreported() const noexcept { return unreported_; }
+  [[nodiscard]] std::uint64_t error_count() const noexcept { return errors_; }
+  [[nodiscard]] std::uint64_t warning_count() const noexcept { return warnings_; }
+  /// Messages given to add() (every kind), joint states among them, and read errors.
+  [[nodiscard]] std::uint64_t message_count() const noexcept { return messages_; }
+  [[nodiscard]] std::uint64_t joint_state_count() const noexcept { return joint_states_; }
+  [[nodiscard]] std::uint64_t read_error_count() const noexcept { return read_errors_; }
+  /// Time span of the stamped messages (s), NaN when none had a stamp.
+  [[nodiscard]] double first_stamp() const noexcept { return first_stamp_; }
+  [[nodiscard]] double last_stamp() const noexcept { return last_stamp_; }
+  /// Per joint of the full pose, in pose order.
+  [[nodiscard]] const std::vector<JointLogStats>& joints() const noexcept { return stats_; }
+  /// Names that are not joints of the full pose (at most 1000 distinct ones are tracked).
+  [[nodiscard]] const std::vector<UnknownLogJoint>& unknown_joints() const noexcept { return unknown_; }
+  [[nodiscard]] bool valid() const noexcept { return errors_ == 0; }
+
+private:
+  struct JointTrack {
+    double last_stamp;     ///< NaN until a stamped sample
+    double last_position;  ///< NaN until a finite position
+    double last_velocity;  ///< given or implied; NaN until known
+    std::uint64_t seen_in;  ///< number of the message that last carried the joint
+  };
+
+  /// Counts a problem; true when it is to be kept (within the budget of its code and slot).
+  bool count(Severity severity, int code, std::size_t slot);
+  void keep(Severity severity, const io::Message* m, int code, std::size_t joint, std::string message);
+  void check_joint_state(const io::Message& m);
+  void unknown_joint(const io::Message& m, const std::string& name);
+
+  Model model_;
+  LogCheckOptions options_;
+  std::vector<JointLogStats> stats_;
+  std::vector<JointTrack> tracks_;
+  std::vector<std::uint32_t> budget_;  ///< problems kept per (code, slot)
+  std::vector<LogProblem> problems_;
+  std::vector<UnknownLogJoint> unknown_;
+  std::uint64_t unreported_ = 0, errors_ = 0, warnings_ = 0;
+  std::uint64_t messages_ = 0, joint_states_ = 0, read_errors_ = 0;
+  double first_stamp_, last_stamp_;
+  double stream_stamp_;  ///< latest stamp of the stream, NaN before the first
+  bool warned_no_stamp_ = false;
+};
+
+}  // namespace rmodel

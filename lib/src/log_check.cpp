@@ -1,0 +1,251 @@
+#include "rmodel/log_check.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "rmodel/error.hpp"
+
+namespace rmodel {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr std::size_t kMaxUnknownNames = 1000;
+
+enum Code : int {
+  kRead,
+  kSize,
+  kDuplicate,
+  kUnknown,
+  kBackwards,
+  kRepeated,
+  kGap,
+  kJointGap,
+  kNonFinite,
+  kPosition,
+  kVelocity,
+  kImplied,
+  kAcceleration,
+  kNoStamp,
+  kCodeCount
+};
+
+const char* const kCodeNames[kCodeCount] = {
+    "read-error",   "array-size",     "duplicate-joint", "unknown-joint", "stamp-backwards",
+    "stamp-repeated", "gap",          "joint-gap",       "non-finite",    "position-limit",
+    "velocity-limit", "implied-velocity", "acceleration", "no-stamp"};
+
+const char* velocity_unit(const JointInfo& j) { return j.type == JointType::prismatic ? "m/s" : "rad/s"; }
+const char* acceleration_unit(const JointInfo& j) { return j.type == JointType::prismatic ? "m/s²" : "rad/s²"; }
+
+double max_abs(double current, double value) {
+  return std::isnan(current) ? std::abs(value) : std::max(current, std::abs(value));
+}
+
+}  // namespace
+
+LogChecker::LogChecker(const Model& model, LogCheckOptions options)
+    : model_(model), options_(options), first_stamp_(kNaN), last_stamp_(kNaN), stream_stamp_(kNaN) {
+  for (double v : {options.max_gap, options.period, options.max_acceleration, options.tolerance})
+    if (!(v >= 0.0) || std::isinf(v))
+      throw InvalidArgument(fmt::format("log check bounds must be finite numbers ≥ 0, got {}", v));
+  if (options.max_reports == 0) throw InvalidArgument("log check: max_reports must be at least 1");
+  const std::size_t n = model_.pose_size();
+  stats_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    stats_[i].name = model_.joint_names()[i];
+    stats_[i].index = i;
+    stats_[i].min_position = stats_[i].max_position = kNaN;
+    stats_[i].max_abs_velocity = stats_[i].max_abs_implied_velocity = stats_[i].max_abs_acceleration = kNaN;
+  }
+  tracks_.assign(n, JointTrack{kNaN, kNaN, kNaN, 0});
+  budget_.assign(static_cast<std::size_t>(kCodeCount) * (n + 1), 0);
+}
+
+bool LogChecker::count(Severity severity, int code, std::size_t slot) {
+  (severity == Severity::error ? errors_ : warnings_) += 1;
+  if (slot < stats_.size() && severity == Severity::error) ++stats_[slot].errors;
+  auto& used = budget_[static_cast<std::size_t>(code) * (stats_.size() + 1) + std::min(slot, stats_.size())];
+  if (used >= options_.max_reports) {
+    ++unreported_;
+    return false;
+  }
+  ++used;
+  return true;
+}
+
+void LogChecker::keep(Severity severity, const io::Message* m, int code, std::size_t joint, std::string message) {
+  problems_.push_back({severity, m ? m->line : 0, m ? m->item : 0, kCodeNames[code],
+                       joint < stats_.size() ? stats_[joint].name : std::string(), std::move(message)});
+}
+
+void LogChecker::add_read_error(const io::ReadError& error) {
+  ++read_errors_;
+  if (count(Severity::error, kRead, stats_.size()))
+    problems_.push_back({Severity::error, error.line, error.item, kCodeNames[kRead], {}, error.reason});
+}
+
+void LogChecker::add(const io::Message& m) {
+  ++messages_;
+  if (m.kind == io::MessageKind::Joint) check_joint_state(m);
+}
+
+void LogChecker::unknown_joint(const io::Message& m, const std::string& name) {
+  UnknownLogJoint* entry = nullptr;
+  for (auto& u : unknown_)
+    if (u.name == name) entry = &u;
+  if (!entry && unknown_.size() < kMaxUnknownNames) {
+    unknown_.push_back({name, 0, m.line});
+    entry = &unknown_.back();
+  }
+  if (entry) ++entry->count;
+  // One report per distinct name (the first time it appears), within the budget.
+  const bool first = entry && entry->count == 1;
+  if (!count(Severity::error, kUnknown, stats_.size()) || !first) return;
+  const JointInfo* info = model_.find_urdf_joint(name);
+  std::string why = !info             ? "is not a joint of the URDF"
+                    : !info->movable() ? fmt::format("is {}, not part of the full pose", to_string(info->type))
+                                       : "is in no chain or group, so not part of the full pose";
+  keep(Severity::error, &m, kUnknown, stats_.size(), fmt::format("joint '{}' {}", name, why));
+}
+
+void LogChecker::check_joint_state(const io::Message& m) {
+  ++joint_states_;
+  const JointState& s = m.joint;
+  if (const auto bad = io::check_sizes(s)) {
+    if (count(Severity::error, kSize, stats_.size()))
+      keep(Severity::error, &m, kSize, stats_.size(),
+           fmt::format("'{}' has {} values for {} names; the message is skipped", bad->field, bad->got, bad->expected));
+    return;
+  }
+
+  // Time of the message and gaps in the stream.
+  const bool stamped = m.has_stamp && std::isfinite(s.stamp);
+  if (m.has_stamp && !stamped && count(Severity::error, kNonFinite, stats_.size()))
+    keep(Severity::error, &m, kNonFinite, stats_.size(), fmt::format("the message's time is {}", s.stamp));
+  if (!m.has_stamp && !warned_no_stamp_) {
+    warned_no_stamp_ = true;
+    if (count(Severity::warning, kNoStamp, stats_.size()))
+      keep(Severity::warning, &m, kNoStamp, stats_.size(),
+           "joint states without a time: their stamps, gaps and order are not checked");
+  }
+  bool stream_gap = false;
+  if (stamped) {
+    if (options_.max_gap > 0 && !std::isnan(stream_stamp_) && s.stamp - stream_stamp_ > options_.max_gap) {
+      stream_gap = true;
+      if (count(Severity::error, kGap, stats_.size()))
+        keep(Severity::error, &m, kGap, stats_.size(),
+             fmt::format("no message for {:.6g} s (t = {} to {}), longer than {} s", s.stamp - stream_stamp_,
+                         stream_stamp_, s.stamp, options_.max_gap));
+    }
+    if (std::isnan(first_stamp_)) first_stamp_ = s.stamp;
+    last_stamp_ = s.stamp;
+    stream_stamp_ = std::isnan(stream_stamp_) ? s.stamp : std::max(stream_stamp_, s.stamp);
+  }
+
+  const double tol = options_.tolerance;
+  const double period = options_.period;
+  for (std::size_t i = 0; i < s.name.size(); ++i) {
+    const auto found = model_.find_joint_index(s.name[i]);
+    if (!found) {
+      unknown_joint(m, s.name[i]);
+      continue;
+    }
+    const std::size_t j = *found;
+    const JointInfo& info = model_.pose_joint(j);
+    JointTrack& track = tracks_[j];
+    JointLogStats& st = stats_[j];
+    if (track.seen_in == messages_) {
+      if (count(Severity::error, kDuplicate, j))
+        keep(Severity::error, &m, kDuplicate, j,
+             fmt::format("joint '{}' appears twice in the message; the second is skipped", info.name));
+      continue;
+    }
+    track.seen_in = messages_;
+    ++st.samples;
+
+    // Order of the joint's samples, and gaps in them.
+    double periods = 1.0;  // periods elapsed since the joint's last sample
+    if (stamped && !std::isnan(track.last_stamp)) {
+      const double dt = s.stamp - track.last_stamp;
+      if (dt < 0) {
+        if (count(Severity::error, kBackwards, j))
+          keep(Severity::error, &m, kBackwards, j,
+               fmt::format("joint '{}': time goes back from {} to {}", info.name, track.last_stamp, s.stamp));
+      } else if (dt == 0) {
+        if (count(Severity::error, kRepeated, j))
+          keep(Severity::error, &m, kRepeated, j,
+               fmt::format("joint '{}': a second sample at t = {}", info.name, s.stamp));
+      } else if (options_.max_gap > 0 && dt > options_.max_gap && !stream_gap) {
+        if (count(Severity::error, kJointGap, j))
+          keep(Severity::error, &m, kJointGap, j,
+               fmt::format("joint '{}': no sample for {:.6g} s (t = {} to {}), longer than {} s", info.name, dt,
+                           track.last_stamp, s.stamp, options_.max_gap));
+      }
+      if (period > 0 && dt > 0) periods = std::max(1.0, std::round(dt / period));
+    }
+    if (stamped) track.last_stamp = std::isnan(track.last_stamp) ? s.stamp : std::max(track.last_stamp, s.stamp);
+
+    double implied_velocity = kNaN;
+    if (i < s.position.size()) {
+      const double q = s.position[i];
+      if (!std::isfinite(q)) {
+        if (count(Severity::error, kNonFinite, j))
+          keep(Severity::error, &m, kNonFinite, j, fmt::format("joint '{}': position is {}", info.name, q));
+      } else {
+        st.min_position = std::isnan(st.min_position) ? q : std::min(st.min_position, q);
+        st.max_position = std::isnan(st.max_position) ? q : std::max(st.max_position, q);
+        if (info.bounded() && (q < info.lower - tol || q > info.upper + tol) && count(Severity::error, kPosition, j))
+          keep(Severity::error, &m, kPosition, j,
+               fmt::format("joint '{}': position {} is outside its limits [{}, {}]", info.name, q, info.lower,
+                           info.upper));
+        if (period > 0 && !std::isnan(track.last_position)) {
+          implied_velocity = (q - track.last_position) / (periods * period);
+          st.max_abs_implied_velocity = max_abs(st.max_abs_implied_velocity, implied_velocity);
+          if (info.velocity_limit > 0 && std::abs(implied_velocity) > info.velocity_limit + tol &&
+              count(Severity::error, kImplied, j))
+            keep(Severity::error, &m, kImplied, j,
+                 fmt::format("joint '{}': moved from {} to {} in {:.6g} s, {:.6g} {} implied, above its velocity "
+                             "limit {}",
+                             info.name, track.last_position, q, periods * period, implied_velocity,
+                             velocity_unit(info), info.velocity_limit));
+        }
+        track.last_position = q;
+      }
+    }
+
+    double velocity = implied_velocity;
+    if (i < s.velocity.size()) {
+      const double v = s.velocity[i];
+      velocity = kNaN;
+      if (!std::isfinite(v)) {
+        if (count(Severity::error, kNonFinite, j))
+          keep(Severity::error, &m, kNonFinite, j, fmt::format("joint '{}': velocity is {}", info.name, v));
+      } else {
+        velocity = v;
+        st.max_abs_velocity = max_abs(st.max_abs_velocity, v);
+        if (info.velocity_limit > 0 && std::abs(v) > info.velocity_limit + tol && count(Severity::error, kVelocity, j))
+          keep(Severity::error, &m, kVelocity, j,
+               fmt::format("joint '{}': velocity {} is above its limit {}", info.name, v, info.velocity_limit));
+      }
+    }
+    if (period > 0 && !std::isnan(velocity)) {
+      if (!std::isnan(track.last_velocity)) {
+        const double a = (velocity - track.last_velocity) / (periods * period);
+        st.max_abs_acceleration = max_abs(st.max_abs_acceleration, a);
+        if (options_.max_acceleration > 0 && std::abs(a) > options_.max_acceleration &&
+            count(Severity::error, kAcceleration, j))
+          keep(Severity::error, &m, kAcceleration, j,
+               fmt::format("joint '{}': acceleration {:.6g} {} implied, above {}", info.name, a,
+                           acceleration_unit(info), options_.max_acceleration));
+      }
+      track.last_velocity = velocity;
+    }
+
+    if (i < s.effort.size() && !std::isfinite(s.effort[i]) && count(Severity::error, kNonFinite, j))
+      keep(Severity::error, &m, kNonFinite, j, fmt::format("joint '{}': effort is {}", info.name, s.effort[i]));
+  }
+}
+
+}  // namespace rmodel
