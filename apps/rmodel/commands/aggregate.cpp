@@ -13,6 +13,8 @@
 #include "model_options.hpp"
 #include "rmodel/aggregator.hpp"
 #include "rmodel/error.hpp"
+#include "rmodel/filters/registry.hpp"
+#include "rmodel/filters/stream_filter.hpp"
 #include "rmodel/io/message.hpp"
 #include "rmodel/io/reader.hpp"
 #include "rmodel/io/writer.hpp"
@@ -58,6 +60,13 @@ public:
         ->check(CLI::IsMember({"message", "sync"}))
         ->group(group);
     app.add_flag("--no-support", no_support_, "Do not write support states")->group(group);
+    app.add_option("--filter", filter_kind_,
+                   "Filter the full pose positions before writing (a kind of rmodel filter --list; period T from "
+                   "--filter-param T=..., assumes one pose per T)")
+        ->group(group);
+    app.add_option("--filter-param", filter_param_args_, "Parameter NAME=VALUE of --filter (repeatable)")
+        ->allow_extra_args(false)
+        ->group(group);
   }
 
   int run() override {
@@ -78,6 +87,14 @@ public:
                                        : parse_publish_policy(publish_);
     time_ticks_ = ticks_.empty() ? (options.kind == AggregatorKind::sync || period_ > 0) : ticks_ == "time";
     Aggregator aggregator(model, options);
+    if (!filter_kind_.empty()) {
+      filters::FilterParams params;
+      for (const auto& a : filter_param_args_) filters::parse_param_assignment(a, params);
+      pose_filter_ = filters::make_array_filter(filter_kind_, static_cast<Eigen::Index>(model.pose_size()), params);
+      filter_in_ = Eigen::VectorXd::Zero(pose_filter_->size());
+    } else if (!filter_param_args_.empty()) {
+      throw InvalidArgument("--filter-param needs --filter KIND");
+    }
 
     io::WriterOptions writer_options = stream_.writer_options();
     writer_options.csv_joints = model.joint_names();
@@ -188,6 +205,19 @@ private:
 
   void write_pose(Aggregator& aggregator, io::MessageWriter& writer, StreamStats& stats,
                   std::optional<std::int64_t> cycle) {
+    if (pose_filter_) {
+      // One filter over the whole pose; the copy keeps its capacity between poses.
+      filtered_pose_ = aggregator.pose();
+      const auto n = static_cast<std::size_t>(pose_filter_->size());
+      if (filtered_pose_.position.size() == n) {
+        for (std::size_t i = 0; i < n; ++i) filter_in_[static_cast<Eigen::Index>(i)] = filtered_pose_.position[i];
+        if (pose_filter_->update(filter_in_))
+          for (std::size_t i = 0; i < n; ++i) filtered_pose_.position[i] = pose_filter_->y()[static_cast<Eigen::Index>(i)];
+      }
+      writer.write(filtered_pose_, cycle);
+      ++stats.written;
+      return;
+    }
     writer.write(aggregator.pose(), cycle);
     ++stats.written;
   }
@@ -249,6 +279,11 @@ private:
   bool clamp_ = false;
   std::string publish_;
   bool no_support_ = false;
+  std::string filter_kind_;
+  std::vector<std::string> filter_param_args_;
+  std::unique_ptr<filters::ArrayFilter> pose_filter_;
+  Eigen::VectorXd filter_in_;
+  JointState filtered_pose_;
 
   bool time_ticks_ = false;
   bool clock_started_ = false;

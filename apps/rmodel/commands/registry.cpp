@@ -17,6 +17,7 @@ std::unique_ptr<Command> make_poses_command();
 std::unique_ptr<Command> make_diff_command();
 std::unique_ptr<Command> make_check_log_command();
 std::unique_ptr<Command> make_aggregate_command();
+std::unique_ptr<Command> make_filter_command();
 
 namespace {
 const CommandEntry kCommands[] = {
@@ -33,6 +34,7 @@ const CommandEntry kCommands[] = {
     {"diff", "Compare two models: is the full pose compatible, what changed", make_diff_command},
     {"check-log", "Validate a joint-state log against a model: names, sizes, stamps, limits", make_check_log_command},
     {"aggregate", "Merge partial joint states into full sorted poses (files or a live stream)", make_aggregate_command},
+    {"filter", "Filter every joint of joint-state logs; list filter kinds; step responses and plots", make_filter_command},
 };
 }  // namespace
 

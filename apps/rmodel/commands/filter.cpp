@@ -1,0 +1,507 @@
+// rmodel filter: apply a registry filter to every joint of joint-state logs (or stdin, as it
+// arrives), list the filter kinds, and draw input/output or step-response plots with gnuplot
+// for tuning. The per-joint filtering lives in the library (rmodel/filters/stream_filter.hpp).
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+#include "command.hpp"
+#include "model_options.hpp"
+#include "output.hpp"
+#include "rmodel/error.hpp"
+#include "rmodel/filters/registry.hpp"
+#include "rmodel/filters/stream_filter.hpp"
+#include "rmodel/io/format.hpp"
+#include "rmodel/io/message.hpp"
+#include "rmodel/io/reader.hpp"
+#include "rmodel/io/writer.hpp"
+#include "stream_options.hpp"
+
+extern char** environ;
+
+namespace rmodel::cli {
+namespace {
+
+namespace rf = rmodel::filters;
+
+// ---------------------------------------------------------------------------------------
+// gnuplot
+
+/// A gnuplot single-quoted string: no escapes inside but '' for a quote; newlines would end
+/// the command, so they become spaces.
+std::string gp_quote(std::string_view text) {
+  std::string out = "'";
+  for (const char c : text) {
+    if (c == '\'') out += "''";
+    else if (c == '\n' || c == '\r') out += ' ';
+    else out += c;
+  }
+  out += "'";
+  return out;
+}
+
+/// The gnuplot executable found in PATH, or empty.
+std::string find_gnuplot() {
+  const char* path = std::getenv("PATH");
+  std::string_view dirs = path != nullptr ? path : "/usr/bin:/bin";
+  while (true) {
+    const auto colon = dirs.find(':');
+    std::string dir(dirs.substr(0, colon));
+    if (dir.empty()) dir = ".";
+    const std::string candidate = dir + "/gnuplot";
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    if (colon == std::string_view::npos) break;
+    dirs.remove_prefix(colon + 1);
+  }
+  return {};
+}
+
+/// Checks the plot file name and that gnuplot is there; returns the gnuplot path or empty
+/// after printing why not (the command then exits 1).
+std::string plot_preflight(const std::string& file) {
+  const std::string ext = std::filesystem::path(file).extension().string();
+  if (ext != ".png" && ext != ".svg")
+    throw InvalidArgument(fmt::format("--plot {}: the file must end in .png or .svg", file));
+  std::string gnuplot = find_gnuplot();
+  if (gnuplot.empty())
+    fmt::print(stderr,
+               "rmodel: --plot needs gnuplot, which is not installed (Debian/Ubuntu: sudo apt-get install "
+               "gnuplot-nox)\n");
+  return gnuplot;
+}
+
+/// One curve pair (input, output) of a panel.
+struct Trace {
+  std::string title;
+  std::vector<double> t, in, out;
+};
+
+void write_value(std::ofstream& out, double v) {
+  if (std::isfinite(v)) out << fmt::format("{}", v);
+  else out << '?';
+}
+
+/// Draws one panel per trace (input and output over time) into `file` (.png or .svg).
+/// Returns false after printing why when gnuplot fails.
+bool draw(const std::string& gnuplot, const std::string& file, const std::string& title, const std::vector<Trace>& traces,
+          const std::string& ylabel, bool step_input) {
+  char dir_template[] = "/tmp/rmodel-plot-XXXXXX";
+  if (::mkdtemp(dir_template) == nullptr) throw IoError("/tmp", "cannot create a temporary directory for the plot");
+  const std::filesystem::path dir(dir_template);
+  const int panels = static_cast<int>(traces.size());
+  const bool svg = std::filesystem::path(file).extension() == ".svg";
+  const int width = 1000;
+  const int height = std::max(panels, 1) * 260 + 60;
+  std::ofstream script(dir / "plot.gp");
+  script << "set encoding utf8\n";
+  if (svg)
+    script << fmt::format("set terminal svg size {},{} dynamic noenhanced font 'Sans,12' background rgb 'white'\n",
+                          width, height);
+  else
+    script << fmt::format("set terminal pngcairo size {},{} noenhanced font 'Sans,10'\n", width, height);
+  script << "set output " << gp_quote(file) << "\n";
+  script << "set datafile missing '?'\n";
+  script << "set grid lc rgb '#dddddd'\n";
+  script << "set key outside right top box samplen 2\nset autoscale xfix\nset offsets 0, 0, graph 0.05, graph 0.05\n";
+  script << "set border lw 1\nset lmargin 12\nset rmargin 14\n";
+  script << fmt::format("set multiplot layout {},1 title {} font ',12'\n", std::max(panels, 1), gp_quote(title));
+  for (int i = 0; i < panels; ++i) {
+    const Trace& tr = traces[static_cast<std::size_t>(i)];
+    const std::filesystem::path data = dir / fmt::format("trace{}.dat", i);
+    std::ofstream d(data);
+    for (std::size_t k = 0; k < tr.t.size(); ++k) {
+      write_value(d, tr.t[k]);
+      d << ' ';
+      write_value(d, tr.in[k]);
+      d << ' ';
+      write_value(d, tr.out[k]);
+      d << '\n';
+    }
+    script << "set title " << gp_quote(tr.title) << "\n";
+    script << "set xlabel 'time [s]'\n";
+    script << "set ylabel " << gp_quote(ylabel) << "\n";
+    const bool points = tr.t.size() <= 120;
+    script << "plot " << gp_quote(data.string()) << " using 1:2 with "
+           << (step_input ? "steps" : (points ? "linespoints pt 7 ps 0.5" : "lines"))
+           << " lw 2 lc rgb '#9a9a9a' title 'input', \\\n     " << gp_quote(data.string()) << " using 1:3 with "
+           << (points ? "linespoints pt 7 ps 0.5" : "lines") << " lw 2 lc rgb '#d62728' title 'output'\n";
+  }
+  script << "unset multiplot\nset output\n";
+  script.close();
+
+  const std::string script_path = (dir / "plot.gp").string();
+  std::vector<char*> argv{const_cast<char*>(gnuplot.c_str()), const_cast<char*>(script_path.c_str()), nullptr};
+  pid_t pid = 0;
+  int status = 0;
+  const int rc = ::posix_spawn(&pid, gnuplot.c_str(), nullptr, nullptr, argv.data(), environ);
+  bool ok = rc == 0;
+  if (ok) {
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+  if (!ok) fmt::print(stderr, "rmodel: gnuplot failed to draw {}\n", file);
+  return ok;
+}
+
+std::string params_text(const rf::FilterKind& kind, const rf::FilterParams& params) {
+  std::string out;
+  for (const rf::ParamInfo& p : kind.params) {
+    const auto it = params.find(p.name);
+    if (it == params.end()) continue;
+    if (!out.empty()) out += ", ";
+    out += fmt::format("{}={}", p.name, it->second);
+    if (p.unit != "-" && !p.unit.empty()) out += " " + p.unit;
+  }
+  return out;
+}
+
+std::string field_unit(rf::JointField field) {
+  switch (field) {
+    case rf::JointField::position: return "position [rad or m]";
+    case rf::JointField::velocity: return "velocity [rad/s or m/s]";
+    case rf::JointField::effort: return "effort [N·m or N]";
+  }
+  return {};
+}
+
+// ---------------------------------------------------------------------------------------
+
+class FilterCommand : public Command {
+public:
+  void setup(CLI::App& app) override {
+    app.description(
+        "Apply a filter to every joint of joint-state logs (or stdin, as it arrives), one filter per joint; "
+        "write the filtered log. The filters assume uniformly sampled input with period T (--param T=...); "
+        "a joint's filter advances once per message that carries it. Bad lines are reported, counted and "
+        "skipped; exit 1 if anything was rejected. Also: --list the kinds, --step response, --plot for tuning");
+    app.add_option("kind", kind_, "Filter kind (rmodel filter --list)");
+    stream_.add_to(app);
+    model_.add_to(app);
+    const char* group = "Filter";
+    app.add_option("-p,--param", param_args_, "Filter parameter NAME=VALUE (repeatable; see --list)")
+        ->allow_extra_args(false)
+        ->group(group);
+    app.add_option("--field", field_, "Field filtered")
+        ->check(CLI::IsMember({"position", "velocity", "effort"}))
+        ->default_str("position")
+        ->group(group);
+    app.add_option("--joints", joints_, "Joints filtered (comma-separated; default: all); the others pass through")
+        ->delimiter(',')
+        ->allow_extra_args(false)
+        ->group(group);
+    app.add_flag("--list", list_, "List the filter kinds with their parameters, units and defaults")->group(group);
+    add_format_option(app, format_, {OutputFormat::text, OutputFormat::json})->group(group);
+    app.add_flag("--step", step_,
+                 "Step response of the filter (unit step at t=0) instead of filtering a log: a plot with --plot, "
+                 "else a table t,input,output on -o (CSV; JSON Lines with -O jsonl)")
+        ->group(group);
+    app.add_option("--duration", duration_, "Length of the --step response (s; default: a few time constants)")
+        ->check(CLI::NonNegativeNumber)
+        ->group(group);
+    app.add_option("--plot", plot_, "Draw input and output over time into FILE.png or FILE.svg (needs gnuplot)")
+        ->group(group);
+    app.add_option("--plot-joints", plot_joints_, "Joints drawn by --plot (comma-separated; default: first 4 filtered)")
+        ->delimiter(',')
+        ->allow_extra_args(false)
+        ->group(group);
+  }
+
+  int run() override {
+    if (list_) {
+      list_kinds();
+      return kOk;
+    }
+    if (kind_.empty()) throw InvalidArgument("filter: a filter kind is required (see rmodel filter --list)");
+    const rf::FilterKind& kind = rf::filter_kind(kind_);
+    rf::FilterParams given;
+    for (const auto& a : param_args_) rf::parse_param_assignment(a, given);
+    const rf::FilterParams params = rf::resolve_params(kind, given);
+    std::string gnuplot;
+    if (!plot_.empty()) {
+      gnuplot = plot_preflight(plot_);
+      if (gnuplot.empty()) return kFailed;
+    }
+    if (step_) return run_step(kind, params, gnuplot);
+    return run_stream(kind, params, gnuplot);
+  }
+
+private:
+  void list_kinds() const {
+    const auto& kinds = rf::filter_kinds();
+    if (format_ == OutputFormat::json) {
+      Json doc = Json::array();
+      for (const rf::FilterKind& k : kinds) {
+        Json params = Json::array();
+        for (const rf::ParamInfo& p : k.params)
+          params.push_back({{"name", p.name},
+                            {"unit", p.unit},
+                            {"default", p.default_value},
+                            {"integer", p.integer},
+                            {"description", p.description}});
+        doc.push_back({{"name", k.name},
+                       {"family", k.family},
+                       {"description", k.description},
+                       {"initial_state", k.initial_state},
+                       {"params", params}});
+      }
+      write_out(json_text(doc));
+      return;
+    }
+    std::string out;
+    for (const rf::FilterKind& k : kinds) {
+      out += fmt::format("{} ({}): {}\n", k.name, k.family, k.description);
+      std::size_t name_w = 4, unit_w = 4, def_w = 7;
+      for (const rf::ParamInfo& p : k.params) {
+        name_w = std::max(name_w, p.name.size());
+        unit_w = std::max(unit_w, p.unit.size());
+        def_w = std::max(def_w, number_text(p.default_value).size());
+      }
+      for (const rf::ParamInfo& p : k.params)
+        out += fmt::format("    {:<{}}  {:<{}}  default {:<{}}  {}{}\n", p.name, name_w, p.unit, unit_w,
+                           number_text(p.default_value), def_w, p.description, p.integer ? " (integer)" : "");
+    }
+    write_out(out);
+  }
+
+  std::string title(const rf::FilterKind& kind, const rf::FilterParams& params, std::string_view what) const {
+    return fmt::format("{} filter ({}): {}", kind.name, params_text(kind, params), what);
+  }
+
+  int run_step(const rf::FilterKind& kind, const rf::FilterParams& params, const std::string& gnuplot) {
+    const auto samples = rf::step_response(kind.name, params, duration_);
+    if (!plot_.empty()) {
+      Trace tr;
+      tr.title = "unit step at t = 0";
+      for (const rf::StepSample& s : samples) {
+        tr.t.push_back(s.t);
+        tr.in.push_back(s.u);
+        tr.out.push_back(s.y);
+      }
+      const bool ok = draw(gnuplot, plot_, title(kind, params, "step response"), {tr},
+                           "output [units of the input]", true);
+      return ok ? kOk : kFailed;
+    }
+    io::Format format = io::parse_format(stream_.output_format);
+    if (format == io::Format::Auto && stream_.output != "-") format = io::format_from_path(stream_.output);
+    const bool jsonl = format == io::Format::JsonLines || format == io::Format::Json;
+    std::string text = jsonl ? "" : "t,input,output\n";
+    for (const rf::StepSample& s : samples) {
+      if (jsonl)
+        text += fmt::format("{{\"t\":{},\"input\":{},\"output\":{}}}\n", number_text(s.t), number_text(s.u),
+                            std::isfinite(s.y) ? number_text(s.y) : "null");
+      else
+        text += fmt::format("{},{},{}\n", number_text(s.t), number_text(s.u), number_text(s.y));
+    }
+    if (stream_.output == "-") {
+      write_out(text);
+    } else {
+      std::ofstream out(stream_.output, std::ios::binary);
+      if (!out) throw IoError(stream_.output, "cannot create");
+      out << text;
+      if (!out.flush()) throw IoError(stream_.output, "write failed");
+    }
+    return kOk;
+  }
+
+  int run_stream(const rf::FilterKind& kind, const rf::FilterParams& params, const std::string& gnuplot) {
+    std::signal(SIGPIPE, SIG_IGN);
+    const auto inputs = stream_.checked_inputs();
+    const rf::JointField field = rf::parse_joint_field(field_);
+    std::optional<Model> model;
+    if (model_given()) model.emplace(model_.load());
+
+    std::vector<std::string> selection = joints_;
+    if (model) {
+      const auto& names = model->joint_names();
+      model_joints_.insert(names.begin(), names.end());
+      for (const auto& j : joints_)
+        if (model_joints_.count(j) == 0) throw InvalidArgument(fmt::format("--joints: the model has no joint '{}'", j));
+      if (selection.empty()) selection = names;
+    }
+    rf::StreamFilter filter(kind.name, params, field, selection);
+    if (model) filter.add_joints(model->joint_names());
+    for (const auto& j : plot_joints_) plot_index_.emplace(j, plot_index_.size());
+    traces_.resize(plot_joints_.size());
+    for (std::size_t i = 0; i < plot_joints_.size(); ++i) traces_[i].title = plot_joints_[i];
+
+    io::WriterOptions writer_options = stream_.writer_options();
+    if (model) writer_options.csv_joints = model->joint_names();
+    if (model) writer_options.csv_fields = io::CsvPosition | io::CsvVelocity | io::CsvEffort;
+    io::MessageWriter writer = io::MessageWriter::open(stream_.output, writer_options);
+
+    StreamStats stats;
+    try {
+      for (const auto& path : inputs)
+        if (!replay(path, filter, writer, stats)) break;
+      writer.flush();
+    } catch (const BrokenPipe&) {
+      stats.stopped_early = true;
+    }
+    stats.print_summary("filter");
+    int code = stats.rejected > 0 ? kFailed : kOk;
+    if (!plot_.empty()) {
+      std::vector<Trace> drawn;
+      for (auto& tr : traces_) {
+        if (tr.t.empty()) {
+          fmt::print(stderr, "rmodel: --plot: joint '{}' never had a {}; not drawn\n", tr.title, field_);
+          continue;
+        }
+        drawn.push_back(std::move(tr));
+      }
+      if (drawn.empty()) {
+        fmt::print(stderr, "rmodel: --plot: nothing to draw\n");
+        return kFailed;
+      }
+      std::string what = fmt::format("{} of {} joint{}", field_, drawn.size(), drawn.size() == 1 ? "" : "s");
+      if (!draw(gnuplot, plot_, title(kind, params, what), drawn, field_unit(field), false)) code = kFailed;
+    }
+    return code;
+  }
+
+  bool model_given() const {
+    const auto env = [](const char* name) {
+      const char* v = std::getenv(name);
+      return v != nullptr && *v != '\0';
+    };
+    return model_.sample || !model_.urdf.empty() || !model_.manifest.empty() || env("RMODEL_URDF") ||
+           env("RMODEL_MODEL");
+  }
+
+  /// The field's values of `state`, or nullptr when absent.
+  const std::vector<double>* values(const JointState& state) const {
+    const std::vector<double>* v = &state.position;
+    if (field_ == "velocity") v = &state.velocity;
+    if (field_ == "effort") v = &state.effort;
+    return v->empty() || v->size() != state.name.size() ? nullptr : v;
+  }
+
+  /// Records the plotted joints of `state` (before and after filtering).
+  void record(const io::Message& m, const std::vector<double>& in, const std::vector<double>& out,
+              const rf::StreamFilter& filter) {
+    if (plot_.empty()) return;
+    for (std::size_t i = 0; i < m.joint.name.size(); ++i) {
+      const std::string& name = m.joint.name[i];
+      auto it = plot_index_.find(name);
+      if (it == plot_index_.end()) {
+        // Default: the first 4 filtered joints, in the order they appear.
+        if (!plot_joints_.empty() || traces_.size() >= 4 || !filter.selected(name)) continue;
+        if (!model_joints_.empty() && model_joints_.count(name) == 0) continue;
+        it = plot_index_.emplace(name, traces_.size()).first;
+        traces_.push_back({name, {}, {}, {}});
+      }
+      Trace& tr = traces_[it->second];
+      double t = static_cast<double>(tr.t.size()) * period_;
+      if (m.has_stamp && std::isfinite(m.stamp())) {
+        if (!t0_) t0_ = m.stamp();
+        t = m.stamp() - *t0_;
+      }
+      tr.t.push_back(t);
+      tr.in.push_back(in[i]);
+      tr.out.push_back(out[i]);
+    }
+  }
+
+  bool replay(const std::string& path, rf::StreamFilter& filter, io::MessageWriter& writer, StreamStats& stats) {
+    int fd = path == "-" ? 0 : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw IoError(path, "cannot open");
+    io::MessageReader reader(fd, path == "-" ? "<stdin>" : path, stream_.reader_options(), path != "-");
+    Progress progress(fd, path);
+    io::Message message;
+    period_ = filter.params().count("T") != 0 ? filter.params().at("T") : 0.01;
+    while (true) {
+      if (!reader.input_pending()) writer.flush();
+      const io::ReadStatus status = reader.next(message);
+      if (status == io::ReadStatus::End) break;
+      if (status == io::ReadStatus::WouldBlock) continue;
+      if (status == io::ReadStatus::Error) {
+        ++stats.rejected;
+        if (!stream_.quiet) fmt::print(stderr, "rmodel: {}\n", reader.error().to_string(reader.source()));
+        if (over_budget(stats)) return false;
+        continue;
+      }
+      ++stats.read;
+      progress.tick(stats.read);
+      if (message.kind == io::MessageKind::Joint) {
+        if (const auto problem = io::check_sizes(message.joint)) {
+          ++stats.rejected;
+          if (!stream_.quiet)
+            report_input(reader.source(), message.line, message.item,
+                         fmt::format("message rejected: '{}' has {} values for {} names", problem->field,
+                                     problem->got, problem->expected));
+          if (over_budget(stats)) return false;
+          continue;
+        }
+        warn_unknown(reader.source(), message, stats);
+        const std::vector<double>* v = values(message.joint);
+        if (v != nullptr && !plot_.empty()) plot_in_ = *v;
+        (void)filter.apply(message.joint);
+        if (v != nullptr) record(message, plot_in_, *v, filter);
+      }
+      if (writer.write(message) != io::WriteStatus::Skipped) ++stats.written;
+    }
+    return true;
+  }
+
+  void warn_unknown(const std::string& source, const io::Message& m, StreamStats& stats) {
+    if (model_joints_.empty()) return;
+    for (const std::string& name : m.joint.name) {
+      if (model_joints_.count(name) != 0) continue;
+      ++stats.warnings;
+      if (stream_.quiet || !reported_unknown_.insert(name).second) continue;
+      report_input(source, m.line, m.item,
+                   fmt::format("warning: joint '{}' is not in the model; passed through unfiltered (not reported again)",
+                               name));
+    }
+  }
+
+  bool over_budget(StreamStats& stats) {
+    if (stream_.max_errors == 0 || stats.rejected < stream_.max_errors) return false;
+    fmt::print(stderr, "rmodel: stopping after {} rejected messages (--max-errors)\n", stats.rejected);
+    stats.stopped_early = true;
+    return true;
+  }
+
+  ModelOptions model_;
+  StreamOptions stream_;
+  std::string kind_;
+  std::vector<std::string> param_args_;
+  std::string field_ = "position";
+  std::vector<std::string> joints_;
+  bool list_ = false;
+  OutputFormat format_ = OutputFormat::text;
+  bool step_ = false;
+  double duration_ = 0.0;
+  std::string plot_;
+  std::vector<std::string> plot_joints_;
+
+  std::unordered_set<std::string> model_joints_;
+  std::unordered_set<std::string> reported_unknown_;
+  std::unordered_map<std::string, std::size_t> plot_index_;
+  std::vector<Trace> traces_;
+  std::vector<double> plot_in_;
+  std::optional<double> t0_;
+  double period_ = 0.01;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_filter_command() { return std::make_unique<FilterCommand>(); }
+
+}  // namespace rmodel::cli

@@ -1,0 +1,120 @@
+#pragma once
+/// @file stream_filter.hpp
+/// Filtering a stream of partial joint states, joint by joint, with a registry filter
+/// (`rmodel filter`), and the step response of a registry filter (filter tuning).
+///
+/// - **Per joint.** Every joint has its own one-element ArrayFilter, created the first time
+///   the joint is seen (or up front with add_joints(), e.g. for every joint of a model), and
+///   advanced once per message that carries the joint. A joint's filter therefore runs at the
+///   rate at which that joint arrives; the filters assume that rate is uniform, with period
+///   T (the `T` parameter of the kind), and ignore the message stamps.
+/// - **Selection.** Only the selected joints are filtered (all when the selection is empty);
+///   the others pass through unchanged.
+/// - **Non-finite values** (NaN, ±inf: a missing reading) pass through unchanged and do not
+///   advance the joint's filter.
+/// - **No allocation** in apply() once every joint of the stream has been seen.
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "rmodel/filters/registry.hpp"
+#include "rmodel/joint_state.hpp"
+
+namespace rmodel::filters {
+
+/// The field of a joint state a StreamFilter filters.
+enum class JointField {
+  position,  ///< rad or m
+  velocity,  ///< rad/s or m/s
+  effort,    ///< N·m or N
+};
+
+/// "position", "velocity", "effort".
+[[nodiscard]] std::string_view to_string(JointField field) noexcept;
+/// Parses "position", "velocity", "effort".
+/// @throws InvalidArgument naming the valid fields otherwise
+[[nodiscard]] JointField parse_joint_field(std::string_view text);
+
+/// Parses "NAME=VALUE" (VALUE a decimal number, `inf` or `-inf`) into `params`.
+/// @throws InvalidArgument for a missing '=', an empty name or a malformed value
+void parse_param_assignment(std::string_view text, FilterParams& params);
+
+/// Result of StreamFilter::apply().
+enum class StreamFilterStatus {
+  filtered,      ///< the selected field was filtered (for the selected joints it carries)
+  absent,        ///< the message does not carry the field; nothing changed
+  size_mismatch, ///< the field's size differs from the number of names; nothing changed
+};
+
+/// Applies a filter kind to one field of a stream of (partial) joint states, per joint.
+class StreamFilter {
+public:
+  /// @param kind a registry kind (filter_kinds())
+  /// @param params parameter values; missing ones take the kind's defaults
+  /// @param field the field filtered
+  /// @param joints the joints filtered; empty: every joint
+  /// @throws InvalidArgument for an unknown kind or parameter or an invalid value
+  StreamFilter(std::string_view kind, const FilterParams& params, JointField field = JointField::position,
+               std::vector<std::string> joints = {});
+
+  /// Creates the filters of the selected joints among `names` now rather than on first sight.
+  void add_joints(const std::vector<std::string>& names);
+
+  /// Filters state's field in place (names, stamps and other fields untouched).
+  [[nodiscard]] StreamFilterStatus apply(JointState& state);
+
+  /// True when `name` is filtered (it is selected, or the selection is empty).
+  [[nodiscard]] bool selected(const std::string& name) const;
+  /// The joints that have a filter, in the order they were first seen or added.
+  [[nodiscard]] const std::vector<std::string>& filtered_joints() const noexcept { return order_; }
+  /// Restarts every joint's filter: the next value of each joint starts it again.
+  void restart() noexcept;
+
+  [[nodiscard]] const FilterKind& kind() const noexcept { return *kind_; }
+  /// Parameters in use, defaults included.
+  [[nodiscard]] const FilterParams& params() const noexcept { return params_; }
+  [[nodiscard]] JointField field() const noexcept { return field_; }
+
+private:
+  struct Slot {
+    std::unique_ptr<ArrayFilter> filter;
+    Eigen::VectorXd u;
+  };
+  Slot* slot(const std::string& name);
+
+  const FilterKind* kind_;
+  FilterParams params_;
+  JointField field_;
+  std::vector<std::string> selection_;
+  std::unordered_map<std::string, std::size_t> index_;
+  std::vector<Slot> slots_;
+  std::vector<std::string> order_;
+};
+
+/// One sample of a step response.
+struct StepSample {
+  double t = 0.0;  ///< time, s (the step is at t = 0)
+  double u = 0.0;  ///< input: 0 before the step, 1 from t = 0
+  double y = 0.0;  ///< output of the filter
+};
+
+/// A duration long enough to see a kind settle: 5 tau for first-order kinds, max(10/a1,
+/// 8/sqrt(a0)) for second-order ones, 1.5/v for the linear transient, 50 T otherwise (at least 10 T).
+/// @param params the parameters in use, defaults included (resolve_params())
+[[nodiscard]] double default_step_duration(const FilterKind& kind, const FilterParams& params);
+
+/// The response of a one-joint filter of `kind` to a unit step at t = 0: the filter starts
+/// from the zero state (start(0)), gets 0 for `lead` samples before t = 0, then 1 at
+/// t = 0, T, 2T, ... up to `duration` (0: default_step_duration()).
+/// @throws InvalidArgument for an unknown kind or parameter, an invalid value, a negative
+///         duration, or more than 10^6 samples
+[[nodiscard]] std::vector<StepSample> step_response(std::string_view kind, const FilterParams& params,
+                                                    double duration = 0.0, int lead = 5);
+
+}  // namespace rmodel::filters

@@ -1,0 +1,135 @@
+#include "rmodel/filters/stream_filter.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "rmodel/error.hpp"
+
+namespace rmodel::filters {
+
+std::string_view to_string(JointField field) noexcept {
+  switch (field) {
+    case JointField::position: return "position";
+    case JointField::velocity: return "velocity";
+    case JointField::effort: return "effort";
+  }
+  return "position";
+}
+
+JointField parse_joint_field(std::string_view text) {
+  if (text == "position") return JointField::position;
+  if (text == "velocity") return JointField::velocity;
+  if (text == "effort") return JointField::effort;
+  throw InvalidArgument(fmt::format("unknown joint field '{}' (valid: position, velocity, effort)", text));
+}
+
+void parse_param_assignment(std::string_view text, FilterParams& params) {
+  const auto eq = text.find('=');
+  if (eq == std::string_view::npos || eq == 0)
+    throw InvalidArgument(fmt::format("filter parameter '{}': expected NAME=VALUE, e.g. tau=0.05", text));
+  const std::string name(text.substr(0, eq));
+  const std::string value(text.substr(eq + 1));
+  char* end = nullptr;
+  const double v = value.empty() ? 0.0 : std::strtod(value.c_str(), &end);
+  if (value.empty() || end != value.c_str() + value.size() || std::isnan(v))
+    throw InvalidArgument(fmt::format("filter parameter '{}': '{}' is not a number", name, value));
+  params[name] = v;
+}
+
+StreamFilter::StreamFilter(std::string_view kind, const FilterParams& params, JointField field,
+                           std::vector<std::string> joints)
+    : kind_(&filter_kind(kind)), field_(field), selection_(std::move(joints)) {
+  // Validates everything (unknown parameters, invalid values) before any joint is seen.
+  params_ = make_array_filter(kind, 1, params)->params();
+  std::sort(selection_.begin(), selection_.end());
+  selection_.erase(std::unique(selection_.begin(), selection_.end()), selection_.end());
+}
+
+bool StreamFilter::selected(const std::string& name) const {
+  return selection_.empty() || std::binary_search(selection_.begin(), selection_.end(), name);
+}
+
+StreamFilter::Slot* StreamFilter::slot(const std::string& name) {
+  const auto it = index_.find(name);
+  if (it != index_.end()) return &slots_[it->second];
+  if (!selected(name)) return nullptr;
+  slots_.push_back({make_array_filter(kind_->name, 1, params_), Eigen::VectorXd::Zero(1)});
+  index_.emplace(name, slots_.size() - 1);
+  order_.push_back(name);
+  return &slots_.back();
+}
+
+void StreamFilter::add_joints(const std::vector<std::string>& names) {
+  for (const std::string& name : names) (void)slot(name);
+}
+
+StreamFilterStatus StreamFilter::apply(JointState& state) {
+  std::vector<double>* values = &state.position;
+  if (field_ == JointField::velocity) values = &state.velocity;
+  if (field_ == JointField::effort) values = &state.effort;
+  if (values->empty()) return StreamFilterStatus::absent;
+  if (values->size() != state.name.size()) return StreamFilterStatus::size_mismatch;
+  for (std::size_t i = 0; i < state.name.size(); ++i) {
+    double& value = (*values)[i];
+    if (!std::isfinite(value)) continue;
+    Slot* s = slot(state.name[i]);
+    if (s == nullptr) continue;
+    s->u[0] = value;
+    if (s->filter->update(s->u)) value = s->filter->y()[0];
+  }
+  return StreamFilterStatus::filtered;
+}
+
+void StreamFilter::restart() noexcept {
+  for (Slot& s : slots_) s.filter->start();
+}
+
+double default_step_duration(const FilterKind& kind, const FilterParams& params) {
+  const auto get = [&params](const char* name, double fallback) {
+    const auto it = params.find(name);
+    return it != params.end() ? it->second : fallback;
+  };
+  const double T = get("T", 0.01);
+  double duration = 50.0 * T;
+  if (kind.family == "second_order") {
+    const double a0 = get("a0", 0.0);
+    const double a1 = get("a1", 0.0);
+    if (a1 > 0 && a0 > 0) duration = std::max(10.0 / a1, 8.0 / std::sqrt(a0));
+  } else if (kind.find_param("tau") != nullptr) {
+    duration = 5.0 * get("tau", 0.0);
+  } else if (kind.name == "linear") {
+    const double v = get("v", 0.0);
+    if (v > 0 && std::isfinite(v)) duration = 1.5 / v;
+  }
+  return std::max(duration, 10.0 * T);
+}
+
+std::vector<StepSample> step_response(std::string_view kind, const FilterParams& params, double duration,
+                                      int lead) {
+  auto filter = make_array_filter(kind, 1, params);
+  const double T = filter->params().count("T") != 0 ? filter->params().at("T") : 0.01;
+  if (!(duration >= 0.0) || !std::isfinite(duration))
+    throw InvalidArgument(fmt::format("step response: duration must be >= 0 s, got {}", duration));
+  if (duration == 0.0) duration = default_step_duration(filter->kind(), filter->params());
+  const double samples = std::floor(duration / T + 1e-9) + 1.0 + std::max(lead, 0);
+  if (samples > 1e6)
+    throw InvalidArgument(fmt::format("step response: {} s at T = {} s is more than 10^6 samples", duration, T));
+  std::vector<StepSample> out;
+  out.reserve(static_cast<std::size_t>(samples));
+  filter->start(Eigen::VectorXd::Zero(1));
+  Eigen::VectorXd u(1);
+  const long first = -static_cast<long>(std::max(lead, 0));
+  const long last = static_cast<long>(std::floor(duration / T + 1e-9));
+  for (long k = first; k <= last; ++k) {
+    u[0] = k < 0 ? 0.0 : 1.0;
+    (void)filter->update(u);
+    out.push_back({static_cast<double>(k) * T, u[0], filter->y()[0]});
+  }
+  return out;
+}
+
+}  // namespace rmodel::filters
