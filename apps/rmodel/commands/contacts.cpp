@@ -1,10 +1,16 @@
-// rmodel contacts: contacts and their points (link frame, metres).
+// rmodel contacts: contacts and their points (link frame, metres); with --pose, the contact
+// points of chains in the base frame at that pose.
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "command.hpp"
 #include "commands/entities.hpp"
 #include "model_options.hpp"
 #include "output.hpp"
+#include "pose_options.hpp"
+#include "rmodel/error.hpp"
+#include "rmodel/kinematics.hpp"
 
 namespace rmodel::cli {
 namespace {
@@ -16,10 +22,20 @@ public:
     model_.add_to(app);
     add_format_option(app, format_, {OutputFormat::text, OutputFormat::json, OutputFormat::csv});
     app.add_option("names", names_, "Contacts to show (default: all)");
+    pose_.add_to(app, false);
+    const char* group = "Pose";
+    app.add_option("--chain", chains_, "With a pose: chains whose contact points to place (default: every chain "
+                                       "with a default contact); repeatable")
+        ->group(group);
+    app.add_option("--contact", contact_, "With a pose and one --chain: the contact to place instead of the "
+                                          "chain's default contact")
+        ->group(group);
   }
 
   int run() override {
     const Model model = model_.load();
+    if (pose_.given()) return run_posed(model);
+    if (!chains_.empty() || !contact_.empty()) throw InvalidArgument("--chain and --contact need a pose (--pose)");
     Table table({"index", "name", "points", "default_for"});
     for (const Contact* c : select_entities(model.contacts(), names_, "contact")) {
       Json points = Json::array();
@@ -39,7 +55,43 @@ public:
   }
 
 private:
+  /// Contact points of chains in the base (root link) frame at the pose.
+  int run_posed(const Model& model) {
+    namespace kin = rmodel::kinematics;
+    if (!names_.empty()) throw InvalidArgument("with a pose, select chains with --chain, not contact names");
+    if (!contact_.empty() && chains_.size() != 1) throw InvalidArgument("--contact needs exactly one --chain");
+    std::vector<std::string> chains = chains_;
+    if (chains.empty())
+      for (const auto& chain : model.chains())
+        if (!chain.default_contact.empty()) chains.push_back(chain.name);
+    const std::vector<double> pose = pose_.resolve(model);
+    const auto km = kin::KinematicModel::from_model(model);
+    kin::Workspace ws(km);
+    kin::forward_kinematics(km, ws, pose);
+    const bool text = format_ == OutputFormat::text;
+    Table table({"chain", "contact", "link", "point", "x", "y", "z"});
+    std::vector<Eigen::Vector3d> positions;
+    for (const auto& chain : chains) {
+      const kin::ContactPoints contact = kin::chain_contact(model, km, chain, contact_);
+      positions.resize(contact.points.size());
+      kin::contact_positions(ws, contact, positions);
+      for (std::size_t i = 0; i < positions.size(); ++i) {
+        std::vector<Json> row{chain, contact.name, km.body(contact.body).name, i};
+        for (int k = 0; k < 3; ++k) {
+          const double v = positions[i][k];
+          row.push_back(text ? Json(fmt::format("{:.6f}", std::abs(v) < 5e-7 ? 0.0 : v)) : Json(v));
+        }
+        table.add_row(std::move(row));
+      }
+    }
+    write_out(table.render(format_));
+    return kOk;
+  }
+
   ModelOptions model_;
+  PoseOptions pose_;
+  std::vector<std::string> chains_;
+  std::string contact_;
   OutputFormat format_ = OutputFormat::text;
   std::vector<std::string> names_;
 };

@@ -1,5 +1,6 @@
 // rmodel info: a summary of the model.
 #include <algorithm>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -8,6 +9,8 @@
 #include "command.hpp"
 #include "model_options.hpp"
 #include "output.hpp"
+#include "pose_options.hpp"
+#include "rmodel/kinematics.hpp"
 #include "rmodel/file.hpp"
 
 namespace rmodel::cli {
@@ -19,6 +22,7 @@ public:
     app.description("Summary of a model: robot name, counts of links, joints, chains, groups, contacts; total mass");
     model_.add_to(app);
     add_format_option(app, format_, {OutputFormat::text, OutputFormat::json});
+    pose_.add_to(app, false);  // --pose: also the centre of mass at that pose
   }
 
   int run() override {
@@ -42,6 +46,14 @@ public:
     doc["contacts"] = model.contacts().size();
     const auto mass = model.total_mass();
     doc["total_mass"] = mass ? Json(*mass) : Json(nullptr);
+    std::optional<Eigen::Vector3d> com;  // base (root link) frame, m; only with --pose
+    if (pose_.given()) {
+      const auto km = kinematics::KinematicModel::from_model(model);
+      kinematics::Workspace ws(km);
+      kinematics::forward_kinematics(km, ws, pose_.resolve(model));
+      if (km.total_mass() > 0) com = kinematics::center_of_mass(km, ws);
+      doc["center_of_mass"] = com ? Json::array({com->x(), com->y(), com->z()}) : Json(nullptr);
+    }
     // From SRDF (or rmodel JSON): named poses, end effectors, virtual joints.
     const Semantics& sem = model.semantics();
     doc["poses"] = sem.poses.size();
@@ -72,6 +84,10 @@ public:
     row("groups", std::to_string(model.groups().size()));
     row("contacts", std::to_string(model.contacts().size()));
     row("total mass", mass ? fmt::format("{} kg", number_text(*mass)) : "- (no inertials)");
+    if (pose_.given())
+      row("center of mass", com ? fmt::format("{:.6f} {:.6f} {:.6f} m (in {}, at the pose)", com->x(), com->y(),
+                                              com->z(), model.root_link())
+                                : "- (no inertials)");
     // Rows for what only some semantics have (SRDF), shown when present.
     if (!sem.poses.empty()) row("poses", std::to_string(sem.poses.size()));
     if (!sem.end_effectors.empty()) {
@@ -92,6 +108,7 @@ public:
 
 private:
   ModelOptions model_;
+  PoseOptions pose_;
   OutputFormat format_ = OutputFormat::text;
 };
 

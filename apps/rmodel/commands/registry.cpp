@@ -18,6 +18,8 @@ std::unique_ptr<Command> make_diff_command();
 std::unique_ptr<Command> make_check_log_command();
 std::unique_ptr<Command> make_aggregate_command();
 std::unique_ptr<Command> make_filter_command();
+std::unique_ptr<Command> make_fk_command();
+std::unique_ptr<Command> make_jacobian_command();
 
 namespace {
 const CommandEntry kCommands[] = {
@@ -35,6 +37,8 @@ const CommandEntry kCommands[] = {
     {"check-log", "Validate a joint-state log against a model: names, sizes, stamps, limits", make_check_log_command},
     {"aggregate", "Merge partial joint states into full sorted poses (files or a live stream)", make_aggregate_command},
     {"filter", "Filter every joint of joint-state logs; list filter kinds; step responses and plots", make_filter_command},
+    {"fk", "Forward kinematics: link frames at a pose, or for every joint state of a log", make_fk_command},
+    {"jacobian", "Geometric Jacobian of a chain at a pose", make_jacobian_command},
 };
 }  // namespace
 

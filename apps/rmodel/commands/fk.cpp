@@ -1,0 +1,284 @@
+// rmodel fk: link frames (position and orientation) at a pose given on the command line or
+// in a file, or for every joint state of a log (a held full pose that partial messages
+// update).
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <optional>
+#include <set>
+
+#include <Eigen/Geometry>
+#include <fmt/format.h>
+#include <kdl/frames.hpp>
+
+#include "command.hpp"
+#include "model_options.hpp"
+#include "output.hpp"
+#include "pose_options.hpp"
+#include "rmodel/error.hpp"
+#include "rmodel/io/message.hpp"
+#include "rmodel/io/reader.hpp"
+#include "rmodel/kinematics.hpp"
+#include "stream_options.hpp"
+
+namespace rmodel::cli {
+namespace {
+
+namespace kin = rmodel::kinematics;
+
+/// Fixed-point text for aligned tables; tiny values print as 0 (no "-0.000000").
+std::string fixed_text(double v) {
+  if (std::abs(v) < 5e-7) v = 0.0;
+  return fmt::format("{:.6f}", v);
+}
+
+class FkCommand : public Command {
+public:
+  void setup(CLI::App& app) override {
+    app.description(
+        "Forward kinematics: link frames (position in m; orientation as quaternion x y z w or roll pitch yaw in "
+        "rad) in the base (root link) frame, or in the chain's first_link frame with --chain; at one pose, or for "
+        "every joint-state message of a log (--log)");
+    model_.add_to(app);
+    pose_.add_to(app, true);
+    add_format_option(app, format_, {OutputFormat::text, OutputFormat::json, OutputFormat::csv});
+    const char* select = "Selection";
+    app.add_option("--links", links_, "Links to show, comma-separated (default: all)")
+        ->delimiter(',')
+        ->type_name("LINK,...")
+        ->group(select);
+    app.add_option("--chain", chain_, "Only the links of this chain, in its first_link frame")->group(select);
+    app.add_flag("--with-virtual", with_virtual_,
+                 "Include the chains' virtual links (past last_link), hidden by default")
+        ->group(select);
+    app.add_option("--orientation", orientation_, "Orientation as a quaternion (qx qy qz qw) or as roll pitch yaw")
+        ->check(CLI::IsMember({"quat", "rpy"}))
+        ->default_str("quat")
+        ->group(select);
+    const char* group = "Streams";
+    auto* log = app.add_option("--log", log_,
+                               "Stream a joint-state log (.jsonl, .json, .csv; '-': stdin): one record per joint "
+                               "state; partial messages update the held pose, which starts at the given pose")
+                    ->type_name("FILE|-")
+                    ->group(group);
+    app.add_option("-i,--input-format", stream_.input_format, "Input format of --log")
+        ->check(CLI::IsMember({"auto", "jsonl", "json", "csv"}))
+        ->default_str("auto")
+        ->needs(log)
+        ->group(group);
+    app.add_option("--max-errors", stream_.max_errors, "Stop after N rejected messages (0: never)")
+        ->needs(log)
+        ->group(group);
+    app.add_flag("-q,--quiet", stream_.quiet, "Report only the summary, not each problem")->needs(log)->group(group);
+    app.add_flag("--flush-each", stream_.flush_each, "Flush the output after every record")->needs(log)->group(group);
+  }
+
+  int run() override {
+    std::optional<std::vector<std::string>> inputs;
+    if (!log_.empty()) {
+      stream_.inputs = {log_};
+      inputs = stream_.checked_inputs();
+    }
+    const Model model = model_.load();
+    kin::KinematicModel km = chain_.empty()
+                                 ? kin::KinematicModel::from_model(model)
+                                 : kin::KinematicModel::from_chain(model, chain_, with_virtual_, kin::PoseLayout::full);
+    select_bodies(model, km);
+    kin::Workspace ws(km);
+    std::vector<double> pose = pose_.resolve(model);
+    if (!inputs) {
+      kin::forward_kinematics(km, ws, pose);
+      write_out(frames_table(km, ws).render(format_));
+      return kOk;
+    }
+    return stream(model, km, ws, pose, inputs->front());
+  }
+
+private:
+  /// The bodies to show: --links in the given order, else every body of the model (minus
+  /// the chains' virtual links unless --with-virtual, for a whole-robot model).
+  void select_bodies(const Model& model, const kin::KinematicModel& km) {
+    if (!links_.empty()) {
+      for (const auto& link : links_) {
+        const auto body = km.find_body(link);
+        if (!body) {
+          if (!chain_.empty() && model.find_link(link))
+            throw Error(fmt::format("link '{}' is not in chain '{}'", link, chain_));
+          throw NotFound("link", link);
+        }
+        bodies_.push_back(*body);
+      }
+      return;
+    }
+    std::vector<bool> hidden(km.size(), false);
+    if (chain_.empty() && !with_virtual_) {
+      for (const auto& chain : model.chains()) {
+        if (chain.last_link_virtual.empty() || chain.last_link_virtual == chain.last_link) continue;
+        const auto last = km.find_body(chain.last_link);
+        const auto tip = km.find_body(chain.last_link_virtual);
+        if (!last || !tip) continue;
+        for (std::size_t b = 0; b < km.size(); ++b)
+          if (b != *last && km.is_ancestor(*last, b) && km.is_ancestor(b, *tip)) hidden[b] = true;
+      }
+    }
+    for (std::size_t b = 0; b < km.size(); ++b)
+      if (!hidden[b]) bodies_.push_back(b);
+  }
+
+  [[nodiscard]] bool rpy() const { return orientation_ == "rpy"; }
+
+  [[nodiscard]] std::vector<std::string> columns() const {
+    if (rpy()) return {"link", "x", "y", "z", "roll", "pitch", "yaw"};
+    return {"link", "x", "y", "z", "qx", "qy", "qz", "qw"};
+  }
+
+  /// Position then orientation values of a frame (3 + 4 or 3 + 3 numbers).
+  [[nodiscard]] std::vector<double> frame_values(const Eigen::Isometry3d& frame) const {
+    const Eigen::Vector3d p = frame.translation();
+    const Eigen::Matrix3d r = frame.linear();
+    std::vector<double> values{p.x(), p.y(), p.z()};
+    if (rpy()) {
+      const KDL::Rotation rot(r(0, 0), r(0, 1), r(0, 2), r(1, 0), r(1, 1), r(1, 2), r(2, 0), r(2, 1), r(2, 2));
+      double roll = 0, pitch = 0, yaw = 0;
+      rot.GetRPY(roll, pitch, yaw);
+      values.insert(values.end(), {roll, pitch, yaw});
+    } else {
+      Eigen::Quaterniond q(r);
+      q.normalize();
+      if (q.w() < 0) q.coeffs() = -q.coeffs();  // one of the two equivalent signs: w ≥ 0
+      values.insert(values.end(), {q.x(), q.y(), q.z(), q.w()});
+    }
+    return values;
+  }
+
+  [[nodiscard]] Table frames_table(const kin::KinematicModel& km, const kin::Workspace& ws) const {
+    Table table(columns());
+    for (std::size_t b : bodies_) {
+      std::vector<Json> row{km.body(b).name};
+      for (double v : frame_values(ws.frame(b)))
+        row.push_back(format_ == OutputFormat::text ? Json(fixed_text(v)) : Json(v));
+      table.add_row(std::move(row));
+    }
+    return table;
+  }
+
+  // ---- streaming ----
+
+  /// One record: a JSON line, a CSV row (wide: <link>.<column>), or a text block.
+  [[nodiscard]] std::string record(const kin::KinematicModel& km, const kin::Workspace& ws, const io::Message& m,
+                                   std::uint64_t number) const {
+    if (format_ == OutputFormat::json) {
+      Json doc = Json::object();
+      if (m.has_stamp) doc["t"] = m.stamp();
+      if (m.cycle) doc["cycle"] = *m.cycle;
+      doc["frames"] = frames_table(km, ws).to_json();
+      return doc.dump() + "\n";
+    }
+    if (format_ == OutputFormat::csv) {
+      std::string out = m.has_stamp ? number_text(m.stamp()) : std::string();
+      for (std::size_t b : bodies_)
+        for (double v : frame_values(ws.frame(b))) out += "," + number_text(v);
+      return out + "\n";
+    }
+    std::string head = fmt::format("# message {}", number);
+    if (m.has_stamp) head += fmt::format(", t = {}", number_text(m.stamp()));
+    if (m.cycle) head += fmt::format(", cycle {}", *m.cycle);
+    return fmt::format("{}{}\n{}", number > 1 ? "\n" : "", head, frames_table(km, ws).render(OutputFormat::text));
+  }
+
+  [[nodiscard]] std::string csv_header(const kin::KinematicModel& km) const {
+    std::string out = "t";
+    const std::vector<std::string> cols = columns();
+    for (std::size_t b : bodies_)
+      for (std::size_t c = 1; c < cols.size(); ++c) out += fmt::format(",{}.{}", km.body(b).name, cols[c]);
+    return out + "\n";
+  }
+
+  /// False once stdout failed (the reader went away).
+  static bool emit(const std::string& text, bool flush) {
+    write_out(text);
+    if (flush) std::fflush(stdout);
+    return !std::ferror(stdout);
+  }
+
+  int stream(const Model& model, const kin::KinematicModel& km, kin::Workspace& ws, std::vector<double>& pose,
+             const std::string& path) {
+    std::signal(SIGPIPE, SIG_IGN);
+    int fd = path == "-" ? 0 : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw IoError(path, "cannot open");
+    io::MessageReader reader(fd, path == "-" ? "<stdin>" : path, stream_.reader_options(), path != "-");
+    Progress progress(fd, path);
+    StreamStats stats;
+    std::set<std::string> reported;
+    bool ok = format_ != OutputFormat::csv || emit(csv_header(km), false);
+    io::Message message;
+    while (ok) {
+      if (!reader.input_pending() && std::fflush(stdout) != 0) break;
+      const io::ReadStatus status = reader.next(message);
+      if (status == io::ReadStatus::End) break;
+      if (status == io::ReadStatus::WouldBlock) continue;
+      if (status == io::ReadStatus::Error) {
+        ++stats.rejected;
+        if (!stream_.quiet) fmt::print(stderr, "rmodel: {}\n", reader.error().to_string(reader.source()));
+        if (over_budget(stats)) break;
+        continue;
+      }
+      ++stats.read;
+      progress.tick(stats.read);
+      if (message.kind != io::MessageKind::Joint) continue;
+      const JointState& js = message.joint;
+      if (!js.position.empty() && js.position.size() != js.name.size()) {
+        ++stats.rejected;
+        if (!stream_.quiet)
+          report_input(reader.source(), message.line, message.item,
+                       fmt::format("message rejected: 'position' has {} values for {} names", js.position.size(),
+                                   js.name.size()));
+        if (over_budget(stats)) break;
+        continue;
+      }
+      for (std::size_t i = 0; i < js.position.size(); ++i) {
+        if (const auto index = model.find_joint_index(js.name[i])) {
+          pose[*index] = js.position[i];
+          continue;
+        }
+        ++stats.warnings;
+        if (!stream_.quiet && reported.insert(js.name[i]).second)
+          report_input(reader.source(), message.line, message.item,
+                       fmt::format("warning: unknown joint '{}' skipped (not reported again)", js.name[i]));
+      }
+      kin::forward_kinematics(km, ws, pose);
+      ok = emit(record(km, ws, message, stats.written + 1), stream_.flush_each);
+      if (ok) ++stats.written;
+    }
+    if (!ok || std::fflush(stdout) != 0) stats.stopped_early = true;
+    stats.print_summary("fk");
+    return stats.rejected > 0 ? kFailed : kOk;
+  }
+
+  bool over_budget(StreamStats& stats) const {
+    if (stream_.max_errors == 0 || stats.rejected < stream_.max_errors) return false;
+    fmt::print(stderr, "rmodel: stopping after {} rejected messages (--max-errors)\n", stats.rejected);
+    stats.stopped_early = true;
+    return true;
+  }
+
+  ModelOptions model_;
+  PoseOptions pose_;
+  StreamOptions stream_;
+  OutputFormat format_ = OutputFormat::text;
+  std::vector<std::string> links_;
+  std::string chain_;
+  bool with_virtual_ = false;
+  std::string orientation_ = "quat";
+  std::string log_;
+  std::vector<std::size_t> bodies_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_fk_command() { return std::make_unique<FkCommand>(); }
+
+}  // namespace rmodel::cli

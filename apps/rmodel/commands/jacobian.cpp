@@ -1,0 +1,123 @@
+// rmodel jacobian: a chain's geometric Jacobian at a pose (6 × chain joints; linear rows
+// then angular rows, in the chain's first_link frame).
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "command.hpp"
+#include "model_options.hpp"
+#include "output.hpp"
+#include "pose_options.hpp"
+#include "rmodel/error.hpp"
+#include "rmodel/kinematics.hpp"
+
+namespace rmodel::cli {
+namespace {
+
+namespace kin = rmodel::kinematics;
+
+constexpr const char* kRows[6] = {"vx", "vy", "vz", "wx", "wy", "wz"};
+
+class JacobianCommand : public Command {
+public:
+  void setup(CLI::App& app) override {
+    app.description(
+        "Geometric Jacobian of a chain at a pose: 6 rows (vx vy vz: linear velocity of the point in m/rad; "
+        "wx wy wz: angular velocity of the link) by the chain's joints, in the chain's first_link frame");
+    model_.add_to(app);
+    pose_.add_to(app, true);
+    add_format_option(app, format_, {OutputFormat::text, OutputFormat::json, OutputFormat::csv});
+    app.add_option("--chain", chain_, "The chain (its movable joints are the columns)")->required();
+    app.add_option("--link", link_, "Link of the chain whose motion is given (default: the chain's end link)");
+    app.add_option("--point", point_, "Reference point in the link frame (m; default: the link origin)")
+        ->delimiter(',')
+        ->expected(3)
+        ->type_name("X,Y,Z");
+    app.add_flag("--with-virtual", with_virtual_,
+                 "Include the chain's virtual joints (past last_link); the end link is then last_link_virtual");
+  }
+
+  int run() override {
+    const Model model = model_.load();
+    const auto km = kin::KinematicModel::from_chain(model, chain_, with_virtual_, kin::PoseLayout::full);
+    std::size_t body = km.tip();
+    if (!link_.empty()) {
+      const auto found = km.find_body(link_);
+      if (!found) {
+        if (!model.find_link(link_)) throw NotFound("link", link_);
+        throw Error(fmt::format("link '{}' is not in chain '{}'", link_, chain_));
+      }
+      body = *found;
+    }
+    const std::vector<double> pose = pose_.resolve(model);
+    kin::Workspace ws(km);
+    kin::forward_kinematics(km, ws, pose);
+    kin::Jacobian full;
+    Eigen::Vector3d point = Eigen::Vector3d::Zero();
+    if (!point_.empty()) {
+      point = Eigen::Vector3d(point_[0], point_[1], point_[2]);
+      if (!point.allFinite()) throw InvalidArgument("--point: the coordinates must be finite");
+    }
+    kin::jacobian(km, ws, body, point, full);
+
+    const std::vector<std::string> joints = model.chain_joints(chain_, with_virtual_);
+    const auto indices = model.chain_joint_indices(chain_, with_virtual_);
+    const std::string& frame = km.body(0).name;
+    const std::string& link = km.body(body).name;
+
+    if (format_ == OutputFormat::json) {
+      Json data = Json::array();
+      for (int r = 0; r < 6; ++r) {
+        Json row = Json::array();
+        for (int index : indices) row.push_back(full(r, index));
+        data.push_back(std::move(row));
+      }
+      Json doc = {{"chain", chain_},
+                  {"link", link},
+                  {"frame", frame},
+                  {"point", {point.x(), point.y(), point.z()}},
+                  {"rows", kRows},
+                  {"columns", joints},
+                  {"data", std::move(data)}};
+      write_out(json_text(doc));
+      return kOk;
+    }
+    std::vector<std::string> columns{format_ == OutputFormat::csv ? "row" : ""};
+    columns.insert(columns.end(), joints.begin(), joints.end());
+    Table table(columns);
+    for (int r = 0; r < 6; ++r) {
+      std::vector<Json> row{kRows[r]};
+      for (int index : indices) {
+        double v = full(r, index);
+        if (format_ == OutputFormat::text) {
+          if (std::abs(v) < 5e-7) v = 0.0;
+          row.push_back(fmt::format("{:.6f}", v));
+        } else {
+          row.push_back(v);
+        }
+      }
+      table.add_row(std::move(row));
+    }
+    std::string out;
+    if (format_ == OutputFormat::text)
+      out = fmt::format("# chain {}, link {}, point ({} {} {}) m, frame {}\n", chain_, link, number_text(point.x()),
+                        number_text(point.y()), number_text(point.z()), frame);
+    write_out(out + table.render(format_));
+    return kOk;
+  }
+
+private:
+  ModelOptions model_;
+  PoseOptions pose_;
+  OutputFormat format_ = OutputFormat::text;
+  std::string chain_;
+  std::string link_;
+  std::vector<double> point_;
+  bool with_virtual_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_jacobian_command() { return std::make_unique<JacobianCommand>(); }
+
+}  // namespace rmodel::cli

@@ -1,0 +1,88 @@
+#include "pose_options.hpp"
+
+#include <fmt/format.h>
+
+#include "rmodel/error.hpp"
+#include "rmodel/io/message.hpp"
+#include "rmodel/io/reader.hpp"
+#include "rmodel/pose.hpp"
+
+namespace rmodel::cli {
+
+void PoseOptions::add_to(CLI::App& app, bool positionals) {
+  const char* group = "Pose";
+  pose_option_ = app.add_option("--pose", pose,
+                 "Joint positions (rad or m) as joint=value items separated by commas; a named pose may "
+                 "come first ('stand,neck_pitch=0.2'); joints not given are 0")
+      ->type_name("POSE")
+      ->group(group);
+  file_option_ = app.add_option("--pose-file", file,
+                 "Take the pose from the first joint-state message of a JSON, JSON Lines or CSV file "
+                 "(--pose items override it)")
+      ->type_name("FILE")
+      ->group(group);
+  if (positionals)
+    app.add_option("joint_values", items, "Joint positions as joint=value (rad or m), applied after --pose")
+        ->type_name("JOINT=VALUE")
+        ->group(group);
+}
+
+bool PoseOptions::given() const {
+  return !items.empty() || (pose_option_ && pose_option_->count() > 0) ||
+         (file_option_ && file_option_->count() > 0);
+}
+
+void apply_joint_state(const Model& model, const JointState& state, std::vector<double>& pose) {
+  if (state.position.size() != state.name.size())
+    throw SizeMismatch("joint state 'position'", state.name.size(), state.position.size());
+  for (std::size_t i = 0; i < state.name.size(); ++i) {
+    const auto index = model.find_joint_index(state.name[i]);
+    if (!index) throw NotFound("joint", state.name[i]);
+    pose[*index] = state.position[i];
+  }
+}
+
+namespace {
+
+/// The first joint-state message of a file, as a sorted full pose.
+JointState read_pose_file(const Model& model, const std::string& path) {
+  io::MessageReader reader = io::MessageReader::open(path);
+  io::Message message;
+  while (true) {
+    const io::ReadStatus status = reader.next(message);
+    if (status == io::ReadStatus::End) break;
+    if (status == io::ReadStatus::WouldBlock) continue;
+    if (status == io::ReadStatus::Error)
+      throw ParseError({reader.source(), static_cast<int>(reader.error().line)}, reader.error().reason);
+    if (message.kind != io::MessageKind::Joint) continue;
+    if (message.joint.position.empty())
+      throw Error(fmt::format("{}:{}: the first joint state has no positions", reader.source(), message.line));
+    JointState state;
+    state.name = model.joint_names();
+    state.position.assign(model.pose_size(), 0.0);
+    apply_joint_state(model, message.joint, state.position);
+    return state;
+  }
+  throw Error(fmt::format("{}: no joint state message", reader.source()));
+}
+
+}  // namespace
+
+std::vector<double> PoseOptions::resolve(const Model& model) const {
+  std::string spec = pose;
+  for (const auto& item : items) {
+    if (!spec.empty()) spec += ' ';
+    spec += item;
+  }
+  JointState state;
+  if (!file.empty()) {
+    const JointState base = read_pose_file(model, file);
+    state = resolve_pose(model, spec, &base);
+  } else {
+    state = resolve_pose(model, spec);
+  }
+  if (state.position.empty()) state.position.assign(model.pose_size(), 0.0);
+  return std::move(state.position);
+}
+
+}  // namespace rmodel::cli
