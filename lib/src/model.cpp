@@ -1,5 +1,6 @@
 #include "rmodel/model.hpp"
 
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -392,6 +393,26 @@ JointState Model::make_full_state(bool with_velocity, bool with_effort) const {
 
 // ---- sample robot ----
 
+namespace {
+
+/// <prefix>/<relative_dir>/<file> → <prefix>.
+std::filesystem::path prefix_of(const std::filesystem::path& file, const std::filesystem::path& relative_dir) {
+  std::filesystem::path prefix = file.parent_path();
+  for (const auto& part : relative_dir)
+    if (!part.empty() && part != ".") prefix = prefix.parent_path();
+  return prefix;
+}
+
+/// An object inside librmodel, whose address dladdr maps to the library's file.
+const char kLibraryAnchor = 0;
+
+/// The installed data directory (share/rmodel) seen from an installed file in `relative_dir`.
+std::filesystem::path data_dir_from(const std::filesystem::path& installed_file, const char* relative_dir) {
+  return prefix_of(installed_file, relative_dir) / RMODEL_INSTALL_DATADIR;
+}
+
+}  // namespace
+
 std::string sample_model_dir() {
   namespace fs = std::filesystem;
   std::error_code ec;
@@ -399,10 +420,20 @@ std::string sample_model_dir() {
     fs::path p = fs::path(env) / "sample";
     if (fs::is_directory(p, ec)) return p.string();
   }
+  // Installed: <prefix>/<libdir>/librmodel.so → <prefix>/share/rmodel/sample, whichever
+  // program loaded the library, and wherever the prefix was moved (a .deb unpacked aside).
+  Dl_info info{};
+  if (dladdr(&kLibraryAnchor, &info) != 0 && info.dli_fname != nullptr) {
+    const fs::path library = fs::weakly_canonical(fs::path(info.dli_fname), ec);
+    if (!ec) {
+      fs::path p = data_dir_from(library, RMODEL_INSTALL_LIBDIR) / "sample";
+      if (fs::is_directory(p, ec)) return p.string();
+    }
+  }
   // Installed: <prefix>/bin/rmodel → <prefix>/share/rmodel/sample.
   fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
-    fs::path p = exe.parent_path().parent_path() / RMODEL_INSTALL_DATADIR / "sample";
+    fs::path p = data_dir_from(exe, RMODEL_INSTALL_BINDIR) / "sample";
     if (fs::is_directory(p, ec)) return p.string();
   }
   fs::path source = fs::path(RMODEL_SOURCE_SHARE_DIR) / "sample";

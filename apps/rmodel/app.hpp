@@ -1,0 +1,54 @@
+#pragma once
+// The command tree of `rmodel`, built in one place for main (parse and dispatch), for the
+// help command, and for the generators of man pages and shell completions, so that none of
+// them can drift from what `--help` shows.
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "command.hpp"
+
+namespace rmodel::cli {
+
+/// The root CLI::App with one subcommand per row of the command table.
+struct AppTree {
+  struct Registered {
+    CLI::App* app;
+    std::unique_ptr<Command> command;
+  };
+
+  std::unique_ptr<CLI::App> app;
+  std::vector<Registered> commands;  ///< in command-table order
+  bool debug = false;                ///< --debug: let internal exceptions through
+
+  /// The command whose subcommand was parsed, or nullptr.
+  [[nodiscard]] Command* parsed_command() const;
+};
+
+/// Thrown while parsing `rmodel --generate KIND DIR` (a hidden option), before the
+/// "a subcommand is required" rule applies; main writes the files.
+struct GenerateRequest {
+  std::string kind;  ///< "man" or "completions"
+  std::string dir;
+};
+
+/// Builds the whole tree: root options (--help, --version, --debug) and every command of
+/// the registry with the options its setup() declares. Opens no file.
+std::unique_ptr<AppTree> build_app();
+
+/// `rmodel --version`: the command's version, the loaded library's, and the libraries
+/// they were built with (no trailing newline).
+std::string version_text();
+
+/// The libraries rmodel was built with: librmodel's dependencies, then CLI11.
+std::vector<std::pair<std::string, std::string>> build_versions();
+
+/// Runs `--generate KIND DIR` on the tree; returns the exit code. Prints the files written
+/// to stderr.
+int generate(const AppTree& tree, const GenerateRequest& request);
+
+}  // namespace rmodel::cli

@@ -1,0 +1,86 @@
+# ctest: installs the existing build into a temporary prefix (no rebuild), checks the
+# installed layout, runs the installed `rmodel` on its own sample robot, then configures,
+# builds and runs tests/consumer against the prefix with find_package(rmodel), and compiles
+# the same program through pkg-config.
+#   -DBUILD_DIR -DSOURCE_DIR -DWORK_DIR -DVERSION -DBINDIR -DLIBDIR -DINCLUDEDIR -DDATADIR -DMANDIR
+#   -DCXX_COMPILER [-DPKG_CONFIG]
+cmake_minimum_required(VERSION 3.25)
+foreach(var BUILD_DIR SOURCE_DIR WORK_DIR VERSION BINDIR LIBDIR INCLUDEDIR DATADIR MANDIR CXX_COMPILER)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "${var} is not set")
+  endif()
+endforeach()
+
+function(run)
+  cmake_parse_arguments(RUN "" "OUTPUT" "COMMAND" ${ARGN})
+  execute_process(COMMAND ${RUN_COMMAND} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    string(REPLACE ";" " " cmd "${RUN_COMMAND}")
+    message(FATAL_ERROR "failed (${rc}): ${cmd}\n${out}\n${err}")
+  endif()
+  if(RUN_OUTPUT)
+    set(${RUN_OUTPUT} "${out}" PARENT_SCOPE)
+  endif()
+endfunction()
+
+function(expect_in text what)
+  string(FIND "${text}" "${what}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "expected '${what}' in:\n${text}")
+  endif()
+endfunction()
+
+set(prefix "${WORK_DIR}/prefix")
+file(REMOVE_RECURSE "${WORK_DIR}")
+run(COMMAND "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${prefix}")
+
+string(REGEX MATCH "^[0-9]+\\.[0-9]+" soversion "${VERSION}")
+foreach(file
+    "${BINDIR}/rmodel"
+    "${LIBDIR}/librmodel.so" "${LIBDIR}/librmodel.so.${soversion}" "${LIBDIR}/librmodel.so.${VERSION}"
+    "${INCLUDEDIR}/rmodel/model.hpp" "${INCLUDEDIR}/rmodel/version.hpp" "${INCLUDEDIR}/rmodel/io/reader.hpp"
+    "${DATADIR}/rmodel/sample/pony.urdf" "${DATADIR}/rmodel/sample/model.json"
+    "${DATADIR}/rmodel/schema/semantics.schema.json"
+    "${MANDIR}/man1/rmodel.1" "${MANDIR}/man1/rmodel-joints.1"
+    "${DATADIR}/bash-completion/completions/rmodel" "${DATADIR}/zsh/vendor-completions/_rmodel"
+    "${DATADIR}/fish/vendor_completions.d/rmodel.fish"
+    "${LIBDIR}/cmake/rmodel/rmodelConfig.cmake" "${LIBDIR}/cmake/rmodel/rmodelConfigVersion.cmake"
+    "${LIBDIR}/cmake/rmodel/rmodelTargets.cmake" "${LIBDIR}/pkgconfig/rmodel.pc")
+  if(NOT EXISTS "${prefix}/${file}")
+    message(FATAL_ERROR "not installed: ${file}")
+  endif()
+endforeach()
+file(GLOB private_headers "${prefix}/${INCLUDEDIR}/rmodel/*urdf*" "${prefix}/${INCLUDEDIR}/rmodel/*.cpp")
+if(private_headers)
+  message(FATAL_ERROR "installed more than the public headers: ${private_headers}")
+endif()
+
+# The installed command finds its data under its own prefix.
+run(COMMAND "${CMAKE_COMMAND}" -E env --unset=RMODEL_SHARE_DIR "${prefix}/${BINDIR}/rmodel" info --sample -f json
+    OUTPUT info)
+expect_in("${info}" "${prefix}/${DATADIR}/rmodel/sample/pony.urdf")
+run(COMMAND "${prefix}/${BINDIR}/rmodel" --version OUTPUT version)
+expect_in("${version}" "rmodel ${VERSION}")
+
+# find_package(rmodel) from a project of its own.
+run(COMMAND "${CMAKE_COMMAND}" -S "${SOURCE_DIR}/tests/consumer" -B "${WORK_DIR}/consumer"
+    -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=${CXX_COMPILER})
+run(COMMAND "${CMAKE_COMMAND}" --build "${WORK_DIR}/consumer")
+run(COMMAND "${CMAKE_COMMAND}" -E env --unset=RMODEL_SHARE_DIR "${WORK_DIR}/consumer/pony_pose" OUTPUT out)
+expect_in("${out}" "rmodel ${VERSION}, sample robot in ${prefix}/${DATADIR}/rmodel/sample")
+expect_in("${out}" "pony: 20 joints in the full pose")
+expect_in("${out}" "neck_pitch is joint 16")
+message(STATUS "find_package consumer:\n${out}")
+
+# The same program through pkg-config.
+if(PKG_CONFIG)
+  run(COMMAND "${CMAKE_COMMAND}" -E env "PKG_CONFIG_PATH=${prefix}/${LIBDIR}/pkgconfig"
+      "${PKG_CONFIG}" --cflags --libs rmodel OUTPUT flags)
+  string(STRIP "${flags}" flags)
+  separate_arguments(flags UNIX_COMMAND "${flags}")
+  run(COMMAND "${CXX_COMPILER}" -std=c++20 -o "${WORK_DIR}/pony_pose_pc" "${SOURCE_DIR}/tests/consumer/main.cpp"
+      ${flags} "-Wl,-rpath,${prefix}/${LIBDIR}")
+  run(COMMAND "${WORK_DIR}/pony_pose_pc" OUTPUT out)
+  expect_in("${out}" "pony: 20 joints in the full pose")
+endif()
+file(REMOVE_RECURSE "${WORK_DIR}")

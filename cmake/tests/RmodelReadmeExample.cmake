@@ -1,0 +1,20 @@
+# ctest: the library example of README.md (the ```cpp block after "This program is
+# `tests/consumer/main.cpp`") is that file, which install_and_consume compiles and runs.
+#   -DSOURCE_DIR
+cmake_minimum_required(VERSION 3.25)
+file(READ "${SOURCE_DIR}/README.md" readme)
+file(READ "${SOURCE_DIR}/tests/consumer/main.cpp" program)
+string(FIND "${readme}" "This program is `tests/consumer/main.cpp`" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "README.md no longer introduces tests/consumer/main.cpp")
+endif()
+string(SUBSTRING "${readme}" ${at} -1 rest)
+string(FIND "${rest}" "```cpp\n" open)
+string(SUBSTRING "${rest}" ${open} -1 rest)
+string(LENGTH "```cpp\n" skip)
+string(SUBSTRING "${rest}" ${skip} -1 rest)
+string(FIND "${rest}" "```\n" close)
+string(SUBSTRING "${rest}" 0 ${close} example)
+if(NOT example STREQUAL program)
+  message(FATAL_ERROR "README.md's library example differs from tests/consumer/main.cpp: copy the file into it")
+endif()
