@@ -24,8 +24,8 @@ inline void rotate_pair(Eigen::Isometry3d::LinearPart r, double c, double s) {
 
 /// sin and cos of one angle in one libm call where available.
 inline void sin_cos(double x, double& s, double& c) {
-#if defined(__GNUC__) && defined(__GLIBC__)
-  __builtin_sincos(x, &s, &c);
+#if defined(__GLIBC__) && defined(_GNU_SOURCE)
+  ::sincos(x, &s, &c);  // glibc's; GCC and clang both declare it in C++ (_GNU_SOURCE)
 #else
   s = std::sin(x);
   c = std::cos(x);
