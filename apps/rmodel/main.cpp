@@ -1,7 +1,12 @@
 // rmodel: build the command tree (app.cpp), parse, dispatch, map errors to exit codes
 // (0 ok, 1 the command failed, 2 bad arguments or unreadable input).
+#include <poll.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <string>
 
@@ -17,14 +22,29 @@ using namespace rmodel::cli;
 
 void print_error(const std::string& message) { fmt::print(stderr, "rmodel: error: {}\n", message); }
 
+/// True when stdout is a pipe or socket whose reader has gone: the write end then polls
+/// as an error. (A command that saw its output fail and stopped leaves errno behind.)
+bool stdout_reader_gone() {
+  pollfd out{STDOUT_FILENO, POLLOUT, 0};
+  return ::poll(&out, 1, 0) == 1 && (out.revents & (POLLERR | POLLHUP)) != 0;
+}
+
 /// Runs `work` and maps what it throws to an exit code; with --debug, lets it through.
 template <typename Work>
 int guarded(bool debug, Work&& work) {
   if (debug) return work();
   try {
     const int code = work();
-    std::fflush(stdout);
+    errno = 0;
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+      // The reader went away (`rmodel ... | head`): end quietly, as if it had read it all.
+      if (errno == EPIPE || stdout_reader_gone()) return code;
+      print_error(fmt::format("cannot write to stdout: {}", std::strerror(errno)));
+      return kFailed;
+    }
     return code;
+  } catch (const rmodel::BrokenPipe&) {
+    return kOk;
   } catch (const rmodel::IoError& e) {
     print_error(e.what());
     return kUsage;
@@ -43,8 +63,10 @@ int guarded(bool debug, Work&& work) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // A closed stdout ends the program quietly, as `head` users expect.
-  std::signal(SIGPIPE, SIG_DFL);
+  // A closed stdout ends the program quietly with its usual status, as `head` users
+  // expect: SIGPIPE is ignored, so the write fails with EPIPE and guarded() ends the run
+  // (no death by signal, which scripts would see as status 141).
+  std::signal(SIGPIPE, SIG_IGN);
 
   const auto tree = build_app();
   CLI::App& app = *tree->app;

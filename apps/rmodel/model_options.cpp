@@ -1,5 +1,6 @@
 #include "model_options.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
@@ -24,7 +25,11 @@ ModelSource read_manifest(const std::string& path) {
   try {
     doc = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
-    throw ParseError({path, 0}, std::string("malformed model manifest: ") + e.what());
+    const auto offset = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
+    const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+    throw ParseError({path, line}, std::string("malformed model manifest: ") + e.what());
+  } catch (const nlohmann::json::exception& e) {  // e.g. a number out of range
+    throw ParseError({path, 1}, std::string("malformed model manifest: ") + e.what());
   }
   if (!doc.is_object() || !doc.contains("urdf") || !doc["urdf"].is_string())
     throw ParseError({path, 0}, "a model manifest is a JSON object with a \"urdf\" path (and optional \"semantics\")");

@@ -54,6 +54,11 @@ struct Aggregator::State {
   std::vector<std::string> cache_names;
   std::vector<int> cache_index;
   std::vector<int> resolved;  // per message element, -1 = unknown
+  // Joints named twice in one message: pose slot j was named in message `named_in[j]`
+  // (a counter, so nothing is cleared per message), at element `named_at[j]`.
+  std::uint64_t generation = 0;
+  std::vector<std::uint64_t> named_in;
+  std::vector<std::size_t> named_at;
 
   std::vector<AggregatorWarning> warnings;
   Rejection rejection;
@@ -83,6 +88,8 @@ struct Aggregator::State {
     lower.resize(n);
     upper.resize(n);
     bounded.resize(n);
+    named_in.assign(n, 0);
+    named_at.assign(n, 0);
     for (std::size_t i = 0; i < n; ++i) {
       const JointInfo& j = model.pose_joint(i);
       bounded[i] = j.bounded();
@@ -227,9 +234,22 @@ Verdict Aggregator::on_joint_state(const JointState& message, std::optional<std:
   if (cycle && *cycle != s.cycle && s.options.kind == AggregatorKind::sync)
     s.warn(AggregatorWarning::Kind::cycle_mismatch, 0, static_cast<double>(*cycle));
   s.resolved.resize(message.name.size());
+  ++s.generation;
   for (std::size_t i = 0; i < message.name.size(); ++i) {
-    s.resolved[i] = s.resolve(i, message.name[i]);
-    if (s.resolved[i] < 0) s.warn(AggregatorWarning::Kind::unknown_joint, i);
+    const int index = s.resolve(i, message.name[i]);
+    s.resolved[i] = index;
+    if (index < 0) {
+      s.warn(AggregatorWarning::Kind::unknown_joint, i);
+      continue;
+    }
+    const auto j = static_cast<std::size_t>(index);
+    if (s.named_in[j] == s.generation) {
+      s.warnings.clear();
+      s.rejection = Rejection{"name", s.named_at[j] + 1, i + 1};
+      return Verdict::rejected;
+    }
+    s.named_in[j] = s.generation;
+    s.named_at[j] = i;
   }
   if (s.options.kind == AggregatorKind::sync)
     s.apply_sync(message);

@@ -21,8 +21,7 @@ public:
 
   Semantics read(std::string_view text) {
     tinyxml2::XMLDocument doc;
-    if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS)
-      fail(doc.ErrorLineNum(), detail::describe_xml_error(doc));
+    if (const auto problem = detail::parse_xml(doc, text)) fail(problem->line, problem->message);
     const XMLElement* root = doc.RootElement();
     if (!root || std::string_view(root->Name()) != "properties")
       fail(root ? root->GetLineNum() : 1,

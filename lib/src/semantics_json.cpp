@@ -1,12 +1,14 @@
 // rmodel's native JSON form of the semantic description. Arrays (not objects) hold the
 // chains, groups and contacts because their order defines the indices of the full pose.
 // Schema: share/rmodel/schema/semantics.schema.json.
+#include <cctype>
 #include <regex>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "rmodel/error.hpp"
+#include "json_unique_keys.hpp"
 #include "rmodel/semantics.hpp"
 
 namespace rmodel {
@@ -50,10 +52,23 @@ public:
   Semantics read() {
     ordered_json doc;
     try {
-      doc = ordered_json::parse(text_.begin(), text_.end());
+      if (const auto duplicate = detail::parse_json_unique_keys(text_, doc))
+        throw ParseError({source_, line_at_offset(text_, duplicate->offset)},
+                         fmt::format("duplicate key '{}' in one object", duplicate->key));
     } catch (const nlohmann::json::parse_error& e) {
       throw ParseError({source_, line_at_offset(text_, e.byte > 0 ? e.byte - 1 : 0)},
                        fmt::format("malformed JSON: {}", clean(e.what())));
+    }
+    catch (const nlohmann::json::exception& e) {
+      // A number beyond double's range ("number overflow parsing '1e999'"): no offset is
+      // given, so find the number it quotes.
+      const std::string what = e.what();
+      const auto open = what.find('\'');
+      const auto close = what.rfind('\'');
+      std::size_t at = 0;
+      if (open != std::string::npos && close > open) at = text_.find(what.substr(open + 1, close - open - 1));
+      throw ParseError({source_, line_at_offset(text_, at == std::string_view::npos ? 0 : at)},
+                       fmt::format("malformed JSON: {}", clean(what)));
     }
     if (!doc.is_object()) fail(1, "the semantics document must be a JSON object");
     Semantics out;
@@ -64,6 +79,7 @@ public:
         fail(1, fmt::format("unsupported rmodel_semantics version {} (this rmodel reads {})", v.dump(), kFormatVersion));
     }
     for (const auto& [key, value] : doc.items()) {
+      section_line_ = key_line(key);
       if (key == "chains") for (const auto& e : array(value, key)) out.chains.push_back(chain(e));
       else if (key == "groups") for (const auto& e : array(value, key)) out.groups.push_back(group(e));
       else if (key == "contacts") for (const auto& e : array(value, key)) out.contacts.push_back(contact(e));
@@ -71,7 +87,7 @@ public:
       else if (key == "end_effectors") for (const auto& e : array(value, key)) out.end_effectors.push_back(end_effector(e));
       else if (key == "virtual_joints") for (const auto& e : array(value, key)) out.virtual_joints.push_back(virtual_joint(e));
       else if (key != "rmodel_semantics" && key != "$schema" && key != "description")
-        out.warnings.push_back({Severity::warning, {source_, 0}, "ignored", fmt::format("ignored top-level key '{}'", key)});
+        out.warnings.push_back({Severity::warning, {source_, section_line_}, "ignored", fmt::format("ignored top-level key '{}'", key)});
     }
     return out;
   }
@@ -85,17 +101,32 @@ private:
 
   [[noreturn]] void fail(int line, const std::string& message) const { throw ParseError({source_, line}, message); }
 
+  int section_line_ = 1;  ///< line of the top-level key being read
+
+  /// Line of the first `"key":` in the text (1 when not found). nlohmann_json keeps no
+  /// positions; entities are found by name (lines_), sections by their key.
+  int key_line(const std::string& key) const {
+    const std::string quoted = "\"" + key + "\"";
+    for (std::size_t at = text_.find(quoted); at != std::string_view::npos; at = text_.find(quoted, at + 1)) {
+      std::size_t after = at + quoted.size();
+      while (after < text_.size() && std::isspace(static_cast<unsigned char>(text_[after]))) ++after;
+      if (after < text_.size() && text_[after] == ':') return line_at_offset(text_, at);
+    }
+    return 1;
+  }
+
   const ordered_json& array(const ordered_json& value, const std::string& key) const {
-    if (!value.is_array()) fail(0, fmt::format("'{}' must be an array", key));
+    if (!value.is_array()) fail(section_line_, fmt::format("'{}' must be an array", key));
     return value;
   }
 
   /// Reads the entity's name and line; rejects non-objects and unknown keys.
   std::pair<std::string, int> head(const ordered_json& e, const char* kind,
                                    std::initializer_list<std::string_view> allowed) {
-    if (!e.is_object()) fail(0, fmt::format("each {} must be an object, got {}", kind, e.dump()));
+    // Without a usable name the entity cannot be found in the text: the line of its section.
+    if (!e.is_object()) fail(section_line_, fmt::format("each {} must be an object, got {}", kind, e.dump()));
     if (!e.contains("name") || !e["name"].is_string() || e["name"].get<std::string>().empty())
-      fail(0, fmt::format("a {} without a \"name\" string: {}", kind, e.dump()));
+      fail(section_line_, fmt::format("a {} without a \"name\" string: {}", kind, e.dump()));
     std::string name = e["name"];
     int line = lines_.take(name);
     for (const auto& [key, _] : e.items())

@@ -5,6 +5,7 @@
 // The decisions are in docs/design.md, "Interop and CI guards".
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cctype>
 #include <map>
 #include <set>
@@ -87,8 +88,7 @@ public:
 
   Semantics read(std::string_view text) {
     tinyxml2::XMLDocument doc;
-    if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS)
-      fail(doc.ErrorLineNum(), detail::describe_xml_error(doc));
+    if (const auto problem = detail::parse_xml(doc, text)) fail(problem->line, problem->message);
     const XMLElement* root = doc.RootElement();
     if (!root || std::string_view(root->Name()) != "robot")
       fail(root ? root->GetLineNum() : 1,
@@ -172,8 +172,8 @@ private:
     while (end > begin && std::isspace(static_cast<unsigned char>(end[-1]))) --end;
     double value = 0;
     auto [ptr, ec] = std::from_chars(begin, end, value);
-    if (begin == end || ec != std::errc() || ptr != end)
-      fail(e->GetLineNum(), fmt::format("{}: value '{}' is not a number", owner, text));
+    if (begin == end || ec != std::errc() || ptr != end || !std::isfinite(value))
+      fail(e->GetLineNum(), fmt::format("{}: value '{}' is not a finite number", owner, text));
     return value;
   }
 

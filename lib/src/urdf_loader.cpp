@@ -81,8 +81,8 @@ std::optional<std::array<double, 3>> parse_xyz(const std::string& text) { return
 /// text is not XML with a <robot> root.
 std::optional<RawUrdf> read_raw(tinyxml2::XMLDocument& doc, std::string_view text, const std::string& source,
                                 Diagnostics& out) {
-  if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) {
-    out.add(Severity::error, {source, doc.ErrorLineNum()}, "xml-syntax", describe_xml_error(doc));
+  if (const auto problem = parse_xml(doc, text)) {
+    out.add(Severity::error, {source, problem->line}, "xml-syntax", problem->message);
     return std::nullopt;
   }
   const tinyxml2::XMLElement* robot = doc.RootElement();
@@ -293,6 +293,77 @@ void check_geometry(const RawUrdf& raw, const std::string& source, Diagnostics& 
   }
 }
 
+/// Checks every number rmodel reads from joints and inertials before urdfdom sees them, so
+/// that a bad one is reported with its line (urdfdom's messages have none) and NaN or
+/// infinity never reach the model: finite values, three per vector, limits in order,
+/// velocity and effort limits and masses not negative.
+void check_numbers(const RawUrdf& raw, const std::string& source, Diagnostics& out) {
+  auto bad = [&](const tinyxml2::XMLElement* where, const std::string& owner, const std::string& what) {
+    out.add(Severity::error, {source, where->GetLineNum()}, "bad-number", fmt::format("{}: {}", owner, what));
+  };
+  auto finite = [](double v) { return std::isfinite(v); };
+  // Optional attribute `name` of `element`: nullopt when absent, else one finite number.
+  auto number = [&](const tinyxml2::XMLElement* element, const char* name,
+                    const std::string& owner) -> std::optional<double> {
+    const char* text = element->Attribute(name);
+    if (!text) return std::nullopt;
+    const auto value = parse_numbers<1>(text);
+    if (!value || !finite((*value)[0])) {
+      bad(element, owner, fmt::format("<{} {}=\"{}\"> is not a finite number", element->Name(), name, text));
+      return std::nullopt;
+    }
+    return (*value)[0];
+  };
+  auto vector3 = [&](const tinyxml2::XMLElement* element, const char* name, const std::string& owner) {
+    const char* text = element ? element->Attribute(name) : nullptr;
+    if (!text) return;
+    const auto value = parse_xyz(text);
+    if (!value || !std::all_of(value->begin(), value->end(), finite))
+      bad(element, owner, fmt::format("<{} {}=\"{}\"> is not three finite numbers", element->Name(), name, text));
+  };
+  for (auto* joint = raw.robot->FirstChildElement("joint"); joint; joint = joint->NextSiblingElement("joint")) {
+    const std::string owner = fmt::format("joint '{}'", attribute(joint, "name"));
+    for (auto* origin = joint->FirstChildElement("origin"); origin; origin = origin->NextSiblingElement("origin")) {
+      vector3(origin, "xyz", owner);
+      vector3(origin, "rpy", owner);
+    }
+    if (auto* limit = joint->FirstChildElement("limit")) {
+      const auto lower = number(limit, "lower", owner);
+      const auto upper = number(limit, "upper", owner);
+      for (const char* name : {"velocity", "effort"})
+        if (const auto v = number(limit, name, owner); v && *v < 0)
+          bad(limit, owner, fmt::format("<limit {}=\"{}\"> must not be negative", name, *v));
+      if (lower && upper && *lower > *upper)
+        bad(limit, owner, fmt::format("<limit lower=\"{}\"> is above upper=\"{}\"", *lower, *upper));
+    }
+    struct Scalars {
+      const char* element;
+      std::array<const char*, 4> names;  // unused slots are null
+    };
+    static constexpr Scalars kScalars[] = {
+        {"dynamics", {"damping", "friction", nullptr, nullptr}},
+        {"mimic", {"multiplier", "offset", nullptr, nullptr}},
+        {"calibration", {"rising", "falling", nullptr, nullptr}},
+        {"safety_controller", {"soft_lower_limit", "soft_upper_limit", "k_position", "k_velocity"}}};
+    for (const Scalars& scalars : kScalars)
+      if (auto* e = joint->FirstChildElement(scalars.element))
+        for (const char* name : scalars.names)
+          if (name != nullptr) (void)number(e, name, owner);
+  }
+  for (auto* link = raw.robot->FirstChildElement("link"); link; link = link->NextSiblingElement("link")) {
+    const auto* inertial = link->FirstChildElement("inertial");
+    if (!inertial) continue;
+    const std::string owner = fmt::format("link '{}'", attribute(link, "name"));
+    vector3(inertial->FirstChildElement("origin"), "xyz", owner);
+    vector3(inertial->FirstChildElement("origin"), "rpy", owner);
+    if (auto* mass = inertial->FirstChildElement("mass"))
+      if (const auto m = number(mass, "value", owner); m && *m < 0)
+        bad(mass, owner, fmt::format("<mass value=\"{}\"> must not be negative", *m));
+    if (auto* inertia = inertial->FirstChildElement("inertia"))
+      for (const char* name : {"ixx", "ixy", "ixz", "iyy", "iyz", "izz"}) (void)number(inertia, name, owner);
+  }
+}
+
 /// The part of the URDF urdfdom needs for rmodel: links with their <inertial>, and joints.
 /// Visuals, collisions, materials, transmissions and gazebo extensions are left out, which
 /// makes urdfdom's (TinyXML) parse several times cheaper on real robots.
@@ -425,6 +496,7 @@ std::optional<UrdfModel> analyse_urdf(std::string_view text, const std::string& 
   if (!check_raw(*raw, source, out)) return std::nullopt;
   const std::size_t errors_before = out.count(Severity::error);
   check_geometry(*raw, source, out);
+  check_numbers(*raw, source, out);
   if (out.count(Severity::error) != errors_before) return std::nullopt;
   auto parsed = parse_with_urdfdom(reduced_document(*raw));
   if (!parsed.model) {

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <fstream>
@@ -92,7 +93,7 @@ std::filesystem::path make_temp_dir(const std::string& prefix) {
   return templ;
 }
 
-RunResult run_rmodel(const std::vector<std::string>& args, const std::string& input) {
+RunResult run_rmodel(const std::vector<std::string>& args, const std::string& input, std::size_t chunk_bytes) {
   int in_pipe[2], out_pipe[2], err_pipe[2];
   if (pipe(in_pipe) || pipe(out_pipe) || pipe(err_pipe)) throw std::runtime_error("pipe failed");
 
@@ -146,7 +147,9 @@ RunResult run_rmodel(const std::vector<std::string>& args, const std::string& in
     drain(out_i, out_pipe[0], result.out, out_open);
     drain(err_i, err_pipe[0], result.err, err_open);
     if (in_i >= 0 && (fds[in_i].revents & (POLLOUT | POLLERR | POLLHUP))) {
-      ssize_t put = write(in_fd, input.data() + written, input.size() - written);
+      const std::size_t remaining = input.size() - written;
+      ssize_t put = write(in_fd, input.data() + written, chunk_bytes ? std::min(chunk_bytes, remaining) : remaining);
+      if (chunk_bytes) usleep(200);
       if (put <= 0) { close(in_fd); in_fd = -1; }
       else if ((written += static_cast<std::size_t>(put)) == input.size()) { close(in_fd); in_fd = -1; }
     }

@@ -30,8 +30,11 @@ struct RunResult {
   std::string out;
   std::string err;
 };
-/// Runs the built `rmodel` with arguments (no shell), feeding `input` on stdin.
-RunResult run_rmodel(const std::vector<std::string>& args, const std::string& input = {});
+/// Runs the built `rmodel` with arguments (no shell), feeding `input` on stdin; with
+/// `chunk_bytes`, in writes of at most that many bytes with a pause after each (input
+/// trickling in from a slow producer).
+RunResult run_rmodel(const std::vector<std::string>& args, const std::string& input = {},
+                     std::size_t chunk_bytes = 0);
 
 }  // namespace rmodel::test
 

@@ -472,9 +472,10 @@ TEST(IoRoundTrip, NumbersAreWrittenExactlyAsFmtDoes) {
 }
 
 TEST(IoRoundTrip, EveryNameLengthWithASpecialCharacterAnywhere) {
-  // Names of 0..20 bytes, plain or with one character JSON must escape at each position.
+  // Names of 1..20 bytes, plain or with one character JSON must escape at each position.
+  // (An empty name is an error: see EmptyNameIsAnError.)
   std::vector<std::string> names;
-  for (std::size_t len = 0; len <= 20; ++len) {
+  for (std::size_t len = 1; len <= 20; ++len) {
     names.emplace_back(len, 'x');
     for (std::size_t pos = 0; pos < len; ++pos) {
       for (char special : {'"', '\\', '\n', '\x01', '\x1f'}) {
@@ -493,4 +494,15 @@ TEST(IoRoundTrip, EveryNameLengthWithASpecialCharacterAnywhere) {
   const auto back = read_messages(text, io::Format::JsonLines);
   ASSERT_EQ(back.size(), 1u);
   EXPECT_EQ(back[0].joint.name, names);
+}
+
+TEST(IoRoundTrip, EmptyNameIsAnError) {
+  // An empty name matches no joint: the message is broken, not partial.
+  std::istringstream in("{\"name\":[\"a\",\"\"],\"position\":[1,2]}\n{\"name\":[\"a\"],\"position\":[3]}\n");
+  io::MessageReader reader(in, "log.jsonl", {.format = io::Format::JsonLines});
+  io::Message m;
+  ASSERT_EQ(reader.next(m), io::ReadStatus::Error);
+  EXPECT_EQ(reader.error().to_string(reader.source()), "log.jsonl:1: 'name' holds an empty name");
+  ASSERT_EQ(reader.next(m), io::ReadStatus::Ok);
+  EXPECT_EQ(m.joint.position, std::vector<double>{3});
 }

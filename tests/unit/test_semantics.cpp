@@ -136,7 +136,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         BadInput{"syntax", "{\n\"chains\": [\n,]}", "malformed JSON", 3},
         BadInput{"not_object", "[1]", "must be a JSON object", 1},
-        BadInput{"chains_not_array", "{\"chains\": {}}", "'chains' must be an array", 0},
+        BadInput{"chains_not_array", "{\"chains\": {}}", "'chains' must be an array", 1},
         BadInput{"missing_last_link", "{\"chains\": [\n{\"name\": \"a\", \"first_link\": \"b\"}]}",
                  "chain 'a': missing \"last_link\"", 2},
         BadInput{"unknown_key", "{\"chains\": [\n\n{\"name\": \"a\", \"first\": \"b\"}]}", "unknown key 'first'", 3},

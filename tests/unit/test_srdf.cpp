@@ -331,12 +331,12 @@ INSTANTIATE_TEST_SUITE_P(
                 "group 'g': <chain> without a tip_link attribute", 3},
         BadSrdf{"state_value", "<robot><group_state name='s' group='g'>\n<joint name='j' value='abc'/>"
                                "</group_state></robot>",
-                "group_state 's', joint 'j': value 'abc' is not a number", 2},
+                "group_state 's', joint 'j': value 'abc' is not a finite number", 2},
         BadSrdf{"state_no_value", "<robot><group_state name='s' group='g'>\n\n<joint name='j'/></group_state></robot>",
                 "without a value attribute", 3},
         BadSrdf{"multi_value", "<robot><group_state name='s' group='g'>\n<joint name='j' value='0 x'/>"
                                "</group_state></robot>",
-                "value 'x' is not a number", 2},
+                "value 'x' is not a finite number", 2},
         BadSrdf{"eef", "<robot>\n<end_effector name='e' group='g'/></robot>",
                 "end_effector 'e': <end_effector> without a parent_link attribute", 2},
         BadSrdf{"vj", "<robot>\n<virtual_joint name='v' type='fixed' child_link='b'/></robot>",

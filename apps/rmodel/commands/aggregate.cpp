@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <cmath>
-#include <csignal>
 #include <set>
 
 #include <fmt/format.h>
@@ -70,8 +69,6 @@ public:
   }
 
   int run() override {
-    // A closed output must surface as EPIPE (BrokenPipe) so the summary still prints.
-    std::signal(SIGPIPE, SIG_IGN);
     const auto inputs = stream_.checked_inputs();
     const Model model = model_.load();
     AggregatorOptions options;
@@ -155,7 +152,11 @@ private:
         const Rejection& r = aggregator.rejection();
         if (!stream_.quiet)
           report_input(reader.source(), message.line, message.item,
-                       fmt::format("message rejected: '{}' has {} values for {} names", r.field, r.got, r.expected));
+                       r.field == "name"
+                           ? fmt::format("message rejected: joint '{}' is named twice (elements {} and {})",
+                                         message.joint.name[r.got - 1], r.expected, r.got)
+                           : fmt::format("message rejected: '{}' has {} values for {} names", r.field, r.got,
+                                         r.expected));
         if (over_budget(stats)) return false;
         continue;
       }

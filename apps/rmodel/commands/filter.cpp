@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
-#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -321,7 +320,6 @@ private:
   }
 
   int run_stream(const rf::FilterKind& kind, const rf::FilterParams& params, const std::string& gnuplot) {
-    std::signal(SIGPIPE, SIG_IGN);
     const auto inputs = stream_.checked_inputs();
     const rf::JointField field = rf::parse_joint_field(field_);
     std::optional<Model> model;
@@ -451,7 +449,16 @@ private:
         warn_unknown(reader.source(), message, stats);
         const std::vector<double>* v = values(message.joint);
         if (v != nullptr && !plot_.empty()) plot_in_ = *v;
-        (void)filter.apply(message.joint);
+        if (filter.apply(message.joint) == filters::StreamFilterStatus::repeated_name) {
+          ++stats.rejected;
+          const std::size_t i = filter.repeated_element();
+          if (!stream_.quiet)
+            report_input(reader.source(), message.line, message.item,
+                         fmt::format("message rejected: joint '{}' is named twice (element {})",
+                                     message.joint.name[i], i + 1));
+          if (over_budget(stats)) return false;
+          continue;
+        }
         if (v != nullptr) record(message, plot_in_, *v, filter);
       }
       if (writer.write(message) != io::WriteStatus::Skipped) ++stats.written;

@@ -5,8 +5,8 @@
 #include <unistd.h>
 
 #include <cmath>
-#include <csignal>
 #include <cstdio>
+#include <cstdint>
 #include <optional>
 #include <set>
 
@@ -98,6 +98,8 @@ public:
   }
 
 private:
+  std::vector<std::uint64_t> named_in_;  // see repeated_joint()
+  std::uint64_t generation_ = 0;
   /// The bodies to show: --links in the given order, else every body of the model (minus
   /// the chains' virtual links unless --with-virtual, for a whole-robot model).
   void select_bodies(const Model& model, const kin::KinematicModel& km) {
@@ -204,9 +206,22 @@ private:
     return !std::ferror(stdout);
   }
 
+  /// The element of `js` naming a pose joint a second time, if any: which of its values
+  /// to take would be a guess. Marks by message number, so nothing is cleared per message.
+  std::optional<std::size_t> repeated_joint(const Model& model, const JointState& js) {
+    named_in_.resize(model.pose_size(), 0);
+    ++generation_;
+    for (std::size_t i = 0; i < js.name.size(); ++i) {
+      const auto index = model.find_joint_index(js.name[i]);
+      if (!index) continue;
+      if (named_in_[*index] == generation_) return i;
+      named_in_[*index] = generation_;
+    }
+    return std::nullopt;
+  }
+
   int stream(const Model& model, const kin::KinematicModel& km, kin::Workspace& ws, std::vector<double>& pose,
              const std::string& path) {
-    std::signal(SIGPIPE, SIG_IGN);
     int fd = path == "-" ? 0 : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) throw IoError(path, "cannot open");
     io::MessageReader reader(fd, path == "-" ? "<stdin>" : path, stream_.reader_options(), path != "-");
@@ -236,6 +251,15 @@ private:
           report_input(reader.source(), message.line, message.item,
                        fmt::format("message rejected: 'position' has {} values for {} names", js.position.size(),
                                    js.name.size()));
+        if (over_budget(stats)) break;
+        continue;
+      }
+      if (const auto repeated = repeated_joint(model, js)) {
+        ++stats.rejected;
+        if (!stream_.quiet)
+          report_input(reader.source(), message.line, message.item,
+                       fmt::format("message rejected: joint '{}' is named twice (element {})", js.name[*repeated],
+                                   *repeated + 1));
         if (over_budget(stats)) break;
         continue;
       }

@@ -83,8 +83,11 @@ struct AggregatorWarning {
 };
 
 /// Why the last message was rejected.
+/// A size mismatch: `field` has `got` values for `expected` names. Or, with field "name", a
+/// joint named twice in one message: `expected` and `got` are the 1-based elements of its
+/// first and second occurrence (which value to keep would be a guess).
 struct Rejection {
-  std::string_view field;  ///< "position", "velocity", "effort", "support" or "contact"
+  std::string_view field;  ///< "position", "velocity", "effort", "support", "contact" or "name"
   std::size_t expected = 0;
   std::size_t got = 0;
 };

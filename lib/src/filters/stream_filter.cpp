@@ -53,14 +53,14 @@ bool StreamFilter::selected(const std::string& name) const {
   return selection_.empty() || std::binary_search(selection_.begin(), selection_.end(), name);
 }
 
-StreamFilter::Slot* StreamFilter::slot(const std::string& name) {
+std::size_t StreamFilter::slot(const std::string& name) {
   const auto it = index_.find(name);
-  if (it != index_.end()) return &slots_[it->second];
-  if (!selected(name)) return nullptr;
+  if (it != index_.end()) return it->second;
+  if (!selected(name)) return kUnfiltered;
   slots_.push_back({make_array_filter(kind_->name, 1, params_), Eigen::VectorXd::Zero(1)});
   index_.emplace(name, slots_.size() - 1);
   order_.push_back(name);
-  return &slots_.back();
+  return slots_.size() - 1;
 }
 
 void StreamFilter::add_joints(const std::vector<std::string>& names) {
@@ -73,13 +73,26 @@ StreamFilterStatus StreamFilter::apply(JointState& state) {
   if (field_ == JointField::effort) values = &state.effort;
   if (values->empty()) return StreamFilterStatus::absent;
   if (values->size() != state.name.size()) return StreamFilterStatus::size_mismatch;
+  // Resolve every name first: a joint named twice leaves the message (and the filters) as
+  // they were, since which value to filter would be a guess.
+  ++generation_;
+  resolved_.resize(state.name.size());
+  for (std::size_t i = 0; i < state.name.size(); ++i) {
+    const std::size_t index = slot(state.name[i]);
+    resolved_[i] = index;
+    if (index == kUnfiltered) continue;
+    if (slots_[index].named_in == generation_) {
+      repeated_element_ = i;
+      return StreamFilterStatus::repeated_name;
+    }
+    slots_[index].named_in = generation_;
+  }
   for (std::size_t i = 0; i < state.name.size(); ++i) {
     double& value = (*values)[i];
-    if (!std::isfinite(value)) continue;
-    Slot* s = slot(state.name[i]);
-    if (s == nullptr) continue;
-    s->u[0] = value;
-    if (s->filter->update(s->u)) value = s->filter->y()[0];
+    if (resolved_[i] == kUnfiltered || !std::isfinite(value)) continue;
+    Slot& s = slots_[resolved_[i]];
+    s.u[0] = value;
+    if (s.filter->update(s.u)) value = s.filter->y()[0];
   }
   return StreamFilterStatus::filtered;
 }

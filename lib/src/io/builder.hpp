@@ -101,6 +101,8 @@ public:
   void begin(Message& out) noexcept {
     out_ = &out;
     flags_ = 0;
+    seen_ = 0;
+    duplicate_ = nullptr;
     sync_value_ = false;
     t_ = 0.0;
     secs_ = nsecs_ = cycle_ = 0;
@@ -114,11 +116,13 @@ public:
 
   // --- names: pushed into joint.name, moved to support.name for a support state
   StringListSink& begin_names() noexcept {
+    note(kSeenName, "duplicate key 'name'");
     flags_ |= kName;
     names_.begin(out_->joint.name);
     return names_;
   }
   StringListSink& begin_contacts() noexcept {
+    note(kSeenContact, "duplicate key 'contact'");
     flags_ |= kContact;
     contacts_.begin(out_->support.contact);
     return contacts_;
@@ -127,25 +131,65 @@ public:
   std::vector<double>& begin_numbers(Key key) noexcept {
     std::vector<double>* v = &out_->joint.position;
     switch (key) {
-      case Key::Velocity: v = &out_->joint.velocity; flags_ |= kJointData; break;
-      case Key::Effort: v = &out_->joint.effort; flags_ |= kJointData; break;
-      case Key::Support: v = &out_->support.support; flags_ |= kSupport; break;
-      default: flags_ |= kJointData; break;
+      case Key::Velocity:
+        note(kSeenVelocity, "duplicate key 'velocity'");
+        v = &out_->joint.velocity;
+        flags_ |= kJointData;
+        break;
+      case Key::Effort:
+        note(kSeenEffort, "duplicate key 'effort'");
+        v = &out_->joint.effort;
+        flags_ |= kJointData;
+        break;
+      case Key::Support:
+        note(kSeenSupport, "duplicate key 'support'");
+        v = &out_->support.support;
+        flags_ |= kSupport;
+        break;
+      default:
+        note(kSeenPosition, "duplicate key 'position'");
+        flags_ |= kJointData;
+        break;
     }
     v->clear();
     return *v;
   }
-  void set_t(double t) noexcept { flags_ |= kT; t_ = t; }
-  void set_secs(std::int64_t s) noexcept { flags_ |= kSecs; secs_ = s; }
-  void set_nsecs(std::int64_t ns) noexcept { flags_ |= kNsecs; nsecs_ = ns; }
-  void set_cycle(std::int64_t c) noexcept { flags_ |= kCycle; cycle_ = c; }
-  void set_sync(bool v) noexcept { flags_ |= kSync; sync_value_ = v; }
+  void set_t(double t) noexcept {
+    note(kT, "duplicate key 't'");
+    flags_ |= kT;
+    t_ = t;
+  }
+  void set_secs(std::int64_t s) noexcept {
+    note(kSecs, "duplicate seconds in 'header.stamp' ('secs' or 'sec' twice)");
+    flags_ |= kSecs;
+    secs_ = s;
+  }
+  void set_nsecs(std::int64_t ns) noexcept {
+    note(kNsecs, "duplicate nanoseconds in 'header.stamp' ('nsecs' or 'nanosec' twice)");
+    flags_ |= kNsecs;
+    nsecs_ = ns;
+  }
+  void set_cycle(std::int64_t c) noexcept {
+    note(kCycle, "duplicate key 'cycle'");
+    flags_ |= kCycle;
+    cycle_ = c;
+  }
+  void set_sync(bool v) noexcept {
+    note(kSync, "duplicate key 'sync'");
+    flags_ |= kSync;
+    sync_value_ = v;
+  }
 
   /// Decides the kind, the time and the cycle. Returns nullptr, or why the message is bad.
   const char* finish() {
     Message& m = *out_;
     if (flags_ & kName) names_.end();
     if (flags_ & kContact) contacts_.end();
+    if (duplicate_) return duplicate_;
+    // An empty name cannot match a joint or a chain: the message is broken, not partial.
+    if (flags_ & kName)
+      for (const std::string& name : m.joint.name)
+        if (name.empty()) return "'name' holds an empty name";
     if ((flags_ & kCycle) && cycle_ < 0) return "'cycle' must be a non-negative integer";
     m.cycle.reset();
     if (flags_ & kCycle) m.cycle = cycle_;
@@ -204,11 +248,29 @@ private:
     kSync = 128,
     kJointData = 256,  ///< a position, velocity or effort key
   };
+  // Keys met so far, for those that share a flag above.
+  enum : unsigned {
+    kSeenName = 1U << 10,
+    kSeenContact = 1U << 11,
+    kSeenPosition = 1U << 12,
+    kSeenVelocity = 1U << 13,
+    kSeenEffort = 1U << 14,
+    kSeenSupport = 1U << 15,
+  };
+  /// Each key may appear once in a message. JSON leaves duplicate names to the reader; a
+  /// message with "position" twice is broken, and keeping either array silently would
+  /// lose data, so the message is an error (the first duplicate is named).
+  void note(unsigned key_bit, const char* message) noexcept {
+    if ((seen_ & key_bit) && !duplicate_) duplicate_ = message;
+    seen_ |= key_bit;
+  }
   std::vector<std::string> spare_;
   StringListSink names_;
   StringListSink contacts_;
   Message* out_ = nullptr;
   unsigned flags_ = 0;
+  unsigned seen_ = 0;
+  const char* duplicate_ = nullptr;
   bool sync_value_ = false;
   double t_ = 0.0;
   std::int64_t secs_ = 0, nsecs_ = 0, cycle_ = 0;

@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "json_unique_keys.hpp"
+
 namespace rmodel::io::detail {
 namespace {
 
@@ -84,7 +86,11 @@ std::size_t count_newlines(std::string_view text, std::size_t n) noexcept {
 void expand_trajectory(std::string_view text, std::size_t line, std::vector<PendingItem>& out) {
   json doc;
   try {
-    doc = json::parse(text.begin(), text.end());
+    if (const auto duplicate = rmodel::detail::parse_json_unique_keys(text, doc)) {
+      push_error(out, line + count_newlines(text, duplicate->offset), 0,
+                 fmt::format("duplicate key '{}' in one object", duplicate->key));
+      return;
+    }
   } catch (const json::parse_error& e) {
     push_error(out, line + count_newlines(text, e.byte > 0 ? e.byte - 1 : 0), 0,
                fmt::format("invalid JSON: {}", e.what()));
@@ -113,6 +119,15 @@ void expand_trajectory(std::string_view text, std::size_t line, std::vector<Pend
       return;
     }
     const std::string& s = n.get_ref<const std::string&>();
+    if (s.empty() || s == kSupportPrefix) {
+      push_error(out, line, 0, fmt::format("'joint_names' element {}: empty name", col + 1));
+      return;
+    }
+    if (std::find(names_it->begin(), names_it->begin() + static_cast<std::ptrdiff_t>(col), n) !=
+        names_it->begin() + static_cast<std::ptrdiff_t>(col)) {
+      push_error(out, line, 0, fmt::format("'joint_names' element {}: '{}' is named twice", col + 1, s));
+      return;
+    }
     if (s.rfind(kSupportPrefix, 0) == 0) {
       chains.push_back(s.substr(kSupportPrefix.size()));
       chain_cols.push_back(col);

@@ -15,6 +15,7 @@
 /// - **No allocation** in apply() once every joint of the stream has been seen.
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -50,6 +51,7 @@ enum class StreamFilterStatus {
   filtered,      ///< the selected field was filtered (for the selected joints it carries)
   absent,        ///< the message does not carry the field; nothing changed
   size_mismatch, ///< the field's size differs from the number of names; nothing changed
+  repeated_name, ///< a filtered joint is named twice (see repeated_element()); nothing changed
 };
 
 /// Applies a filter kind to one field of a stream of (partial) joint states, per joint.
@@ -69,6 +71,9 @@ public:
   /// Filters state's field in place (names, stamps and other fields untouched).
   [[nodiscard]] StreamFilterStatus apply(JointState& state);
 
+  /// After apply() returned repeated_name: the 0-based element naming a joint a second time.
+  [[nodiscard]] std::size_t repeated_element() const noexcept { return repeated_element_; }
+
   /// True when `name` is filtered (it is selected, or the selection is empty).
   [[nodiscard]] bool selected(const std::string& name) const;
   /// The joints that have a filter, in the order they were first seen or added.
@@ -85,8 +90,11 @@ private:
   struct Slot {
     std::unique_ptr<ArrayFilter> filter;
     Eigen::VectorXd u;
+    std::uint64_t named_in = 0;  ///< the last apply() (generation_) naming this joint
   };
-  Slot* slot(const std::string& name);
+  static constexpr std::size_t kUnfiltered = static_cast<std::size_t>(-1);
+  /// Index in slots_ of the joint's filter (created on first sight), or kUnfiltered.
+  std::size_t slot(const std::string& name);
 
   const FilterKind* kind_;
   FilterParams params_;
@@ -95,6 +103,9 @@ private:
   std::unordered_map<std::string, std::size_t> index_;
   std::vector<Slot> slots_;
   std::vector<std::string> order_;
+  std::vector<std::size_t> resolved_;  ///< per element of the current message (reused)
+  std::uint64_t generation_ = 0;
+  std::size_t repeated_element_ = 0;
 };
 
 /// One sample of a step response.
