@@ -12,3 +12,12 @@ if(RMODEL_SANITIZE)
   target_compile_definitions(rmodel_sanitize INTERFACE EIGEN_MALLOC_ALREADY_ALIGNED=1)
   target_link_options(rmodel_sanitize INTERFACE -fsanitize=address,undefined)
 endif()
+if(RMODEL_FUZZ)
+  # libFuzzer's coverage instrumentation everywhere; the fuzz targets add -fsanitize=fuzzer
+  # (its main) when they link.
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "RMODEL_FUZZ needs clang (libFuzzer): configure with CMAKE_CXX_COMPILER=clang++")
+  endif()
+  target_compile_options(rmodel_sanitize INTERFACE -fsanitize=fuzzer-no-link)
+  target_link_options(rmodel_sanitize INTERFACE -fsanitize=fuzzer-no-link)
+endif()

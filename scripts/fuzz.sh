@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang, ASan + UBSan) and runs each for a given time.
+#
+#   scripts/fuzz.sh [-t SECONDS] [-j PARALLEL] [TARGET...]     (default: 60 s, nproc, all)
+#
+# Targets: urdf cpf semantics_json srdf jsonl json trajectory csv (tests/fuzz/fuzz_*.cpp).
+# Corpora start from tests/fuzz/seeds/<target> and, when ../shared/fixtures is present,
+# the fixture files of that kind (copied into the build directory, never into the
+# repository). Working corpora and findings stay in $BUILD_DIR (default build-fuzz):
+# corpus/<target>/ grows run after run, findings/<target>/ holds crashing inputs. Keep each
+# finding, once fixed, in tests/fuzz/regressions/<target>/: ctest replays them.
+#
+# Prints, per target: executions, executions per second, edges covered (of those
+# instrumented in the program), features, corpus size and findings. Exit 1 on any finding.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_PER_TARGET=60
+PARALLEL=$(nproc)
+while getopts "t:j:h" option; do
+  case $option in
+    t) SECONDS_PER_TARGET=$OPTARG ;;
+    j) PARALLEL=$OPTARG ;;
+    *) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+ALL_TARGETS=(urdf cpf semantics_json srdf jsonl json trajectory csv)
+TARGETS=("${@:-${ALL_TARGETS[@]}}")
+BUILD_DIR=${BUILD_DIR:-build-fuzz}
+FIXTURES=${RMODEL_FIXTURES_DIR:-../shared/fixtures}
+
+command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ is missing (apt-get install clang)" >&2; exit 2; }
+cmake -S . -B "$BUILD_DIR" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DRMODEL_FUZZ=ON -DRMODEL_BUILD_BENCH=OFF >"$BUILD_DIR.configure.log" 2>&1 ||
+  { cat "$BUILD_DIR.configure.log" >&2; exit 2; }
+cmake --build "$BUILD_DIR" -j"$(nproc)" --target "${TARGETS[@]/#/fuzz_}"
+
+dictionary_of() {
+  case $1 in
+    urdf|cpf|srdf) echo tests/fuzz/dict/xml.dict ;;
+    csv) echo tests/fuzz/dict/csv.dict ;;
+    *) echo tests/fuzz/dict/json.dict ;;
+  esac
+}
+
+# Fixture files of each target's kind, as extra seeds.
+fixture_seeds() {
+  local target=$1 dir=$BUILD_DIR/fixture-seeds/$1
+  rm -rf "$dir" && mkdir -p "$dir"
+  [ -d "$FIXTURES" ] || return 0
+  case $target in
+    urdf) find "$FIXTURES" -name '*.urdf' -exec cp {} "$dir" \; ;;
+    srdf) find "$FIXTURES" -name '*.srdf' -exec cp {} "$dir" \; ;;
+    cpf) find "$FIXTURES" -name '*.cpf' -exec cp {} "$dir" \; ;;
+    json) cp "$FIXTURES"/sweetie_bot_proto2/joint_state/*.json "$dir" ;;
+    trajectory) cp "$FIXTURES"/sweetie_bot_proto2/joint_trajectories/*.json "$dir" ;;
+  esac
+}
+
+run_one() {
+  local target=$1
+  local corpus=$BUILD_DIR/corpus/$target findings=$BUILD_DIR/findings/$target/
+  mkdir -p "$corpus" "$findings" "$BUILD_DIR/logs"
+  fixture_seeds "$target"
+  # -timeout: an input taking over 10 s is a hang; -rss_limit_mb bounds memory per input.
+  nice -n 10 "$BUILD_DIR/fuzz/fuzz_$target" "$corpus" "tests/fuzz/seeds/$target" "$BUILD_DIR/fixture-seeds/$target" \
+    -dict="$(dictionary_of "$target")" -max_total_time="$SECONDS_PER_TARGET" -timeout=10 \
+    -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 -artifact_prefix="$findings" \
+    >"$BUILD_DIR/logs/$target.log" 2>&1 || true
+}
+export -f run_one fixture_seeds dictionary_of
+export BUILD_DIR FIXTURES SECONDS_PER_TARGET
+
+echo "fuzzing ${TARGETS[*]} for ${SECONDS_PER_TARGET} s each, $PARALLEL at a time" >&2
+printf '%s\n' "${TARGETS[@]}" | xargs -P "$PARALLEL" -I{} bash -c 'run_one {}'
+
+status=0
+printf '%-15s %12s %9s %15s %9s %8s %9s\n' target executions exec/s "edges covered" features corpus findings
+for target in "${TARGETS[@]}"; do
+  log=$BUILD_DIR/logs/$target.log
+  [ -f "$log" ] || { echo "$target: no log" >&2; status=1; continue; }
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+  edges=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2 || true)
+  total=$(sed -n 's/^INFO: Loaded [0-9]* modules *(\([0-9]*\) inline 8-bit counters).*/\1/p' "$log" | head -1)
+  features=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2 || true)
+  corpus=$(find "$BUILD_DIR/corpus/$target" -type f | wc -l)
+  found=$(find "$BUILD_DIR/findings/$target" -type f | wc -l)
+  printf '%-15s %12s %9s %15s %9s %8s %9s\n' "$target" "${execs:-?}" "${rate:-?}" "${edges:-?}/${total:-?}" \
+    "${features:-?}" "$corpus" "$found"
+  if [ "$found" -gt 0 ] || grep -q '^==[0-9]*==ERROR\|^SUMMARY\|fuzz finding' "$log"; then
+    echo "  $target: findings in $BUILD_DIR/findings/$target (log: $log)" >&2
+    status=1
+  fi
+done
+exit $status

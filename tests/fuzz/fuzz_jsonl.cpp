@@ -1,0 +1,7 @@
+// Fuzz target: JSON Lines joint states (see messages_target.hpp).
+#include "messages_target.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  rmodel::fuzz::fuzz_messages(data, size, rmodel::io::Format::JsonLines, "fuzz.jsonl");
+  return 0;
+}

@@ -1,0 +1,7 @@
+// Fuzz target: rmodel JSON semantics (see semantics_target.hpp).
+#include "semantics_target.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  rmodel::fuzz::fuzz_semantics(data, size, rmodel::SemanticsFormat::json, "fuzz.json");
+  return 0;
+}

@@ -1,0 +1,7 @@
+// Fuzz target: FollowJointTrajectoryGoal / JointTrajectory documents (trajectory seeds) (see messages_target.hpp).
+#include "messages_target.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  rmodel::fuzz::fuzz_messages(data, size, rmodel::io::Format::Json, "trajectory.json");
+  return 0;
+}
