@@ -166,6 +166,28 @@ TEST(CliFilter, StepAndLogPlots) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(CliFilter, PlotAxisUnitFollowsTheJointType) {
+  if (!have_gnuplot()) GTEST_SKIP() << "gnuplot not installed (Debian: gnuplot-nox)";
+  const auto dir = test::make_temp_dir("rmodel-filter-units");
+  std::string log;
+  for (int i = 0; i < 20; ++i)
+    log += "{\"t\":" + std::to_string(i * 0.01) + R"(,"name":["head_yaw","jaw_slide"],"position":[0.5,0.01]})" + "\n";
+  const auto unit_of = [&](const std::string& joints) {
+    const auto svg = dir / (joints + ".svg");
+    const auto r = run_rmodel({"filter", "exponential", "--sample", "--plot", svg.string(), "--plot-joints", joints},
+                              log);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const std::string text = read_file(svg);
+    for (const char* label : {"position [rad]", "position [m]", "position [rad or m]"})
+      if (text.find(label) != std::string::npos) return std::string(label);
+    return std::string("none");
+  };
+  EXPECT_EQ(unit_of("head_yaw"), "position [rad]");   // revolute
+  EXPECT_EQ(unit_of("jaw_slide"), "position [m]");    // prismatic
+  EXPECT_EQ(unit_of("head_yaw,jaw_slide"), "position [rad or m]");
+  std::filesystem::remove_all(dir);
+}
+
 TEST(CliFilter, BadLinesAreReportedAndSkipped) {
   const std::string input =
       "{\"t\": 0, \"name\": [\"a\"], \"position\": [0]}\n"

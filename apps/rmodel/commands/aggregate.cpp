@@ -1,7 +1,5 @@
 // rmodel aggregate: replay joint-state logs (or stream stdin) through the aggregator and
 // write full sorted poses and support states. One code path for files and live streams.
-#include <fcntl.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <set>
@@ -118,25 +116,10 @@ public:
 private:
   /// Replays one input; false when the run must stop (--max-errors).
   bool replay(const std::string& path, Aggregator& aggregator, io::MessageWriter& writer, StreamStats& stats) {
-    int fd = path == "-" ? 0 : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw IoError(path, "cannot open");
-    io::MessageReader reader(fd, path == "-" ? "<stdin>" : path, stream_.reader_options(), path != "-");
-    Progress progress(fd, path);
+    StreamInput input(path, stream_);
     io::Message message;
     const bool every_message = aggregator.options().publish == PublishPolicy::every_message;
-    while (true) {
-      if (!reader.input_pending()) writer.flush();
-      const io::ReadStatus status = reader.next(message);
-      if (status == io::ReadStatus::End) break;
-      if (status == io::ReadStatus::WouldBlock) continue;
-      if (status == io::ReadStatus::Error) {
-        ++stats.rejected;
-        if (!stream_.quiet) fmt::print(stderr, "rmodel: {}\n", reader.error().to_string(reader.source()));
-        if (over_budget(stats)) return false;
-        continue;
-      }
-      ++stats.read;
-      progress.tick(stats.read);
+    while (input.next(message, stats, [&] { writer.flush(); })) {
       if (message.kind == io::MessageKind::Sync) {
         tick(aggregator, writer, stats, message.sync_stamp, message.cycle);
         continue;
@@ -148,19 +131,17 @@ private:
       else
         verdict = aggregator.on_support_state(message.support);
       if (verdict == Verdict::rejected) {
-        ++stats.rejected;
         const Rejection& r = aggregator.rejection();
-        if (!stream_.quiet)
-          report_input(reader.source(), message.line, message.item,
-                       r.field == "name"
-                           ? fmt::format("message rejected: joint '{}' is named twice (elements {} and {})",
-                                         message.joint.name[r.got - 1], r.expected, r.got)
-                           : fmt::format("message rejected: '{}' has {} values for {} names", r.field, r.got,
-                                         r.expected));
-        if (over_budget(stats)) return false;
+        if (!input.reject(message, stats,
+                          r.field == "name"
+                              ? fmt::format("message rejected: joint '{}' is named twice (elements {} and {})",
+                                            message.joint.name[r.got - 1], r.expected, r.got)
+                              : fmt::format("message rejected: '{}' has {} values for {} names", r.field, r.got,
+                                            r.expected)))
+          return false;
         continue;
       }
-      report_warnings(reader.source(), message, aggregator, stats);
+      report_warnings(input.source(), message, aggregator, stats);
       if (!every_message) continue;
       if (message.kind == io::MessageKind::Joint) {
         write_pose(aggregator, writer, stats, message.cycle);
@@ -169,7 +150,7 @@ private:
         ++stats.written;
       }
     }
-    return true;
+    return !stats.stopped_early;
   }
 
   /// Time ticks: every --period of message time, starting at the first stamp seen.
@@ -261,12 +242,6 @@ private:
     }
   }
 
-  bool over_budget(StreamStats& stats) {
-    if (stream_.max_errors == 0 || stats.rejected < stream_.max_errors) return false;
-    fmt::print(stderr, "rmodel: stopping after {} rejected messages (--max-errors)\n", stats.rejected);
-    stats.stopped_early = true;
-    return true;
-  }
 
   ModelOptions model_;
   StreamOptions stream_;

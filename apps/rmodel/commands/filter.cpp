@@ -1,7 +1,6 @@
 // rmodel filter: apply a registry filter to every joint of joint-state logs (or stdin, as it
 // arrives), list the filter kinds, and draw input/output or step-response plots with gnuplot
 // for tuning. The per-joint filtering lives in the library (rmodel/filters/stream_filter.hpp).
-#include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -171,11 +170,25 @@ std::string params_text(const rf::FilterKind& kind, const rf::FilterParams& para
   return out;
 }
 
-std::string field_unit(rf::JointField field) {
+/// The y-axis label of a plot of `field`. With a model, the unit follows the plotted joints'
+/// type (rad for revolute and continuous, m for prismatic); mixed or unknown joints get both.
+std::string field_unit(rf::JointField field, const Model* model, const std::vector<std::string>& joints) {
+  bool angular = false, linear = false;
+  for (const auto& name : joints) {
+    const JointInfo* joint = model ? model->find_urdf_joint(name) : nullptr;
+    const JointType type = joint ? joint->type : JointType::unknown;
+    angular = angular || type != JointType::prismatic;
+    linear = linear || type == JointType::prismatic || type == JointType::unknown;
+  }
+  const auto unit = [&](const char* rotary, const char* prismatic) {
+    if (angular && !linear) return std::string(rotary);
+    if (linear && !angular) return std::string(prismatic);
+    return fmt::format("{} or {}", rotary, prismatic);
+  };
   switch (field) {
-    case rf::JointField::position: return "position [rad or m]";
-    case rf::JointField::velocity: return "velocity [rad/s or m/s]";
-    case rf::JointField::effort: return "effort [N·m or N]";
+    case rf::JointField::position: return "position [" + unit("rad", "m") + "]";
+    case rf::JointField::velocity: return "velocity [" + unit("rad/s", "m/s") + "]";
+    case rf::JointField::effort: return "effort [" + unit("N·m", "N") + "]";
   }
   return {};
 }
@@ -368,7 +381,10 @@ private:
         return kFailed;
       }
       std::string what = fmt::format("{} of {} joint{}", field_, drawn.size(), drawn.size() == 1 ? "" : "s");
-      if (!draw(gnuplot, plot_, title(kind, params, what), drawn, field_unit(field), false)) code = kFailed;
+      std::vector<std::string> drawn_joints;
+      for (const auto& tr : drawn) drawn_joints.push_back(tr.title);
+      const std::string ylabel = field_unit(field, model ? &*model : nullptr, drawn_joints);
+      if (!draw(gnuplot, plot_, title(kind, params, what), drawn, ylabel, false)) code = kFailed;
     }
     return code;
   }
@@ -417,53 +433,34 @@ private:
   }
 
   bool replay(const std::string& path, rf::StreamFilter& filter, io::MessageWriter& writer, StreamStats& stats) {
-    int fd = path == "-" ? 0 : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw IoError(path, "cannot open");
-    io::MessageReader reader(fd, path == "-" ? "<stdin>" : path, stream_.reader_options(), path != "-");
-    Progress progress(fd, path);
+    StreamInput input(path, stream_);
     io::Message message;
     period_ = filter.params().count("T") != 0 ? filter.params().at("T") : 0.01;
-    while (true) {
-      if (!reader.input_pending()) writer.flush();
-      const io::ReadStatus status = reader.next(message);
-      if (status == io::ReadStatus::End) break;
-      if (status == io::ReadStatus::WouldBlock) continue;
-      if (status == io::ReadStatus::Error) {
-        ++stats.rejected;
-        if (!stream_.quiet) fmt::print(stderr, "rmodel: {}\n", reader.error().to_string(reader.source()));
-        if (over_budget(stats)) return false;
-        continue;
-      }
-      ++stats.read;
-      progress.tick(stats.read);
+    while (input.next(message, stats, [&] { writer.flush(); })) {
       if (message.kind == io::MessageKind::Joint) {
         if (const auto problem = io::check_sizes(message.joint)) {
-          ++stats.rejected;
-          if (!stream_.quiet)
-            report_input(reader.source(), message.line, message.item,
-                         fmt::format("message rejected: '{}' has {} values for {} names", problem->field,
-                                     problem->got, problem->expected));
-          if (over_budget(stats)) return false;
+          if (!input.reject(message, stats,
+                            fmt::format("message rejected: '{}' has {} values for {} names", problem->field,
+                                        problem->got, problem->expected)))
+            return false;
           continue;
         }
-        warn_unknown(reader.source(), message, stats);
+        warn_unknown(input.source(), message, stats);
         const std::vector<double>* v = values(message.joint);
         if (v != nullptr && !plot_.empty()) plot_in_ = *v;
         if (filter.apply(message.joint) == filters::StreamFilterStatus::repeated_name) {
-          ++stats.rejected;
           const std::size_t i = filter.repeated_element();
-          if (!stream_.quiet)
-            report_input(reader.source(), message.line, message.item,
-                         fmt::format("message rejected: joint '{}' is named twice (element {})",
-                                     message.joint.name[i], i + 1));
-          if (over_budget(stats)) return false;
+          if (!input.reject(message, stats,
+                            fmt::format("message rejected: joint '{}' is named twice (element {})",
+                                        message.joint.name[i], i + 1)))
+            return false;
           continue;
         }
         if (v != nullptr) record(message, plot_in_, *v, filter);
       }
       if (writer.write(message) != io::WriteStatus::Skipped) ++stats.written;
     }
-    return true;
+    return !stats.stopped_early;
   }
 
   void warn_unknown(const std::string& source, const io::Message& m, StreamStats& stats) {
@@ -478,12 +475,6 @@ private:
     }
   }
 
-  bool over_budget(StreamStats& stats) {
-    if (stream_.max_errors == 0 || stats.rejected < stream_.max_errors) return false;
-    fmt::print(stderr, "rmodel: stopping after {} rejected messages (--max-errors)\n", stats.rejected);
-    stats.stopped_early = true;
-    return true;
-  }
 
   ModelOptions model_;
   StreamOptions stream_;

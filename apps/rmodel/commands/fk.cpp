@@ -1,8 +1,6 @@
 // rmodel fk: link frames (position and orientation) at a pose given on the command line or
 // in a file, or for every joint state of a log (a held full pose that partial messages
 // update).
-#include <fcntl.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -222,45 +220,26 @@ private:
 
   int stream(const Model& model, const kin::KinematicModel& km, kin::Workspace& ws, std::vector<double>& pose,
              const std::string& path) {
-    int fd = path == "-" ? 0 : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw IoError(path, "cannot open");
-    io::MessageReader reader(fd, path == "-" ? "<stdin>" : path, stream_.reader_options(), path != "-");
-    Progress progress(fd, path);
+    StreamInput input(path, stream_);
     StreamStats stats;
     std::set<std::string> reported;
     bool ok = format_ != OutputFormat::csv || emit(csv_header(km), false);
     io::Message message;
-    while (ok) {
-      if (!reader.input_pending() && std::fflush(stdout) != 0) break;
-      const io::ReadStatus status = reader.next(message);
-      if (status == io::ReadStatus::End) break;
-      if (status == io::ReadStatus::WouldBlock) continue;
-      if (status == io::ReadStatus::Error) {
-        ++stats.rejected;
-        if (!stream_.quiet) fmt::print(stderr, "rmodel: {}\n", reader.error().to_string(reader.source()));
-        if (over_budget(stats)) break;
-        continue;
-      }
-      ++stats.read;
-      progress.tick(stats.read);
+    while (ok && input.next(message, stats, [&] { return ok = std::fflush(stdout) == 0; })) {
       if (message.kind != io::MessageKind::Joint) continue;
       const JointState& js = message.joint;
       if (!js.position.empty() && js.position.size() != js.name.size()) {
-        ++stats.rejected;
-        if (!stream_.quiet)
-          report_input(reader.source(), message.line, message.item,
-                       fmt::format("message rejected: 'position' has {} values for {} names", js.position.size(),
-                                   js.name.size()));
-        if (over_budget(stats)) break;
+        if (!input.reject(message, stats,
+                          fmt::format("message rejected: 'position' has {} values for {} names", js.position.size(),
+                                      js.name.size())))
+          break;
         continue;
       }
       if (const auto repeated = repeated_joint(model, js)) {
-        ++stats.rejected;
-        if (!stream_.quiet)
-          report_input(reader.source(), message.line, message.item,
-                       fmt::format("message rejected: joint '{}' is named twice (element {})", js.name[*repeated],
-                                   *repeated + 1));
-        if (over_budget(stats)) break;
+        if (!input.reject(message, stats,
+                          fmt::format("message rejected: joint '{}' is named twice (element {})", js.name[*repeated],
+                                      *repeated + 1)))
+          break;
         continue;
       }
       for (std::size_t i = 0; i < js.position.size(); ++i) {
@@ -270,7 +249,7 @@ private:
         }
         ++stats.warnings;
         if (!stream_.quiet && reported.insert(js.name[i]).second)
-          report_input(reader.source(), message.line, message.item,
+          report_input(input.source(), message.line, message.item,
                        fmt::format("warning: unknown joint '{}' skipped (not reported again)", js.name[i]));
       }
       kin::forward_kinematics(km, ws, pose);
@@ -282,12 +261,6 @@ private:
     return stats.rejected > 0 ? kFailed : kOk;
   }
 
-  bool over_budget(StreamStats& stats) const {
-    if (stream_.max_errors == 0 || stats.rejected < stream_.max_errors) return false;
-    fmt::print(stderr, "rmodel: stopping after {} rejected messages (--max-errors)\n", stats.rejected);
-    stats.stopped_early = true;
-    return true;
-  }
 
   ModelOptions model_;
   PoseOptions pose_;
