@@ -1,6 +1,26 @@
 #!/usr/bin/env bash
-# Runs the whole test suite on the build made by quickstart.sh.
+# Runs the whole test suite: first on the build made by quickstart.sh, then again in the
+# sanitizer configuration (AddressSanitizer + UndefinedBehaviorSanitizer, build-asan): the
+# library, the command and the tests rebuilt with -fsanitize=address,undefined, every test
+# run under them (the packaging tests, label `install`, run once, in the plain build).
+#
+#   RMODEL_SANITIZE=0 scripts/test.sh     # the plain build's tests only
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
-ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)"
+ASAN_BUILD_DIR=${ASAN_BUILD_DIR:-build-asan}
+JOBS=$(nproc)
+
+ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$JOBS"
+
+if [ "${RMODEL_SANITIZE:-1}" != 0 ]; then
+  echo "== the same suite under ASan + UBSan ($ASAN_BUILD_DIR)"
+  # No benchmarks: only what the tests need is built.
+  cmake -S . -B "$ASAN_BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRMODEL_SANITIZE=ON \
+    -DRMODEL_BUILD_BENCH=OFF >/dev/null
+  cmake --build "$ASAN_BUILD_DIR" -j"$JOBS"
+  # Any report fails the test that triggered it (UBSan does not recover: see RmodelWarnings).
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir "$ASAN_BUILD_DIR" --output-on-failure -j"$JOBS" -LE install
+fi
