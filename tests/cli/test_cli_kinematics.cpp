@@ -321,7 +321,8 @@ TEST(CliJacobian, FixtureRobotMatchesFiniteDifferencesOfFk) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::string pose;
   double value = 0.2;
-  for (const auto& joint : json::parse(r.out).at("columns")) {
+  const json doc = json::parse(r.out);  // kept alive: a range-for over a temporary's member dangles
+  for (const auto& joint : doc.at("columns")) {
     pose += (pose.empty() ? "" : ",") + joint.get<std::string>() + "=" + std::to_string(value);
     value = -value * 1.3;
   }
