@@ -120,7 +120,7 @@ std::vector<std::vector<std::string>> model_commands(const std::string& log) {
 }
 
 void run_model_commands(const std::string& urdf, const std::string& semantics, const std::string& log,
-                        const std::string& broken_path, int line, bool model_rule) {
+                        const std::string& broken_path, int line) {
   for (auto args : model_commands(log)) {
     if (args.front() == "diff") {
       const std::string manifest = (std::filesystem::path(log).parent_path() / "old.model.json").string();
@@ -131,7 +131,6 @@ void run_model_commands(const std::string& urdf, const std::string& semantics, c
     }
     expect_clean_failure(run_rmodel(args), args, broken_path, line);
   }
-  (void)model_rule;
 }
 
 std::vector<BrokenInput> broken_urdfs() {
@@ -158,12 +157,10 @@ std::vector<BrokenInput> broken_urdfs() {
   const auto joint_at = pony.find(head);
   const auto joint_end = pony.find("</joint>", joint_at);
   const std::string joint = pony.substr(joint_at, joint_end - joint_at);
-  const int line = line_of(pony, head);
   auto in_joint = [&](const std::string& name, const std::string& from, const std::string& to) {
     std::string broken = pony;
     broken.replace(joint_at, joint.size(), replace_first(joint, from, to));
-    cases.push_back({name, broken, kAnyLine});
-    (void)line;
+    cases.push_back({name, broken, kAnyLine});  // the joint's or the element's line
   };
   const auto origin_at = joint.find("xyz=\"") + 5;
   const std::string xyz = joint.substr(origin_at, joint.find('"', origin_at) - origin_at);
@@ -209,7 +206,7 @@ TEST_P(BrokenUrdf, EveryModelCommandFailsCleanlyNamingThePlace) {
   const auto& input = GetParam();
   const std::string urdf = write("robot.urdf", input.text);
   const std::string log = write("log.jsonl", "{\"t\":0,\"name\":[\"head_yaw\"],\"position\":[0.1]}\n");
-  run_model_commands(urdf, semantics_, log, urdf, input.line, input.model_rule);
+  run_model_commands(urdf, semantics_, log, urdf, input.line);
 }
 
 INSTANTIATE_TEST_SUITE_P(Urdf, BrokenUrdf, ::testing::ValuesIn(broken_urdfs()),
@@ -277,7 +274,7 @@ TEST_P(BrokenSemantics, EveryModelCommandAndConvertFailCleanlyNamingThePlace) {
   const auto& [extension, input] = GetParam();
   const std::string semantics = write("robot." + extension, input.text);
   const std::string log = write("log.jsonl", "{\"t\":0,\"name\":[\"head_yaw\"],\"position\":[0.1]}\n");
-  run_model_commands(urdf_, semantics, log, semantics, input.line, input.model_rule);
+  run_model_commands(urdf_, semantics, log, semantics, input.line);
   if (!input.model_rule) {
     const std::vector<std::string> convert = {"convert", semantics, "--to", "json"};
     expect_clean_failure(run_rmodel(convert), convert, semantics, input.line);
