@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 scripts/install-deps.sh
-cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRMODEL_WERROR=ON
 cmake --build "$BUILD_DIR" -j"$(nproc)"
 "$BUILD_DIR"/bin/rmodel info --sample
 "$BUILD_DIR"/bin/rmodel joints --sample
