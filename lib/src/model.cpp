@@ -308,7 +308,7 @@ bool Model::append_contact_points(std::string_view name, std::vector<KDL::Vector
 
 // ---- KDL ----
 
-const KDL::Tree& Model::kdl_tree() const noexcept { return impl_->urdf.tree; }
+const KDL::Tree& Model::kdl_tree() const noexcept { return *impl_->urdf.tree; }
 
 const KDL::Chain& Model::kdl_chain(std::string_view name, bool with_virtual) const {
   const auto i = static_cast<std::size_t>(chain(name).index);

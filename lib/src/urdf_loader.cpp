@@ -552,7 +552,7 @@ std::optional<UrdfModel> analyse_urdf(std::string_view text, const std::string& 
 
   // Breadth-first from the root, children in declaration order; no recursion, so a
   // 10 000-link line does not exhaust the stack.
-  model.tree = KDL::Tree(model.root_link);
+  auto tree = std::make_shared<KDL::Tree>(model.root_link);
   std::vector<std::size_t> queue{model.link_by_name.at(model.root_link)};
   for (std::size_t head = 0; head < queue.size(); ++head) {
     const LinkInfo& parent = model.links[queue[head]];
@@ -561,10 +561,11 @@ std::optional<UrdfModel> analyse_urdf(std::string_view text, const std::string& 
       const std::size_t child = model.link_by_name.at(joint.child_link);
       KDL::Segment segment(joint.child_link, to_kdl_joint(joint), joint.origin,
                            to_kdl(model.links[child].inertial));
-      model.tree.addSegment(segment, parent.name);
+      tree->addSegment(segment, parent.name);
       queue.push_back(child);
     }
   }
+  model.tree = std::move(tree);
   return model;
 }
 

@@ -2,6 +2,7 @@
 // Internal: reading a URDF into rmodel's link/joint tables and a KDL::Tree.
 // urdfdom and tinyxml2 are used only behind this header.
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,7 +24,9 @@ struct UrdfModel {
   std::vector<JointInfo> joints;
   std::unordered_map<std::string, std::size_t> link_by_name;
   std::unordered_map<std::string, std::size_t> joint_by_name;
-  KDL::Tree tree;
+  /// Held by pointer: KDL::Tree has no move constructor, and each copy rebuilds the whole
+  /// tree recursively (its depth in stack frames), so the model is moved, never the tree.
+  std::shared_ptr<const KDL::Tree> tree;
 };
 
 /// Reads a URDF, collecting every problem found (XML syntax, duplicates, dangling links,
