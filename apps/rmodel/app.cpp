@@ -17,7 +17,17 @@ Command* AppTree::parsed_command() const {
   return nullptr;
 }
 
-std::unique_ptr<AppTree> build_app() {
+std::string_view command_named(int argc, const char* const* argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view word = argv[i];
+    if (word == "--debug") continue;
+    if (word.empty() || word.front() == '-' || word == "help") return {};
+    return word;
+  }
+  return {};
+}
+
+std::unique_ptr<AppTree> build_app(std::string_view only) {
   auto tree = std::make_unique<AppTree>();
   tree->app = std::make_unique<CLI::App>("rmodel: robot model inspection and joint-state processing", "rmodel");
   CLI::App& app = *tree->app;
@@ -39,7 +49,7 @@ std::unique_ptr<AppTree> build_app() {
   for (const CommandEntry& entry : command_table()) {
     CLI::App* sub = app.add_subcommand(std::string(entry.name), std::string(entry.summary));
     auto command = entry.make();
-    command->setup(*sub);
+    if (only.empty() || only == entry.name) command->setup(*sub);
     tree->commands.push_back({sub, std::move(command)});
   }
   return tree;

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -36,9 +37,16 @@ struct GenerateRequest {
   std::string dir;
 };
 
-/// Builds the whole tree: root options (--help, --version, --debug) and every command of
-/// the registry with the options its setup() declares. Opens no file.
-std::unique_ptr<AppTree> build_app();
+/// Builds the tree: root options (--help, --version, --debug) and every command of the
+/// registry with the options its setup() declares. Opens no file. With `only` naming a
+/// command, only that command is set up (the others are listed with their summary and no
+/// options): what a run of that command needs, for a third of the start-up cost.
+std::unique_ptr<AppTree> build_app(std::string_view only = {});
+
+/// The command a command line runs, when it can be told before parsing: the first word
+/// after the global flags. Empty for `--help`, `--version`, `--generate` and `help`, which
+/// need the whole tree.
+std::string_view command_named(int argc, const char* const* argv);
 
 /// `rmodel --version`: the command's version, the loaded library's, and the libraries
 /// they were built with (no trailing newline).

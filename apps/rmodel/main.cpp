@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
   // (no death by signal, which scripts would see as status 141).
   std::signal(SIGPIPE, SIG_IGN);
 
-  const auto tree = build_app();
+  const auto tree = build_app(command_named(argc, argv));
   CLI::App& app = *tree->app;
   try {
     app.parse(argc, argv);

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -44,6 +46,17 @@ inline std::size_t invalid_xml_char_offset(std::string_view text) noexcept {
   const auto* s = reinterpret_cast<const unsigned char*>(text.data());
   const std::size_t n = text.size();
   for (std::size_t i = 0; i < n;) {
+    // Fast path: eight printable ASCII bytes at once (no high bit, none below 0x20).
+    if (i + 8 <= n) {
+      std::uint64_t word;
+      std::memcpy(&word, s + i, sizeof word);
+      constexpr std::uint64_t kHigh = 0x8080808080808080ULL;
+      constexpr std::uint64_t kSpace = 0x2020202020202020ULL;
+      if (((word | (word - kSpace)) & kHigh) == 0) {  // no byte >= 0x80, none < 0x20
+        i += 8;
+        continue;
+      }
+    }
     const unsigned c = s[i];
     if (c < 0x80) {
       if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') return i;
