@@ -1,6 +1,7 @@
 // Reading and writing the OROCOS .cpf PropertyBag form of the semantic description, as the
 // Sweetie Bot robot writes it: <properties> holding structs "chains", "groups", "contacts".
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 
 #include <fmt/format.h>
@@ -107,9 +108,9 @@ private:
     while (begin < end && std::isspace(static_cast<unsigned char>(*begin))) ++begin;
     while (end > begin && std::isspace(static_cast<unsigned char>(end[-1]))) --end;
     auto [ptr, ec] = std::from_chars(begin, end, value);
-    if (begin == end || ec != std::errc() || ptr != end)
+    if (begin == end || ec != std::errc() || ptr != end || !std::isfinite(value))
       fail(simple->GetLineNum(),
-           fmt::format("coordinate '{}' is not a number: '{}'", name_of(simple), text));
+           fmt::format("coordinate '{}' is not a finite number: '{}'", name_of(simple), text));
     return value;
   }
 

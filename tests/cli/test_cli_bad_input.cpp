@@ -247,6 +247,18 @@ std::vector<BrokenInput> broken_cpf_semantics() {
       {"duplicate_chain", replace_first(pony, head, "<struct name=\"neck\""), kAnyLine, true},
       {"empty_chain_name", replace_first(pony, head, "<struct name=\"\""), kAnyLine},
       {"mismatched_tag", replace_first(pony, "</struct>", "</strct>"), kAnyLine},
+      {"point_words", replace_first(pony, "<value>0.02</value>", "<value>two</value>"), line_of(pony, "<value>0.02</value>")},
+      {"point_nan", replace_first(pony, "<value>0.02</value>", "<value>nan</value>"), line_of(pony, "<value>0.02</value>")},
+      {"point_huge", replace_first(pony, "<value>0.02</value>", "<value>1e999</value>"), line_of(pony, "<value>0.02</value>")},
+      {"unknown_link", replace_first(pony, "<value>front_left_hoof</value>", "<value>nope</value>"), kAnyLine, true},
+      {"struct_without_name", replace_first(pony, head, "<struct"), kAnyLine},
+      {"simple_without_value", replace_first(pony, "<simple name=\"first_link\" type=\"string\"><value>base_link</value>",
+                                             "<simple name=\"first_link\" type=\"string\">"),
+       kAnyLine},
+      {"nul_byte", replace_first(pony, "<value>base_link</value>", std::string("<value>base\0link</value>", 24)),
+       line_of(pony, "<value>base_link</value>")},
+      {"invalid_utf8", replace_first(pony, "<value>base_link</value>", "<value>base\xC3\x28link</value>"),
+       line_of(pony, "<value>base_link</value>")},
   };
 }
 
@@ -264,6 +276,11 @@ std::vector<BrokenInput> broken_srdf_semantics() {
       {"pose_value_words", replace_first(good, "value=\"0.1\"", "value=\"high\""), 4},
       {"pose_value_nan", replace_first(good, "value=\"0.1\"", "value=\"nan\""), 4},
       {"empty_group_name", replace_first(good, "<group name=\"head\">", "<group name=\"\">"), 3},
+      {"pose_value_huge", replace_first(good, "value=\"0.1\"", "value=\"1e999\""), 4},
+      {"pose_without_value", replace_first(good, " value=\"0.1\"", ""), 4},
+      {"chain_unknown_base", replace_first(good, "base_link=\"base_link\"", "base_link=\"nope\""), 3, true},
+      {"wrong_root", "<?xml version=\"1.0\"?>\n<robt name=\"pony\"/>\n", 2},
+      {"invalid_utf8", replace_first(good, "name=\"rest\"", "name=\"r\xE9st\""), 4},
   };
 }
 
@@ -410,6 +427,16 @@ std::vector<BrokenLine> broken_csv_rows() {
       {"too_many_cells", "0.1,0.3,7"},
       {"huge_number", "0.1,1e999"},
       {"unterminated_quote", "0.1,\"0.3"},
+      {"stamp_words", "noon,0.3"},
+      {"hexadecimal", "0.1,0x10"},
+      {"double_sign", "0.1,--1"},
+      {"two_points", "0.1,1..2"},
+      {"two_numbers_in_a_cell", "0.1,1 2"},
+      {"semicolon_separator", "0.1;0.3"},
+      {"trailing_separators", "0.1,0.3,,,"},
+      {"stray_quote", "0.1,0.3\"x"},
+      {"nul_in_cell", std::string("0.1,0.\0" "3", 8)},
+      {"only_text", "abc"},
       {"binary_garbage", [] {
          std::string g = garbage(200, 6);
          std::replace(g.begin(), g.end(), '\n', ' ');

@@ -103,7 +103,7 @@ INSTANTIATE_TEST_SUITE_P(
                  "<struct name=\"points\" type=\"KDL.Vector[]\"><struct name=\"Element0\" type=\"KDL.Vector\">\n"
                  "<simple name=\"X\" type=\"double\"><value>1.5x</value></simple></struct></struct></struct>"
                  "</struct></properties>",
-                 "coordinate 'X' is not a number", 2},
+                 "coordinate 'X' is not a finite number", 2},
         BadInput{"missing_coordinate",
                  "<properties><struct name=\"contacts\" type=\"PropertyBag\"><struct name=\"c\" type=\"PropertyBag\">"
                  "<struct name=\"points\" type=\"KDL.Vector[]\">\n<struct name=\"Element0\" type=\"KDL.Vector\">"
