@@ -5,30 +5,8 @@
 #   -DBUILD_DIR -DSOURCE_DIR -DWORK_DIR -DVERSION -DBINDIR -DLIBDIR -DINCLUDEDIR -DDATADIR -DMANDIR
 #   -DCXX_COMPILER [-DPKG_CONFIG]
 cmake_minimum_required(VERSION 3.25)
-foreach(var BUILD_DIR SOURCE_DIR WORK_DIR VERSION BINDIR LIBDIR INCLUDEDIR DATADIR MANDIR CXX_COMPILER)
-  if(NOT DEFINED ${var})
-    message(FATAL_ERROR "${var} is not set")
-  endif()
-endforeach()
-
-function(run)
-  cmake_parse_arguments(RUN "" "OUTPUT" "COMMAND" ${ARGN})
-  execute_process(COMMAND ${RUN_COMMAND} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    string(REPLACE ";" " " cmd "${RUN_COMMAND}")
-    message(FATAL_ERROR "failed (${rc}): ${cmd}\n${out}\n${err}")
-  endif()
-  if(RUN_OUTPUT)
-    set(${RUN_OUTPUT} "${out}" PARENT_SCOPE)
-  endif()
-endfunction()
-
-function(expect_in text what)
-  string(FIND "${text}" "${what}" at)
-  if(at EQUAL -1)
-    message(FATAL_ERROR "expected '${what}' in:\n${text}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/RmodelScriptTest.cmake)
+require_variables(BUILD_DIR SOURCE_DIR WORK_DIR VERSION BINDIR LIBDIR INCLUDEDIR DATADIR MANDIR CXX_COMPILER)
 
 set(prefix "${WORK_DIR}/prefix")
 file(REMOVE_RECURSE "${WORK_DIR}")
