@@ -96,7 +96,10 @@ public:
   }
 
 private:
-  std::vector<std::uint64_t> named_in_;  // see repeated_joint()
+  // See resolve_joints(): pose index per message element (reused), and per pose joint the
+  // number of the last message naming it.
+  std::vector<std::optional<std::size_t>> resolved_;
+  std::vector<std::uint64_t> named_in_;
   std::uint64_t generation_ = 0;
   /// The bodies to show: --links in the given order, else every body of the model (minus
   /// the chains' virtual links unless --with-virtual, for a whole-robot model).
@@ -204,13 +207,16 @@ private:
     return !std::ferror(stdout);
   }
 
-  /// The element of `js` naming a pose joint a second time, if any: which of its values
-  /// to take would be a guess. Marks by message number, so nothing is cleared per message.
-  std::optional<std::size_t> repeated_joint(const Model& model, const JointState& js) {
+  /// Looks up each name of `js` once (resolved_: its pose index, or none for an unknown
+  /// joint). Returns the element naming a pose joint a second time, if any: which of its
+  /// values to take would be a guess. Marks by message number, so nothing is cleared.
+  std::optional<std::size_t> resolve_joints(const Model& model, const JointState& js) {
     named_in_.resize(model.pose_size(), 0);
+    resolved_.resize(js.name.size());
     ++generation_;
     for (std::size_t i = 0; i < js.name.size(); ++i) {
       const auto index = model.find_joint_index(js.name[i]);
+      resolved_[i] = index;
       if (!index) continue;
       if (named_in_[*index] == generation_) return i;
       named_in_[*index] = generation_;
@@ -235,7 +241,7 @@ private:
           break;
         continue;
       }
-      if (const auto repeated = repeated_joint(model, js)) {
+      if (const auto repeated = resolve_joints(model, js)) {
         if (!input.reject(message, stats,
                           fmt::format("message rejected: joint '{}' is named twice (element {})", js.name[*repeated],
                                       *repeated + 1)))
@@ -243,7 +249,7 @@ private:
         continue;
       }
       for (std::size_t i = 0; i < js.position.size(); ++i) {
-        if (const auto index = model.find_joint_index(js.name[i])) {
+        if (const auto index = resolved_[i]) {
           pose[*index] = js.position[i];
           continue;
         }
