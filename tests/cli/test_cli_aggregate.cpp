@@ -14,20 +14,13 @@ namespace {
 
 using test::fixture;
 using test::read_file;
+using test::json_lines;
 using test::run_rmodel;
 
 std::vector<std::string> sweetie(std::vector<std::string> args) {
   args.insert(args.end(), {"--urdf", fixture("sweetie_bot_proto2/sweetie_bot_proto2.urdf").string(), "--semantics",
                            fixture("sweetie_bot_proto2/kinematic_chains.cpf").string()});
   return args;
-}
-
-std::vector<nlohmann::json> json_lines(const std::string& text) {
-  std::vector<nlohmann::json> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty()) out.push_back(nlohmann::json::parse(line));
-  return out;
 }
 
 TEST(CliAggregate, GreetingGivesFullPosesInNominalOrderAndLegSupport) {

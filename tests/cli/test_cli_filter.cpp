@@ -19,15 +19,8 @@ namespace {
 
 using test::fixture;
 using test::read_file;
+using test::json_lines;
 using test::run_rmodel;
-
-std::vector<nlohmann::json> json_lines(const std::string& text) {
-  std::vector<nlohmann::json> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty()) out.push_back(nlohmann::json::parse(line));
-  return out;
-}
 
 bool have_gnuplot() {
   const char* path = std::getenv("PATH");

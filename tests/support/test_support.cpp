@@ -93,6 +93,14 @@ std::filesystem::path make_temp_dir(const std::string& prefix) {
   return templ;
 }
 
+std::vector<nlohmann::json> json_lines(const std::string& text) {
+  std::vector<nlohmann::json> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) out.push_back(nlohmann::json::parse(line));
+  return out;
+}
+
 RunResult run_rmodel(const std::vector<std::string>& args, const std::string& input, std::size_t chunk_bytes) {
   int in_pipe[2], out_pipe[2], err_pipe[2];
   if (pipe(in_pipe) || pipe(out_pipe) || pipe(err_pipe)) throw std::runtime_error("pipe failed");

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 namespace rmodel::test {
 
@@ -23,6 +24,9 @@ std::filesystem::path sample(const std::string& file);
 std::string read_file(const std::filesystem::path& path);
 /// A fresh temporary directory removed at process exit is not guaranteed; callers clean up.
 std::filesystem::path make_temp_dir(const std::string& prefix);
+
+/// Parses JSON Lines output: one JSON value per non-empty line (throws on a bad line).
+std::vector<nlohmann::json> json_lines(const std::string& text);
 
 /// Result of running the rmodel command.
 struct RunResult {
