@@ -1,6 +1,7 @@
 // Runs a fuzz target's entry point over files and directories of inputs, without libFuzzer:
 // how the kept crashing inputs (tests/fuzz/regressions) and the seeds run under ctest with
-// any compiler, sanitized or not. Exit 0 when every input passes; a finding aborts.
+// any compiler, sanitized or not. Exit 0 when every input passes (and there was at least
+// one); a finding aborts.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -46,5 +47,6 @@ int main(int argc, char** argv) {
     }  // a missing argument is an absent optional corpus (e.g. no fixtures)
   }
   std::fprintf(stderr, "%zu input(s) replayed, %d unreadable\n", count, failures);
-  return failures == 0 ? 0 : 1;
+  // Nothing to replay means the corpus went missing: fail rather than pass vacuously.
+  return failures == 0 && count > 0 ? 0 : 1;
 }
