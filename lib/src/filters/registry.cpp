@@ -219,16 +219,16 @@ private:
   const Vec& do_output(const Vec& u, double dt) noexcept override {
     u_last_ = u;
     pending_ = true;
-    if (!ff_) return f_.output(u);
+    if (!ff_) return f_.output(u, Interval{dt});
     velocity(u, dt);
-    return f_.output(u, vr_);
+    return f_.output(u, vr_, Interval{dt});
   }
   const Vec& do_update(const Vec& u, double dt) noexcept override {
     pending_ = false;
-    if (!ff_) return f_.update(u);
+    if (!ff_) return f_.update(u, Interval{dt});
     velocity(u, dt);
     prev_ = u;
-    return f_.update(u, vr_);
+    return f_.update(u, vr_, Interval{dt});
   }
   void do_update(double dt) noexcept override {
     if (pending_) (void)do_update(u_last_, dt);

@@ -248,6 +248,13 @@ private:
 /// at even samples and for quadratics at every sample.
 /// For orientations the panels carry the Magnus commutator terms (T²/3·(ω[k] × ω[k-2])
 /// per panel, T²/12·(ω[k] × ω[k-1]) per odd step), keeping fourth order when the axis turns.
+/// Variable step (the `dt` forms): Simpson's rule for non-uniform spacing — each panel
+/// integrates the parabola through its three samples at their actual times, h1 and h2
+/// apart: (h1+h2)/6·((2 − h2/h1)·u[k-2] + (h1+h2)²/(h1·h2)·u[k-1] + (2 − h1/h2)·u[k]), and
+/// an odd sample adds the integral of the same parabola over the last interval,
+/// h2/6·(−h2²/(h1(h1+h2))·u[k-2] + (h2 + 3h1)/h1·u[k-1] + (2h2 + 3h1)/(h1+h2)·u[k]).
+/// Still exact for quadratics at every sample (cubics need equal spacing). The commutator
+/// terms use the panel's length (H²/12 per panel, h2²/12 per odd step).
 template <FilterValue V>
 class SimpsonIntegrator {
 public:
@@ -278,17 +285,26 @@ public:
     start();
   }
 
-  const V& output(const Input& u) noexcept {
-    detail::assign(u_last_, detail::lin(u));
-    pending_ = true;
-    return step<false>(u);
-  }
-  const V& update(const Input& u) noexcept {
-    pending_ = false;
-    return step<true>(u);
-  }
+  const V& output(const Input& u) noexcept { return output(u, Interval{T_}); }
+  const V& update(const Input& u) noexcept { return update(u, Interval{T_}); }
   void update() noexcept {
-    if (pending_) (void)update(u_last_);
+    if (pending_) (void)update(u_last_, Interval{dt_last_});
+  }
+  /// y[k] for a sample dt seconds (> 0) after the previous one; does not advance.
+  const V& output(const Input& u, Interval dt) noexcept {
+    detail::assign(u_last_, detail::lin(u));
+    dt_last_ = dt.seconds;
+    pending_ = true;
+    return step<false>(u, dt.seconds);
+  }
+  /// As output(u, dt), and advances.
+  const V& update(const Input& u, Interval dt) noexcept {
+    pending_ = false;
+    return step<true>(u, dt.seconds);
+  }
+  /// Advances with the input last given to output(), over dt seconds.
+  void update(Interval dt) noexcept {
+    if (pending_) (void)update(u_last_, dt);
   }
 
   [[nodiscard]] double period() const noexcept { return T_; }
@@ -304,26 +320,43 @@ public:
 
 private:
   template <bool Commit>
-  const V& step(const Input& u) noexcept {
+  const V& step(const Input& u, double h2) noexcept {
     detail::assert_same_size(u, even_);
     using detail::lin;
     if (k_ == 0) {
-      if constexpr (Commit) shift(u);
+      if constexpr (Commit) shift(u, h2);
       return even_;
     }
     const bool even = (k_ & 1U) == 0U;
     // Even samples extend the chain of panels in place; odd ones only read it.
     V& target = (Commit && even) ? even_ : y_;
+    const double h1 = gap_;
     if (k_ == 1) {
-      integrate(target, 0.5 * T_ * (lin(u1_) + lin(u)), u, u1_, T_ * T_ / 12.0);
+      integrate(target, 0.5 * h2 * (lin(u1_) + lin(u)), u, u1_, h2 * h2 / 12.0);
+    } else if (h1 == T_ && h2 == T_) {
+      if (even) {
+        integrate(target, (T_ / 3.0) * (lin(u2_) + 4.0 * lin(u1_) + lin(u)), u, u2_,
+                  T_ * T_ / 3.0);
+      } else {
+        integrate(target, (T_ / 12.0) * (5.0 * lin(u) + 8.0 * lin(u1_) - lin(u2_)), u, u1_,
+                  T_ * T_ / 12.0);
+      }
     } else if (even) {
-      integrate(target, (T_ / 3.0) * (lin(u2_) + 4.0 * lin(u1_) + lin(u)), u, u2_,
-                T_ * T_ / 3.0);
+      const double H = h1 + h2;
+      const double c = H / 6.0;
+      integrate(target,
+                (c * (2.0 - h2 / h1)) * lin(u2_) + (c * H * H / (h1 * h2)) * lin(u1_) +
+                    (c * (2.0 - h1 / h2)) * lin(u),
+                u, u2_, H * H / 12.0);
     } else {
-      integrate(target, (T_ / 12.0) * (5.0 * lin(u) + 8.0 * lin(u1_) - lin(u2_)), u, u1_,
-                T_ * T_ / 12.0);
+      const double H = h1 + h2;
+      const double c = h2 / 6.0;
+      integrate(target,
+                (c * (2.0 * h2 + 3.0 * h1) / H) * lin(u) + (c * (h2 + 3.0 * h1) / h1) * lin(u1_) -
+                    (c * h2 * h2 / (h1 * H)) * lin(u2_),
+                u, u1_, h2 * h2 / 12.0);
     }
-    if constexpr (Commit) shift(u);
+    if constexpr (Commit) shift(u, h2);
     return target;
   }
 
@@ -342,7 +375,8 @@ private:
     }
   }
 
-  void shift(const Input& u) noexcept {
+  void shift(const Input& u, double dt) noexcept {
+    gap_ = dt;  // from the new u2_ (the old u1_) to the new u1_ (u)
     detail::swap_values(u2_, u1_);
     detail::assign(u1_, detail::lin(u));
     if (k_ < 2) ++k_;
@@ -350,6 +384,7 @@ private:
   }
 
   double T_;
+  double gap_ = 0.0, dt_last_ = 0.0;
   V x0_{}, even_{}, y_{};
   Input u1_{}, u2_{}, u_last_{};  // u[k-1], u[k-2]
   unsigned k_ = 0;                // 0, 1, then 2/3 alternating (even/odd next sample)

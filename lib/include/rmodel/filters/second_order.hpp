@@ -20,6 +20,13 @@
 /// the length), so the direction is kept and every component obeys them. Once |v| <= v_max
 /// it stays so, and |Δv/T| <= a_max always. Infinite bounds give the plain linear law.
 ///
+/// Variable step (the `dt` forms, dt = time since the previous sample): the interval is
+/// split into n = ⌈dt/T⌉ equal substeps h = dt/n <= T, each the step above with h for T,
+/// so every substep is as stable as the fixed one whatever dt is. Over the substeps the
+/// reference position moves back along v_r (x_r − v_r·(remaining time)), so a fed-forward
+/// ramp is still tracked exactly. A gap longer than 1000·T is shortened to its last
+/// 1000·T (the transient has settled long before with any stable gains).
+///
 /// Vector-space values only (scalars, joint arrays, Vector3); orientation needs a law on
 /// SO(3) that the original design leaves open.
 ///
@@ -27,6 +34,7 @@
 /// position y[k] = x[k+1] and velocity() the matching velocity; no allocation after
 /// construction/start.
 
+#include <cmath>
 #include <limits>
 #include <type_traits>
 
@@ -102,6 +110,9 @@ public:
     detail::copy_value(xr_, x0_);
     detail::copy_value(vr_, zero_);
     detail::copy_value(ar_, zero_);
+    detail::copy_value(xs_, x0_);
+    detail::copy_value(vs_, zero_);
+    detail::copy_value(xsub_, x0_);
     start();
   }
 
@@ -131,6 +142,35 @@ public:
     }
   }
 
+  /// The forms above for a sample dt seconds (> 0) after the previous one.
+  const V& output(const V& xr, const V& vr, const V& ar, Interval dt) noexcept {
+    return timed<3, false>(xr, vr, ar, dt.seconds);
+  }
+  const V& output(const V& xr, const V& vr, Interval dt) noexcept {
+    return timed<2, false>(xr, vr, zero_, dt.seconds);
+  }
+  const V& output(const V& xr, Interval dt) noexcept {
+    return timed<1, false>(xr, zero_, zero_, dt.seconds);
+  }
+  const V& update(const V& xr, const V& vr, const V& ar, Interval dt) noexcept {
+    return timed<3, true>(xr, vr, ar, dt.seconds);
+  }
+  const V& update(const V& xr, const V& vr, Interval dt) noexcept {
+    return timed<2, true>(xr, vr, zero_, dt.seconds);
+  }
+  const V& update(const V& xr, Interval dt) noexcept {
+    return timed<1, true>(xr, zero_, zero_, dt.seconds);
+  }
+  /// Advances with the reference last given to output(), over dt seconds.
+  void update(Interval dt) noexcept {
+    switch (pending_refs_) {
+      case 1: (void)timed<1, true>(xr_, zero_, zero_, dt.seconds); break;
+      case 2: (void)timed<2, true>(xr_, vr_, zero_, dt.seconds); break;
+      case 3: (void)timed<3, true>(xr_, vr_, ar_, dt.seconds); break;
+      default: break;
+    }
+  }
+
   /// Restarts component i of an array at position x0 with velocity 0. No allocation.
   void restart_element(Eigen::Index i, double x0, double /*next_input*/) noexcept
     requires detail::is_array_v<V>
@@ -150,12 +190,61 @@ private:
   // Refs = how many of (xr, vr, ar) were given: the missing ones are zero and are left out
   // of the arithmetic rather than read from zero arrays.
   template <int Refs>
-  const V& output_impl(const V& xr, const V& vr, const V& ar) noexcept {
+  void remember(const V& xr, const V& vr, const V& ar) noexcept {
     detail::assign(xr_, detail::lin(xr));
     if constexpr (Refs >= 2) detail::assign(vr_, detail::lin(vr));
     if constexpr (Refs >= 3) detail::assign(ar_, detail::lin(ar));
     pending_refs_ = Refs;
-    compute<Refs>(xr, vr, ar);
+  }
+
+  /// The step over dt: the fixed one when dt == T, otherwise substeps no longer than T.
+  template <int Refs, bool Commit>
+  const V& timed(const V& xr, const V& vr, const V& ar, double dt) noexcept {
+    if (dt == T_) return Commit ? update_impl<Refs>(xr, vr, ar) : output_impl<Refs>(xr, vr, ar);
+    constexpr double kMaxSubsteps = 1000.0;
+    double n = std::ceil(dt / T_);
+    double h = dt / n;
+    if (n > kMaxSubsteps) {
+      n = kMaxSubsteps;
+      h = T_;
+    }
+    if constexpr (!Commit) {
+      remember<Refs>(xr, vr, ar);
+      // Substeps run on copies: output() leaves the state alone.
+      detail::assign(xs_, detail::lin(x_));
+      detail::assign(vs_, detail::lin(v_));
+    }
+    V& x = Commit ? x_ : xs_;
+    V& v = Commit ? v_ : vs_;
+    const int steps = static_cast<int>(n);
+    for (int j = 1; j <= steps; ++j) {
+      const V* ref = &xr;
+      if constexpr (Refs >= 2) {
+        if (j < steps) {
+          detail::assign(xsub_, detail::lin(xr) - (static_cast<double>(steps - j) * h) * detail::lin(vr));
+          ref = &xsub_;
+        }
+      }
+      compute<Refs>(x, v, *ref, vr, ar, h, p_.max_acceleration * h);
+      detail::swap_values(v, vy_);
+      detail::assign(x, detail::lin(x) + h * detail::lin(v));
+    }
+    if constexpr (Commit) {
+      pending_refs_ = 0;
+      vel_from_output_ = false;
+      return x_;
+    } else {
+      detail::swap_values(vs_, vy_);  // vy_: the velocity matching y_
+      detail::assign(y_, detail::lin(xs_));
+      vel_from_output_ = true;
+      return y_;
+    }
+  }
+
+  template <int Refs>
+  const V& output_impl(const V& xr, const V& vr, const V& ar) noexcept {
+    remember<Refs>(xr, vr, ar);
+    compute<Refs>(x_, v_, xr, vr, ar, T_, dv_bound_);
     detail::assign(y_, detail::lin(x_) + T_ * detail::lin(vy_));
     vel_from_output_ = true;
     return y_;
@@ -163,7 +252,7 @@ private:
 
   template <int Refs>
   const V& update_impl(const V& xr, const V& vr, const V& ar) noexcept {
-    compute<Refs>(xr, vr, ar);
+    compute<Refs>(x_, v_, xr, vr, ar, T_, dv_bound_);
     detail::swap_values(v_, vy_);
     detail::assign(x_, detail::lin(x_) + T_ * detail::lin(v_));
     pending_refs_ = 0;
@@ -171,28 +260,29 @@ private:
     return x_;
   }
 
-  /// vy_ = v[k+1] from the state and the reference.
+  /// vy_ = the velocity after a step h from position x, velocity v (dv_bound = a_max·h).
   template <int Refs>
-  void compute(const V& xr, [[maybe_unused]] const V& vr, [[maybe_unused]] const V& ar) noexcept {
+  void compute(const V& x, const V& v, const V& xr, [[maybe_unused]] const V& vr,
+               [[maybe_unused]] const V& ar, double h, double dv_bound) noexcept {
     using detail::lin;
     detail::assert_same_size(xr, x_);
     detail::assert_same_size(vr, x_);
     detail::assert_same_size(ar, x_);
-    const auto position_term = p_.a0 * (lin(xr) - lin(x_) - T_ * lin(v_));
+    const auto position_term = p_.a0 * (lin(xr) - lin(x) - h * lin(v));
     if constexpr (Refs == 1) {
-      lin(vy_) = lin(v_) + T_ * (position_term - p_.a1 * lin(v_));
+      lin(vy_) = lin(v) + h * (position_term - p_.a1 * lin(v));
     } else if constexpr (Refs == 2) {
-      lin(vy_) = lin(v_) + T_ * (position_term + p_.a1 * (lin(vr) - lin(v_)));
+      lin(vy_) = lin(v) + h * (position_term + p_.a1 * (lin(vr) - lin(v)));
     } else {
-      lin(vy_) = lin(v_) + T_ * (lin(ar) + position_term + p_.a1 * (lin(vr) - lin(v_)));
+      lin(vy_) = lin(v) + h * (lin(ar) + position_term + p_.a1 * (lin(vr) - lin(v)));
     }
     if (limit_v_) {
       const double s = Space<V>::scale_within(lin(vy_), p_.max_velocity, 1.0);
       if (s < 1.0) lin(vy_) = s * lin(vy_);
     }
     if (limit_a_) {
-      const double s = Space<V>::scale_within(lin(vy_) - lin(v_), dv_bound_, 1.0);
-      if (s < 1.0) lin(vy_) = lin(v_) + s * (lin(vy_) - lin(v_));
+      const double s = Space<V>::scale_within(lin(vy_) - lin(v), dv_bound, 1.0);
+      if (s < 1.0) lin(vy_) = lin(v) + s * (lin(vy_) - lin(v));
     }
   }
 
@@ -201,6 +291,7 @@ private:
   double dv_bound_ = 0.0;
   bool limit_v_ = false, limit_a_ = false;
   V x0_{}, v0_{}, x_{}, v_{}, y_{}, vy_{}, zero_{}, xr_{}, vr_{}, ar_{};
+  V xs_{}, vs_{}, xsub_{};  // scratch of the variable step
   bool vel_from_output_ = false;  // velocity() of output() lives in vy_, of update() in v_
   int pending_refs_ = 0;  // references buffered by output() for update(); 0 = none
 };
