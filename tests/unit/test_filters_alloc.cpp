@@ -152,6 +152,15 @@ TEST(FilterAllocation, EveryRegistryKind) {
       f->start(x0);
       ok = f->update(u) && ok;
       f->start();
+      // Variable step and per-element restart (the FIR fit runs in preallocated storage).
+      ok = f->update(u, 0.003) && ok;
+      ok = f->update(u, 0.047) && ok;
+      ok = f->output(u, 0.002) && ok;
+      f->update(0.002);
+      f->restart(1);
+      f->restart(2, 0.5);
+      ok = f->update(u, 0.001) && ok;
+      ok = !f->update(u, -1.0) && ok;
     });
     EXPECT_EQ(n, 0U) << kind.name;
     EXPECT_TRUE(ok) << kind.name;
