@@ -66,6 +66,43 @@ void StreamStats::print_summary(const char* command) const {
              stopped_early ? " (stopped early)" : "");
 }
 
+stream::Summary run_stream(const char* command, const StreamOptions& options, stream::Stage& stage,
+                           stream::Sink& sink) {
+  const auto inputs = options.checked_inputs();
+  std::string source;  // the input being read, for the messages
+  stream::EventHandler handler;
+  if (!options.quiet)
+    handler = [&source](const stream::Event& e) {
+      report_input(source, e.line, e.item,
+                   e.severity == Severity::warning ? fmt::format("warning: {}", e.text) : std::string(e.text));
+    };
+  Progress* progress = nullptr;
+  stream::RunOptions run_options;
+  run_options.max_errors = options.max_errors;
+  run_options.on_message = [&progress](std::uint64_t read) {
+    if (progress) progress->tick(read);
+  };
+  stream::Pipeline pipeline(stage, sink, handler, run_options);
+  for (const auto& path : inputs) {
+    const int fd = path == "-" ? 0 : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw IoError(path, "cannot open");
+    io::MessageReader reader(fd, path == "-" ? "<stdin>" : path, options.reader_options(), path != "-");
+    source = reader.source();
+    Progress bar(fd, path);
+    progress = &bar;
+    const bool go_on = pipeline.run(reader);
+    progress = nullptr;
+    if (!go_on) break;
+  }
+  pipeline.finish();
+  const stream::Summary& summary = pipeline.summary();
+  if (summary.budget_exhausted)
+    fmt::print(stderr, "rmodel: stopping after {} rejected messages (--max-errors)\n", summary.rejected);
+  StreamStats stats{summary.read, summary.written, summary.rejected, summary.warnings, summary.stopped_early()};
+  stats.print_summary(command);
+  return summary;
+}
+
 void report_input(const std::string& source, std::size_t line, std::size_t item, const std::string& text) {
   std::string where = source;
   if (line > 0) where += fmt::format(":{}", line);

@@ -3,6 +3,8 @@
 // fk): inputs, formats, output file, error budget, and the run summary on stderr.
 
 #include <cstdint>
+#include <map>
+#include <utility>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -11,8 +13,30 @@
 
 #include "rmodel/io/reader.hpp"
 #include "rmodel/io/writer.hpp"
+#include "rmodel/stream.hpp"
 
 namespace rmodel::cli {
+
+/// Adds an option whose values are the names in `choices`, parsed once into the enum
+/// `target` (CLI11's CheckedTransformer; a number is not accepted in place of a name).
+template <class Enum>
+CLI::Option* add_enum_option(CLI::App& app, const std::string& name, Enum& target,
+                             const std::vector<std::pair<std::string, Enum>>& choices, const std::string& help) {
+  std::map<std::string, Enum> map(choices.begin(), choices.end());
+  std::string list;
+  for (const auto& [text, value] : choices) list += (list.empty() ? "" : "|") + text;
+  CLI::Option* option = app.add_option(name, target, help);
+  option->transform(CLI::CheckedTransformer(map).description(""));
+  // transform() puts a validator first: this one runs before the transformer and refuses
+  // the enum's numeric values, which CheckedTransformer would let through.
+  option->transform(CLI::Validator(
+      [map](std::string& value) {
+        return map.count(value) != 0 ? std::string() : "'" + value + "' is not one of the valid values";
+      },
+      "", "names only"));
+  option->type_name("{" + list + "}");
+  return option;
+}
 
 struct StreamOptions {
   std::vector<std::string> inputs;     ///< "-" (stdin) when empty
@@ -43,6 +67,13 @@ struct StreamStats {
   /// "rmodel CMD: read N messages, wrote M, rejected R, W warnings".
   void print_summary(const char* command) const;
 };
+
+/// Runs every input of `options` through `stage` into `sink` (one library Pipeline, so one
+/// count, one error budget, one closed-pipe ending), printing each problem as
+/// "rmodel: SOURCE:LINE: TEXT" unless --quiet and keeping a progress bar. Then prints the
+/// summary "rmodel COMMAND: read N messages, ...". Returns the summary.
+stream::Summary run_stream(const char* command, const StreamOptions& options, stream::Stage& stage,
+                           stream::Sink& sink);
 
 /// Reports a problem of an input message on stderr: "rmodel: SOURCE:LINE: TEXT".
 void report_input(const std::string& source, std::size_t line, std::size_t item, const std::string& text);

@@ -101,6 +101,28 @@ void StreamFilter::restart() noexcept {
   for (Slot& s : slots_) s.filter->start();
 }
 
+FilterSink::FilterSink(stream::Sink& next, std::string_view kind, const FilterParams& params, std::size_t size)
+    : next_(&next),
+      filter_(make_array_filter(kind, static_cast<Eigen::Index>(size), params)),
+      u_(Eigen::VectorXd::Zero(static_cast<Eigen::Index>(size))) {}
+
+FilterSink::~FilterSink() = default;
+
+void FilterSink::joint_state(const JointState& state, std::optional<std::int64_t> cycle) {
+  filtered_ = state;
+  const auto n = static_cast<std::size_t>(filter_->size());
+  if (filtered_.position.size() == n) {
+    bool finite = true;
+    for (std::size_t i = 0; i < n; ++i) {
+      u_[static_cast<Eigen::Index>(i)] = filtered_.position[i];
+      finite = finite && std::isfinite(filtered_.position[i]);
+    }
+    if (finite && filter_->update(u_))
+      for (std::size_t i = 0; i < n; ++i) filtered_.position[i] = filter_->y()[static_cast<Eigen::Index>(i)];
+  }
+  next_->joint_state(filtered_, cycle);
+}
+
 double default_step_duration(const FilterKind& kind, const FilterParams& params) {
   const auto get = [&params](const char* name, double fallback) {
     const auto it = params.find(name);

@@ -26,6 +26,7 @@
 
 #include "rmodel/filters/registry.hpp"
 #include "rmodel/joint_state.hpp"
+#include "rmodel/stream.hpp"
 
 namespace rmodel::filters {
 
@@ -106,6 +107,28 @@ private:
   std::vector<std::size_t> resolved_;  ///< per element of the current message (reused)
   std::uint64_t generation_ = 0;
   std::size_t repeated_element_ = 0;
+};
+
+/// The output filter of a pipeline (`aggregate --filter`): filters the positions of every
+/// joint state passing through (a full pose of `size` joints; other sizes pass unchanged),
+/// then hands it to the next sink. Support states pass through. Non-finite positions pass
+/// unchanged and do not advance the filter. No allocation per message.
+class FilterSink final : public stream::Sink {
+public:
+  /// @throws InvalidArgument for an unknown kind or parameter or an invalid value
+  FilterSink(stream::Sink& next, std::string_view kind, const FilterParams& params, std::size_t size);
+  ~FilterSink() override;
+  void joint_state(const JointState& state, std::optional<std::int64_t> cycle) override;
+  void support_state(const SupportState& state, std::optional<std::int64_t> cycle) override {
+    next_->support_state(state, cycle);
+  }
+  void flush() override { next_->flush(); }
+
+private:
+  stream::Sink* next_;
+  std::unique_ptr<ArrayFilter> filter_;
+  Eigen::VectorXd u_;
+  JointState filtered_;  ///< the copy that is filtered (keeps its capacity)
 };
 
 /// One sample of a step response.
