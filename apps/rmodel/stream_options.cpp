@@ -140,38 +140,4 @@ void Progress::tick(std::uint64_t messages) {
              std::string(static_cast<std::size_t>(width - filled), ' '), fraction * 100.0, messages);
 }
 
-namespace {
-int open_input(const std::string& path) {
-  if (path == "-") return 0;
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw IoError(path, "cannot open");
-  return fd;
-}
-}  // namespace
-
-StreamInput::StreamInput(const std::string& path, const StreamOptions& options)
-    : options_(options),
-      fd_(open_input(path)),
-      reader_(fd_, path == "-" ? "<stdin>" : path, options.reader_options(), path != "-"),
-      progress_(fd_, path) {}
-
-bool StreamInput::reject_read_error(StreamStats& stats) {
-  ++stats.rejected;
-  if (!options_.quiet) fmt::print(stderr, "rmodel: {}\n", reader_.error().to_string(reader_.source()));
-  return !over_budget(stats);
-}
-
-bool StreamInput::reject(const io::Message& message, StreamStats& stats, const std::string& why) {
-  ++stats.rejected;
-  if (!options_.quiet) report_input(reader_.source(), message.line, message.item, why);
-  return !over_budget(stats);
-}
-
-bool StreamInput::over_budget(StreamStats& stats) const {
-  if (options_.max_errors == 0 || stats.rejected < options_.max_errors) return false;
-  fmt::print(stderr, "rmodel: stopping after {} rejected messages (--max-errors)\n", stats.rejected);
-  stats.stopped_early = true;
-  return true;
-}
-
 }  // namespace rmodel::cli

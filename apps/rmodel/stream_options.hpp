@@ -6,7 +6,6 @@
 #include <map>
 #include <utility>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -92,59 +91,6 @@ private:
   std::uint64_t size_ = 0;
   bool enabled_ = false;
   std::int64_t last_draw_ns_ = 0;
-};
-
-/// One input of a streaming command, read message by message: opens PATH ("-": stdin),
-/// reports and counts what the reader rejects, keeps the progress bar, and applies
-/// --max-errors. The commands' loops differ only in what they do with a good message.
-class StreamInput {
-public:
-  /// @throws IoError when the file cannot be opened
-  StreamInput(const std::string& path, const StreamOptions& options);
-
-  /// Reads the next good message into `message`. A bad line or message is reported on stderr
-  /// (unless --quiet) and counted in stats.rejected. Returns false at the end of the input or
-  /// when --max-errors stops the run. `idle()` runs whenever the reader is about to wait for
-  /// input: flush the output there, so that a live stream sees each result at once. An
-  /// `idle` returning bool stops the reading by returning false (the output went away).
-  template <class Idle>
-  bool next(io::Message& message, StreamStats& stats, Idle&& idle) {
-    while (true) {
-      if (!reader_.input_pending()) {
-        if constexpr (std::is_same_v<decltype(idle()), bool>) {
-          if (!idle()) return false;
-        } else {
-          idle();
-        }
-      }
-      const io::ReadStatus status = reader_.next(message);
-      if (status == io::ReadStatus::End) return false;
-      if (status == io::ReadStatus::WouldBlock) continue;
-      if (status == io::ReadStatus::Error) {
-        if (!reject_read_error(stats)) return false;
-        continue;
-      }
-      ++stats.read;
-      progress_.tick(stats.read);
-      return true;
-    }
-  }
-
-  /// Reports a message the command refuses (`why`), counts it; false when --max-errors
-  /// stops the run.
-  bool reject(const io::Message& message, StreamStats& stats, const std::string& why);
-
-  [[nodiscard]] const std::string& source() const noexcept { return reader_.source(); }
-
-private:
-  bool reject_read_error(StreamStats& stats);
-  /// True (with a message) when --max-errors is reached.
-  bool over_budget(StreamStats& stats) const;
-
-  const StreamOptions& options_;
-  int fd_;
-  io::MessageReader reader_;
-  Progress progress_;
 };
 
 }  // namespace rmodel::cli

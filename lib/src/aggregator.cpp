@@ -374,7 +374,7 @@ struct Aggregator::State {
     const std::optional<double> time =
         m.has_stamp && std::isfinite(m.stamp()) ? std::optional<double>(m.stamp()) : std::nullopt;
     // A cycle number 0 means "absent" (as in the original design).
-    const std::optional<std::int64_t> c = m.cycle && *m.cycle != 0 ? m.cycle : std::nullopt;
+    const std::int64_t c = m.cycle.value_or(0);
     if (mode == TickSource::time) {
       if (m.kind == io::MessageKind::Sync) {
         report.warn_once(m, "\x02sync", [] { return std::string("sync ticks of the log ignored (--ticks time)"); });
@@ -388,17 +388,17 @@ struct Aggregator::State {
     // Stream ticks.
     if (m.kind == io::MessageKind::Sync) {
       const std::optional<double> tick_at = time ? time : last_time;
-      if (c && *c < cycle) {
-        report.warn(m, fmt::format("tick of cycle {} arrived in cycle {}; ignored", *c, cycle));
+      if (c != 0 && c < cycle) {
+        report.warn(m, fmt::format("tick of cycle {} arrived in cycle {}; ignored", c, cycle));
         return;
       }
-      if (c) catch_up(*c, tick_at, out);
+      if (c != 0) catch_up(c, tick_at, out);
       tick(tick_at, out);
       return;
     }
-    if (c && *c > cycle) catch_up(*c, time ? time : last_time, out);
-    else if (c && *c < cycle && sync)
-      report.warn(m, fmt::format("message of cycle {} arrived in cycle {}", *c, cycle));
+    if (c != 0 && c > cycle) catch_up(c, time ? time : last_time, out);
+    else if (c != 0 && c < cycle && sync)
+      report.warn(m, fmt::format("message of cycle {} arrived in cycle {}", c, cycle));
     if (time) last_time = time;
     apply(m, out, report);
   }

@@ -126,6 +126,14 @@ public:
   /// map() of message.joint.
   bool map(const io::Message& message, Reporter& report) { return map(message.joint, message, report); }
 
+  /// Why the last map() returned false.
+  enum class Problem { none, size, repeated };
+  [[nodiscard]] Problem problem() const noexcept { return problem_; }
+  /// After Problem::repeated: the 0-based element naming a slot a second time.
+  [[nodiscard]] std::size_t repeated_element() const noexcept { return repeated_element_; }
+  /// The slot of `name`, adding it when absent (whether the mapper is open or not).
+  std::size_t add(const std::string& name);
+
   /// Per element of the last mapped message: its slot, or kUnknown.
   [[nodiscard]] std::span<const std::int32_t> slots() const noexcept { return slots_; }
   /// The slot of a name, if it has one.
@@ -147,6 +155,8 @@ private:
   std::uint64_t generation_ = 0;
   std::vector<std::uint64_t> named_in_;
   std::vector<std::size_t> named_at_;
+  Problem problem_ = Problem::none;
+  std::size_t repeated_element_ = 0;
 };
 
 /// Where a pipeline's results go.

@@ -44,17 +44,22 @@ std::optional<std::size_t> SlotMapper::find(const std::string& name) const {
   return static_cast<std::size_t>(it->second);
 }
 
+std::size_t SlotMapper::add(const std::string& name) {
+  if (const auto it = index_.find(name); it != index_.end()) return static_cast<std::size_t>(it->second);
+  names_.push_back(name);
+  index_.emplace(name, static_cast<std::int32_t>(names_.size() - 1));
+  named_in_.push_back(0);
+  named_at_.push_back(0);
+  return names_.size() - 1;
+}
+
 std::int32_t SlotMapper::resolve(std::size_t element, const std::string& name) {
   if (element < cache_names_.size() && cache_names_[element] == name) return cache_slots_[element];
   std::int32_t slot = kUnknown;
   if (const auto it = index_.find(name); it != index_.end()) {
     slot = it->second;
   } else if (open_) {
-    slot = static_cast<std::int32_t>(names_.size());
-    names_.push_back(name);
-    index_.emplace(name, slot);
-    named_in_.push_back(0);
-    named_at_.push_back(0);
+    slot = static_cast<std::int32_t>(add(name));
   }
   if (element >= cache_names_.size()) {
     cache_names_.resize(element + 1);
@@ -67,7 +72,9 @@ std::int32_t SlotMapper::resolve(std::size_t element, const std::string& name) {
 
 bool SlotMapper::map(const JointState& state, const io::Message& message, Reporter& report) {
   const std::size_t n = state.name.size();
+  problem_ = Problem::none;
   const auto size_problem = [&](std::string_view field, std::size_t got) {
+    problem_ = Problem::size;
     report.reject(message, fmt::format("message rejected: '{}' has {} values for {} names", field, got, n));
     return false;
   };
@@ -82,6 +89,8 @@ bool SlotMapper::map(const JointState& state, const io::Message& message, Report
     if (slot == kUnknown) continue;
     const auto s = static_cast<std::size_t>(slot);
     if (named_in_[s] == generation_) {
+      problem_ = Problem::repeated;
+      repeated_element_ = i;
       report.reject(message, fmt::format("message rejected: {} '{}' is named twice (elements {} and {})", what_,
                                          state.name[i], named_at_[s] + 1, i + 1));
       return false;
