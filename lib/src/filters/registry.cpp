@@ -1,5 +1,6 @@
 #include "rmodel/filters/registry.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -19,6 +20,14 @@ using Builder = std::unique_ptr<ArrayFilter> (*)(const FilterKind&, FilterParams
 // ---------------------------------------------------------------------------------------
 // Adapters from the templates to the one-input, one-output ArrayFilter.
 
+/// Filters with a variable-step form output(u, dt) / update(u, dt) / update(dt).
+template <class F>
+concept VariableStep = requires(F f, const Vec& u, Interval dt) {
+  f.output(u, dt);
+  f.update(u, dt);
+  f.update(dt);
+};
+
 /// Filters whose input and start value are both joint arrays. `FromInput`: the natural
 /// start takes the first input as the initial state (differentiators, transients,
 /// transfer function); otherwise it is the constructor's zero state (integrators,
@@ -36,37 +45,143 @@ private:
   }
   void do_restart() noexcept override { f_.start(); }
   void do_start(const Vec& x0) noexcept override { f_.start(x0); }
-  const Vec& do_output(const Vec& u) noexcept override { return f_.output(u); }
-  const Vec& do_update(const Vec& u) noexcept override { return f_.update(u); }
-  void do_update() noexcept override { f_.update(); }
+  // Kinds with no variable-step form have no time in their step (transfer function,
+  // hysteresis): dt does not enter.
+  const Vec& do_output(const Vec& u, double dt) noexcept override {
+    if constexpr (VariableStep<F>) return f_.output(u, Interval{dt});
+    else return f_.output(u);
+  }
+  const Vec& do_update(const Vec& u, double dt) noexcept override {
+    if constexpr (VariableStep<F>) return f_.update(u, Interval{dt});
+    else return f_.update(u);
+  }
+  void do_update(double dt) noexcept override {
+    if constexpr (VariableStep<F>) f_.update(Interval{dt});
+    else f_.update();
+  }
+  double natural_start(double ui) const noexcept override { return FromInput ? ui : 0.0; }
+  void do_restart_element(Eigen::Index i, double x0, double ui) noexcept override {
+    if constexpr (requires { f_.restart_element(i, x0, ui); }) f_.restart_element(i, x0, ui);
+  }
+  void do_after_restart(Eigen::Index i, double x0) noexcept override {
+    if constexpr (requires { f_.offset_element(i, x0); }) f_.offset_element(i, x0 - y()[i]);
+  }
 
   F f_;
 };
 
-/// Fusion from a held value (the first input, or x0) to the input.
+/// Fusion from a held value (the first input, or x0) to the input, with one weight per
+/// element so that elements restart independently. The laws are those of fusion.hpp
+/// (see there for the variable step), computed here per element:
+///     y[k] = u[k] + w[k]·(h − u[k]),  h the held value,
+/// the weight advanced over the interval before each sample. While every weight is
+/// equal (no restart(i) since start) the bounded law scales the step as fusion.hpp does,
+/// for the whole vector; afterwards each element's step is scaled by one common factor.
 template <FusionLaw Law>
 class HeldFusion final : public ArrayFilter {
 public:
   HeldFusion(const FilterKind& kind, FilterParams params, Eigen::Index size,
-             Fusion<Vec, Law> filter)
-      : ArrayFilter(kind, std::move(params), size), f_(std::move(filter)), from_(Vec::Zero(size)) {}
+             const Fusion<Vec, Law>& validated, double speed)
+      : ArrayFilter(kind, std::move(params), size),
+        T_(validated.period()),
+        tau_(validated.tau()),
+        rate_(T_ / tau_),
+        speed_(speed),
+        step_bound_(speed * T_),
+        from_(Vec::Zero(size)),
+        w_(Vec::Ones(size)),
+        w_next_(Vec::Ones(size)),
+        d_(Vec::Zero(size)),
+        d_next_(Vec::Zero(size)),
+        y_(Vec::Zero(size)),
+        u_last_(Vec::Zero(size)),
+        fresh_(static_cast<std::size_t>(size), 1) {}
 
 private:
   void do_prime(const Vec& u) noexcept override {
     from_ = u;
-    f_.start();
+    do_restart();
   }
-  void do_restart() noexcept override { f_.start(); }
+  void do_restart() noexcept override {
+    w_.setOnes();
+    d_.setZero();
+    std::fill(fresh_.begin(), fresh_.end(), 1);
+    any_fresh_ = true;
+    uniform_ = true;
+    pending_ = false;
+  }
   void do_start(const Vec& x0) noexcept override {
     from_ = x0;
-    f_.start();
+    do_restart();
   }
-  const Vec& do_output(const Vec& u) noexcept override { return f_.output(from_, u); }
-  const Vec& do_update(const Vec& u) noexcept override { return f_.update(from_, u); }
-  void do_update() noexcept override { f_.update(); }
+  const Vec& do_output(const Vec& u, double dt) noexcept override {
+    u_last_ = u;
+    pending_ = true;
+    blend(u, dt);
+    return y_;
+  }
+  const Vec& do_update(const Vec& u, double dt) noexcept override {
+    blend(u, dt);
+    w_.swap(w_next_);
+    d_.swap(d_next_);
+    if (any_fresh_) {
+      std::fill(fresh_.begin(), fresh_.end(), 0);
+      any_fresh_ = false;
+    }
+    pending_ = false;
+    return y_;
+  }
+  void do_update(double dt) noexcept override {
+    if (pending_) (void)do_update(u_last_, dt);
+  }
+  double natural_start(double ui) const noexcept override { return ui; }
+  void do_restart_element(Eigen::Index i, double x0, double /*ui*/) noexcept override {
+    from_[i] = x0;
+    w_[i] = 1.0;
+    d_[i] = 0.0;
+    fresh_[static_cast<std::size_t>(i)] = 1;
+    any_fresh_ = true;
+    uniform_ = (w_.array() == w_[0]).all();
+  }
 
-  Fusion<Vec, Law> f_;
-  Vec from_;
+  /// w_next_ = the weights at this sample (w_ advanced over dt), y_ the blend; d_next_
+  /// the held-minus-input difference the bounded law reads at the next step.
+  void blend(const Vec& u, double dt) noexcept {
+    const bool fixed = dt == T_;
+    if constexpr (Law == FusionLaw::Linear) {
+      const double r = fixed ? rate_ : dt / tau_;
+      w_next_ = (w_.array() - r).max(0.0).matrix();
+    } else if constexpr (Law == FusionLaw::Exponential) {
+      // Fixed step: the historical w·(1 − T/τ); variable step: the exact exp(−dt/τ).
+      const double f = fixed ? 1.0 - rate_ : std::exp(-dt / tau_);
+      w_next_ = f * w_;
+    } else {
+      const double r = fixed ? rate_ : -std::expm1(-dt / tau_);
+      const double bound = fixed ? step_bound_ : speed_ * dt;
+      if (uniform_) {
+        // As fusion.hpp: lowering the weight by dw moves y by dw·|d|; cap that at v·dt.
+        const double w = w_[0];
+        const double dw = Space<Vec>::scale_within(d_, bound, w * r);
+        w_next_.setConstant(w - dw);
+      } else {
+        const double m = (w_.array() * d_.array().abs()).maxCoeff() * r;
+        const double c = m > bound ? bound / m : 1.0;
+        w_next_ = w_ - (c * r) * w_;
+      }
+    }
+    if (any_fresh_)
+      for (std::size_t i = 0; i < fresh_.size(); ++i)
+        if (fresh_[i] != 0) w_next_[static_cast<Eigen::Index>(i)] = w_[static_cast<Eigen::Index>(i)];
+    d_next_ = from_ - u;
+    y_ = u + w_next_.cwiseProduct(d_next_);
+  }
+
+  double T_, tau_, rate_, speed_, step_bound_;
+  Vec from_, w_, w_next_, d_, d_next_, y_, u_last_;
+  std::vector<unsigned char> fresh_;  // elements whose next sample is their first
+  bool any_fresh_ = true;
+  bool uniform_ = true;
+  bool pending_ = false;
 };
 
 /// Second-order transient following the input as position reference, optionally with
@@ -79,6 +194,7 @@ public:
       : ArrayFilter(kind, std::move(params), size),
         f_(std::move(filter)),
         ff_(feed_forward),
+        T_(f_.period()),
         inv_T_(1.0 / f_.period()),
         x0_(Vec::Zero(size)),
         prev_(Vec::Zero(size)),
@@ -100,27 +216,37 @@ private:
     x0_ = x0;
     do_restart();
   }
-  const Vec& do_output(const Vec& u) noexcept override {
+  const Vec& do_output(const Vec& u, double dt) noexcept override {
     u_last_ = u;
     pending_ = true;
     if (!ff_) return f_.output(u);
-    vr_ = inv_T_ * (u - prev_);
+    velocity(u, dt);
     return f_.output(u, vr_);
   }
-  const Vec& do_update(const Vec& u) noexcept override {
+  const Vec& do_update(const Vec& u, double dt) noexcept override {
     pending_ = false;
     if (!ff_) return f_.update(u);
-    vr_ = inv_T_ * (u - prev_);
+    velocity(u, dt);
     prev_ = u;
     return f_.update(u, vr_);
   }
-  void do_update() noexcept override {
-    if (pending_) (void)do_update(u_last_);
+  void do_update(double dt) noexcept override {
+    if (pending_) (void)do_update(u_last_, dt);
+  }
+  double natural_start(double ui) const noexcept override { return ui; }
+  void do_restart_element(Eigen::Index i, double x0, double /*ui*/) noexcept override {
+    f_.restart_element(i, x0, 0.0);
+    prev_[i] = x0;
+  }
+
+  void velocity(const Vec& u, double dt) noexcept {
+    if (dt == T_) vr_ = inv_T_ * (u - prev_);
+    else vr_ = (1.0 / dt) * (u - prev_);
   }
 
   SecondOrderTransient<Vec> f_;
   bool ff_;
-  double inv_T_;
+  double T_, inv_T_;
   Vec x0_, prev_, vr_, u_last_;
   bool pending_ = false;
 };
@@ -271,23 +397,22 @@ std::vector<Entry> make_entries() {
        "linear hand-over from a held value to the input, completed in tau", held,
        {T, tau_param("duration of the hand-over (> 0)")}},
       [](const FilterKind& k, FilterParams p, Eigen::Index n) -> std::unique_ptr<ArrayFilter> {
-        return std::make_unique<HeldFusion<FusionLaw::Linear>>(
-            k, p, n, FusionLinear<Vec>(param(p, "T"), param(p, "tau"), Vec::Zero(n)));
+        const FusionLinear<Vec> validated(param(p, "T"), param(p, "tau"), Vec::Zero(0));
+        return std::make_unique<HeldFusion<FusionLaw::Linear>>(k, p, n, validated, 0.0);
       });
   add({"fusion_exp", "fusion",
        "exponential hand-over from a held value to the input, time constant tau", held,
        {T, tau_param("time constant (>= T)")}},
       [](const FilterKind& k, FilterParams p, Eigen::Index n) -> std::unique_ptr<ArrayFilter> {
-        return std::make_unique<HeldFusion<FusionLaw::Exponential>>(
-            k, p, n, FusionExp<Vec>(param(p, "T"), param(p, "tau"), Vec::Zero(n)));
+        const FusionExp<Vec> validated(param(p, "T"), param(p, "tau"), Vec::Zero(0));
+        return std::make_unique<HeldFusion<FusionLaw::Exponential>>(k, p, n, validated, 0.0);
       });
   add({"fusion_exp_limited", "fusion",
        "exponential hand-over whose blend moves no joint faster than v", held,
        {T, tau_param("time constant (>= T)"), speed_param()}},
       [](const FilterKind& k, FilterParams p, Eigen::Index n) -> std::unique_ptr<ArrayFilter> {
-        return std::make_unique<HeldFusion<FusionLaw::ExponentialLimited>>(
-            k, p, n,
-            FusionExpLimited<Vec>(param(p, "T"), param(p, "tau"), param(p, "v"), Vec::Zero(n)));
+        const FusionExpLimited<Vec> validated(param(p, "T"), param(p, "tau"), param(p, "v"), Vec::Zero(0));
+        return std::make_unique<HeldFusion<FusionLaw::ExponentialLimited>>(k, p, n, validated, param(p, "v"));
       });
 
   const char* position = "the initial position (velocity 0); the natural start is the first input";
@@ -392,7 +517,16 @@ FilterParams resolve_params(const FilterKind& kind, const FilterParams& given) {
 }
 
 ArrayFilter::ArrayFilter(const FilterKind& kind, FilterParams params, Eigen::Index size)
-    : kind_(&kind), params_(std::move(params)), size_(size), zeros_(Vec::Zero(size)), y_(&zeros_) {}
+    : kind_(&kind),
+      params_(std::move(params)),
+      size_(size),
+      zeros_(Vec::Zero(size)),
+      y_(&zeros_),
+      restart_mode_(static_cast<std::size_t>(size), 0),
+      restart_x0_(Vec::Zero(size)) {
+  const auto t = params_.find("T");
+  period_ = t != params_.end() ? t->second : 0.0;
+}
 
 void ArrayFilter::start() noexcept {
   if (use_x0_) {
@@ -400,6 +534,10 @@ void ArrayFilter::start() noexcept {
     need_prime_ = false;
   } else {
     need_prime_ = true;
+  }
+  if (restarts_pending_) {
+    std::fill(restart_mode_.begin(), restart_mode_.end(), 0);
+    restarts_pending_ = false;
   }
 }
 
@@ -410,6 +548,23 @@ void ArrayFilter::start(const Vec& x0) {
   do_start(x0);
   use_x0_ = true;
   need_prime_ = false;
+  if (restarts_pending_) {
+    std::fill(restart_mode_.begin(), restart_mode_.end(), 0);
+    restarts_pending_ = false;
+  }
+}
+
+void ArrayFilter::restart(Eigen::Index i) noexcept {
+  if (i < 0 || i >= size_) return;
+  restart_mode_[static_cast<std::size_t>(i)] = 1;
+  restarts_pending_ = true;
+}
+
+void ArrayFilter::restart(Eigen::Index i, double x0) noexcept {
+  if (i < 0 || i >= size_) return;
+  restart_mode_[static_cast<std::size_t>(i)] = 2;
+  restart_x0_[i] = x0;
+  restarts_pending_ = true;
 }
 
 void ArrayFilter::prime_if_needed(const Vec& u) noexcept {
@@ -419,22 +574,61 @@ void ArrayFilter::prime_if_needed(const Vec& u) noexcept {
   }
 }
 
+template <class Step>
+const Vec& ArrayFilter::step(const Vec& u, Step&& s) noexcept {
+  prime_if_needed(u);
+  if (!restarts_pending_) return s();
+  auto x0_of = [&](std::size_t i) {
+    const auto e = static_cast<Eigen::Index>(i);
+    return restart_mode_[i] == 1 ? natural_start(u[e]) : restart_x0_[e];
+  };
+  for (std::size_t i = 0; i < restart_mode_.size(); ++i)
+    if (restart_mode_[i] != 0) do_restart_element(static_cast<Eigen::Index>(i), x0_of(i), u[static_cast<Eigen::Index>(i)]);
+  const Vec& y = s();
+  y_ = &y;
+  for (std::size_t i = 0; i < restart_mode_.size(); ++i) {
+    if (restart_mode_[i] == 0) continue;
+    do_after_restart(static_cast<Eigen::Index>(i), x0_of(i));
+    restart_mode_[i] = 0;
+  }
+  restarts_pending_ = false;
+  return y;
+}
+
+namespace {
+bool valid_dt(double dt) noexcept { return dt > 0.0 && std::isfinite(dt); }
+}  // namespace
+
 bool ArrayFilter::output(const Vec& u) noexcept {
   if (u.size() != size_) return false;
-  prime_if_needed(u);
-  y_ = &do_output(u);
+  y_ = &step(u, [&]() -> const Vec& { return do_output(u, period_); });
   return true;
 }
 
 bool ArrayFilter::update(const Vec& u) noexcept {
   if (u.size() != size_) return false;
-  prime_if_needed(u);
-  y_ = &do_update(u);
+  y_ = &step(u, [&]() -> const Vec& { return do_update(u, period_); });
   return true;
 }
 
 void ArrayFilter::update() noexcept {
-  if (!need_prime_) do_update();
+  if (!need_prime_) do_update(period_);
+}
+
+bool ArrayFilter::output(const Vec& u, double dt) noexcept {
+  if (u.size() != size_ || !valid_dt(dt)) return false;
+  y_ = &step(u, [&]() -> const Vec& { return do_output(u, dt); });
+  return true;
+}
+
+bool ArrayFilter::update(const Vec& u, double dt) noexcept {
+  if (u.size() != size_ || !valid_dt(dt)) return false;
+  y_ = &step(u, [&]() -> const Vec& { return do_update(u, dt); });
+  return true;
+}
+
+void ArrayFilter::update(double dt) noexcept {
+  if (!need_prime_ && valid_dt(dt)) do_update(dt);
 }
 
 std::unique_ptr<ArrayFilter> make_array_filter(std::string_view kind, Eigen::Index size,

@@ -17,6 +17,8 @@ namespace rmodel::filters {
 
 /// Backward difference: y[k] = (u[k] ⊖ x[k]) / T, x[k+1] = u[k]. Exact for inputs linear
 /// in time (constant angular velocity for orientations); first order otherwise.
+/// Variable step (the `dt` forms): the difference over the actual interval,
+/// y[k] = (u[k] ⊖ u[k-1]) / dt — still exact for inputs linear in time.
 template <FilterValue V>
 class BackwardDifference {
 public:
@@ -47,6 +49,7 @@ public:
   const Output& output(const V& u) noexcept {
     detail::assert_same_size(u, x_);
     detail::assign(u_last_, detail::lin(u));
+    dt_last_ = T_;
     pending_ = true;
     detail::assign(y_, inv_T_ * Space<V>::local(x_, u));
     return y_;
@@ -59,13 +62,43 @@ public:
     return y_;
   }
   void update() noexcept {
-    if (pending_) (void)update(u_last_);
+    if (pending_) (void)update(u_last_, Interval{dt_last_});
+  }
+  /// y[k] for a sample dt seconds (> 0) after the previous one; does not advance.
+  const Output& output(const V& u, Interval interval) noexcept {
+    const double dt = interval.seconds;
+    if (dt == T_) return output(u);
+    (void)output(u);
+    dt_last_ = dt;
+    detail::assign(y_, (1.0 / dt) * Space<V>::local(x_, u));
+    return y_;
+  }
+  /// As output(u, dt), and advances.
+  const Output& update(const V& u, Interval interval) noexcept {
+    const double dt = interval.seconds;
+    if (dt == T_) return update(u);
+    detail::assert_same_size(u, x_);
+    detail::assign(y_, (1.0 / dt) * Space<V>::local(x_, u));
+    detail::assign(x_, detail::lin(u));
+    pending_ = false;
+    return y_;
+  }
+  /// Advances with the input last given to output(), over dt seconds.
+  void update(Interval dt) noexcept {
+    if (pending_) (void)update(u_last_, dt);
+  }
+  /// Restarts component i of an array: x0 is taken as the input before the next sample.
+  void restart_element(Eigen::Index i, double x0, double /*next_input*/) noexcept
+    requires detail::is_array_v<V>
+  {
+    detail::lin(x_)[i] = x0;
   }
 
   [[nodiscard]] double period() const noexcept { return T_; }
 
 private:
   double T_, inv_T_;
+  double dt_last_ = 0.0;
   V x0_{}, x_{}, u_last_{};
   Output y_{};
   bool pending_ = false;
@@ -121,6 +154,13 @@ public:
   }
   void update() noexcept {
     if (pending_) (void)update(u_last_);
+  }
+
+  /// Restarts component i of an array: x0 is its low-passed input. No allocation.
+  void restart_element(Eigen::Index i, double x0, double /*next_input*/) noexcept
+    requires detail::is_array_v<V>
+  {
+    detail::lin(x_)[i] = x0;
   }
 
   /// The low-passed input x[k], unit of V.
@@ -199,6 +239,13 @@ public:
   }
   void update() noexcept {
     if (pending_) (void)update(u_last_);
+  }
+
+  /// Restarts component i: every past sample of it becomes x0. No allocation.
+  void restart_element(Eigen::Index i, double x0, double /*next_input*/) noexcept
+    requires detail::is_array_v<V>
+  {
+    for (V& h : history_) detail::lin(h)[i] = x0;
   }
 
   /// Weights per second, newest sample first (w[i]/T).

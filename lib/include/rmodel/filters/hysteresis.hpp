@@ -78,6 +78,13 @@ public:
     pending_ = false;
   }
 
+  /// Restarts the relay of component i: on if x0 is nonzero. Arrays only; no allocation.
+  void restart_element(Eigen::Index i, double x0, double /*next_input*/) noexcept
+    requires detail::is_array_v<V>
+  {
+    detail::lin(x_)[i] = x0 != 0.0 ? 1.0 : 0.0;
+  }
+
   [[nodiscard]] const V& state() const noexcept { return x_; }
   [[nodiscard]] double on_threshold() const noexcept { return on_; }
   [[nodiscard]] double off_threshold() const noexcept { return off_; }

@@ -23,6 +23,9 @@ namespace rmodel::filters {
 /// Forward Euler (rectangles on the left): x[k+1] = x[k] ⊕ T·u[k], y[k] = x[k].
 /// First order: the error on a smooth input is O(T) over a fixed time; exact for constant
 /// inputs, including a constant angular velocity.
+/// Variable step (the `dt` forms): y[k] = y[k-1] ⊕ dt·u[k-1], dt being the time since the
+/// previous sample — the input is held over the interval it starts (exact for inputs that
+/// are piecewise constant between samples).
 template <FilterValue V>
 class EulerIntegrator {
 public:
@@ -40,14 +43,18 @@ public:
   /// Resets to the initial value given last (constructor or start(x0)).
   void start() noexcept {
     detail::assign(x_, detail::lin(x0_));
+    detail::assign(i_, detail::lin(x0_));
+    detail::zero_like(u_prev_, x0_);
     pending_ = false;
   }
   /// Sets a new initial value (may resize arrays) and resets to it.
   void start(const V& x0) {
     detail::copy_value(x0_, x0);
     detail::copy_value(x_, x0);
+    detail::copy_value(i_, x0);
     detail::copy_value(y_, x0);
     detail::zero_like(u_last_, x0);
+    detail::zero_like(u_prev_, x0);
     pending_ = false;
   }
 
@@ -55,6 +62,7 @@ public:
   const V& output(const Input& u) noexcept {
     detail::assert_same_size(u, x_);
     detail::assign(u_last_, detail::lin(u));
+    dt_last_ = T_;
     pending_ = true;
     return x_;
   }
@@ -63,15 +71,54 @@ public:
     detail::assert_same_size(u, x_);
     // The old state becomes the output by a swap (O(1) for arrays), so the step below is a
     // single pass writing the new state.
-    detail::swap_values(y_, x_);
-    detail::assign(x_, Space<V>::retract(y_, T_ * detail::lin(u)));
+    detail::swap_values(i_, x_);
+    detail::assign(x_, Space<V>::retract(i_, T_ * detail::lin(u)));
+    detail::assign(u_prev_, detail::lin(u));
     pending_ = false;
-    return y_;
+    return i_;
   }
   /// Advances with the input last given to output(); does nothing if there was none since
   /// the last update or start.
   void update() noexcept {
-    if (pending_) (void)update(u_last_);
+    if (pending_) (void)update(u_last_, Interval{dt_last_});
+  }
+
+  /// y[k] = y[k-1] ⊕ dt·u[k-1] for a sample dt seconds (> 0) after the previous one;
+  /// does not advance. dt == T gives output(u).
+  const V& output(const Input& u, Interval interval) noexcept {
+    const double dt = interval.seconds;
+    if (dt == T_) return output(u);
+    detail::assert_same_size(u, x_);
+    detail::assign(u_last_, detail::lin(u));
+    dt_last_ = dt;
+    pending_ = true;
+    detail::assign(y_, Space<V>::retract(i_, dt * detail::lin(u_prev_)));
+    return y_;
+  }
+  /// As output(u, dt), and advances.
+  const V& update(const Input& u, Interval interval) noexcept {
+    const double dt = interval.seconds;
+    if (dt == T_) return update(u);
+    detail::assert_same_size(u, x_);
+    detail::assign(i_, Space<V>::retract(i_, dt * detail::lin(u_prev_)));
+    detail::assign(x_, Space<V>::retract(i_, T_ * detail::lin(u)));
+    detail::assign(u_prev_, detail::lin(u));
+    pending_ = false;
+    return i_;
+  }
+  /// Advances with the input last given to output(), over dt seconds.
+  void update(Interval dt) noexcept {
+    if (pending_) (void)update(u_last_, dt);
+  }
+
+  /// Restarts component i of an array from x0 at the next sample (its interval so far
+  /// is dropped). Arrays only; no allocation.
+  void restart_element(Eigen::Index i, double x0, double /*next_input*/) noexcept
+    requires detail::is_array_v<V>
+  {
+    detail::lin(i_)[i] = x0;
+    detail::lin(x_)[i] = x0;
+    detail::lin(u_prev_)[i] = 0.0;
   }
 
   /// x[k]: the value the next output will return, unit of V.
@@ -80,13 +127,16 @@ public:
 
 private:
   double T_;
-  V x0_{}, x_{}, y_{};
-  Input u_last_{};
+  double dt_last_ = 0.0;
+  V x0_{}, x_{}, i_{}, y_{};  // x_ = i_ ⊕ T·u_prev_: the next fixed-step output
+  Input u_prev_{}, u_last_{};
   bool pending_ = false;
 };
 
 /// Trapezoid rule: y[k] = y[k-1] ⊕ T/2·(u[k-1] + u[k]), y[0] = x0 (direct feedthrough of
 /// u[k]). Second order: error O(T²) over a fixed time; exact for inputs linear in time.
+/// Variable step (the `dt` forms): the same rule over the actual interval,
+/// y[k] = y[k-1] ⊕ dt/2·(u[k-1] + u[k]) — still exact for inputs linear in time.
 /// For orientations the increment also carries the Magnus commutator term
 /// T²/12·(ω[k] × ω[k-1]), which makes it exact for a constant angular velocity and
 /// accurate when the rotation axis turns.
@@ -119,17 +169,38 @@ public:
     start();
   }
 
-  const V& output(const Input& u) noexcept {
-    detail::assign(u_last_, detail::lin(u));
-    pending_ = true;
-    return step<false>(u);
-  }
-  const V& update(const Input& u) noexcept {
-    pending_ = false;
-    return step<true>(u);
-  }
+  const V& output(const Input& u) noexcept { return output(u, Interval{T_}); }
+  const V& update(const Input& u) noexcept { return update(u, Interval{T_}); }
   void update() noexcept {
-    if (pending_) (void)update(u_last_);
+    if (pending_) (void)update(u_last_, Interval{dt_last_});
+  }
+  /// y[k] for a sample dt seconds (> 0) after the previous one; does not advance.
+  const V& output(const Input& u, Interval interval) noexcept {
+    const double dt = interval.seconds;
+    detail::assign(u_last_, detail::lin(u));
+    dt_last_ = dt;
+    pending_ = true;
+    return step<false>(u, dt);
+  }
+  /// As output(u, dt), and advances.
+  const V& update(const Input& u, Interval interval) noexcept {
+    const double dt = interval.seconds;
+    pending_ = false;
+    return step<true>(u, dt);
+  }
+  /// Advances with the input last given to output(), over dt seconds.
+  void update(Interval dt) noexcept {
+    if (pending_) (void)update(u_last_, dt);
+  }
+
+  /// Restarts component i of an array from x0 at the next sample, whose input is
+  /// `next_input`: the interval closed by that sample adds nothing to it. No allocation.
+  void restart_element(Eigen::Index i, double x0, double next_input) noexcept
+    requires detail::is_array_v<V>
+  {
+    detail::lin(i_)[i] = x0;
+    // u_prev + u is then exactly 0 over the closing interval.
+    detail::lin(u_prev_)[i] = -next_input;
   }
 
   /// Integral up to the last sample given to update(), unit of V.
@@ -138,7 +209,7 @@ public:
 
 private:
   template <bool Commit>
-  const V& step(const Input& u) noexcept {
+  const V& step(const Input& u, double h) noexcept {
     detail::assert_same_size(u, i_);
     if (!primed_) {
       // The first sample closes no interval yet: the integral is still x0.
@@ -149,11 +220,11 @@ private:
       return i_;
     }
     V& target = Commit ? i_ : y_;
-    const double c = 0.5 * T_;
+    const double c = 0.5 * h;
     if constexpr (Space<V>::linear) {
       detail::assign(target, Space<V>::retract(i_, c * (detail::lin(u_prev_) + detail::lin(u))));
     } else {
-      const Input inc = c * (u_prev_ + u) + (T_ * T_ / 12.0) * Space<V>::bracket(u, u_prev_);
+      const Input inc = c * (u_prev_ + u) + (h * h / 12.0) * Space<V>::bracket(u, u_prev_);
       target = Space<V>::retract(i_, inc);
     }
     if constexpr (Commit) detail::assign(u_prev_, detail::lin(u));
@@ -161,6 +232,7 @@ private:
   }
 
   double T_;
+  double dt_last_ = 0.0;
   V x0_{}, i_{}, y_{};
   Input u_prev_{}, u_last_{};
   bool primed_ = false;
@@ -220,6 +292,15 @@ public:
   }
 
   [[nodiscard]] double period() const noexcept { return T_; }
+
+  /// Adds delta to component i of the integral (arrays only): how the type-erased filters
+  /// restart one component, since Simpson's panels span several samples.
+  void offset_element(Eigen::Index i, double delta) noexcept
+    requires detail::is_array_v<V>
+  {
+    detail::lin(even_)[i] += delta;
+    detail::lin(y_)[i] += delta;
+  }
 
 private:
   template <bool Commit>

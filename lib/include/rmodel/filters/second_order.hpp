@@ -131,6 +131,14 @@ public:
     }
   }
 
+  /// Restarts component i of an array at position x0 with velocity 0. No allocation.
+  void restart_element(Eigen::Index i, double x0, double /*next_input*/) noexcept
+    requires detail::is_array_v<V>
+  {
+    detail::lin(x_)[i] = x0;
+    detail::lin(v_)[i] = 0.0;
+  }
+
   /// Velocity matching the last output/update result, unit/s.
   [[nodiscard]] const V& velocity() const noexcept { return vel_from_output_ ? vy_ : v_; }
   /// Current position x[k].

@@ -378,6 +378,13 @@ struct Space<KDL::Frame> {
   }
 };
 
+/// The time since the previous sample, s (> 0, finite), for the variable-step forms of
+/// the filters: `update(u, Interval{dt})`. A type of its own so that it never collides
+/// with a scalar input or a second scalar reference.
+struct Interval {
+  double seconds;
+};
+
 /// A value type the filters accept.
 template <class V>
 concept FilterValue = requires { typename Space<V>::Tangent; };
@@ -389,6 +396,11 @@ template <class V>
 concept VectorValue = FilterValue<V> && Space<V>::linear;
 
 namespace detail {
+
+/// True for joint arrays (Eigen column vectors of any size, KDL::JntArray): the types
+/// whose components can be restarted one by one (`restart_element`).
+template <class T>
+inline constexpr bool is_array_v = is_dynamic_array_v<T> || is_eigen_vector_v<T>;
 
 /// `s·b` for either kind of bound (turns a speed bound into a per-step bound).
 inline double scale_bound(double b, double s) noexcept { return b * s; }

@@ -85,6 +85,14 @@ public:
     if (pending_) (void)update(u_last_);
   }
 
+  /// Restarts component i in the steady state of input x0. No allocation.
+  void restart_element(Eigen::Index i, double x0, double /*next_input*/) noexcept
+    requires detail::is_array_v<V>
+  {
+    for (V& h : u_hist_) detail::lin(h)[i] = x0;
+    for (V& h : y_hist_) detail::lin(h)[i] = c_.dc_gain * x0;
+  }
+
   [[nodiscard]] const TransferCoefficients& coefficients() const noexcept { return c_; }
 
 private:

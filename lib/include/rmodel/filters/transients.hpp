@@ -9,12 +9,20 @@
 /// whole, so its direction is kept: a joint array moves along a straight line in joint
 /// space with no joint faster than v, orientations turn about a fixed axis.
 ///
+/// Variable step (the `dt` forms, dt = time since the previous sample, reference held at
+/// u_r[k] over that interval): linear moves at most v·dt; exponential uses the exact
+/// s = 1 − exp(−dt/τ) (so the step response is 1 − exp(−t/τ) at the sample times
+/// whatever the spacing); the limited law uses both, s = min(1 − exp(−dt/τ), v·dt/|u_r ⊖ x|).
+/// dt == T gives the fixed-step result exactly (gain T/τ).
+///
 /// The original design feeds the current state back as an input (u[k+1] = y[k]); here
 /// the state is kept inside and fed back automatically, while `output(ur, u)` and
 /// `update(ur, u)` take the current value u from outside (e.g. a measured pose) instead.
 ///
 /// S-function scheme of SPEC §3: `start()` resets x to x0, `start(x0)` sets a new x0 (may
 /// resize arrays); `output`/`update` never allocate; inputs must have the size of x0.
+
+#include <cmath>
 
 #include "rmodel/filters/space.hpp"
 #include "rmodel/filters/validate.hpp"
@@ -43,7 +51,8 @@ public:
   /// @throws InvalidArgument for invalid T or a negative speed
   Transient(double period, const Bound& speed, const V& x0 = Space<V>::identity())
     requires(Law == TransientLaw::Linear)
-      : T_(period), tau_(0.0), gain_(1.0), step_bound_(detail::scale_bound(speed, period)) {
+      : T_(period), tau_(0.0), gain_(1.0), speed_(speed),
+        step_bound_(detail::scale_bound(speed, period)) {
     detail::require_positive(name(), "T", T_, "s");
     detail::require_bound(name(), "v", speed, "units/s");
     start(x0);
@@ -63,7 +72,8 @@ public:
   /// @throws InvalidArgument for invalid T, tau or a negative speed
   Transient(double period, double tau, const Bound& speed, const V& x0 = Space<V>::identity())
     requires(Law == TransientLaw::ExponentialLimited)
-      : T_(period), tau_(tau), gain_(period / tau), step_bound_(detail::scale_bound(speed, period)) {
+      : T_(period), tau_(tau), gain_(period / tau), speed_(speed),
+        step_bound_(detail::scale_bound(speed, period)) {
     validate_tau();
     detail::require_bound(name(), "v", speed, "units/s");
     start(x0);
@@ -111,6 +121,30 @@ public:
     return x_;
   }
 
+  /// y[k] toward ur for a sample dt seconds (> 0) after the previous one; no advance.
+  const V& output(const V& ur, Interval interval) noexcept {
+    const double dt = interval.seconds;
+    step(y_, x_, ur, dt);
+    pending_ = true;
+    return y_;
+  }
+  /// As output(ur, dt), and x[k+1] = y[k].
+  const V& update(const V& ur, Interval interval) noexcept {
+    const double dt = interval.seconds;
+    step(x_, x_, ur, dt);
+    pending_ = false;
+    return x_;
+  }
+  /// x[k+1] = the y[k] of the last output(); the interval was given to output().
+  void update(Interval /*dt*/) noexcept { update(); }
+
+  /// Restarts component i of an array at x0 (its current value). No allocation.
+  void restart_element(Eigen::Index i, double x0, double /*next_input*/) noexcept
+    requires detail::is_array_v<V>
+  {
+    detail::lin(x_)[i] = x0;
+  }
+
   /// x[k], unit of V.
   [[nodiscard]] const V& state() const noexcept { return x_; }
   [[nodiscard]] double period() const noexcept { return T_; }
@@ -142,8 +176,20 @@ private:
     detail::assign(target, Space<V>::retract(from, s * Space<V>::local(from, ur)));
   }
 
+  /// The step over dt seconds (the fixed one when dt == T).
+  void step(V& target, const V& from, const V& ur, double dt) noexcept {
+    if (dt == T_) return step(target, from, ur);
+    detail::assert_same_size(ur, x_);
+    detail::assert_same_size(from, x_);
+    // Exact for the exponential law: x' = (ur − x)/τ with ur held over the interval.
+    double s = Law == TransientLaw::Linear ? 1.0 : -std::expm1(-dt / tau_);
+    if constexpr (Law != TransientLaw::Exponential)
+      s = Space<V>::scale_within(Space<V>::local(from, ur), detail::scale_bound(speed_, dt), s);
+    detail::assign(target, Space<V>::retract(from, s * Space<V>::local(from, ur)));
+  }
+
   double T_, tau_, gain_;
-  Bound step_bound_{};
+  Bound speed_{}, step_bound_{};
   V x0_{}, x_{}, y_{};
   bool pending_ = false;
 };
