@@ -1,5 +1,7 @@
 #include "pose_options.hpp"
 
+#include <filesystem>
+
 #include <fmt/format.h>
 
 #include "rmodel/error.hpp"
@@ -83,6 +85,14 @@ std::vector<double> PoseOptions::resolve(const Model& model) const {
   }
   if (state.position.empty()) state.position.assign(model.pose_size(), 0.0);
   return std::move(state.position);
+}
+
+std::vector<double> resolve_pose_argument(const Model& model, const std::string& text) {
+  PoseOptions options;
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(text, ec)) options.file = text;
+  else options.pose = text;
+  return options.resolve(model);
 }
 
 }  // namespace rmodel::cli

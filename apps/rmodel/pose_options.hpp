@@ -34,6 +34,11 @@ private:
   CLI::Option* file_option_ = nullptr;
 };
 
+/// A pose given as one argument (`--initial-pose`): the path of a joint-state file (its
+/// first joint state), or a named pose and/or `joint=value` items. Full sorted pose.
+/// @throws as PoseOptions::resolve
+[[nodiscard]] std::vector<double> resolve_pose_argument(const Model& model, const std::string& text);
+
 /// Writes the named positions of a joint state into a sorted full pose (pose_size() values).
 /// @throws NotFound naming a joint outside the full pose; SizeMismatch when `state` has
 /// other than one position per name.

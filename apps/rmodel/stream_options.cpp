@@ -66,6 +66,43 @@ void StreamStats::print_summary(const char* command) const {
              stopped_early ? " (stopped early)" : "");
 }
 
+stream::Summary run_stream(const char* command, const StreamOptions& options, stream::Stage& stage,
+                           stream::Sink& sink) {
+  const auto inputs = options.checked_inputs();
+  std::string source;  // the input being read, for the messages
+  stream::EventHandler handler;
+  if (!options.quiet)
+    handler = [&source](const stream::Event& e) {
+      report_input(source, e.line, e.item,
+                   e.severity == Severity::warning ? fmt::format("warning: {}", e.text) : std::string(e.text));
+    };
+  Progress* progress = nullptr;
+  stream::RunOptions run_options;
+  run_options.max_errors = options.max_errors;
+  run_options.on_message = [&progress](std::uint64_t read) {
+    if (progress) progress->tick(read);
+  };
+  stream::Pipeline pipeline(stage, sink, handler, run_options);
+  for (const auto& path : inputs) {
+    const int fd = path == "-" ? 0 : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw IoError(path, "cannot open");
+    io::MessageReader reader(fd, path == "-" ? "<stdin>" : path, options.reader_options(), path != "-");
+    source = reader.source();
+    Progress bar(fd, path);
+    progress = &bar;
+    const bool go_on = pipeline.run(reader);
+    progress = nullptr;
+    if (!go_on) break;
+  }
+  pipeline.finish();
+  const stream::Summary& summary = pipeline.summary();
+  if (summary.budget_exhausted)
+    fmt::print(stderr, "rmodel: stopping after {} rejected messages (--max-errors)\n", summary.rejected);
+  StreamStats stats{summary.read, summary.written, summary.rejected, summary.warnings, summary.stopped_early()};
+  stats.print_summary(command);
+  return summary;
+}
+
 void report_input(const std::string& source, std::size_t line, std::size_t item, const std::string& text) {
   std::string where = source;
   if (line > 0) where += fmt::format(":{}", line);
@@ -101,40 +138,6 @@ void Progress::tick(std::uint64_t messages) {
   const int filled = static_cast<int>(fraction * width);
   fmt::print(stderr, "\r[{}{}] {:3.0f}% {} messages", std::string(static_cast<std::size_t>(filled), '#'),
              std::string(static_cast<std::size_t>(width - filled), ' '), fraction * 100.0, messages);
-}
-
-namespace {
-int open_input(const std::string& path) {
-  if (path == "-") return 0;
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw IoError(path, "cannot open");
-  return fd;
-}
-}  // namespace
-
-StreamInput::StreamInput(const std::string& path, const StreamOptions& options)
-    : options_(options),
-      fd_(open_input(path)),
-      reader_(fd_, path == "-" ? "<stdin>" : path, options.reader_options(), path != "-"),
-      progress_(fd_, path) {}
-
-bool StreamInput::reject_read_error(StreamStats& stats) {
-  ++stats.rejected;
-  if (!options_.quiet) fmt::print(stderr, "rmodel: {}\n", reader_.error().to_string(reader_.source()));
-  return !over_budget(stats);
-}
-
-bool StreamInput::reject(const io::Message& message, StreamStats& stats, const std::string& why) {
-  ++stats.rejected;
-  if (!options_.quiet) report_input(reader_.source(), message.line, message.item, why);
-  return !over_budget(stats);
-}
-
-bool StreamInput::over_budget(StreamStats& stats) const {
-  if (options_.max_errors == 0 || stats.rejected < options_.max_errors) return false;
-  fmt::print(stderr, "rmodel: stopping after {} rejected messages (--max-errors)\n", stats.rejected);
-  stats.stopped_early = true;
-  return true;
 }
 
 }  // namespace rmodel::cli

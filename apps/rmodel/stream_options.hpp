@@ -3,16 +3,39 @@
 // fk): inputs, formats, output file, error budget, and the run summary on stderr.
 
 #include <cstdint>
+#include <map>
+#include <utility>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "rmodel/io/reader.hpp"
 #include "rmodel/io/writer.hpp"
+#include "rmodel/stream.hpp"
 
 namespace rmodel::cli {
+
+/// Adds an option whose values are the names in `choices`, parsed once into the enum
+/// `target` (CLI11's CheckedTransformer; a number is not accepted in place of a name).
+template <class Enum>
+CLI::Option* add_enum_option(CLI::App& app, const std::string& name, Enum& target,
+                             const std::vector<std::pair<std::string, Enum>>& choices, const std::string& help) {
+  std::map<std::string, Enum> map(choices.begin(), choices.end());
+  std::string list;
+  for (const auto& [text, value] : choices) list += (list.empty() ? "" : "|") + text;
+  CLI::Option* option = app.add_option(name, target, help);
+  option->transform(CLI::CheckedTransformer(map).description(""));
+  // transform() puts a validator first: this one runs before the transformer and refuses
+  // the enum's numeric values, which CheckedTransformer would let through.
+  option->transform(CLI::Validator(
+      [map](std::string& value) {
+        return map.count(value) != 0 ? std::string() : "'" + value + "' is not one of the valid values";
+      },
+      "", "names only"));
+  option->type_name("{" + list + "}");
+  return option;
+}
 
 struct StreamOptions {
   std::vector<std::string> inputs;     ///< "-" (stdin) when empty
@@ -44,6 +67,13 @@ struct StreamStats {
   void print_summary(const char* command) const;
 };
 
+/// Runs every input of `options` through `stage` into `sink` (one library Pipeline, so one
+/// count, one error budget, one closed-pipe ending), printing each problem as
+/// "rmodel: SOURCE:LINE: TEXT" unless --quiet and keeping a progress bar. Then prints the
+/// summary "rmodel COMMAND: read N messages, ...". Returns the summary.
+stream::Summary run_stream(const char* command, const StreamOptions& options, stream::Stage& stage,
+                           stream::Sink& sink);
+
 /// Reports a problem of an input message on stderr: "rmodel: SOURCE:LINE: TEXT".
 void report_input(const std::string& source, std::size_t line, std::size_t item, const std::string& text);
 
@@ -61,59 +91,6 @@ private:
   std::uint64_t size_ = 0;
   bool enabled_ = false;
   std::int64_t last_draw_ns_ = 0;
-};
-
-/// One input of a streaming command, read message by message: opens PATH ("-": stdin),
-/// reports and counts what the reader rejects, keeps the progress bar, and applies
-/// --max-errors. The commands' loops differ only in what they do with a good message.
-class StreamInput {
-public:
-  /// @throws IoError when the file cannot be opened
-  StreamInput(const std::string& path, const StreamOptions& options);
-
-  /// Reads the next good message into `message`. A bad line or message is reported on stderr
-  /// (unless --quiet) and counted in stats.rejected. Returns false at the end of the input or
-  /// when --max-errors stops the run. `idle()` runs whenever the reader is about to wait for
-  /// input: flush the output there, so that a live stream sees each result at once. An
-  /// `idle` returning bool stops the reading by returning false (the output went away).
-  template <class Idle>
-  bool next(io::Message& message, StreamStats& stats, Idle&& idle) {
-    while (true) {
-      if (!reader_.input_pending()) {
-        if constexpr (std::is_same_v<decltype(idle()), bool>) {
-          if (!idle()) return false;
-        } else {
-          idle();
-        }
-      }
-      const io::ReadStatus status = reader_.next(message);
-      if (status == io::ReadStatus::End) return false;
-      if (status == io::ReadStatus::WouldBlock) continue;
-      if (status == io::ReadStatus::Error) {
-        if (!reject_read_error(stats)) return false;
-        continue;
-      }
-      ++stats.read;
-      progress_.tick(stats.read);
-      return true;
-    }
-  }
-
-  /// Reports a message the command refuses (`why`), counts it; false when --max-errors
-  /// stops the run.
-  bool reject(const io::Message& message, StreamStats& stats, const std::string& why);
-
-  [[nodiscard]] const std::string& source() const noexcept { return reader_.source(); }
-
-private:
-  bool reject_read_error(StreamStats& stats);
-  /// True (with a message) when --max-errors is reached.
-  bool over_budget(StreamStats& stats) const;
-
-  const StreamOptions& options_;
-  int fd_;
-  io::MessageReader reader_;
-  Progress progress_;
 };
 
 }  // namespace rmodel::cli

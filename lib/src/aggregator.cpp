@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -12,72 +13,132 @@ namespace rmodel {
 
 namespace {
 
-/// Lengths of position/velocity/effort that disagree with name, or nothing.
-std::optional<Rejection> size_problem(const JointState& m) {
-  const std::size_t n = m.name.size();
-  if (!m.position.empty() && m.position.size() != n) return Rejection{"position", n, m.position.size()};
-  if (!m.velocity.empty() && m.velocity.size() != n) return Rejection{"velocity", n, m.velocity.size()};
-  if (!m.effort.empty() && m.effort.size() != n) return Rejection{"effort", n, m.effort.size()};
-  return std::nullopt;
+/// The filter kind `name`, checked to be of `family` (`--diff` takes differentiators only,
+/// `--quad` integrators only: any other kind would publish the wrong quantity).
+const filters::FilterKind& checked_kind(const std::string& name, std::string_view family, const char* option) {
+  const filters::FilterKind& kind = filters::filter_kind(name);
+  if (kind.family != family) {
+    std::string valid;
+    for (const filters::FilterKind& k : filters::filter_kinds())
+      if (k.family == family) valid += (valid.empty() ? "" : ", ") + k.name;
+    throw InvalidArgument(fmt::format("{} '{}' is a {} filter; {} takes a {} ({})", option, name, kind.family, option,
+                                      family, valid));
+  }
+  return kind;
 }
 
-std::optional<Rejection> size_problem(const SupportState& m) {
-  const std::size_t n = m.name.size();
-  if (!m.support.empty() && m.support.size() != n) return Rejection{"support", n, m.support.size()};
-  if (!m.contact.empty() && m.contact.size() != n) return Rejection{"contact", n, m.contact.size()};
-  return std::nullopt;
-}
-
-std::unique_ptr<filters::ArrayFilter> make_scalar_filter(const std::string& kind, double period,
-                                                        const std::vector<std::pair<std::string, double>>& extra) {
+filters::FilterParams filter_params(double period, const std::vector<std::pair<std::string, double>>& extra) {
   filters::FilterParams params{{"T", period}};
   for (const auto& [name, value] : extra) params[name] = value;
-  return filters::make_array_filter(kind, 1, params);
+  return params;
 }
 
 }  // namespace
+
+/// Per joint: a differentiator (velocity from position) and an integrator (position from
+/// velocity), each stepped once per tick with the last input of the cycle. A filter that
+/// was restarted in the cycle and given no input since keeps its restarted state.
+class JointFilters {
+public:
+  JointFilters(std::size_t n, const AggregatorOptions& o) {
+    const filters::FilterKind& dk = checked_kind(o.diff_method, "differentiator", "--diff");
+    const filters::FilterKind& qk = checked_kind(o.quad_method, "integrator", "--quad");
+    const filters::FilterParams dp = filter_params(o.period, o.diff_params);
+    const filters::FilterParams qp = filter_params(o.period, o.quad_params);
+    for (std::size_t j = 0; j < n; ++j) {
+      diff_.push_back(filters::make_array_filter(dk.name, 1, dp));
+      quad_.push_back(filters::make_array_filter(qk.name, 1, qp));
+    }
+    diff_input_.assign(n, 0);
+    quad_input_.assign(n, 0);
+  }
+
+  double diff_output(std::size_t j, double p) { return output(*diff_[j], diff_input_[j], p); }
+  double quad_output(std::size_t j, double v) { return output(*quad_[j], quad_input_[j], v); }
+  void diff_restart(std::size_t j, double x) { restart(*diff_[j], diff_input_[j], x); }
+  void quad_restart(std::size_t j, double x) { restart(*quad_[j], quad_input_[j], x); }
+
+  /// Steps every filter that was given an input in the cycle.
+  void tick() {
+    for (std::size_t j = 0; j < diff_.size(); ++j) {
+      if (diff_input_[j]) diff_[j]->update();
+      if (quad_input_[j]) quad_[j]->update();
+      diff_input_[j] = 0;
+      quad_input_[j] = 0;
+    }
+  }
+
+private:
+  double output(filters::ArrayFilter& f, char& given, double u) {
+    scalar_[0] = u;
+    (void)f.output(scalar_);
+    given = 1;
+    return f.y()[0];
+  }
+  void restart(filters::ArrayFilter& f, char& given, double x) {
+    scalar_[0] = x;
+    f.start(scalar_);
+    given = 0;
+  }
+
+  std::vector<std::unique_ptr<filters::ArrayFilter>> diff_, quad_;
+  std::vector<char> diff_input_, quad_input_;
+  Eigen::VectorXd scalar_ = Eigen::VectorXd::Zero(1);
+};
 
 struct Aggregator::State {
   Model model;
   AggregatorOptions options;
   std::size_t n = 0;
+  bool sync = false;
+  PublishPolicy publish = PublishPolicy::message;
+  stream::SlotMapper mapper;
 
   JointState pose;
   SupportState support;
   bool has_velocity = false;
   bool has_effort = false;
-
   std::vector<double> lower, upper;
   std::vector<char> bounded;
 
-  // Resolution of the last message's names: position i of the message → pose index.
-  std::vector<std::string> cache_names;
-  std::vector<int> cache_index;
-  std::vector<int> resolved;  // per message element, -1 = unknown
-  // Joints named twice in one message: pose slot j was named in message `named_in[j]`
-  // (a counter, so nothing is cleared per message), at element `named_at[j]`.
-  std::uint64_t generation = 0;
-  std::vector<std::uint64_t> named_in;
-  std::vector<std::size_t> named_at;
-
-  std::vector<AggregatorWarning> warnings;
-  Rejection rejection;
+  // Cycles and ticks.
+  TickSource mode = TickSource::automatic;
   std::int64_t cycle = 0;
+  bool open_cycle = false;             // a message arrived since the last tick
+  std::optional<double> last_tick_time;
+  double dt_prev;                      // length of the previous cycle (filters' dt in this one)
+  std::optional<double> last_time;     // stamp of the last message with one
+  // Time ticks: cycle k ends at base_time + (k − base_cycle)·T.
+  bool clock_started = false;
+  double base_time = 0.0;
+  std::int64_t base_cycle = 0;
+  // Automatic tick source: messages held until the log decided.
+  std::vector<io::Message> held;
+  std::size_t held_count = 0;
+  double first_stamp = 0.0, min_stamp = 0.0, max_stamp = 0.0;
+  bool any_stamp = false;
 
-  // sync aggregator
-  std::vector<std::unique_ptr<filters::ArrayFilter>> differentiators;
-  std::vector<std::unique_ptr<filters::ArrayFilter>> integrators;
-  std::vector<char> fresh;  // got news in the current cycle
-  Eigen::VectorXd scalar = Eigen::VectorXd::Zero(1);
+  // Sync aggregator.
+  std::unique_ptr<JointFilters> filters;
+  std::vector<char> fresh;  // got a message in the current cycle
+  std::vector<char> seen;   // got a first sample (or the initial pose)
 
-  State(const Model& m, AggregatorOptions o) : model(m), options(std::move(o)), n(m.pose_size()) {
+  State(const Model& m, AggregatorOptions o)
+      : model(m), options(std::move(o)), n(m.pose_size()), mapper(m.joint_names()), dt_prev(options.period) {
     if (!(options.period > 0) || !std::isfinite(options.period))
       throw InvalidArgument(fmt::format("aggregator period must be a finite value > 0 (s), got {}", options.period));
-    if (!(options.brake_deceleration > 0))
+    if (!(options.brake_deceleration > 0) || !std::isfinite(options.brake_deceleration))
       throw InvalidArgument(fmt::format("brake deceleration must be > 0, got {}", options.brake_deceleration));
+    if (!options.initial_positions.empty() && options.initial_positions.size() != n)
+      throw SizeMismatch("initial pose positions", n, options.initial_positions.size());
+    sync = options.kind == AggregatorKind::sync;
+    publish = options.publish.value_or(sync ? PublishPolicy::tick : PublishPolicy::message);
+    mode = options.ticks;
+    // A simple aggregator publishing on messages does nothing at a tick: no need to hold
+    // messages back to find where the ticks come from.
+    if (!sync && publish == PublishPolicy::message && mode == TickSource::automatic) mode = TickSource::stream;
     pose.name = model.joint_names();
     pose.position.assign(n, 0.0);
-    // Capacity reserved now, so that the first velocity or effort allocates nothing.
     pose.velocity.reserve(n);
     pose.effort.reserve(n);
     for (const Chain& c : model.chains()) {
@@ -88,48 +149,38 @@ struct Aggregator::State {
     lower.resize(n);
     upper.resize(n);
     bounded.resize(n);
-    named_in.assign(n, 0);
-    named_at.assign(n, 0);
     for (std::size_t i = 0; i < n; ++i) {
       const JointInfo& j = model.pose_joint(i);
       bounded[i] = j.bounded();
       lower[i] = j.lower;
       upper[i] = j.upper;
     }
-    warnings.reserve(64);
-    resolved.reserve(n);
-    if (options.kind == AggregatorKind::sync) {
+    if (sync) {
       pose.velocity.assign(n, 0.0);
       has_velocity = true;
+      filters = std::make_unique<JointFilters>(n, options);
       fresh.assign(n, 0);
-      for (std::size_t i = 0; i < n; ++i) {
-        differentiators.push_back(make_scalar_filter(options.diff_method, options.period, options.diff_params));
-        integrators.push_back(make_scalar_filter(options.quad_method, options.period, options.quad_params));
-      }
+      seen.assign(n, 0);
+    }
+    if (!options.initial_positions.empty()) {
+      std::copy(options.initial_positions.begin(), options.initial_positions.end(), pose.position.begin());
+      if (sync)
+        for (std::size_t j = 0; j < n; ++j) {
+          filters->diff_restart(j, pose.position[j]);
+          filters->quad_restart(j, pose.position[j]);
+          seen[j] = 1;
+        }
     }
   }
 
-  void warn(AggregatorWarning::Kind kind, std::size_t element, double value = 0.0) {
-    warnings.push_back({kind, element, value});
-  }
+  // ---- messages -------------------------------------------------------------------------
 
-  int resolve(std::size_t i, const std::string& name) {
-    if (i < cache_names.size() && cache_names[i] == name) return cache_index[i];
-    const auto found = model.find_joint_index(name);
-    const int index = found ? static_cast<int>(*found) : -1;
-    if (i >= cache_names.size()) {
-      cache_names.resize(i + 1);
-      cache_index.resize(i + 1, -1);
-    }
-    cache_names[i] = name;
-    cache_index[i] = index;
-    return index;
-  }
-
-  double checked_position(std::size_t element, int index, double value) {
-    const auto j = static_cast<std::size_t>(index);
+  double checked_position(const io::Message& m, std::size_t element, std::size_t j, double value,
+                          stream::Reporter& report) {
     if (bounded[j] && (value < lower[j] || value > upper[j])) {
-      warn(AggregatorWarning::Kind::limit_exceeded, element, value);
+      report.warn(m, fmt::format("joint '{}' at {} is outside its limits [{}, {}]{}", pose.name[j], value, lower[j],
+                                 upper[j], options.clamp ? "; clamped" : ""));
+      (void)element;
       if (options.clamp) value = std::clamp(value, lower[j], upper[j]);
     }
     return value;
@@ -142,79 +193,237 @@ struct Aggregator::State {
     }
   }
 
-  void apply_simple(const JointState& m) {
-    if (!m.velocity.empty()) enable(pose.velocity, has_velocity);
-    if (!m.effort.empty()) enable(pose.effort, has_effort);
-    for (std::size_t i = 0; i < m.name.size(); ++i) {
-      const int index = resolved[i];
-      if (index < 0) continue;
-      const auto j = static_cast<std::size_t>(index);
-      if (!m.position.empty()) pose.position[j] = checked_position(i, index, m.position[i]);
-      if (!m.velocity.empty()) pose.velocity[j] = m.velocity[i];
-      if (!m.effort.empty()) pose.effort[j] = m.effort[i];
-    }
-  }
-
-  double step(filters::ArrayFilter& f, double u) {
-    scalar[0] = u;
-    (void)f.update(scalar);
-    return f.y()[0];
-  }
-
-  void restart(filters::ArrayFilter& f, double x0) {
-    scalar[0] = x0;
-    f.start(scalar);
-  }
-
-  void apply_sync(const JointState& m) {
-    if (!m.effort.empty()) enable(pose.effort, has_effort);
-    const bool has_pos = !m.position.empty();
-    const bool has_vel = !m.velocity.empty();
-    for (std::size_t i = 0; i < m.name.size(); ++i) {
-      const int index = resolved[i];
-      if (index < 0) continue;
-      const auto j = static_cast<std::size_t>(index);
-      if (has_pos && has_vel) {
-        // Both measured: take them and restart the filters from here.
-        pose.position[j] = checked_position(i, index, m.position[i]);
-        pose.velocity[j] = m.velocity[i];
-        differentiators[j]->start();
-        (void)step(*differentiators[j], pose.position[j]);
-        restart(*integrators[j], pose.position[j]);
-      } else if (has_pos) {
-        pose.position[j] = checked_position(i, index, m.position[i]);
-        pose.velocity[j] = step(*differentiators[j], pose.position[j]);
-        restart(*integrators[j], pose.position[j]);
-      } else if (has_vel) {
-        pose.velocity[j] = m.velocity[i];
-        pose.position[j] = checked_position(i, index, step(*integrators[j], m.velocity[i]));
-        differentiators[j]->start();
-        (void)step(*differentiators[j], pose.position[j]);
+  bool apply_joint(const io::Message& m, stream::Reporter& report) {
+    const JointState& js = m.joint;
+    if (!mapper.map(m, report)) return false;
+    const auto slots = mapper.slots();
+    const bool has_pos = !js.position.empty();
+    const bool has_vel = !js.velocity.empty();
+    const bool has_eff = !js.effort.empty();
+    if (has_vel) enable(pose.velocity, has_velocity);
+    if (has_eff) enable(pose.effort, has_effort);
+    for (std::size_t i = 0; i < js.name.size(); ++i) {
+      if (slots[i] == stream::SlotMapper::kUnknown) continue;
+      const auto j = static_cast<std::size_t>(slots[i]);
+      if (has_eff) pose.effort[j] = js.effort[i];
+      if (!sync) {
+        if (has_pos) pose.position[j] = checked_position(m, i, j, js.position[i], report);
+        if (has_vel) pose.velocity[j] = js.velocity[i];
+        continue;
       }
-      if (!m.effort.empty()) pose.effort[j] = m.effort[i];
+      if (has_pos && has_vel) {
+        // Both measured: take them; both filters restart from the position.
+        const double x = checked_position(m, i, j, js.position[i], report);
+        pose.position[j] = x;
+        pose.velocity[j] = js.velocity[i];
+        filters->diff_restart(j, x);
+        filters->quad_restart(j, x);
+      } else if (has_pos) {
+        const double x = checked_position(m, i, j, js.position[i], report);
+        pose.position[j] = x;
+        pose.velocity[j] = filters->diff_output(j, x);
+        filters->quad_restart(j, x);
+      } else if (has_vel) {
+        pose.velocity[j] = js.velocity[i];
+        const double integrated = filters->quad_output(j, js.velocity[i]);
+        const double x = checked_position(m, i, j, integrated, report);
+        // A clamped integral restarts at the limit: no wind-up past it.
+        if (x != integrated) filters->quad_restart(j, x);
+        pose.position[j] = x;
+        filters->diff_restart(j, x);
+      } else {
+        continue;  // names only: nothing measured
+      }
       fresh[j] = 1;
+      seen[j] = 1;
     }
+    pose.stamp = js.stamp;
+    return true;
   }
 
-  void predict(std::size_t j) {
-    const double T = options.period;
+  bool apply_support(const io::Message& m, stream::Reporter& report) {
+    const SupportState& s = m.support;
+    const std::size_t count = s.name.size();
+    const auto size_problem = [&](std::string_view field, std::size_t got) {
+      report.reject(m, fmt::format("message rejected: '{}' has {} values for {} names", field, got, count));
+      return false;
+    };
+    if (!s.support.empty() && s.support.size() != count) return size_problem("support", s.support.size());
+    if (!s.contact.empty() && s.contact.size() != count) return size_problem("contact", s.contact.size());
+    for (std::size_t i = 0; i < count; ++i) {
+      const auto chain = model.find_chain_index(s.name[i]);
+      if (!chain) {
+        report.warn_once(m, "\x01" + s.name[i],
+                         [&] { return fmt::format("unknown chain '{}' skipped", s.name[i]); });
+        continue;
+      }
+      if (!s.support.empty()) support.support[*chain] = s.support[i];
+      const std::string& fallback = model.chains()[*chain].default_contact;
+      if (!s.contact.empty() && !s.contact[i].empty()) {
+        if (model.find_contact(s.contact[i])) {
+          support.contact[*chain] = s.contact[i];
+        } else {
+          report.warn(m, fmt::format("unknown contact '{}' for chain '{}'; default contact used", s.contact[i],
+                                     s.name[i]));
+          support.contact[*chain] = fallback;
+        }
+      } else {
+        support.contact[*chain] = fallback;
+      }
+    }
+    support.stamp = s.stamp;
+    return true;
+  }
+
+  /// Applies a joint or support state to the current cycle and publishes on messages.
+  void apply(const io::Message& m, stream::Output& out, stream::Reporter& report) {
+    const bool joint = m.kind == io::MessageKind::Joint;
+    if (!(joint ? apply_joint(m, report) : apply_support(m, report))) return;
+    open_cycle = true;
+    if (publish == PublishPolicy::tick) return;
+    // The sync aggregator's messages belong to its current cycle; a simple aggregator has
+    // no cycles of its own and passes the message's on.
+    const std::optional<std::int64_t> c = sync ? std::optional<std::int64_t>(cycle) : m.cycle;
+    if (joint) out.joint_state(pose, c);
+    else if (options.support) out.support_state(support, c);
+  }
+
+  // ---- ticks ----------------------------------------------------------------------------
+
+  void predict(std::size_t j, double dt) {
     switch (options.update) {
       case UpdatePolicy::hold: break;
       case UpdatePolicy::hold_zero_velocity: pose.velocity[j] = 0.0; break;
-      case UpdatePolicy::extrapolate: pose.position[j] += pose.velocity[j] * T; break;
+      case UpdatePolicy::extrapolate: pose.position[j] += pose.velocity[j] * dt; break;
       case UpdatePolicy::brake: {
         const double v = pose.velocity[j];
-        const double slowed = std::copysign(std::max(0.0, std::abs(v) - options.brake_deceleration * T), v);
-        pose.position[j] += 0.5 * (v + slowed) * T;
+        const double slowed = std::copysign(std::max(0.0, std::abs(v) - options.brake_deceleration * dt), v);
+        pose.position[j] += 0.5 * (v + slowed) * dt;
         pose.velocity[j] = slowed;
         break;
       }
     }
     if (bounded[j] && options.clamp) pose.position[j] = std::clamp(pose.position[j], lower[j], upper[j]);
-    // Keep the filters consistent with the predicted state.
-    restart(*integrators[j], pose.position[j]);
-    differentiators[j]->start();
-    (void)step(*differentiators[j], pose.position[j]);
+    filters->diff_restart(j, pose.position[j]);
+    filters->quad_restart(j, pose.position[j]);
+  }
+
+  /// Tick k: ends the current cycle at `time` (if known) and publishes it.
+  void tick(std::optional<double> time, stream::Output& out) {
+    double dt = options.period;
+    if (time && last_tick_time && *time - *last_tick_time > 0) dt = *time - *last_tick_time;
+    if (sync) {
+      filters->tick();
+      for (std::size_t j = 0; j < n; ++j) {
+        // A joint never seen keeps its filters unstarted, so its first sample starts them.
+        if (!fresh[j] && seen[j]) predict(j, dt);
+        fresh[j] = 0;
+      }
+    }
+    const std::int64_t ended = cycle++;
+    open_cycle = false;
+    dt_prev = dt;
+    if (time) {
+      last_tick_time = time;
+      pose.stamp = *time;
+      support.stamp = *time;
+    }
+    if (publish == PublishPolicy::message) return;
+    out.joint_state(pose, ended);
+    if (options.support && !support.name.empty()) out.support_state(support, ended);
+  }
+
+  /// Time of the tick ending cycle `k` (time ticks).
+  [[nodiscard]] double tick_time(std::int64_t k) const {
+    return base_time + static_cast<double>(k - base_cycle) * options.period;
+  }
+
+  /// Time ticks: fires every tick that ends before stamp `s`.
+  void advance_time(double s, stream::Output& out, stream::Reporter& report, const io::Message& m) {
+    const double T = options.period;
+    if (!clock_started) {
+      // t_k = t0 + k·T from the first stamp t0: cycle 0 holds what is stamped at or before t0.
+      clock_started = true;
+      base_time = s;
+      base_cycle = cycle;
+      return;
+    }
+    while (true) {
+      const double tk = tick_time(cycle);
+      const double tolerance =
+          1e-6 * T + 8 * std::numeric_limits<double>::epsilon() * std::max(std::abs(s), std::abs(tk));
+      if (s <= tk + tolerance) return;
+      if (s - tk > 1e6 * T) {
+        report.warn(m, fmt::format("stamp {} s is {:.0f} periods after the current cycle; the tick clock restarts there",
+                                   s, (s - tk) / T));
+        if (open_cycle) tick(tk, out);
+        base_time = s;
+        base_cycle = cycle;
+        return;
+      }
+      tick(tk, out);
+    }
+  }
+
+  /// Stream ticks: fires the ticks of cycles cycle … c−1 (missing ticks), stamped `time`.
+  void catch_up(std::int64_t c, std::optional<double> time, stream::Output& out) {
+    while (cycle < c) tick(time, out);
+  }
+
+  void process(const io::Message& m, stream::Output& out, stream::Reporter& report) {
+    const std::optional<double> time =
+        m.has_stamp && std::isfinite(m.stamp()) ? std::optional<double>(m.stamp()) : std::nullopt;
+    // A cycle number 0 means "absent" (as in the original design).
+    const std::int64_t c = m.cycle.value_or(0);
+    if (mode == TickSource::time) {
+      if (m.kind == io::MessageKind::Sync) {
+        report.warn_once(m, "\x02sync", [] { return std::string("sync ticks of the log ignored (--ticks time)"); });
+        return;
+      }
+      if (time) advance_time(*time, out, report, m);
+      if (time) last_time = time;
+      apply(m, out, report);
+      return;
+    }
+    // Stream ticks.
+    if (m.kind == io::MessageKind::Sync) {
+      const std::optional<double> tick_at = time ? time : last_time;
+      if (c != 0 && c < cycle) {
+        report.warn(m, fmt::format("tick of cycle {} arrived in cycle {}; ignored", c, cycle));
+        return;
+      }
+      if (c != 0) catch_up(c, tick_at, out);
+      tick(tick_at, out);
+      return;
+    }
+    if (c != 0 && c > cycle) catch_up(c, time ? time : last_time, out);
+    else if (c != 0 && c < cycle && sync)
+      report.warn(m, fmt::format("message of cycle {} arrived in cycle {}", c, cycle));
+    if (time) last_time = time;
+    apply(m, out, report);
+  }
+
+  // ---- automatic tick source -------------------------------------------------------------
+
+  void decide(TickSource chosen, stream::Output& out, stream::Reporter& report) {
+    mode = chosen;
+    for (std::size_t i = 0; i < held_count; ++i) process(held[i], out, report);
+    held_count = 0;
+  }
+
+  void hold(const io::Message& m, stream::Output& out, stream::Reporter& report) {
+    if (held_count == held.size()) held.emplace_back();
+    held[held_count++] = m;
+    if (m.kind == io::MessageKind::Sync || (m.cycle && *m.cycle != 0)) return decide(TickSource::stream, out, report);
+    if (m.has_stamp && std::isfinite(m.stamp())) {
+      const double s = m.stamp();
+      if (!any_stamp) min_stamp = max_stamp = s;
+      any_stamp = true;
+      min_stamp = std::min(min_stamp, s);
+      max_stamp = std::max(max_stamp, s);
+      if (max_stamp - min_stamp > 2 * options.period) return decide(TickSource::time, out, report);
+    }
+    if (held_count >= 1024) decide(any_stamp ? TickSource::time : TickSource::stream, out, report);
   }
 };
 
@@ -224,135 +433,26 @@ Aggregator::~Aggregator() = default;
 Aggregator::Aggregator(Aggregator&&) noexcept = default;
 Aggregator& Aggregator::operator=(Aggregator&&) noexcept = default;
 
-Verdict Aggregator::on_joint_state(const JointState& message, std::optional<std::int64_t> cycle) {
+void Aggregator::push(const io::Message& message, stream::Output& out, stream::Reporter& report) {
   State& s = *state_;
-  s.warnings.clear();
-  if (auto problem = size_problem(message)) {
-    s.rejection = *problem;
-    return Verdict::rejected;
-  }
-  if (cycle && *cycle != s.cycle && s.options.kind == AggregatorKind::sync)
-    s.warn(AggregatorWarning::Kind::cycle_mismatch, 0, static_cast<double>(*cycle));
-  s.resolved.resize(message.name.size());
-  ++s.generation;
-  for (std::size_t i = 0; i < message.name.size(); ++i) {
-    const int index = s.resolve(i, message.name[i]);
-    s.resolved[i] = index;
-    if (index < 0) {
-      s.warn(AggregatorWarning::Kind::unknown_joint, i);
-      continue;
-    }
-    const auto j = static_cast<std::size_t>(index);
-    if (s.named_in[j] == s.generation) {
-      s.warnings.clear();
-      s.rejection = Rejection{"name", s.named_at[j] + 1, i + 1};
-      return Verdict::rejected;
-    }
-    s.named_in[j] = s.generation;
-    s.named_at[j] = i;
-  }
-  if (s.options.kind == AggregatorKind::sync)
-    s.apply_sync(message);
-  else
-    s.apply_simple(message);
-  s.pose.stamp = message.stamp;
-  return Verdict::accepted;
+  if (s.mode == TickSource::automatic) s.hold(message, out, report);
+  else s.process(message, out, report);
 }
 
-Verdict Aggregator::on_support_state(const SupportState& message) {
+void Aggregator::finish(stream::Output& out, stream::Reporter& report) {
   State& s = *state_;
-  s.warnings.clear();
-  if (auto problem = size_problem(message)) {
-    s.rejection = *problem;
-    return Verdict::rejected;
-  }
-  for (std::size_t i = 0; i < message.name.size(); ++i) {
-    const auto chain = s.model.find_chain_index(message.name[i]);
-    if (!chain) {
-      s.warn(AggregatorWarning::Kind::unknown_chain, i);
-      continue;
-    }
-    if (!message.support.empty()) s.support.support[*chain] = message.support[i];
-    if (!message.contact.empty() && !message.contact[i].empty()) {
-      if (s.model.find_contact(message.contact[i]))
-        s.support.contact[*chain] = message.contact[i];
-      else {
-        s.warn(AggregatorWarning::Kind::unknown_contact, i);
-        s.support.contact[*chain] = s.model.chains()[*chain].default_contact;
-      }
-    } else {
-      s.support.contact[*chain] = s.model.chains()[*chain].default_contact;
-    }
-  }
-  s.support.stamp = message.stamp;
-  return Verdict::accepted;
-}
-
-void Aggregator::on_sync(double stamp, std::optional<std::int64_t> cycle) {
-  State& s = *state_;
-  s.warnings.clear();
-  if (s.options.kind == AggregatorKind::sync) {
-    for (std::size_t j = 0; j < s.n; ++j) {
-      if (!s.fresh[j]) s.predict(j);
-      s.fresh[j] = 0;
-    }
-  }
-  s.cycle = cycle ? *cycle + 1 : s.cycle + 1;
-  s.pose.stamp = stamp;
-  s.support.stamp = stamp;
+  if (s.mode == TickSource::automatic) s.decide(s.any_stamp ? TickSource::time : TickSource::stream, out, report);
+  if (!s.open_cycle) return;
+  // End of input ends the open cycle: a replay never loses its last cycle.
+  if (s.mode == TickSource::time && s.clock_started) s.tick(s.tick_time(s.cycle), out);
+  else s.tick(s.last_time, out);
 }
 
 const JointState& Aggregator::pose() const noexcept { return state_->pose; }
 const SupportState& Aggregator::support() const noexcept { return state_->support; }
-std::span<const AggregatorWarning> Aggregator::warnings() const noexcept { return state_->warnings; }
-const Rejection& Aggregator::rejection() const noexcept { return state_->rejection; }
 std::int64_t Aggregator::cycle() const noexcept { return state_->cycle; }
+TickSource Aggregator::ticks() const noexcept { return state_->mode; }
 const AggregatorOptions& Aggregator::options() const noexcept { return state_->options; }
 const Model& Aggregator::model() const noexcept { return state_->model; }
-
-void Aggregator::set_positions(std::span<const double> positions) {
-  State& s = *state_;
-  if (positions.size() != s.n) throw SizeMismatch("pose positions", s.n, positions.size());
-  std::copy(positions.begin(), positions.end(), s.pose.position.begin());
-  if (s.options.kind == AggregatorKind::sync)
-    for (std::size_t j = 0; j < s.n; ++j) {
-      s.restart(*s.integrators[j], positions[j]);
-      s.differentiators[j]->start();
-      (void)s.step(*s.differentiators[j], positions[j]);
-    }
-}
-
-namespace {
-template <class T, std::size_t N>
-T parse_choice(std::string_view name, const std::pair<std::string_view, T> (&choices)[N], const char* what) {
-  std::string valid;
-  for (const auto& [text, value] : choices) {
-    if (text == name) return value;
-    valid += (valid.empty() ? "" : ", ") + std::string(text);
-  }
-  throw InvalidArgument(fmt::format("unknown {} '{}' (valid: {})", what, name, valid));
-}
-}  // namespace
-
-AggregatorKind parse_aggregator_kind(std::string_view name) {
-  static constexpr std::pair<std::string_view, AggregatorKind> choices[] = {
-      {"simple", AggregatorKind::simple}, {"sync", AggregatorKind::sync}};
-  return parse_choice(name, choices, "aggregator kind");
-}
-
-UpdatePolicy parse_update_policy(std::string_view name) {
-  static constexpr std::pair<std::string_view, UpdatePolicy> choices[] = {
-      {"hold", UpdatePolicy::hold},
-      {"hold-zero-velocity", UpdatePolicy::hold_zero_velocity},
-      {"extrapolate", UpdatePolicy::extrapolate},
-      {"brake", UpdatePolicy::brake}};
-  return parse_choice(name, choices, "update policy");
-}
-
-PublishPolicy parse_publish_policy(std::string_view name) {
-  static constexpr std::pair<std::string_view, PublishPolicy> choices[] = {
-      {"message", PublishPolicy::every_message}, {"sync", PublishPolicy::sync}};
-  return parse_choice(name, choices, "publish policy");
-}
 
 }  // namespace rmodel

@@ -10,6 +10,7 @@
 #include "rmodel/aggregator.hpp"
 #include "rmodel/io/reader.hpp"
 #include "rmodel/io/writer.hpp"
+#include "rmodel/stream.hpp"
 
 namespace {
 
@@ -41,20 +42,35 @@ std::vector<rmodel::JointState> partial_messages(const rmodel::Model& model) {
   return out;
 }
 
+/// A sink that only counts (the stage's cost alone).
+class CountingSink final : public rmodel::stream::Sink {
+public:
+  void joint_state(const rmodel::JointState&, std::optional<std::int64_t>) override { ++count; }
+  void support_state(const rmodel::SupportState&, std::optional<std::int64_t>) override { ++count; }
+  std::uint64_t count = 0;
+};
+
 void BM_AggregatorCore(benchmark::State& state, rmodel::AggregatorKind kind) {
   auto model = sweetie(state);
   if (!model) return;
   rmodel::AggregatorOptions options;
   options.kind = kind;
   options.clamp = true;
+  options.ticks = rmodel::TickSource::stream;
   rmodel::Aggregator aggregator(*model, options);
-  const auto messages = partial_messages(*model);
+  CountingSink sink;
+  rmodel::stream::Pipeline pipeline(aggregator, sink);
+  const auto partial = partial_messages(*model);
+  std::vector<rmodel::io::Message> messages(partial.size());
+  for (std::size_t k = 0; k < partial.size(); ++k) messages[k].joint = partial[k];
+  rmodel::io::Message tick;
+  tick.kind = rmodel::io::MessageKind::Sync;
   std::size_t i = 0;
   for (auto _ : state) {
-    benchmark::DoNotOptimize(aggregator.on_joint_state(messages[i]));
+    benchmark::DoNotOptimize(pipeline.push(messages[i]));
     if (++i == messages.size()) {
       i = 0;
-      aggregator.on_sync(0.0);
+      pipeline.push(tick);
     }
   }
   state.SetItemsProcessed(state.iterations());
@@ -77,23 +93,17 @@ void BM_ParseMergeFormat(benchmark::State& state) {
       rmodel::io::append_json_line(log, m);
     }
   }
-  rmodel::io::Message message;
-  rmodel::io::Message out;
-  out.kind = rmodel::io::MessageKind::Joint;
   std::string buffer;
   std::int64_t messages = 0;
   for (auto _ : state) {
     std::istringstream in(log);
     rmodel::io::MessageReader reader(in, "bench");
     buffer.clear();
-    while (reader.next(message) == rmodel::io::ReadStatus::Ok) {
-      aggregator.on_joint_state(message.joint);
-      out.joint = aggregator.pose();
-      out.set_stamp(message.joint.stamp);
-      rmodel::io::append_json_line(buffer, out);
-      if (buffer.size() > (1 << 20)) buffer.clear();
-      ++messages;
-    }
+    auto writer = rmodel::io::MessageWriter(buffer);
+    rmodel::stream::WriterSink sink(writer);
+    rmodel::stream::Pipeline pipeline(aggregator, sink);
+    pipeline.run(reader);
+    messages += static_cast<std::int64_t>(pipeline.summary().read);
   }
   state.SetItemsProcessed(messages);
 }

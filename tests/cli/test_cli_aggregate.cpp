@@ -127,10 +127,59 @@ TEST(CliAggregate, SyncKindPublishesOnTicks) {
   const auto r = run_rmodel({"aggregate", "--sample", "--kind", "sync", "--period", "0.1", "--no-support"}, input);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto lines = json_lines(r.out);
-  ASSERT_EQ(lines.size(), 10U);  // one pose per completed cycle
+  // Stamps every T from t0 = 0 select time ticks: one cycle per stamp, 11 cycles; the end
+  // of input ends the last one (docs/streaming.md).
+  ASSERT_EQ(lines.size(), 11U);
   for (const auto& m : lines) ASSERT_EQ(m["velocity"].size(), 20U);
   EXPECT_NEAR(lines.back()["velocity"][17].get<double>(), 0.1, 1e-9);  // 0.01 rad per 0.1 s
   EXPECT_EQ(lines.back()["cycle"], 10);
+  EXPECT_NEAR(lines.back()["t"].get<double>(), 1.0, 1e-12);
+  EXPECT_NEAR(lines.back()["position"][17].get<double>(), 0.1, 1e-12);
+}
+
+TEST(CliAggregate, SyncWithTheLogsOwnTicksAndPublishBoth) {
+  // T = 0.01 s: 0.3 in cycle 0, then 0.4 and 0.5 in cycle 1; the log ticks itself (auto →
+  // stream ticks). --publish both: a pose per message and per tick. The velocity published
+  // with 0.5 is (0.5 − 0.3)/0.01 = 20 rad/s.
+  const std::string input =
+      "{\"t\": 0.0, \"name\": [\"head_yaw\"], \"position\": [0.3]}\n"
+      "{\"sync\": true, \"t\": 0.0}\n"
+      "{\"t\": 0.005, \"name\": [\"head_yaw\"], \"position\": [0.4]}\n"
+      "{\"t\": 0.01, \"name\": [\"head_yaw\"], \"position\": [0.5]}\n"
+      "{\"sync\": true, \"t\": 0.01}\n";
+  const auto r = run_rmodel(
+      {"aggregate", "--sample", "--kind", "sync", "--publish", "both", "--no-support"}, input);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto lines = json_lines(r.out);
+  ASSERT_EQ(lines.size(), 5U);  // 3 messages + 2 ticks
+  EXPECT_NEAR(lines[3]["velocity"][17].get<double>(), 20.0, 1e-9);
+  EXPECT_EQ(lines[3]["cycle"], 1);
+  EXPECT_NEAR(lines[4]["velocity"][17].get<double>(), 20.0, 1e-9);
+  EXPECT_EQ(lines[4]["cycle"], 1);
+}
+
+TEST(CliAggregate, DiffAndQuadKindsAreChecked) {
+  const auto diff = run_rmodel({"aggregate", "--sample", "--kind", "sync", "--diff", "exponential"}, "");
+  EXPECT_EQ(diff.exit_code, 2) << diff.err;
+  EXPECT_NE(diff.err.find("--diff 'exponential'"), std::string::npos) << diff.err;
+  const auto quad = run_rmodel({"aggregate", "--sample", "--kind", "sync", "--quad", "lag_diff"}, "");
+  EXPECT_EQ(quad.exit_code, 2) << quad.err;
+  // Names only: a number in place of a name is refused.
+  EXPECT_EQ(run_rmodel({"aggregate", "--sample", "--kind", "1"}, "").exit_code, 2);
+  EXPECT_EQ(run_rmodel({"aggregate", "--sample", "--publish", "sync"}, "").exit_code, 2);
+}
+
+TEST(CliAggregate, InitialPoseStartsTheFilters) {
+  // Starting at head_yaw = 0.2, a first sample 0.3 one period later is a velocity of
+  // (0.3 − 0.2)/0.01 = 10 rad/s rather than the 0 of a first sample without initial pose.
+  const std::string input = "{\"name\": [\"head_yaw\"], \"position\": [0.3]}\n";
+  const auto r = run_rmodel({"aggregate", "--sample", "--kind", "sync", "--initial-pose", "head_yaw=0.2",
+                             "--no-support"},
+                            input);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto lines = json_lines(r.out);
+  ASSERT_EQ(lines.size(), 1U);
+  EXPECT_NEAR(lines[0]["velocity"][17].get<double>(), 10.0, 1e-9);
 }
 
 /// Runs a bash script with $RMODEL set to the built command; returns its stdout.

@@ -142,20 +142,29 @@ TEST(Robustness, DuplicateJsonKeysAreErrorsInEveryJsonReader) {
 TEST(Robustness, AJointNamedTwiceIsRejectedByTheAggregatorAndTheFilter) {
   const Model model = Model::load({sample_model_dir() + "/pony.urdf", sample_model_dir() + "/pony.json", {}});
   Aggregator aggregator(model);
-  JointState twice;
+  std::vector<double> published;
+  stream::CallbackSink sink([&](const JointState& pose, std::optional<std::int64_t>) {
+    published.push_back(pose.position[*model.find_joint_index("head_yaw")]);
+  });
+  std::vector<std::string> events;
+  stream::Pipeline pipeline(aggregator, sink, [&](const stream::Event& e) { events.emplace_back(e.text); });
+  io::Message twice_message;
+  JointState& twice = twice_message.joint;
   twice.name = {"head_yaw", "neck_pitch", "head_yaw"};
   twice.position = {0.1, 0.2, 0.3};
-  EXPECT_EQ(aggregator.on_joint_state(twice), Verdict::rejected);
-  EXPECT_EQ(aggregator.rejection().field, "name");
-  EXPECT_EQ(aggregator.rejection().expected, 1U);
-  EXPECT_EQ(aggregator.rejection().got, 3U);
+  pipeline.push(twice_message);
+  ASSERT_EQ(events.size(), 1U);
+  EXPECT_EQ(events[0], "message rejected: joint 'head_yaw' is named twice (elements 1 and 3)");
+  EXPECT_EQ(pipeline.summary().rejected, 1U);
   // Nothing of the rejected message was applied; the next message is taken as usual.
+  EXPECT_TRUE(published.empty());
   EXPECT_EQ(aggregator.pose().position[*model.find_joint_index("neck_pitch")], 0.0);
-  JointState once;
+  io::Message once_message;
+  JointState& once = once_message.joint;
   once.name = {"head_yaw"};
   once.position = {0.4};
-  EXPECT_EQ(aggregator.on_joint_state(once), Verdict::accepted);
-  EXPECT_EQ(aggregator.pose().position[*model.find_joint_index("head_yaw")], 0.4);
+  pipeline.push(once_message);
+  EXPECT_EQ(published, std::vector<double>{0.4});
 
   filters::StreamFilter filter("exponential", {{"tau", 0.1}});
   JointState copy = twice;

@@ -1,19 +1,16 @@
 // rmodel aggregate: replay joint-state logs (or stream stdin) through the aggregator and
-// write full sorted poses and support states. One code path for files and live streams.
+// write full sorted poses and support states. Configure, run, report: the per-message work
+// (clock, publishing, output filter) is the library's pipeline (rmodel/stream.hpp).
 
-#include <cmath>
-#include <set>
-
-#include <fmt/format.h>
+#include <filesystem>
+#include <map>
 
 #include "command.hpp"
 #include "model_options.hpp"
+#include "pose_options.hpp"
 #include "rmodel/aggregator.hpp"
 #include "rmodel/error.hpp"
-#include "rmodel/filters/registry.hpp"
 #include "rmodel/filters/stream_filter.hpp"
-#include "rmodel/io/message.hpp"
-#include "rmodel/io/reader.hpp"
 #include "rmodel/io/writer.hpp"
 #include "stream_options.hpp"
 
@@ -30,36 +27,63 @@ public:
     model_.add_to(app);
     stream_.add_to(app);
     const char* group = "Aggregator";
-    app.add_option("-k,--kind", kind_, "simple: copy what arrives; sync: also differentiate, integrate, predict")
-        ->check(CLI::IsMember({"simple", "sync"}))
+    add_enum_option(app, "-k,--kind", options_.kind,
+                    {{"simple", AggregatorKind::simple}, {"sync", AggregatorKind::sync}},
+                    "simple: copy what arrives; sync: control cycles with differentiation, integration, prediction")
         ->default_str("simple")
         ->group(group);
-    app.add_option("--period", period_, "Control period T (s): sync ticks every T of message time, filter step")
+    app.add_option("--period", options_.period, "Control period T (s): time-tick spacing, filter step")
         ->check(CLI::PositiveNumber)
+        ->default_str("0.01")
         ->group(group);
-    app.add_option("--ticks", ticks_, "Sync tick source: time (every --period; default for sync) or stream (sync messages and cycle numbers only)")
-        ->check(CLI::IsMember({"time", "stream"}))
+    add_enum_option(app, "--ticks", options_.ticks,
+                    {{"auto", TickSource::automatic}, {"time", TickSource::time}, {"stream", TickSource::stream}},
+                    "Where cycles end: the log's own sync ticks and cycle numbers (stream), every --period of "
+                    "message time (time), or whichever the log shows (auto)")
+        ->default_str("auto")
         ->group(group);
-    app.add_option("--update", update_, "Sync: joints without news at a tick")
-        ->check(CLI::IsMember({"hold", "hold-zero-velocity", "extrapolate", "brake"}))
+    add_enum_option(app, "--update", options_.update,
+                    {{"hold", UpdatePolicy::hold},
+                     {"hold-zero-velocity", UpdatePolicy::hold_zero_velocity},
+                     {"extrapolate", UpdatePolicy::extrapolate},
+                     {"brake", UpdatePolicy::brake}},
+                    "Sync: prediction at a tick for joints without a message in the cycle")
         ->default_str("hold")
         ->group(group);
-    app.add_option("--brake-deceleration", brake_, "Deceleration of --update brake (rad/s² or m/s²)")
+    app.add_option("--brake-deceleration", options_.brake_deceleration,
+                   "Deceleration of --update brake (rad/s² or m/s²)")
         ->check(CLI::PositiveNumber)
         ->default_str("10")
         ->group(group);
-    app.add_option("--diff", diff_, "Sync: filter kind giving velocity from position (see rmodel filter --list)")
+    publish_option_ = add_enum_option(app, "--publish", publish_,
+                    {{"message", PublishPolicy::message}, {"tick", PublishPolicy::tick}, {"both", PublishPolicy::both}},
+                    "Write the pose after every message, at every tick, or both (default: message for simple, "
+                    "tick for sync)")
+        ->group(group);
+    app.add_option("--diff", options_.diff_method, "Sync: differentiator giving velocity from position (diff, lag_diff, fir_diff)")
         ->default_str("diff")
         ->group(group);
-    app.add_option("--quad", quad_, "Sync: filter kind giving position from velocity")->default_str("euler")->group(group);
-    app.add_flag("--clamp", clamp_, "Clamp positions to the URDF limits")->group(group);
-    app.add_option("--publish", publish_, "Write the pose after every message or on sync ticks only")
-        ->check(CLI::IsMember({"message", "sync"}))
+    app.add_option("--diff-param", diff_param_args_, "Parameter NAME=VALUE of --diff (repeatable; T defaults to --period)")
+        ->allow_extra_args(false)
+        ->group(group);
+    app.add_option("--quad", options_.quad_method,
+                   "Sync: integrator giving position from velocity (euler, trapezoid, simpson)")
+        ->default_str("euler")
+        ->group(group);
+    app.add_option("--quad-param", quad_param_args_, "Parameter NAME=VALUE of --quad (repeatable; T defaults to --period)")
+        ->allow_extra_args(false)
+        ->group(group);
+    app.add_flag("--clamp", options_.clamp, "Clamp positions to the URDF limits (integrators restart at the limit)")
+        ->group(group);
+    app.add_option("--initial-pose", initial_pose_,
+                   "Start the buffer and the filters at this pose: a named pose, joint=value items, or a joint-state "
+                   "file")
+        ->type_name("POSE")
         ->group(group);
     app.add_flag("--no-support", no_support_, "Do not write support states")->group(group);
     app.add_option("--filter", filter_kind_,
-                   "Filter the full pose positions before writing (a kind of rmodel filter --list; period T from "
-                   "--filter-param T=..., assumes one pose per T)")
+                   "Filter the published poses' positions before writing (a kind of rmodel filter --list; dt from the "
+                   "poses' stamps unless --filter-param T=... is given)")
         ->group(group);
     app.add_option("--filter-param", filter_param_args_, "Parameter NAME=VALUE of --filter (repeatable)")
         ->allow_extra_args(false)
@@ -67,29 +91,15 @@ public:
   }
 
   int run() override {
-    const auto inputs = stream_.checked_inputs();
+    (void)stream_.checked_inputs();
     const Model model = model_.load();
-    AggregatorOptions options;
-    options.kind = parse_aggregator_kind(kind_);
-    options.clamp = clamp_;
-    options.update = parse_update_policy(update_);
-    options.brake_deceleration = brake_;
-    options.diff_method = diff_;
-    options.quad_method = quad_;
-    if (period_ > 0) options.period = period_;
-    options.publish = publish_.empty() ? (options.kind == AggregatorKind::sync ? PublishPolicy::sync
-                                                                              : PublishPolicy::every_message)
-                                       : parse_publish_policy(publish_);
-    time_ticks_ = ticks_.empty() ? (options.kind == AggregatorKind::sync || period_ > 0) : ticks_ == "time";
-    Aggregator aggregator(model, options);
-    if (!filter_kind_.empty()) {
-      filters::FilterParams params;
-      for (const auto& a : filter_param_args_) filters::parse_param_assignment(a, params);
-      pose_filter_ = filters::make_array_filter(filter_kind_, static_cast<Eigen::Index>(model.pose_size()), params);
-      filter_in_ = Eigen::VectorXd::Zero(pose_filter_->size());
-    } else if (!filter_param_args_.empty()) {
-      throw InvalidArgument("--filter-param needs --filter KIND");
-    }
+    if (publish_option_->count() > 0) options_.publish = publish_;
+    options_.support = !no_support_;
+    options_.diff_params = parse_params(diff_param_args_);
+    options_.quad_params = parse_params(quad_param_args_);
+    if (!initial_pose_.empty()) options_.initial_positions = resolve_pose_argument(model, initial_pose_);
+    if (filter_kind_.empty() && !filter_param_args_.empty()) throw InvalidArgument("--filter-param needs --filter KIND");
+    Aggregator aggregator(model, options_);
 
     io::WriterOptions writer_options = stream_.writer_options();
     writer_options.csv_joints = model.joint_names();
@@ -98,173 +108,36 @@ public:
     writer_options.csv_fields = io::CsvPosition | io::CsvVelocity | io::CsvEffort;
     if (!no_support_) writer_options.csv_support = model.chain_names();
     io::MessageWriter writer = io::MessageWriter::open(stream_.output, writer_options);
+    stream::WriterSink sink(writer);
 
-    StreamStats stats;
-    try {
-      for (const auto& path : inputs) {
-        if (!replay(path, aggregator, writer, stats)) break;
-      }
-      writer.flush();
-    } catch (const BrokenPipe&) {
-      // The reader of our output went away (`| head`): a normal end for a stream.
-      stats.stopped_early = true;
+    std::optional<filters::FilterSink> filtered;
+    if (!filter_kind_.empty()) {
+      filters::FilterParams params;
+      for (const auto& a : filter_param_args_) filters::parse_param_assignment(a, params);
+      filtered.emplace(sink, filter_kind_, params, model.pose_size());
     }
-    stats.print_summary("aggregate");
-    return stats.rejected > 0 ? kFailed : kOk;
+    const stream::Summary summary =
+        run_stream("aggregate", stream_, aggregator, filtered ? static_cast<stream::Sink&>(*filtered) : sink);
+    return summary.rejected > 0 ? kFailed : kOk;
   }
 
 private:
-  /// Replays one input; false when the run must stop (--max-errors).
-  bool replay(const std::string& path, Aggregator& aggregator, io::MessageWriter& writer, StreamStats& stats) {
-    StreamInput input(path, stream_);
-    io::Message message;
-    const bool every_message = aggregator.options().publish == PublishPolicy::every_message;
-    while (input.next(message, stats, [&] { writer.flush(); })) {
-      if (message.kind == io::MessageKind::Sync) {
-        tick(aggregator, writer, stats, message.sync_stamp, message.cycle);
-        continue;
-      }
-      advance_clock(aggregator, writer, stats, message);
-      Verdict verdict;
-      if (message.kind == io::MessageKind::Joint)
-        verdict = aggregator.on_joint_state(message.joint, message.cycle);
-      else
-        verdict = aggregator.on_support_state(message.support);
-      if (verdict == Verdict::rejected) {
-        const Rejection& r = aggregator.rejection();
-        if (!input.reject(message, stats,
-                          r.field == "name"
-                              ? fmt::format("message rejected: joint '{}' is named twice (elements {} and {})",
-                                            message.joint.name[r.got - 1], r.expected, r.got)
-                              : fmt::format("message rejected: '{}' has {} values for {} names", r.field, r.got,
-                                            r.expected)))
-          return false;
-        continue;
-      }
-      report_warnings(input.source(), message, aggregator, stats);
-      if (!every_message) continue;
-      if (message.kind == io::MessageKind::Joint) {
-        write_pose(aggregator, writer, stats, message.cycle);
-      } else if (!no_support_) {
-        writer.write(aggregator.support(), message.cycle);
-        ++stats.written;
-      }
-    }
-    return !stats.stopped_early;
+  static std::vector<std::pair<std::string, double>> parse_params(const std::vector<std::string>& args) {
+    filters::FilterParams params;
+    for (const auto& a : args) filters::parse_param_assignment(a, params);
+    return {params.begin(), params.end()};
   }
-
-  /// Time ticks: every --period of message time, starting at the first stamp seen.
-  void advance_clock(Aggregator& aggregator, io::MessageWriter& writer, StreamStats& stats, const io::Message& m) {
-    if (m.cycle && aggregator.options().kind == AggregatorKind::sync) {
-      while (*m.cycle > aggregator.cycle()) tick(aggregator, writer, stats, m.stamp(), std::nullopt);
-    }
-    if (!time_ticks_ || !m.has_stamp || !std::isfinite(m.stamp())) return;
-    const double period = aggregator.options().period;
-    if (!clock_started_) {
-      next_tick_ = m.stamp() + period;
-      clock_started_ = true;
-      return;
-    }
-    // A stamp far ahead (a gap in the log) would tick many times; bound it so a bad stamp
-    // cannot stall the stream.
-    for (int n = 0; m.stamp() >= next_tick_ - 1e-12 && n < 100000; ++n) {
-      tick(aggregator, writer, stats, next_tick_, std::nullopt);
-      next_tick_ += period;
-    }
-    if (m.stamp() >= next_tick_) next_tick_ = m.stamp() + period;
-  }
-
-  void tick(Aggregator& aggregator, io::MessageWriter& writer, StreamStats& stats, double stamp,
-            std::optional<std::int64_t> cycle) {
-    aggregator.on_sync(stamp, cycle);
-    if (aggregator.options().publish != PublishPolicy::sync) return;
-    write_pose(aggregator, writer, stats, aggregator.cycle());
-    if (!no_support_ && !aggregator.support().name.empty()) {
-      writer.write(aggregator.support(), aggregator.cycle());
-      ++stats.written;
-    }
-  }
-
-  void write_pose(Aggregator& aggregator, io::MessageWriter& writer, StreamStats& stats,
-                  std::optional<std::int64_t> cycle) {
-    if (pose_filter_) {
-      // One filter over the whole pose; the copy keeps its capacity between poses.
-      filtered_pose_ = aggregator.pose();
-      const auto n = static_cast<std::size_t>(pose_filter_->size());
-      if (filtered_pose_.position.size() == n) {
-        for (std::size_t i = 0; i < n; ++i) filter_in_[static_cast<Eigen::Index>(i)] = filtered_pose_.position[i];
-        if (pose_filter_->update(filter_in_))
-          for (std::size_t i = 0; i < n; ++i) filtered_pose_.position[i] = pose_filter_->y()[static_cast<Eigen::Index>(i)];
-      }
-      writer.write(filtered_pose_, cycle);
-      ++stats.written;
-      return;
-    }
-    writer.write(aggregator.pose(), cycle);
-    ++stats.written;
-  }
-
-  void report_warnings(const std::string& source, const io::Message& m, const Aggregator& aggregator,
-                       StreamStats& stats) {
-    for (const AggregatorWarning& w : aggregator.warnings()) {
-      ++stats.warnings;
-      if (stream_.quiet) continue;
-      std::string text;
-      switch (w.kind) {
-        case AggregatorWarning::Kind::unknown_joint: {
-          const std::string& name = m.joint.name[w.element];
-          if (!reported_unknown_.insert("joint " + name).second) continue;
-          text = fmt::format("warning: unknown joint '{}' skipped (not reported again)", name);
-          break;
-        }
-        case AggregatorWarning::Kind::unknown_chain: {
-          const std::string& name = m.support.name[w.element];
-          if (!reported_unknown_.insert("chain " + name).second) continue;
-          text = fmt::format("warning: unknown chain '{}' skipped (not reported again)", name);
-          break;
-        }
-        case AggregatorWarning::Kind::unknown_contact:
-          text = fmt::format("warning: unknown contact '{}' for chain '{}'; default contact used",
-                             m.support.contact[w.element], m.support.name[w.element]);
-          break;
-        case AggregatorWarning::Kind::limit_exceeded: {
-          const std::string& name = m.joint.name[w.element];
-          const JointInfo* j = aggregator.model().find_urdf_joint(name);
-          text = fmt::format("warning: joint '{}' at {} is outside its limits [{}, {}]{}", name, w.value, j->lower,
-                             j->upper, aggregator.options().clamp ? "; clamped" : "");
-          break;
-        }
-        case AggregatorWarning::Kind::cycle_mismatch:
-          text = fmt::format("warning: message of cycle {} arrived in cycle {}", w.value, aggregator.cycle());
-          break;
-      }
-      report_input(source, m.line, m.item, text);
-    }
-  }
-
 
   ModelOptions model_;
   StreamOptions stream_;
-  std::string kind_ = "simple";
-  double period_ = 0;
-  std::string ticks_;
-  std::string update_ = "hold";
-  double brake_ = 10.0;
-  std::string diff_ = "diff";
-  std::string quad_ = "euler";
-  bool clamp_ = false;
-  std::string publish_;
+  AggregatorOptions options_;
+  PublishPolicy publish_ = PublishPolicy::message;
+  CLI::Option* publish_option_ = nullptr;
+  std::vector<std::string> diff_param_args_, quad_param_args_;
+  std::string initial_pose_;
   bool no_support_ = false;
   std::string filter_kind_;
   std::vector<std::string> filter_param_args_;
-  std::unique_ptr<filters::ArrayFilter> pose_filter_;
-  Eigen::VectorXd filter_in_;
-  JointState filtered_pose_;
-
-  bool time_ticks_ = false;
-  bool clock_started_ = false;
-  double next_tick_ = 0;
-  std::set<std::string> reported_unknown_;
 };
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "rmodel/io/format.hpp"
 #include "rmodel/io/reader.hpp"
 #include "rmodel/log_check.hpp"
+#include "rmodel/stream.hpp"
 
 namespace rmodel::cli {
 namespace {
@@ -24,6 +25,42 @@ std::string where(const std::string& source, const LogProblem& p) {
   if (p.item == 0) return fmt::format("{}:{}", source, p.line);
   return fmt::format("{}:{}: item {}", source, p.line, p.item);
 }
+
+/// The checker as a pipeline stage; prints each new problem as it is found (text output).
+class CheckStage final : public stream::Stage {
+public:
+  CheckStage(LogChecker& checker, const std::string* source) : checker_(checker), source_(source) {}
+  void push(const io::Message& message, stream::Output&, stream::Reporter&) override {
+    checker_.add(message);
+    print_new();
+  }
+  void print_new() {
+    if (source_ == nullptr) return;
+    for (; printed_ < checker_.problems().size(); ++printed_) {
+      const LogProblem& p = checker_.problems()[printed_];
+      write_out(fmt::format("{}: {}: {} [{}]\n", where(*source_, p), to_string(p.severity), p.message, p.code));
+    }
+  }
+
+private:
+  LogChecker& checker_;
+  const std::string* source_;
+  std::size_t printed_ = 0;
+};
+
+/// Flushes the problems printed so far when the reader is about to wait for input.
+class StdoutSink final : public stream::Sink {
+public:
+  explicit StdoutSink(bool active) : active_(active) {}
+  void joint_state(const JointState&, std::optional<std::int64_t>) override {}
+  void support_state(const SupportState&, std::optional<std::int64_t>) override {}
+  void flush() override {
+    if (active_) std::fflush(stdout);
+  }
+
+private:
+  bool active_;
+};
 
 class CheckLogCommand : public Command {
 public:
@@ -66,19 +103,17 @@ public:
     reader_options.format = io::parse_format(input_format_);
     io::MessageReader reader = io::MessageReader::open(log_, reader_options);
     const bool stream_text = format_ == OutputFormat::text && !quiet_;
-    std::size_t printed = 0;
-    io::Message message;
-    for (;;) {
-      if (stream_text && !reader.input_pending()) std::fflush(stdout);
-      const io::ReadStatus status = reader.next(message);
-      if (status == io::ReadStatus::End) break;
-      if (status == io::ReadStatus::WouldBlock) continue;
-      if (status == io::ReadStatus::Error) checker.add_read_error(reader.error());
-      else checker.add(message);
-      if (stream_text)
-        for (; printed < checker.problems().size(); ++printed)
-          write_out(problem_line(reader.source(), checker.problems()[printed]));
-    }
+    // The library's run loop reads; the checker is its stage. Read errors reach the
+    // checker through the event handler (the checker counts and words them itself).
+    CheckStage stage(checker, stream_text ? &reader.source() : nullptr);
+    StdoutSink sink(stream_text);
+    stream::Pipeline pipeline(stage, sink, [&](const stream::Event& e) {
+      if (e.severity != Severity::error) return;
+      checker.add_read_error(io::ReadError{e.line, e.item, std::string(e.text)});
+      stage.print_new();
+    });
+    pipeline.run(reader);
+    pipeline.finish();
     if (quiet_) return checker.valid() ? kOk : kFailed;
     if (format_ == OutputFormat::json) write_out(json_text(to_json(model, checker, reader.source())));
     else write_out(summary(model, checker));
@@ -86,10 +121,6 @@ public:
   }
 
 private:
-  static std::string problem_line(const std::string& source, const LogProblem& p) {
-    return fmt::format("{}: {}: {} [{}]\n", where(source, p), to_string(p.severity), p.message, p.code);
-  }
-
   /// Values computed from differences: 6 significant digits in text (no 43.00000000000001).
   static Json computed(double v, bool text) {
     if (std::isnan(v)) return nullptr;

@@ -210,7 +210,9 @@ public:
     app.add_option("-p,--param", param_args_, "Filter parameter NAME=VALUE (repeatable; see --list)")
         ->allow_extra_args(false)
         ->group(group);
-    app.add_option("--field", field_, "Field filtered")
+    // (rf::JointField has an ADL to_string() that CLI11 mistakes for its own conversion, so
+    // the name is parsed once in run() with rf::parse_joint_field.)
+    app.add_option("--field", field_text_, "Field filtered")
         ->check(CLI::IsMember({"position", "velocity", "effort"}))
         ->default_str("position")
         ->group(group);
@@ -332,46 +334,88 @@ private:
     return kOk;
   }
 
+  /// Remembers the message being filtered, so that the plot sees input and output.
+  class RecordingStage final : public stream::Stage {
+  public:
+    explicit RecordingStage(rf::StreamFilter& filter) : filter_(filter) {}
+    void push(const io::Message& message, stream::Output& out, stream::Reporter& report) override {
+      input = &message;
+      filter_.push(message, out, report);
+      input = nullptr;
+    }
+    const io::Message* input = nullptr;
+
+  private:
+    rf::StreamFilter& filter_;
+  };
+
+  /// Passes everything to the writer and records the plotted joints.
+  class PlotSink final : public stream::Sink {
+  public:
+    PlotSink(FilterCommand& command, stream::Sink& next, const RecordingStage& stage, const rf::StreamFilter& filter)
+        : command_(command), next_(next), stage_(stage), filter_(filter) {}
+    void joint_state(const JointState& state, std::optional<std::int64_t> cycle) override {
+      next_.joint_state(state, cycle);
+    }
+    void support_state(const SupportState& state, std::optional<std::int64_t> cycle) override {
+      next_.support_state(state, cycle);
+    }
+    void message(const io::Message& message) override {
+      next_.message(message);
+      if (message.kind != io::MessageKind::Joint || stage_.input == nullptr) return;
+      const std::vector<double>* in = command_.values(stage_.input->joint);
+      const std::vector<double>* out = command_.values(message.joint);
+      if (in != nullptr && out != nullptr) command_.record(message, *in, *out, filter_);
+    }
+    void flush() override { next_.flush(); }
+
+  private:
+    FilterCommand& command_;
+    stream::Sink& next_;
+    const RecordingStage& stage_;
+    const rf::StreamFilter& filter_;
+  };
+
   int run_stream(const rf::FilterKind& kind, const rf::FilterParams& params, const std::string& gnuplot) {
-    const auto inputs = stream_.checked_inputs();
-    const rf::JointField field = rf::parse_joint_field(field_);
+    (void)stream_.checked_inputs();
+    field_ = rf::parse_joint_field(field_text_);
     std::optional<Model> model;
     if (model_given()) model.emplace(model_.load());
 
     std::vector<std::string> selection = joints_;
+    std::optional<std::vector<std::string>> known;
     if (model) {
       const auto& names = model->joint_names();
       model_joints_.insert(names.begin(), names.end());
       for (const auto& j : joints_)
         if (model_joints_.count(j) == 0) throw InvalidArgument(fmt::format("--joints: the model has no joint '{}'", j));
       if (selection.empty()) selection = names;
+      known = names;
     }
-    rf::StreamFilter filter(kind.name, params, field, selection);
+    rf::StreamFilter filter(kind.name, params, field_, selection, known);
     if (model) filter.add_joints(model->joint_names());
     for (const auto& j : plot_joints_) plot_index_.emplace(j, plot_index_.size());
     traces_.resize(plot_joints_.size());
     for (std::size_t i = 0; i < plot_joints_.size(); ++i) traces_[i].title = plot_joints_[i];
+    period_ = filter.params().count("T") != 0 ? filter.params().at("T") : 0.01;
 
     io::WriterOptions writer_options = stream_.writer_options();
     if (model) writer_options.csv_joints = model->joint_names();
     if (model) writer_options.csv_fields = io::CsvPosition | io::CsvVelocity | io::CsvEffort;
     io::MessageWriter writer = io::MessageWriter::open(stream_.output, writer_options);
+    stream::WriterSink sink(writer);
+    RecordingStage stage(filter);
+    PlotSink plot_sink(*this, sink, stage, filter);
 
-    StreamStats stats;
-    try {
-      for (const auto& path : inputs)
-        if (!replay(path, filter, writer, stats)) break;
-      writer.flush();
-    } catch (const BrokenPipe&) {
-      stats.stopped_early = true;
-    }
-    stats.print_summary("filter");
-    int code = stats.rejected > 0 ? kFailed : kOk;
+    const stream::Summary summary =
+        rmodel::cli::run_stream("filter", stream_, stage, plot_.empty() ? static_cast<stream::Sink&>(sink) : plot_sink);
+    int code = summary.rejected > 0 ? kFailed : kOk;
+    const std::string field_name(rf::to_string(field_));
     if (!plot_.empty()) {
       std::vector<Trace> drawn;
       for (auto& tr : traces_) {
         if (tr.t.empty()) {
-          fmt::print(stderr, "rmodel: --plot: joint '{}' never had a {}; not drawn\n", tr.title, field_);
+          fmt::print(stderr, "rmodel: --plot: joint '{}' never had a {}; not drawn\n", tr.title, field_name);
           continue;
         }
         drawn.push_back(std::move(tr));
@@ -380,10 +424,10 @@ private:
         fmt::print(stderr, "rmodel: --plot: nothing to draw\n");
         return kFailed;
       }
-      std::string what = fmt::format("{} of {} joint{}", field_, drawn.size(), drawn.size() == 1 ? "" : "s");
+      std::string what = fmt::format("{} of {} joint{}", field_name, drawn.size(), drawn.size() == 1 ? "" : "s");
       std::vector<std::string> drawn_joints;
       for (const auto& tr : drawn) drawn_joints.push_back(tr.title);
-      const std::string ylabel = field_unit(field, model ? &*model : nullptr, drawn_joints);
+      const std::string ylabel = field_unit(field_, model ? &*model : nullptr, drawn_joints);
       if (!draw(gnuplot, plot_, title(kind, params, what), drawn, ylabel, false)) code = kFailed;
     }
     return code;
@@ -401,15 +445,14 @@ private:
   /// The field's values of `state`, or nullptr when absent.
   const std::vector<double>* values(const JointState& state) const {
     const std::vector<double>* v = &state.position;
-    if (field_ == "velocity") v = &state.velocity;
-    if (field_ == "effort") v = &state.effort;
+    if (field_ == rf::JointField::velocity) v = &state.velocity;
+    if (field_ == rf::JointField::effort) v = &state.effort;
     return v->empty() || v->size() != state.name.size() ? nullptr : v;
   }
 
   /// Records the plotted joints of `state` (before and after filtering).
   void record(const io::Message& m, const std::vector<double>& in, const std::vector<double>& out,
               const rf::StreamFilter& filter) {
-    if (plot_.empty()) return;
     for (std::size_t i = 0; i < m.joint.name.size(); ++i) {
       const std::string& name = m.joint.name[i];
       auto it = plot_index_.find(name);
@@ -432,55 +475,12 @@ private:
     }
   }
 
-  bool replay(const std::string& path, rf::StreamFilter& filter, io::MessageWriter& writer, StreamStats& stats) {
-    StreamInput input(path, stream_);
-    io::Message message;
-    period_ = filter.params().count("T") != 0 ? filter.params().at("T") : 0.01;
-    while (input.next(message, stats, [&] { writer.flush(); })) {
-      if (message.kind == io::MessageKind::Joint) {
-        if (const auto problem = io::check_sizes(message.joint)) {
-          if (!input.reject(message, stats,
-                            fmt::format("message rejected: '{}' has {} values for {} names", problem->field,
-                                        problem->got, problem->expected)))
-            return false;
-          continue;
-        }
-        warn_unknown(input.source(), message, stats);
-        const std::vector<double>* v = values(message.joint);
-        if (v != nullptr && !plot_.empty()) plot_in_ = *v;
-        if (filter.apply(message.joint) == filters::StreamFilterStatus::repeated_name) {
-          const std::size_t i = filter.repeated_element();
-          if (!input.reject(message, stats,
-                            fmt::format("message rejected: joint '{}' is named twice (element {})",
-                                        message.joint.name[i], i + 1)))
-            return false;
-          continue;
-        }
-        if (v != nullptr) record(message, plot_in_, *v, filter);
-      }
-      if (writer.write(message) != io::WriteStatus::Skipped) ++stats.written;
-    }
-    return !stats.stopped_early;
-  }
-
-  void warn_unknown(const std::string& source, const io::Message& m, StreamStats& stats) {
-    if (model_joints_.empty()) return;
-    for (const std::string& name : m.joint.name) {
-      if (model_joints_.count(name) != 0) continue;
-      ++stats.warnings;
-      if (stream_.quiet || !reported_unknown_.insert(name).second) continue;
-      report_input(source, m.line, m.item,
-                   fmt::format("warning: joint '{}' is not in the model; passed through unfiltered (not reported again)",
-                               name));
-    }
-  }
-
-
   ModelOptions model_;
   StreamOptions stream_;
   std::string kind_;
   std::vector<std::string> param_args_;
-  std::string field_ = "position";
+  std::string field_text_ = "position";
+  rf::JointField field_ = rf::JointField::position;
   std::vector<std::string> joints_;
   bool list_ = false;
   OutputFormat format_ = OutputFormat::text;
@@ -490,10 +490,8 @@ private:
   std::vector<std::string> plot_joints_;
 
   std::unordered_set<std::string> model_joints_;
-  std::unordered_set<std::string> reported_unknown_;
   std::unordered_map<std::string, std::size_t> plot_index_;
   std::vector<Trace> traces_;
-  std::vector<double> plot_in_;
   std::optional<double> t0_;
   double period_ = 0.01;
 };

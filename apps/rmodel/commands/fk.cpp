@@ -96,11 +96,6 @@ public:
   }
 
 private:
-  // See resolve_joints(): pose index per message element (reused), and per pose joint the
-  // number of the last message naming it.
-  std::vector<std::optional<std::size_t>> resolved_;
-  std::vector<std::uint64_t> named_in_;
-  std::uint64_t generation_ = 0;
   /// The bodies to show: --links in the given order, else every body of the model (minus
   /// the chains' virtual links unless --with-virtual, for a whole-robot model).
   void select_bodies(const Model& model, const kin::KinematicModel& km) {
@@ -200,73 +195,62 @@ private:
     return out + "\n";
   }
 
-  /// False once stdout failed (the reader went away).
-  static bool emit(const std::string& text, bool flush) {
+  /// Writes `text` to stdout; a failed write (the reader went away) ends the run as a
+  /// closed output does in every streaming command.
+  static void emit(const std::string& text, bool flush) {
     write_out(text);
     if (flush) std::fflush(stdout);
-    return !std::ferror(stdout);
+    if (std::ferror(stdout)) throw BrokenPipe("<stdout>", "the output was closed");
   }
 
-  /// Looks up each name of `js` once (resolved_: its pose index, or none for an unknown
-  /// joint). Returns the element naming a pose joint a second time, if any: which of its
-  /// values to take would be a guess. Marks by message number, so nothing is cleared.
-  std::optional<std::size_t> resolve_joints(const Model& model, const JointState& js) {
-    named_in_.resize(model.pose_size(), 0);
-    resolved_.resize(js.name.size());
-    ++generation_;
-    for (std::size_t i = 0; i < js.name.size(); ++i) {
-      const auto index = model.find_joint_index(js.name[i]);
-      resolved_[i] = index;
-      if (!index) continue;
-      if (named_in_[*index] == generation_) return i;
-      named_in_[*index] = generation_;
+  /// fk --log as a pipeline stage: each joint state updates the pose (names through the
+  /// one slot mapper), then the frames are written as one record.
+  class FkStage final : public stream::Stage {
+  public:
+    FkStage(const FkCommand& command, const Model& model, const kin::KinematicModel& km, kin::Workspace& ws,
+            std::vector<double>& pose)
+        : command_(command), mapper_(model.joint_names()), km_(km), ws_(ws), pose_(pose) {}
+
+    void push(const io::Message& message, stream::Output&, stream::Reporter& report) override {
+      if (message.kind != io::MessageKind::Joint) return;
+      if (!mapper_.map(message, report)) return;
+      const JointState& js = message.joint;
+      const auto slots = mapper_.slots();
+      for (std::size_t i = 0; i < js.position.size(); ++i)
+        if (slots[i] != stream::SlotMapper::kUnknown) pose_[static_cast<std::size_t>(slots[i])] = js.position[i];
+      kin::forward_kinematics(km_, ws_, pose_);
+      emit(command_.record(km_, ws_, message, ++written_), command_.stream_.flush_each);
+      // Counted by the summary as written: records are not joint states, so count here.
+      ++report.summary().written;
     }
-    return std::nullopt;
-  }
+
+  private:
+    const FkCommand& command_;
+    stream::SlotMapper mapper_;
+    const kin::KinematicModel& km_;
+    kin::Workspace& ws_;
+    std::vector<double>& pose_;
+    std::uint64_t written_ = 0;
+  };
+
+  /// Flushes stdout when the reader is about to wait for input.
+  class StdoutSink final : public stream::Sink {
+  public:
+    void joint_state(const JointState&, std::optional<std::int64_t>) override {}
+    void support_state(const SupportState&, std::optional<std::int64_t>) override {}
+    void flush() override {
+      if (std::fflush(stdout) != 0) throw BrokenPipe("<stdout>", "the output was closed");
+    }
+  };
 
   int stream(const Model& model, const kin::KinematicModel& km, kin::Workspace& ws, std::vector<double>& pose,
-             const std::string& path) {
-    StreamInput input(path, stream_);
-    StreamStats stats;
-    std::set<std::string> reported;
-    bool ok = format_ != OutputFormat::csv || emit(csv_header(km), false);
-    io::Message message;
-    while (ok && input.next(message, stats, [&] { return ok = std::fflush(stdout) == 0; })) {
-      if (message.kind != io::MessageKind::Joint) continue;
-      const JointState& js = message.joint;
-      if (!js.position.empty() && js.position.size() != js.name.size()) {
-        if (!input.reject(message, stats,
-                          fmt::format("message rejected: 'position' has {} values for {} names", js.position.size(),
-                                      js.name.size())))
-          break;
-        continue;
-      }
-      if (const auto repeated = resolve_joints(model, js)) {
-        if (!input.reject(message, stats,
-                          fmt::format("message rejected: joint '{}' is named twice (element {})", js.name[*repeated],
-                                      *repeated + 1)))
-          break;
-        continue;
-      }
-      for (std::size_t i = 0; i < js.position.size(); ++i) {
-        if (const auto index = resolved_[i]) {
-          pose[*index] = js.position[i];
-          continue;
-        }
-        ++stats.warnings;
-        if (!stream_.quiet && reported.insert(js.name[i]).second)
-          report_input(input.source(), message.line, message.item,
-                       fmt::format("warning: unknown joint '{}' skipped (not reported again)", js.name[i]));
-      }
-      kin::forward_kinematics(km, ws, pose);
-      ok = emit(record(km, ws, message, stats.written + 1), stream_.flush_each);
-      if (ok) ++stats.written;
-    }
-    if (!ok || std::fflush(stdout) != 0) stats.stopped_early = true;
-    stats.print_summary("fk");
-    return stats.rejected > 0 ? kFailed : kOk;
+             const std::string& /*path*/) {
+    if (format_ == OutputFormat::csv) emit(csv_header(km), false);
+    FkStage stage(*this, model, km, ws, pose);
+    StdoutSink sink;
+    const stream::Summary summary = run_stream("fk", stream_, stage, sink);
+    return summary.rejected > 0 ? kFailed : kOk;
   }
-
 
   ModelOptions model_;
   PoseOptions pose_;

@@ -1,21 +1,20 @@
 #pragma once
 /// @file aggregator.hpp
-/// Buffers partial joint states and publishes the full sorted pose (SPEC §2).
+/// Buffers partial joint states and publishes the full sorted pose (SPEC §2,
+/// docs/streaming.md): a Stage of the streaming pipeline (rmodel/stream.hpp).
 ///
-/// Two kinds share one class:
-/// - **simple**: each joint state is checked (unknown joints: warning, skipped; arrays whose
-///   size disagrees with `name`: the message is rejected), its present fields are copied into
-///   the sorted buffer (positions optionally clamped to the URDF limits), and the pose is
-///   ready to publish after every message.
-/// - **sync**: as simple, and in addition joints that report only a position get a velocity
-///   from a differentiator, joints that report only a velocity get a position from an
-///   integrator, and on each sync tick (end of a control cycle) the joints that got no news
-///   in the cycle are predicted by an UpdatePolicy.
+/// - **simple**: each accepted joint state copies its present fields into the sorted
+///   buffer (positions optionally clamped to the URDF limits; a warning either way) and the
+///   pose is published, stamped with the message's stamp.
+/// - **sync**: control cycles end at ticks (the log's `{"sync": true}` messages and cycle
+///   numbers, or every `period` of message time; TickSource). Position-only joints get a
+///   velocity from a differentiator, velocity-only joints a position from an integrator;
+///   the filters step once per tick; joints without a message in a cycle are predicted by
+///   the UpdatePolicy. The pose is published at each tick, stamped with the tick's time and
+///   carrying its cycle number. End of input publishes the last cycle.
 ///
-/// Per-message work allocates nothing after construction: the buffers are sized once and
-/// names are resolved through precomputed tables (a per-position cache of the last message's
-/// names, then a hash map). Problems are returned as values: on_joint_state() returns
-/// Verdict::rejected for a message it refuses, and warnings() lists what it noticed.
+/// The exact semantics (which cycle a message belongs to, the tolerance on stamps, what a
+/// restart means) are in docs/streaming.md. Per-message work allocates nothing once warm.
 
 #include <cstdint>
 #include <memory>
@@ -23,118 +22,95 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "rmodel/joint_state.hpp"
 #include "rmodel/model.hpp"
+#include "rmodel/stream.hpp"
 
 namespace rmodel {
 
 enum class AggregatorKind { simple, sync };
 
-/// What a sync aggregator does on a tick for a joint that got no news in the cycle.
+/// What a sync aggregator does on a tick for a joint that got no message in the cycle.
 enum class UpdatePolicy {
   hold,                ///< keep position and velocity
   hold_zero_velocity,  ///< keep position, set velocity to 0
-  extrapolate,         ///< position += velocity · period
-  brake,               ///< velocity decays to 0 at `brake_deceleration`; position integrates it
+  extrapolate,         ///< position += velocity · dt
+  brake,               ///< |velocity| decreases at `brake_deceleration`; position integrates it
 };
 
-/// When the pose is meant to be published (the aggregator only reports; callers publish).
+/// When the pose is published.
 enum class PublishPolicy {
-  every_message,  ///< after every accepted joint or support state
-  sync,           ///< on every sync tick only
+  message,  ///< after every accepted joint or support state
+  tick,     ///< once per tick (end of a control cycle)
+  both,     ///< after every message and at every tick
+};
+
+/// Where the ticks (ends of control cycles) come from.
+enum class TickSource {
+  automatic,  ///< the log decides: its own ticks or cycle numbers → stream, else stamps → time
+  time,       ///< every `period` of message time from the first stamp
+  stream,     ///< the log's `{"sync": true}` messages and cycle numbers
 };
 
 struct AggregatorOptions {
   AggregatorKind kind = AggregatorKind::simple;
   /// Clamp positions to the URDF limits of bounded joints (a warning is issued either way).
   bool clamp = false;
-  PublishPolicy publish = PublishPolicy::every_message;
-  /// Control period T (s) of the sync aggregator; also the step of its filters. > 0.
+  /// Publishing; nothing = message for simple, tick for sync.
+  std::optional<PublishPolicy> publish;
+  /// Control period T (s): time-tick spacing, length of a cycle without stamps. > 0.
   double period = 0.01;
+  TickSource ticks = TickSource::automatic;
   UpdatePolicy update = UpdatePolicy::hold;
-  /// Filter kinds (rmodel/filters/registry.hpp) for velocity from position and position
-  /// from velocity; their parameter T is `period`, other parameters take their defaults
-  /// unless given in `diff_params` / `quad_params`.
+  /// Differentiator kind (velocity from position): diff, lag_diff or fir_diff.
   std::string diff_method = "diff";
+  /// Integrator kind (position from velocity): euler, trapezoid or simpson.
   std::string quad_method = "euler";
+  /// Parameters of the two filters; `T` defaults to `period`.
   std::vector<std::pair<std::string, double>> diff_params;
   std::vector<std::pair<std::string, double>> quad_params;
   /// Deceleration (rad/s² or m/s²) of the `brake` policy. > 0.
   double brake_deceleration = 10.0;
+  /// Initial pose (pose_size() positions): the buffer and the filters start there.
+  /// Empty: every joint starts at 0 and its filters at its first sample.
+  std::vector<double> initial_positions;
+  /// Publish support states (on their messages, and at ticks).
+  bool support = true;
 };
 
-/// Outcome of one input message.
-enum class Verdict { accepted, rejected };
-
-/// Something the aggregator noticed about the last message.
-struct AggregatorWarning {
-  enum class Kind {
-    unknown_joint,   ///< `element` names a joint not in the full pose (skipped)
-    unknown_chain,   ///< `element` names a chain the model does not have (skipped)
-    unknown_contact, ///< `element` of `contact` names no contact (default contact used)
-    limit_exceeded,  ///< joint `element` beyond its URDF limits (clamped if asked)
-    cycle_mismatch,  ///< the message's cycle is neither the current one nor absent
-  };
-  Kind kind;
-  std::size_t element = 0;  ///< index into the message's arrays (name/contact)
-  double value = 0.0;       ///< the offending position (limit_exceeded) or cycle number
-};
-
-/// Why the last message was rejected.
-/// A size mismatch: `field` has `got` values for `expected` names. Or, with field "name", a
-/// joint named twice in one message: `expected` and `got` are the 1-based elements of its
-/// first and second occurrence (which value to keep would be a guess).
-struct Rejection {
-  std::string_view field;  ///< "position", "velocity", "effort", "support", "contact" or "name"
-  std::size_t expected = 0;
-  std::size_t got = 0;
-};
-
-class Aggregator {
+/// The aggregator: a pipeline Stage (push messages, get poses).
+class Aggregator final : public stream::Stage {
 public:
-  /// @throws InvalidArgument for a bad option (period ≤ 0, unknown filter kind, ...).
+  /// @throws InvalidArgument for a bad option (period ≤ 0, a --diff kind that is not a
+  ///         differentiator, a --quad kind that is not an integrator, bad parameters, an
+  ///         initial pose of the wrong size, ...).
   Aggregator(const Model& model, AggregatorOptions options = {});
-  ~Aggregator();
+  ~Aggregator() override;
   Aggregator(Aggregator&&) noexcept;
   Aggregator& operator=(Aggregator&&) noexcept;
 
-  /// Merges a (partial) joint state. `cycle`: the control cycle it belongs to, if known.
-  Verdict on_joint_state(const JointState& message, std::optional<std::int64_t> cycle = std::nullopt);
-  /// Merges a support state (name = chains, support coefficients, contact names).
-  Verdict on_support_state(const SupportState& message);
-  /// End of a control cycle at `stamp` seconds (sync aggregator; a simple one only records
-  /// the time). Predicts the joints that got no news, steps the cycle counter.
-  void on_sync(double stamp, std::optional<std::int64_t> cycle = std::nullopt);
+  void push(const io::Message& message, stream::Output& out, stream::Reporter& report) override;
+  /// End of input: a held-back decision is taken, and the open cycle is ended by a tick.
+  void finish(stream::Output& out, stream::Reporter& report) override;
 
   /// The full sorted pose. `position` always has pose_size() entries; `velocity` and
   /// `effort` are empty until some message carried them (sync: velocity always present).
   [[nodiscard]] const JointState& pose() const noexcept;
-  /// Support state of every chain, in chain order; contact defaults to the chain's
-  /// default contact.
+  /// Support state of every chain, in chain order.
   [[nodiscard]] const SupportState& support() const noexcept;
-  /// Warnings about the last message (cleared by each on_* call).
-  [[nodiscard]] std::span<const AggregatorWarning> warnings() const noexcept;
-  /// Details of the last rejection.
-  [[nodiscard]] const Rejection& rejection() const noexcept;
-  /// Current control-cycle number (sync): starts at 0, +1 per tick.
+  /// Current control-cycle number: 0 at the start, +1 per tick.
   [[nodiscard]] std::int64_t cycle() const noexcept;
+  /// The tick source in use: automatic until the log decided it.
+  [[nodiscard]] TickSource ticks() const noexcept;
   [[nodiscard]] const AggregatorOptions& options() const noexcept;
   [[nodiscard]] const Model& model() const noexcept;
-
-  /// Sets the whole pose (e.g. an initial or named pose; positions only). @throws SizeMismatch
-  void set_positions(std::span<const double> positions);
 
 private:
   struct State;
   std::unique_ptr<State> state_;
 };
-
-/// Parses "simple"/"sync", "hold"/"hold-zero-velocity"/"extrapolate"/"brake",
-/// "message"/"sync"; @throws InvalidArgument naming the valid values.
-AggregatorKind parse_aggregator_kind(std::string_view name);
-UpdatePolicy parse_update_policy(std::string_view name);
-PublishPolicy parse_publish_policy(std::string_view name);
 
 }  // namespace rmodel

@@ -41,64 +41,98 @@ void parse_param_assignment(std::string_view text, FilterParams& params) {
 }
 
 StreamFilter::StreamFilter(std::string_view kind, const FilterParams& params, JointField field,
-                           std::vector<std::string> joints)
-    : kind_(&filter_kind(kind)), field_(field), selection_(std::move(joints)) {
+                           std::vector<std::string> joints, std::optional<std::vector<std::string>> known)
+    : kind_(&filter_kind(kind)),
+      field_(field),
+      selection_(std::move(joints)),
+      mapper_(known ? std::move(*known) : std::vector<std::string>{}, !known.has_value()) {
   // Validates everything (unknown parameters, invalid values) before any joint is seen.
   params_ = make_array_filter(kind, 1, params)->params();
   std::sort(selection_.begin(), selection_.end());
   selection_.erase(std::unique(selection_.begin(), selection_.end()), selection_.end());
 }
 
+StreamFilter::~StreamFilter() = default;
+
 bool StreamFilter::selected(const std::string& name) const {
   return selection_.empty() || std::binary_search(selection_.begin(), selection_.end(), name);
 }
 
-std::size_t StreamFilter::slot(const std::string& name) {
-  const auto it = index_.find(name);
-  if (it != index_.end()) return it->second;
-  if (!selected(name)) return kUnfiltered;
-  slots_.push_back({make_array_filter(kind_->name, 1, params_), Eigen::VectorXd::Zero(1)});
-  index_.emplace(name, slots_.size() - 1);
-  order_.push_back(name);
-  return slots_.size() - 1;
+StreamFilter::Slot& StreamFilter::slot(std::size_t s) {
+  while (slots_.size() <= s) {
+    const std::string& name = mapper_.names()[slots_.size()];
+    slots_.push_back({nullptr, Eigen::VectorXd::Zero(1), selected(name)});
+  }
+  Slot& data = slots_[s];
+  if (data.selected && !data.filter) {
+    data.filter = make_array_filter(kind_->name, 1, params_);
+    order_.push_back(mapper_.names()[s]);
+  }
+  return data;
 }
 
 void StreamFilter::add_joints(const std::vector<std::string>& names) {
-  for (const std::string& name : names) (void)slot(name);
+  for (const std::string& name : names) (void)slot(mapper_.add(name));
 }
 
-StreamFilterStatus StreamFilter::apply(JointState& state) {
+StreamFilterStatus StreamFilter::filter(JointState& state, const io::Message& where, stream::Reporter& report) {
+  if (!mapper_.map(state, where, report))
+    return mapper_.problem() == stream::SlotMapper::Problem::repeated ? StreamFilterStatus::repeated_name
+                                                                       : StreamFilterStatus::size_mismatch;
   std::vector<double>* values = &state.position;
   if (field_ == JointField::velocity) values = &state.velocity;
   if (field_ == JointField::effort) values = &state.effort;
   if (values->empty()) return StreamFilterStatus::absent;
-  if (values->size() != state.name.size()) return StreamFilterStatus::size_mismatch;
-  // Resolve every name first: a joint named twice leaves the message (and the filters) as
-  // they were, since which value to filter would be a guess.
-  ++generation_;
-  resolved_.resize(state.name.size());
+  const auto slots = mapper_.slots();
   for (std::size_t i = 0; i < state.name.size(); ++i) {
-    const std::size_t index = slot(state.name[i]);
-    resolved_[i] = index;
-    if (index == kUnfiltered) continue;
-    if (slots_[index].named_in == generation_) {
-      repeated_element_ = i;
-      return StreamFilterStatus::repeated_name;
-    }
-    slots_[index].named_in = generation_;
-  }
-  for (std::size_t i = 0; i < state.name.size(); ++i) {
+    if (slots[i] == stream::SlotMapper::kUnknown) continue;
+    Slot& s = slot(static_cast<std::size_t>(slots[i]));
     double& value = (*values)[i];
-    if (resolved_[i] == kUnfiltered || !std::isfinite(value)) continue;
-    Slot& s = slots_[resolved_[i]];
+    if (!s.selected || !std::isfinite(value)) continue;
     s.u[0] = value;
     if (s.filter->update(s.u)) value = s.filter->y()[0];
   }
   return StreamFilterStatus::filtered;
 }
 
+StreamFilterStatus StreamFilter::apply(JointState& state) { return filter(state, no_message_, silent_); }
+
+void StreamFilter::push(const io::Message& message, stream::Output& out, stream::Reporter& report) {
+  if (message.kind != io::MessageKind::Joint) {
+    out.message(message);
+    return;
+  }
+  buffer_ = message;
+  const StreamFilterStatus status = filter(buffer_.joint, message, report);
+  if (status == StreamFilterStatus::size_mismatch || status == StreamFilterStatus::repeated_name) return;
+  out.message(buffer_);
+}
+
 void StreamFilter::restart() noexcept {
-  for (Slot& s : slots_) s.filter->start();
+  for (Slot& s : slots_)
+    if (s.filter) s.filter->start();
+}
+
+FilterSink::FilterSink(stream::Sink& next, std::string_view kind, const FilterParams& params, std::size_t size)
+    : next_(&next),
+      filter_(make_array_filter(kind, static_cast<Eigen::Index>(size), params)),
+      u_(Eigen::VectorXd::Zero(static_cast<Eigen::Index>(size))) {}
+
+FilterSink::~FilterSink() = default;
+
+void FilterSink::joint_state(const JointState& state, std::optional<std::int64_t> cycle) {
+  filtered_ = state;
+  const auto n = static_cast<std::size_t>(filter_->size());
+  if (filtered_.position.size() == n) {
+    bool finite = true;
+    for (std::size_t i = 0; i < n; ++i) {
+      u_[static_cast<Eigen::Index>(i)] = filtered_.position[i];
+      finite = finite && std::isfinite(filtered_.position[i]);
+    }
+    if (finite && filter_->update(u_))
+      for (std::size_t i = 0; i < n; ++i) filtered_.position[i] = filter_->y()[static_cast<Eigen::Index>(i)];
+  }
+  next_->joint_state(filtered_, cycle);
 }
 
 double default_step_duration(const FilterKind& kind, const FilterParams& params) {

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -26,6 +27,7 @@
 
 #include "rmodel/filters/registry.hpp"
 #include "rmodel/joint_state.hpp"
+#include "rmodel/stream.hpp"
 
 namespace rmodel::filters {
 
@@ -50,29 +52,39 @@ void parse_param_assignment(std::string_view text, FilterParams& params);
 enum class StreamFilterStatus {
   filtered,      ///< the selected field was filtered (for the selected joints it carries)
   absent,        ///< the message does not carry the field; nothing changed
-  size_mismatch, ///< the field's size differs from the number of names; nothing changed
-  repeated_name, ///< a filtered joint is named twice (see repeated_element()); nothing changed
+  size_mismatch, ///< an array's size differs from the number of names; nothing changed
+  repeated_name, ///< a joint is named twice (see repeated_element()); nothing changed
 };
 
-/// Applies a filter kind to one field of a stream of (partial) joint states, per joint.
-class StreamFilter {
+/// Applies a filter kind to one field of a stream of (partial) joint states, per joint: a
+/// pipeline Stage (`rmodel filter`). Names are resolved by the one stream::SlotMapper:
+/// open (every new name is a joint) or, with `known` joints (a model's), fixed (other
+/// names: "unknown joint 'X' skipped", passed through unfiltered).
+class StreamFilter final : public stream::Stage {
 public:
   /// @param kind a registry kind (filter_kinds())
   /// @param params parameter values; missing ones take the kind's defaults
   /// @param field the field filtered
   /// @param joints the joints filtered; empty: every joint
+  /// @param known the joints of the stream when known up front (a model's full pose)
   /// @throws InvalidArgument for an unknown kind or parameter or an invalid value
   StreamFilter(std::string_view kind, const FilterParams& params, JointField field = JointField::position,
-               std::vector<std::string> joints = {});
+               std::vector<std::string> joints = {}, std::optional<std::vector<std::string>> known = std::nullopt);
+  ~StreamFilter() override;
+
+  /// Filters a joint state message and passes it on (other messages pass unchanged; a
+  /// rejected one is reported and dropped).
+  void push(const io::Message& message, stream::Output& out, stream::Reporter& report) override;
 
   /// Creates the filters of the selected joints among `names` now rather than on first sight.
   void add_joints(const std::vector<std::string>& names);
 
-  /// Filters state's field in place (names, stamps and other fields untouched).
+  /// Filters state's field in place (names, stamps and other fields untouched), without
+  /// reporting (see push()).
   [[nodiscard]] StreamFilterStatus apply(JointState& state);
 
   /// After apply() returned repeated_name: the 0-based element naming a joint a second time.
-  [[nodiscard]] std::size_t repeated_element() const noexcept { return repeated_element_; }
+  [[nodiscard]] std::size_t repeated_element() const noexcept { return mapper_.repeated_element(); }
 
   /// True when `name` is filtered (it is selected, or the selection is empty).
   [[nodiscard]] bool selected(const std::string& name) const;
@@ -88,24 +100,46 @@ public:
 
 private:
   struct Slot {
-    std::unique_ptr<ArrayFilter> filter;
+    std::unique_ptr<ArrayFilter> filter;  ///< null until the joint's first value (or unselected)
     Eigen::VectorXd u;
-    std::uint64_t named_in = 0;  ///< the last apply() (generation_) naming this joint
+    bool selected = false;
   };
-  static constexpr std::size_t kUnfiltered = static_cast<std::size_t>(-1);
-  /// Index in slots_ of the joint's filter (created on first sight), or kUnfiltered.
-  std::size_t slot(const std::string& name);
+  /// The data of mapper slot `s` (created on first sight).
+  Slot& slot(std::size_t s);
+  StreamFilterStatus filter(JointState& state, const io::Message& where, stream::Reporter& report);
 
   const FilterKind* kind_;
   FilterParams params_;
   JointField field_;
   std::vector<std::string> selection_;
-  std::unordered_map<std::string, std::size_t> index_;
+  stream::SlotMapper mapper_;
   std::vector<Slot> slots_;
   std::vector<std::string> order_;
-  std::vector<std::size_t> resolved_;  ///< per element of the current message (reused)
-  std::uint64_t generation_ = 0;
-  std::size_t repeated_element_ = 0;
+  io::Message buffer_;      ///< the message being filtered (keeps its capacity)
+  io::Message no_message_;  ///< where apply() reports (nowhere)
+  stream::Reporter silent_;
+};
+
+/// The output filter of a pipeline (`aggregate --filter`): filters the positions of every
+/// joint state passing through (a full pose of `size` joints; other sizes pass unchanged),
+/// then hands it to the next sink. Support states pass through. Non-finite positions pass
+/// unchanged and do not advance the filter. No allocation per message.
+class FilterSink final : public stream::Sink {
+public:
+  /// @throws InvalidArgument for an unknown kind or parameter or an invalid value
+  FilterSink(stream::Sink& next, std::string_view kind, const FilterParams& params, std::size_t size);
+  ~FilterSink() override;
+  void joint_state(const JointState& state, std::optional<std::int64_t> cycle) override;
+  void support_state(const SupportState& state, std::optional<std::int64_t> cycle) override {
+    next_->support_state(state, cycle);
+  }
+  void flush() override { next_->flush(); }
+
+private:
+  stream::Sink* next_;
+  std::unique_ptr<ArrayFilter> filter_;
+  Eigen::VectorXd u_;
+  JointState filtered_;  ///< the copy that is filtered (keeps its capacity)
 };
 
 /// One sample of a step response.

@@ -1,0 +1,277 @@
+#pragma once
+/// @file stream.hpp
+/// The streaming pipeline (docs/streaming.md): reader → slot mapper → stage → [output
+/// filter] → sink. The same code replays a log (`rmodel aggregate`, `filter`, `fk --log`,
+/// `check-log`) and runs inside a program that pushes messages as they arrive:
+///
+/// ```
+/// rmodel::Aggregator aggregator(model, options);             // a Stage
+/// rmodel::stream::CallbackSink sink([](const rmodel::JointState& pose, auto cycle) { ... });
+/// rmodel::stream::Pipeline pipeline(aggregator, sink, [](const rmodel::stream::Event& e) { log(e.text); });
+/// pipeline.push(message);   // per message, with its own stamp
+/// pipeline.finish();        // end of input: publishes the last cycle
+/// ```
+///
+/// - **One mapper.** SlotMapper turns a message's joint names into slots; it is the only
+///   place that says what is wrong with names and sizes: `unknown joint 'X' skipped`
+///   (warning, reported once per name, counted every time), `'position' has 3 values for 4
+///   names` and `joint 'X' is named twice (elements 2 and 5)` (the message is rejected).
+/// - **One run loop.** Pipeline counts messages, rejections and warnings, applies the error
+///   budget (`max_errors`), and ends quietly when the output is closed (BrokenPipe from the
+///   sink): the summary tells. The library never prints: problems go to the EventHandler.
+/// - **No allocation per message** once warm (names seen before, sizes seen before), except
+///   when a problem is reported (its text is formatted then).
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "rmodel/diagnostic.hpp"
+#include "rmodel/io/message.hpp"
+#include "rmodel/joint_state.hpp"
+
+namespace rmodel::io {
+class MessageReader;
+class MessageWriter;
+}  // namespace rmodel::io
+
+namespace rmodel::stream {
+
+/// A problem with one message (or line) of a stream.
+struct Event {
+  /// error: the message (or line) was rejected; warning: it was used, with the problem noted.
+  Severity severity = Severity::warning;
+  std::size_t line = 0;   ///< 1-based line of the input, 0 when unknown
+  std::size_t item = 0;   ///< 1-based element of an enclosing array or trajectory, or 0
+  std::string_view text;  ///< what is wrong, e.g. "unknown joint 'x' skipped"
+};
+
+/// Receives the problems of a stream (print them, log them, or ignore them).
+using EventHandler = std::function<void(const Event&)>;
+
+/// Counts of a run.
+struct Summary {
+  std::uint64_t read = 0;      ///< messages read (good ones)
+  std::uint64_t written = 0;   ///< messages given to the sink
+  std::uint64_t rejected = 0;  ///< bad lines and refused messages
+  std::uint64_t warnings = 0;  ///< warnings (every occurrence, also those reported once)
+  bool budget_exhausted = false;  ///< stopped by max_errors
+  bool output_closed = false;     ///< the sink's reader went away (BrokenPipe)
+  [[nodiscard]] bool stopped_early() const noexcept { return budget_exhausted || output_closed; }
+};
+
+/// Counts problems and passes them to the handler. Stages report through it.
+class Reporter {
+public:
+  explicit Reporter(EventHandler handler = {}, std::uint64_t max_errors = 0);
+
+  /// A warning about `message` (counted, passed on).
+  void warn(const io::Message& message, std::string_view text);
+  /// A warning passed on only the first time `key` is seen (counted every time). The text
+  /// is built by `make_text` only then, so a repeated warning allocates nothing.
+  template <class MakeText>
+  void warn_once(const io::Message& message, std::string_view key, MakeText&& make_text) {
+    ++summary_.warnings;
+    if (!handler_ || reported_.contains(key)) return;
+    reported_.emplace(key);
+    const std::string text = make_text();
+    handler_(Event{Severity::warning, message.line, message.item, text});
+  }
+  /// Rejects `message` because of `text` (counted, passed on).
+  void reject(const io::Message& message, std::string_view text);
+  /// Rejects a line the reader could not read.
+  void reject(std::size_t line, std::size_t item, std::string_view text);
+  /// True once max_errors rejections were counted (0: never).
+  [[nodiscard]] bool over_budget() const noexcept;
+
+  [[nodiscard]] Summary& summary() noexcept { return summary_; }
+
+private:
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+  };
+  EventHandler handler_;
+  std::uint64_t max_errors_ = 0;
+  Summary summary_;
+  std::unordered_set<std::string, Hash, std::equal_to<>> reported_;
+};
+
+/// Maps the joint names of messages to slots 0 … size()−1 (the one name→slot resolution of
+/// the streaming commands). Fixed: the slots are given up front (a model's pose); unknown
+/// names are skipped with a warning. Open: every new name gets the next slot (a stream
+/// without a model). Per message: a cache of the last message's names (same names in the
+/// same order cost one string compare each), then a hash map.
+class SlotMapper {
+public:
+  static constexpr std::int32_t kUnknown = -1;
+
+  /// Fixed slots: `names[i]` is slot i. `what` names the entity in messages ("joint").
+  explicit SlotMapper(std::vector<std::string> names, bool open = false, std::string what = "joint");
+  /// An open mapper with no slot yet.
+  SlotMapper() : SlotMapper({}, true) {}
+
+  /// Resolves the names of `state` (the joint state of `message`, or another one of its
+  /// states). Checks that position, velocity and effort are empty or as long as `name` and
+  /// that no slot is named twice; a failing message is rejected through `report` and false
+  /// returned. Unknown names: a warning (once per name) and kUnknown in slots().
+  bool map(const JointState& state, const io::Message& message, Reporter& report);
+  /// map() of message.joint.
+  bool map(const io::Message& message, Reporter& report) { return map(message.joint, message, report); }
+
+  /// Why the last map() returned false.
+  enum class Problem { none, size, repeated };
+  [[nodiscard]] Problem problem() const noexcept { return problem_; }
+  /// After Problem::repeated: the 0-based element naming a slot a second time.
+  [[nodiscard]] std::size_t repeated_element() const noexcept { return repeated_element_; }
+  /// The slot of `name`, adding it when absent (whether the mapper is open or not).
+  std::size_t add(const std::string& name);
+
+  /// Per element of the last mapped message: its slot, or kUnknown.
+  [[nodiscard]] std::span<const std::int32_t> slots() const noexcept { return slots_; }
+  /// The slot of a name, if it has one.
+  [[nodiscard]] std::optional<std::size_t> find(const std::string& name) const;
+  [[nodiscard]] std::size_t size() const noexcept { return names_.size(); }
+  /// Names of the slots, in slot order.
+  [[nodiscard]] const std::vector<std::string>& names() const noexcept { return names_; }
+
+private:
+  std::int32_t resolve(std::size_t element, const std::string& name);
+
+  std::vector<std::string> names_;
+  bool open_ = false;
+  std::string what_;
+  std::unordered_map<std::string, std::int32_t> index_;
+  std::vector<std::string> cache_names_;
+  std::vector<std::int32_t> cache_slots_;
+  std::vector<std::int32_t> slots_;
+  std::uint64_t generation_ = 0;
+  std::vector<std::uint64_t> named_in_;
+  std::vector<std::size_t> named_at_;
+  Problem problem_ = Problem::none;
+  std::size_t repeated_element_ = 0;
+};
+
+/// Where a pipeline's results go.
+class Sink {
+public:
+  virtual ~Sink() = default;
+  /// A joint state (a pose, a filtered message, ...). `cycle`: its control cycle, if any.
+  virtual void joint_state(const JointState& state, std::optional<std::int64_t> cycle) = 0;
+  /// A support state.
+  virtual void support_state(const SupportState& state, std::optional<std::int64_t> cycle) = 0;
+  /// Any other message a stage passes through unchanged (default: its joint or support state).
+  virtual void message(const io::Message& message);
+  /// The stream is about to wait for input, or has ended: make everything visible.
+  virtual void flush() {}
+};
+
+/// Writes to an io::MessageWriter (kept by reference).
+class WriterSink final : public Sink {
+public:
+  explicit WriterSink(io::MessageWriter& writer) : writer_(&writer) {}
+  void joint_state(const JointState& state, std::optional<std::int64_t> cycle) override;
+  void support_state(const SupportState& state, std::optional<std::int64_t> cycle) override;
+  void message(const io::Message& message) override;
+  void flush() override;
+
+private:
+  io::MessageWriter* writer_;
+};
+
+/// Calls functions (an embedding program's callbacks). An empty function drops that kind.
+class CallbackSink final : public Sink {
+public:
+  using JointCallback = std::function<void(const JointState&, std::optional<std::int64_t>)>;
+  using SupportCallback = std::function<void(const SupportState&, std::optional<std::int64_t>)>;
+  explicit CallbackSink(JointCallback on_joint, SupportCallback on_support = {})
+      : on_joint_(std::move(on_joint)), on_support_(std::move(on_support)) {}
+  void joint_state(const JointState& state, std::optional<std::int64_t> cycle) override {
+    if (on_joint_) on_joint_(state, cycle);
+  }
+  void support_state(const SupportState& state, std::optional<std::int64_t> cycle) override {
+    if (on_support_) on_support_(state, cycle);
+  }
+
+private:
+  JointCallback on_joint_;
+  SupportCallback on_support_;
+};
+
+/// What a stage writes to: counts what it publishes and passes it to the sink.
+class Output {
+public:
+  Output(Sink& sink, Summary& summary) : sink_(&sink), summary_(&summary) {}
+  void joint_state(const JointState& state, std::optional<std::int64_t> cycle) {
+    ++summary_->written;
+    sink_->joint_state(state, cycle);
+  }
+  void support_state(const SupportState& state, std::optional<std::int64_t> cycle) {
+    ++summary_->written;
+    sink_->support_state(state, cycle);
+  }
+  void message(const io::Message& message) {
+    ++summary_->written;
+    sink_->message(message);
+  }
+
+private:
+  Sink* sink_;
+  Summary* summary_;
+};
+
+/// One step of the pipeline: takes messages, publishes through `out`, reports through `report`.
+class Stage {
+public:
+  virtual ~Stage() = default;
+  /// Processes one message that was read without error.
+  virtual void push(const io::Message& message, Output& out, Reporter& report) = 0;
+  /// End of input: publish what is still pending (e.g. the last cycle).
+  virtual void finish(Output& /*out*/, Reporter& /*report*/) {}
+};
+
+/// Options of a Pipeline run.
+struct RunOptions {
+  /// Stop after this many rejected lines and messages (0: never).
+  std::uint64_t max_errors = 0;
+  /// Called per message read, with the number read so far (e.g. a progress bar).
+  std::function<void(std::uint64_t)> on_message;
+};
+
+/// Runs messages through a stage into a sink; owns the counting, the error budget and the
+/// closed-output ending. Keeps references to stage and sink.
+class Pipeline {
+public:
+  Pipeline(Stage& stage, Sink& sink, EventHandler handler = {}, RunOptions options = {});
+
+  /// Pushes one message (an embedding program's entry point). Returns false once the run
+  /// must stop (error budget spent or output closed); later pushes are ignored.
+  bool push(const io::Message& message);
+  /// Reads `reader` to its end (flushing the sink whenever the reader is about to wait for
+  /// input, so that a live stream sees each result at once). False when the run stopped early.
+  bool run(io::MessageReader& reader);
+  /// End of input: lets the stage publish what is pending and flushes the sink. Idempotent.
+  void finish();
+
+  [[nodiscard]] const Summary& summary() noexcept { return reporter_.summary(); }
+  [[nodiscard]] Reporter& reporter() noexcept { return reporter_; }
+
+private:
+  bool stopped() noexcept { return reporter_.summary().stopped_early(); }
+
+  Stage* stage_;
+  Sink* sink_;
+  RunOptions options_;
+  Reporter reporter_;
+  Output output_;
+  bool finished_ = false;
+};
+
+}  // namespace rmodel::stream

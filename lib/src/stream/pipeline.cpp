@@ -1,0 +1,187 @@
+#include <fmt/format.h>
+
+#include "rmodel/error.hpp"
+#include "rmodel/io/reader.hpp"
+#include "rmodel/io/writer.hpp"
+#include "rmodel/stream.hpp"
+
+namespace rmodel::stream {
+
+// ---------------------------------------------------------------------------------------
+// Reporter
+
+Reporter::Reporter(EventHandler handler, std::uint64_t max_errors)
+    : handler_(std::move(handler)), max_errors_(max_errors) {}
+
+void Reporter::warn(const io::Message& message, std::string_view text) {
+  ++summary_.warnings;
+  if (handler_) handler_(Event{Severity::warning, message.line, message.item, text});
+}
+
+void Reporter::reject(const io::Message& message, std::string_view text) { reject(message.line, message.item, text); }
+
+void Reporter::reject(std::size_t line, std::size_t item, std::string_view text) {
+  ++summary_.rejected;
+  if (handler_) handler_(Event{Severity::error, line, item, text});
+  if (over_budget()) summary_.budget_exhausted = true;
+}
+
+bool Reporter::over_budget() const noexcept { return max_errors_ != 0 && summary_.rejected >= max_errors_; }
+
+// ---------------------------------------------------------------------------------------
+// SlotMapper
+
+SlotMapper::SlotMapper(std::vector<std::string> names, bool open, std::string what)
+    : names_(std::move(names)), open_(open), what_(std::move(what)) {
+  for (std::size_t i = 0; i < names_.size(); ++i) index_.emplace(names_[i], static_cast<std::int32_t>(i));
+  named_in_.assign(names_.size(), 0);
+  named_at_.assign(names_.size(), 0);
+}
+
+std::optional<std::size_t> SlotMapper::find(const std::string& name) const {
+  const auto it = index_.find(name);
+  if (it == index_.end()) return std::nullopt;
+  return static_cast<std::size_t>(it->second);
+}
+
+std::size_t SlotMapper::add(const std::string& name) {
+  if (const auto it = index_.find(name); it != index_.end()) return static_cast<std::size_t>(it->second);
+  names_.push_back(name);
+  index_.emplace(name, static_cast<std::int32_t>(names_.size() - 1));
+  named_in_.push_back(0);
+  named_at_.push_back(0);
+  return names_.size() - 1;
+}
+
+std::int32_t SlotMapper::resolve(std::size_t element, const std::string& name) {
+  if (element < cache_names_.size() && cache_names_[element] == name) return cache_slots_[element];
+  std::int32_t slot = kUnknown;
+  if (const auto it = index_.find(name); it != index_.end()) {
+    slot = it->second;
+  } else if (open_) {
+    slot = static_cast<std::int32_t>(add(name));
+  }
+  if (element >= cache_names_.size()) {
+    cache_names_.resize(element + 1);
+    cache_slots_.resize(element + 1, kUnknown);
+  }
+  cache_names_[element] = name;
+  cache_slots_[element] = slot;
+  return slot;
+}
+
+bool SlotMapper::map(const JointState& state, const io::Message& message, Reporter& report) {
+  const std::size_t n = state.name.size();
+  problem_ = Problem::none;
+  const auto size_problem = [&](std::string_view field, std::size_t got) {
+    problem_ = Problem::size;
+    report.reject(message, fmt::format("message rejected: '{}' has {} values for {} names", field, got, n));
+    return false;
+  };
+  if (!state.position.empty() && state.position.size() != n) return size_problem("position", state.position.size());
+  if (!state.velocity.empty() && state.velocity.size() != n) return size_problem("velocity", state.velocity.size());
+  if (!state.effort.empty() && state.effort.size() != n) return size_problem("effort", state.effort.size());
+  slots_.resize(n);
+  ++generation_;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::int32_t slot = resolve(i, state.name[i]);
+    slots_[i] = slot;
+    if (slot == kUnknown) continue;
+    const auto s = static_cast<std::size_t>(slot);
+    if (named_in_[s] == generation_) {
+      problem_ = Problem::repeated;
+      repeated_element_ = i;
+      report.reject(message, fmt::format("message rejected: {} '{}' is named twice (elements {} and {})", what_,
+                                         state.name[i], named_at_[s] + 1, i + 1));
+      return false;
+    }
+    named_in_[s] = generation_;
+    named_at_[s] = i;
+  }
+  // Warnings only for a message that is used: a rejected one is reported once, for its rejection.
+  for (std::size_t i = 0; i < n; ++i) {
+    if (slots_[i] != kUnknown) continue;
+    report.warn_once(message, state.name[i],
+                     [&] { return fmt::format("unknown {} '{}' skipped", what_, state.name[i]); });
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------
+// Sinks
+
+void Sink::message(const io::Message& message) {
+  if (message.kind == io::MessageKind::Joint) joint_state(message.joint, message.cycle);
+  else if (message.kind == io::MessageKind::Support) support_state(message.support, message.cycle);
+}
+
+void WriterSink::joint_state(const JointState& state, std::optional<std::int64_t> cycle) {
+  (void)writer_->write(state, cycle);
+}
+void WriterSink::support_state(const SupportState& state, std::optional<std::int64_t> cycle) {
+  (void)writer_->write(state, cycle);
+}
+void WriterSink::message(const io::Message& message) { (void)writer_->write(message); }
+void WriterSink::flush() { writer_->flush(); }
+
+// ---------------------------------------------------------------------------------------
+// Pipeline
+
+Pipeline::Pipeline(Stage& stage, Sink& sink, EventHandler handler, RunOptions options)
+    : stage_(&stage),
+      sink_(&sink),
+      options_(std::move(options)),
+      reporter_(std::move(handler), options_.max_errors),
+      output_(sink, reporter_.summary()) {}
+
+bool Pipeline::push(const io::Message& message) {
+  if (stopped()) return false;
+  ++reporter_.summary().read;
+  if (options_.on_message) options_.on_message(reporter_.summary().read);
+  try {
+    stage_->push(message, output_, reporter_);
+  } catch (const BrokenPipe&) {
+    // The reader of our output went away (`| head`): a normal end for a stream.
+    reporter_.summary().output_closed = true;
+  }
+  return !stopped();
+}
+
+bool Pipeline::run(io::MessageReader& reader) {
+  io::Message message;
+  while (!stopped()) {
+    if (!reader.input_pending()) {
+      try {
+        sink_->flush();
+      } catch (const BrokenPipe&) {
+        reporter_.summary().output_closed = true;
+        break;
+      }
+    }
+    const io::ReadStatus status = reader.next(message);
+    if (status == io::ReadStatus::End) break;
+    if (status == io::ReadStatus::WouldBlock) continue;
+    if (status == io::ReadStatus::Error) {
+      const io::ReadError& e = reader.error();
+      reporter_.reject(e.line, e.item, e.reason);
+      continue;
+    }
+    push(message);
+  }
+  return !stopped();
+}
+
+void Pipeline::finish() {
+  if (finished_) return;
+  finished_ = true;
+  try {
+    // After a closed output there is nobody to publish to; after a spent error budget the
+    // run ends as it is, with what was published.
+    if (!stopped()) stage_->finish(output_, reporter_);
+    if (!reporter_.summary().output_closed) sink_->flush();
+  } catch (const BrokenPipe&) {
+    reporter_.summary().output_closed = true;
+  }
+}
+
+}  // namespace rmodel::stream

@@ -1,0 +1,106 @@
+// The assembled streaming pipeline: reader (from memory) → sync aggregator → output filter →
+// writer (into memory) allocates nothing per message once warm; the slot mapper's cache and
+// wording; the run loop's counts.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "alloc_counter.hpp"
+#include "rmodel/aggregator.hpp"
+#include "rmodel/filters/stream_filter.hpp"
+#include "rmodel/io/reader.hpp"
+#include "rmodel/io/writer.hpp"
+#include "rmodel/stream.hpp"
+#include "test_support.hpp"
+
+namespace rmodel {
+namespace {
+
+Model pony() {
+  return Model::load({test::sample("pony.urdf").string(), test::sample("pony.json").string(), std::nullopt});
+}
+
+TEST(StreamPipelineAlloc, ReaderSyncAggregatorFilterWriterAllocateNothingPerMessage) {
+  const Model model = pony();
+  // Partial messages as controllers send them, four per 10 ms cycle, with stamps: position
+  // only, velocity only, both, and a message with an unknown joint (counted, reported once).
+  const char* groups[] = {
+      R"("name": ["neck_pitch", "head_yaw"], "position": [{0}, {1}])",
+      R"("name": ["tail_swing"], "velocity": [{0}])",
+      R"("name": ["front_left_hip", "front_left_knee"], "position": [{0}, {2}], "velocity": [{1}, {0}])",
+      R"("name": ["wing", "jaw_slide"], "position": [{0}, {3}])",
+  };
+  constexpr int kWarmUp = 2000, kMeasured = 10000;
+  std::string log;
+  for (int k = 0; k < kWarmUp + kMeasured; ++k) {
+    // Within the joints' limits (a limit warning would format its text).
+    const double a = 0.3 * std::sin(0.01 * k), b = 0.2 * std::cos(0.013 * k);
+    const double knee = -0.5 + b, jaw = 0.01 + 0.005 * std::sin(0.02 * k);
+    log += fmt::format("{{\"t\": {}, ", 0.0025 * k) + fmt::format(fmt::runtime(groups[k % 4]), a, b, knee, jaw) + "}\n";
+  }
+  std::istringstream in(log);
+  io::MessageReader reader(in, "memory");
+
+  AggregatorOptions options;
+  options.kind = AggregatorKind::sync;
+  options.period = 0.01;
+  options.ticks = TickSource::time;
+  options.support = false;
+  Aggregator aggregator(model, options);
+  std::string out;
+  out.reserve(std::size_t{32} << 20);  // the writer appends to it: no growth while measured
+  io::MessageWriter writer(out);
+  stream::WriterSink sink(writer);
+  filters::FilterSink filtered(sink, "exponential", {{"tau", 0.05}}, model.pose_size());
+  std::size_t events = 0;
+  stream::Pipeline pipeline(aggregator, filtered, [&](const stream::Event&) { ++events; });
+
+  io::Message message;
+  for (int k = 0; k < kWarmUp; ++k) {
+    ASSERT_EQ(reader.next(message), io::ReadStatus::Ok);
+    pipeline.push(message);
+  }
+  test::AllocationCounter counter;
+  for (int k = 0; k < kMeasured; ++k) {
+    if (reader.next(message) != io::ReadStatus::Ok) break;
+    pipeline.push(message);
+  }
+  const std::size_t allocations = counter.count();
+  pipeline.finish();
+  EXPECT_EQ(allocations, 0U);
+  const stream::Summary& s = pipeline.summary();
+  EXPECT_EQ(s.read, static_cast<std::uint64_t>(kWarmUp + kMeasured));
+  EXPECT_EQ(s.rejected, 0U);
+  EXPECT_EQ(s.warnings, static_cast<std::uint64_t>((kWarmUp + kMeasured) / 4));  // every 'wing'
+  EXPECT_EQ(events, 1U);                                                           // reported once
+  // Stamps 0 … 29.9975 s at T = 0.01 s: cycles end at 0, 0.01, …, 30.00 (the last one by the
+  // end of input): 3001 poses.
+  EXPECT_EQ(s.written, 3001U);
+}
+
+TEST(SlotMapper, OpenMapperGivesSlotsInOrderOfFirstSight) {
+  stream::SlotMapper mapper;
+  stream::Reporter report;
+  io::Message m;
+  m.joint.name = {"b", "a"};
+  m.joint.position = {1, 2};
+  ASSERT_TRUE(mapper.map(m, report));
+  EXPECT_EQ(std::vector<std::int32_t>(mapper.slots().begin(), mapper.slots().end()), (std::vector<std::int32_t>{0, 1}));
+  m.joint.name = {"a", "c", "b"};
+  m.joint.position = {1, 2, 3};
+  ASSERT_TRUE(mapper.map(m, report));
+  EXPECT_EQ(std::vector<std::int32_t>(mapper.slots().begin(), mapper.slots().end()),
+            (std::vector<std::int32_t>{1, 2, 0}));
+  EXPECT_EQ(mapper.names(), (std::vector<std::string>{"b", "a", "c"}));
+  m.joint.name = {"a", "a"};
+  m.joint.position = {1, 2};
+  EXPECT_FALSE(mapper.map(m, report));
+  EXPECT_EQ(mapper.problem(), stream::SlotMapper::Problem::repeated);
+  EXPECT_EQ(mapper.repeated_element(), 1U);
+  EXPECT_EQ(report.summary().rejected, 1U);
+}
+
+}  // namespace
+}  // namespace rmodel
