@@ -67,9 +67,7 @@ set(RMODEL_DEB_DEPENDS
   "libc6 (>= 2.34)" "libstdc++6 (>= 11)" "libgcc-s1 (>= 3.0)"
   "liborocos-kdl1.5 (>= 1.5.1)" "liburdfdom-model3.0 (>= 3.0.1)" "libconsole-bridge1.0 (>= 1.0.1+dfsg2)"
   "libtinyxml2-9 (>= 8.0.0)" "libfmt9 (>= 9.1.0+ds1)")
-if(simdjson_FOUND)
-  list(APPEND RMODEL_DEB_DEPENDS "libsimdjson14 (>= 2.0.1)")
-endif()
+# No libsimdjson: only the tests and benchmarks use simdjson (tests/json_parsers).
 list(JOIN RMODEL_DEB_DEPENDS ", " CPACK_DEBIAN_PACKAGE_DEPENDS)
 # Building against the library needs the development packages of its public dependencies.
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "liborocos-kdl-dev, libeigen3-dev, cmake (>= 3.25) | pkgconf")

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "json_parsers.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/io/reader.hpp"
 #include "test_support.hpp"
@@ -106,6 +107,7 @@ TEST(IoFixtures, EveryJointStateFileReadsAsOneMessage) {
   for (const auto& f : files) {
     SCOPED_TRACE(f.string());
     const json truth = json::parse(std::ifstream(f));
+    io::testing::register_json_parsers();  // the nlohmann_json parser is not in librmodel
     for (io::JsonParser parser : {io::JsonParser::Native, io::JsonParser::Nlohmann}) {
       io::ReaderOptions o;
       o.parser = parser;

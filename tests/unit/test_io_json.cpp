@@ -1,8 +1,12 @@
 // Reading JSON messages: JSON Lines, stamps, kinds, bad input as error records, parsers.
 
+#include <dlfcn.h>
+
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <random>
 #include <sstream>
 #include <string>
@@ -10,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include "json_parsers.hpp"
 #include "rmodel/io/reader.hpp"
 #include "rmodel/io/writer.hpp"
 
@@ -39,6 +44,7 @@ std::vector<Item> read_all(const std::string& text, io::ReaderOptions options = 
 }
 
 io::ReaderOptions jsonl(io::JsonParser parser = io::JsonParser::Native) {
+  io::testing::register_json_parsers();  // the cross-check parsers are not in librmodel
   io::ReaderOptions o;
   o.format = io::Format::JsonLines;
   o.parser = parser;
@@ -46,6 +52,7 @@ io::ReaderOptions jsonl(io::JsonParser parser = io::JsonParser::Native) {
 }
 
 std::vector<io::JsonParser> all_parsers() {
+  io::testing::register_json_parsers();
   std::vector<io::JsonParser> p{io::JsonParser::Native, io::JsonParser::Nlohmann};
   if (io::have_simdjson()) {
     p.push_back(io::JsonParser::SimdjsonOndemand);
@@ -556,6 +563,7 @@ TEST(IoJsonLines, NumbersAreCorrectlyRounded) {
   line += "]}\n";
   // nlohmann_json reads "-0" as the integer 0 and simdjson DOM refuses integers beyond 64
   // bits and underflows: only the native parser and simdjson On Demand are held to this.
+  io::testing::register_json_parsers();
   std::vector<io::JsonParser> parsers{io::JsonParser::Native};
   if (io::have_simdjson()) parsers.push_back(io::JsonParser::SimdjsonOndemand);
   for (io::JsonParser parser : parsers) {
@@ -575,4 +583,18 @@ TEST(IoJsonLines, NumbersAreCorrectlyRounded) {
     }
     EXPECT_EQ(wrong, 0u);
   }
+}
+
+// The simdjson and nlohmann_json parsers are test code (tests/json_parsers): the shipped
+// library must not need libsimdjson. The loaded librmodel file (found through one of its
+// functions) names no such library among the ones it needs (ELF DT_NEEDED strings).
+TEST(IoJson, LibraryDoesNotNeedSimdjson) {
+  Dl_info info{};
+  ASSERT_NE(dladdr(reinterpret_cast<void*>(&io::append_double), &info), 0);
+  ASSERT_NE(info.dli_fname, nullptr);
+  std::ifstream in(info.dli_fname, std::ios::binary);
+  ASSERT_TRUE(in) << info.dli_fname;
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_NE(bytes.find("libfmt.so"), std::string::npos) << info.dli_fname << " (not librmodel?)";
+  EXPECT_EQ(bytes.find("libsimdjson"), std::string::npos) << info.dli_fname;
 }

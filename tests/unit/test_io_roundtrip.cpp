@@ -506,3 +506,111 @@ TEST(IoRoundTrip, EmptyNameIsAnError) {
   ASSERT_EQ(reader.next(m), io::ReadStatus::Ok);
   EXPECT_EQ(m.joint.position, std::vector<double>{3});
 }
+
+// The writer reuses the text of a name list it wrote before and of each number position's
+// last value. Whatever the caller does to its vectors between messages, every line must be
+// what the documented format says for that message: checked against the uncached
+// append_json_line and against nlohmann_json's reading of the line.
+TEST(IoRoundTrip, WriterCachesFollowChangingNamesAndValues) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  io::Message m = joint_message(0.5, {"a", "b", "joint_with_a_long_name"}, {0.0, 1.0, 2.0});
+  std::vector<io::Message> sent;
+  auto step = [&](auto change) {
+    change(m);
+    sent.push_back(m);
+  };
+  step([](io::Message&) {});
+  step([](io::Message&) {});                                    // the same again
+  step([](io::Message& x) { x.joint.name[1] = "c"; });          // in place, same size
+  step([](io::Message& x) { x.joint.name[1] = "cc"; });         // in place, longer
+  step([](io::Message& x) { x.joint.name[2][21] = 'E'; });      // last byte of a long name
+  step([](io::Message& x) { x.joint.name[0] = "abcdefghijklmno"; });  // 15 bytes
+  step([](io::Message& x) { x.joint.name[0] = "abcdefghijklmnp"; });  // its last byte
+  step([](io::Message& x) { x.joint.name[0] = "abcdefgh"; });         // a prefix of it
+  step([](io::Message& x) { x.joint.name[0] = "q\"\\\n"; });          // escaped
+  step([](io::Message& x) { x.joint.name.pop_back(); x.joint.position.pop_back(); });
+  step([](io::Message& x) { x.joint.name.push_back("d"); x.joint.position.push_back(3.0); });
+  step([](io::Message& x) { x.joint.name = {"a", "b", "joint_with_a_long_name"}; });  // back
+  step([&](io::Message& x) { x.joint.position = {-0.0, nan, inf}; });  // -0 after 0: other bits
+  step([&](io::Message& x) { x.joint.position = {0.0, -inf, nan}; });
+  step([&](io::Message& x) { x.joint.position = {0.1, 0.1, 1e-300}; });
+  step([&](io::Message& x) { x.joint.velocity = {5e-324, 0.1, 0.0}; });
+  step([&](io::Message& x) { x.joint.position.clear(); });
+  step([&](io::Message& x) { x.joint.position = {1.0, 2.0, 3.0}; x.joint.velocity.clear(); });
+  // Cycling through more name lists than the cache keeps.
+  for (int k = 0; k < 20; ++k)
+    step([&](io::Message& x) {
+      x.joint.name = {"n" + std::to_string(k % 11), "b", "joint_with_a_long_name"};
+      x.joint.position = {0.25 * (k % 3), 1.0, 2.0};
+    });
+
+  std::string text;
+  {
+    io::MessageWriter writer(text);
+    for (const auto& s : sent) writer.write(s);
+  }
+  std::string expected;
+  for (const auto& s : sent) io::append_json_line(expected, s);
+  EXPECT_EQ(text, expected);
+
+  const auto lines = rmodel::test::json_lines(text);
+  ASSERT_EQ(lines.size(), sent.size());
+  for (std::size_t k = 0; k < sent.size(); ++k) {
+    SCOPED_TRACE(k);
+    const rmodel::JointState& s = sent[k].joint;
+    EXPECT_EQ(lines[k]["name"].get<std::vector<std::string>>(), s.name);
+    auto same = [](const nlohmann::json& a, const std::vector<double>& want) {
+      if (want.empty()) return a.is_null();
+      if (!a.is_array() || a.size() != want.size()) return false;
+      for (std::size_t i = 0; i < want.size(); ++i) {
+        if (!std::isfinite(want[i])) {
+          if (!a[i].is_null()) return false;
+        } else if (!a[i].is_number()) {
+          return false;
+        } else if (want[i] == 0) {  // nlohmann_json reads -0 as the integer 0
+          if (a[i].get<double>() != 0) return false;
+        } else if (!same_bits(a[i].get<double>(), want[i])) {
+          return false;
+        }
+      }
+      return true;
+    };
+    EXPECT_TRUE(same(lines[k].value("position", nlohmann::json()), s.position)) << lines[k];
+    EXPECT_TRUE(same(lines[k].value("velocity", nlohmann::json()), s.velocity)) << lines[k];
+  }
+  // -0 and 0 differ in bits: the cache must not write one for the other.
+  EXPECT_NE(text.find(R"("position":[-0,null,null])"), std::string::npos);
+  EXPECT_NE(text.find(R"("position":[0,null,null])"), std::string::npos);
+}
+
+// The same for CSV: cells of absent joints stay empty and a cell's cached text follows the
+// value, read back exactly.
+TEST(IoRoundTrip, CsvWriterCacheFollowsValues) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<io::Message> sent;
+  sent.push_back(joint_message(0.0, {"a", "b"}, {0.0, 1.0}));
+  sent.push_back(joint_message(0.1, {"a", "b"}, {-0.0, 1.0}));
+  sent.push_back(joint_message(0.2, {"b"}, {1.0}));
+  sent.push_back(joint_message(0.3, {"a", "b"}, {nan, inf}));
+  sent.push_back(joint_message(0.4, {"b", "a"}, {-inf, 0.1}));
+  sent.push_back(joint_message(0.5, {"a", "b"}, {0.1, 0.1}));
+  std::string csv;
+  io::WriterOptions o;
+  o.format = io::Format::Csv;
+  o.csv_cycle = true;
+  {
+    io::MessageWriter writer(csv, o);
+    std::int64_t cycle = 0;
+    for (const auto& s : sent) writer.write(s.joint, cycle++);
+  }
+  EXPECT_EQ(csv,
+            "t,cycle,a.position,b.position\n"
+            "0,0,0,1\n"
+            "0.1,1,-0,1\n"
+            "0.2,2,,1\n"
+            "0.3,3,nan,inf\n"
+            "0.4,4,0.1,-inf\n"
+            "0.5,5,0.1,0.1\n");
+}

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "alloc_counter.hpp"
+#include "json_parsers.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/io/reader.hpp"
 #include "rmodel/io/writer.hpp"
@@ -199,6 +200,7 @@ TEST(IoStream, SameMessagesFromStreamDescriptorAndFile) {
 
 TEST(IoStream, ReadingJsonLinesAllocatesNothingPerMessage) {
   const std::string text = make_stream(3000, 11);
+  io::testing::register_json_parsers();  // the simdjson parsers are not in librmodel
   for (io::JsonParser parser : {io::JsonParser::Native, io::JsonParser::SimdjsonOndemand}) {
     if (parser != io::JsonParser::Native && !io::have_simdjson()) continue;
     SCOPED_TRACE(static_cast<int>(parser));

@@ -121,7 +121,7 @@ char* write_shortest(char* out, double x) noexcept {
   if (e >= 0) {  // an integer: digits then zeros
     std::memcpy(out, d, 17);  // n <= 17
     out += n;
-    std::memset(out, '0', static_cast<std::size_t>(e));
+    std::memset(out, '0', 16);  // e <= 15; a fixed size needs no call to memset
     return out + e;
   }
   if (oexp >= 0) {  // digits '.' digits
@@ -135,7 +135,7 @@ char* write_shortest(char* out, double x) noexcept {
   // 0.000ddd
   *out++ = '0';
   *out++ = '.';
-  std::memset(out, '0', static_cast<std::size_t>(-oexp - 1));
+  std::memcpy(out, "000", 4);  // -oexp - 1 <= 3 zeros; a fixed size needs no call
   out += -oexp - 1;
   std::memcpy(out, d, 17);  // n <= 17
   return out + n;

@@ -12,12 +12,22 @@
 namespace rmodel::io::detail {
 
 std::unique_ptr<JsonMessageParser> make_native_parser();
+
+/// Makes a parser of the alternative kinds: nullptr unless a program registered it (see
+/// register_json_parser; librmodel itself has only the native parser).
 std::unique_ptr<JsonMessageParser> make_nlohmann_parser();
-/// nullptr when rmodel was built without simdjson.
 std::unique_ptr<JsonMessageParser> make_simdjson_ondemand_parser();
 std::unique_ptr<JsonMessageParser> make_simdjson_dom_parser();
 
-/// The parser for `which`; throws InvalidArgument when this build lacks it.
+using JsonParserFactory = std::unique_ptr<JsonMessageParser> (*)();
+/// Makes the parser `which` (not Native) available to MessageReader in this process. The
+/// test and benchmark programs register the simdjson and nlohmann_json parsers
+/// (tests/json_parsers) from static constructors; nothing else calls this.
+void register_json_parser(JsonParser which, JsonParserFactory factory) noexcept;
+/// True for Native and for registered parsers.
+bool json_parser_available(JsonParser which) noexcept;
+
+/// The parser for `which`; throws InvalidArgument when it is not available.
 std::unique_ptr<JsonMessageParser> make_json_parser(JsonParser which);
 
 /// End (one past) of the JSON value starting at `text[pos]` (not whitespace), or npos when

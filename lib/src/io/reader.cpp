@@ -31,11 +31,7 @@ std::string ReadError::to_string(const std::string& source) const {
 }
 
 bool have_simdjson() noexcept {
-#ifdef RMODEL_HAVE_SIMDJSON
-  return true;
-#else
-  return false;
-#endif
+  return detail::json_parser_available(JsonParser::SimdjsonOndemand);
 }
 
 namespace detail {
@@ -47,7 +43,10 @@ std::unique_ptr<JsonMessageParser> make_json_parser(JsonParser which) {
     case JsonParser::SimdjsonOndemand: p = make_simdjson_ondemand_parser(); break;
     case JsonParser::SimdjsonDom: p = make_simdjson_dom_parser(); break;
   }
-  if (!p) throw InvalidArgument("this build of rmodel has no simdjson (JSON parser unavailable)");
+  if (!p)
+    throw InvalidArgument(
+        "JSON parser unavailable: librmodel has only the native parser (the simdjson and "
+        "nlohmann_json ones are registered by rmodel's test and benchmark programs)");
   return p;
 }
 }  // namespace detail

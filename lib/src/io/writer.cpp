@@ -42,21 +42,21 @@ struct Out {
   }
 };
 
-/// The text of the last number written at one array position: consecutive messages of a
-/// stream (a full pose after every update) repeat most values, and copying a bitwise-equal
-/// value's text is several times cheaper than formatting it again.
+/// The text of the last number written at one array position, followed by ',': consecutive
+/// messages of a stream (a full pose after every update) repeat most values, and copying a
+/// bitwise-equal value's text is several times cheaper than formatting it again.
 struct NumberSlot {
   std::uint64_t bits = 0;
-  std::uint8_t len = 0;  ///< 0: empty
+  std::uint8_t len = 0;  ///< with the ','; 0: empty
   char text[39] = {};
 };
-static_assert(detail::kMaxDoubleChars + 7 <= sizeof(NumberSlot::text));
+static_assert(detail::kMaxDoubleChars + 1 <= 32 && 32 <= sizeof(NumberSlot::text));
 
-/// Writes x (as JSON: null when not finite) through a cache slot.
+/// Writes x (as JSON: null when not finite) and a ',' through a cache slot.
 inline void cached_number(Out& o, double x, NumberSlot& slot, bool json) noexcept {
   std::uint64_t bits;
   std::memcpy(&bits, &x, sizeof bits);
-  if (slot.len != 0 && slot.bits == bits) {
+  if (slot.bits == bits && slot.len != 0) {
     std::memcpy(o.p, slot.text, 32);  // fixed-size copy; the room is in the bounds
     o.p += slot.len;
     return;
@@ -66,6 +66,7 @@ inline void cached_number(Out& o, double x, NumberSlot& slot, bool json) noexcep
     o.json_number(x);
   else
     o.number(x);
+  o.put(',');
   slot.bits = bits;
   slot.len = static_cast<std::uint8_t>(o.p - start);
   std::memcpy(slot.text, start, 32);
@@ -143,18 +144,26 @@ void put_number_array(Out& o, std::string_view key, const std::vector<double>& v
                       std::vector<NumberSlot>* cache) noexcept {
   o.put(key);
   o.put('[');
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    if (i) o.put(',');
-    if (cache)
-      cached_number(o, v[i], (*cache)[i], true);
-    else
-      o.json_number(v[i]);
+  const std::size_t n = v.size();
+  if (n == 0) {
+    o.put(']');
+    return;
   }
-  o.put(']');
+  const double* x = v.data();
+  if (cache) {
+    NumberSlot* slot = cache->data();
+    for (std::size_t i = 0; i < n; ++i) cached_number(o, x[i], slot[i], true);
+    o.p[-1] = ']';  // over the last ','
+    return;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    o.json_number(x[i]);
+    o.put(',');
+  }
+  o.p[-1] = ']';
 }
 
-void put_string_array(Out& o, std::string_view key, const std::vector<std::string>& v) noexcept {
-  o.put(key);
+void put_string_array(Out& o, const std::vector<std::string>& v) noexcept {
   o.put('[');
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (i) o.put(',');
@@ -162,6 +171,118 @@ void put_string_array(Out& o, std::string_view key, const std::vector<std::strin
   }
   o.put(']');
 }
+
+/// The first 16 bytes of a name of at most 15 (std::string keeps at least 16 readable
+/// bytes: its small buffer or a larger allocation), the bytes past its end zeroed.
+inline void short_name_words(const std::string& s, std::uint64_t& a, std::uint64_t& b) noexcept {
+  const std::size_t n = s.size();
+  std::memcpy(&a, s.data(), 8);
+  std::memcpy(&b, s.data() + 8, 8);
+  if (std::endian::native == std::endian::little) {
+    a &= n >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * n)) - 1;
+    b &= n > 8 ? (std::uint64_t{1} << (8 * (n - 8))) - 1 : 0;
+  } else {
+    a &= n >= 8 ? ~std::uint64_t{0} : ~(~std::uint64_t{0} >> (8 * n));
+    b &= n > 8 ? ~(~std::uint64_t{0} >> (8 * (n - 8))) : 0;
+  }
+}
+
+/// The text of recently written string arrays (`["a","b"]`), reused while a list repeats:
+/// a full pose carries the same 32 names in every message, and comparing a name with the
+/// one stored (two words for a short name) is cheaper than escaping and copying it again.
+/// A few lists are kept, so that a stream cycling through the chains of a robot also
+/// hits. Correct whatever the caller does with its vector: the names are compared by
+/// content every time.
+class StringArrayCache {
+public:
+  /// Writes `v` as a JSON array (from a stored text when the same list was written).
+  void put(Out& o, const std::vector<std::string>& v) {
+    for (Entry& e : entries_) {
+      if (e.matches(v)) {
+        o.put(e.text);
+        return;
+      }
+    }
+    char* const start = o.p;
+    put_string_array(o, v);
+    const std::string_view text(start, static_cast<std::size_t>(o.p - start));
+    grow(v, text.size());
+    Entry& e = entries_[next_];
+    next_ = (next_ + 1) % kEntries;
+    e.store(v, text);
+  }
+
+private:
+  static constexpr std::size_t kEntries = 8;
+  struct Entry {
+    bool valid = false;
+    std::string text;  ///< `["a","b"]`
+    /// Per name: its size, and its bytes (a short name) or its offset in `long_names`.
+    struct Name {
+      std::uint64_t a, b;
+      std::size_t size;
+    };
+    std::vector<Name> names;
+    std::string long_names;  ///< names longer than 15 bytes, one after the other
+
+    bool matches(const std::vector<std::string>& v) const noexcept {
+      if (!valid || v.size() != names.size()) return false;
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        const std::string& s = v[i];
+        const Name& n = names[i];
+        if (s.size() != n.size) return false;
+        if (s.size() <= 15) {
+          std::uint64_t a, b;
+          short_name_words(s, a, b);
+          if (a != n.a || b != n.b) return false;
+        } else if (std::memcmp(long_names.data() + n.a, s.data(), s.size()) != 0) {
+          return false;
+        }
+      }
+      return true;
+    }
+    // Allocates only while the lists grow beyond those seen before.
+    void store(const std::vector<std::string>& v, std::string_view array_text) {
+      valid = false;  // until complete (an allocation may throw)
+      text.assign(array_text);
+      names.resize(v.size());
+      long_names.clear();
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        const std::string& s = v[i];
+        Name& n = names[i];
+        n.size = s.size();
+        if (s.size() <= 15) {
+          short_name_words(s, n.a, n.b);
+        } else {
+          n.a = long_names.size();
+          n.b = 0;
+          long_names.append(s);
+        }
+      }
+      valid = true;
+    }
+  };
+  Entry entries_[kEntries];
+  std::size_t next_ = 0;
+  std::size_t max_text_ = 0, max_names_ = 0, max_long_ = 0;
+
+  // Gives every entry room for the largest list seen, so that storing allocates only when
+  // a list is larger than any before (not when a large list first lands in some entry).
+  void grow(const std::vector<std::string>& v, std::size_t text_size) {
+    std::size_t long_size = 0;
+    for (const std::string& s : v)
+      if (s.size() > 15) long_size += s.size();
+    if (text_size <= max_text_ && v.size() <= max_names_ && long_size <= max_long_) return;
+    max_text_ = std::max(max_text_, text_size);
+    max_names_ = std::max(max_names_, v.size());
+    max_long_ = std::max(max_long_, long_size);
+    for (Entry& e : entries_) {  // (reserving keeps the content: a throw leaves it valid)
+      e.text.reserve(max_text_);
+      e.names.reserve(max_names_);
+      e.long_names.reserve(max_long_);
+    }
+  }
+};
 
 /// What one JSON line holds (pointers avoid copying a state into a Message).
 struct LineParts {
@@ -205,9 +326,24 @@ void fit_caches(NumberCaches& c, const LineParts& m) {
   }
 }
 
-void format_json_line(Out& o, const LineParts& m, StampLayout layout,
-                      NumberCaches* caches) noexcept {
-  auto cache = [&](int f) { return caches ? &caches->field[f] : nullptr; };
+/// The caches of a MessageWriter (none for append_json_line).
+struct LineCaches {
+  NumberCaches numbers;
+  StringArrayCache names;
+};
+
+void put_names(Out& o, std::string_view key, const std::vector<std::string>& v,
+               LineCaches* caches) {
+  o.put(key);
+  if (caches)
+    caches->names.put(o, v);
+  else
+    put_string_array(o, v);
+}
+
+// Not noexcept: storing a new name list in the cache may allocate.
+void format_json_line(Out& o, const LineParts& m, StampLayout layout, LineCaches* caches) {
+  auto cache = [&](int f) { return caches ? &caches->numbers.field[f] : nullptr; };
   o.put('{');
   bool first = true;
   auto sep = [&] {
@@ -244,7 +380,7 @@ void format_json_line(Out& o, const LineParts& m, StampLayout layout,
   switch (m.kind) {
     case MessageKind::Joint: {
       const JointState& s = *m.joint;
-      put_string_array(o, "\"name\":", s.name);
+      put_names(o, "\"name\":", s.name, caches);
       if (!s.position.empty()) put_number_array(o, ",\"position\":", s.position, cache(0));
       if (!s.velocity.empty()) put_number_array(o, ",\"velocity\":", s.velocity, cache(1));
       if (!s.effort.empty()) put_number_array(o, ",\"effort\":", s.effort, cache(2));
@@ -252,10 +388,10 @@ void format_json_line(Out& o, const LineParts& m, StampLayout layout,
     }
     case MessageKind::Support: {
       const SupportState& s = *m.support;
-      put_string_array(o, "\"name\":", s.name);
+      put_names(o, "\"name\":", s.name, caches);
       // always, even empty: it marks a support state
       put_number_array(o, ",\"support\":", s.support, cache(3));
-      if (!s.contact.empty()) put_string_array(o, ",\"contact\":", s.contact);
+      if (!s.contact.empty()) put_names(o, ",\"contact\":", s.contact, caches);
       break;
     }
     case MessageKind::Sync: o.put("\"sync\":true", 11); break;
@@ -263,21 +399,19 @@ void format_json_line(Out& o, const LineParts& m, StampLayout layout,
   o.put("}\n", 2);
 }
 
-// Formats into fmt::memory_buffer or std::string through reserved space.
-template <class F>
-void append_bounded(fmt::memory_buffer& b, std::size_t bound, F&& f) {
+// Formats into fmt::memory_buffer or std::string through reserved space (dropped again
+// when formatting throws: only a cache's allocation can).
+template <class Buffer, class F>
+void append_bounded(Buffer& b, std::size_t bound, F&& f) {
   const std::size_t old = b.size();
   b.resize(old + bound);
   Out o{b.data() + old};
-  f(o);
-  b.resize(static_cast<std::size_t>(o.p - b.data()));
-}
-template <class F>
-void append_bounded(std::string& b, std::size_t bound, F&& f) {
-  const std::size_t old = b.size();
-  b.resize(old + bound);
-  Out o{b.data() + old};
-  f(o);
+  try {
+    f(o);
+  } catch (...) {
+    b.resize(old);
+    throw;
+  }
   b.resize(static_cast<std::size_t>(o.p - b.data()));
 }
 
@@ -353,7 +487,7 @@ public:
     if (format_ == Format::Csv) {
       st = write_csv(m);
     } else {
-      fit_caches(caches_, m);
+      fit_caches(caches_.numbers, m);
       append_bounded(buf_, json_bound(m),
                      [&](Out& o) { format_json_line(o, m, opt_.stamp, &caches_); });
     }
@@ -398,7 +532,7 @@ public:
 
 private:
   fmt::memory_buffer buf_;
-  NumberCaches caches_;  // JSON: per array position; CSV: field[0] per column
+  LineCaches caches_;  // numbers: JSON per array position, CSV field[0] per column
 
   // CSV state.
   bool header_written_ = false;
@@ -514,26 +648,32 @@ private:
       }
     }
     const std::size_t bound = (detail::kDoubleRoom + 1) * (values_.size() + 2) + 2;
-    std::vector<NumberSlot>& csv_cache = *caches_.fit(0, values_.size());
+    std::vector<NumberSlot>& csv_cache = *caches_.numbers.fit(0, values_.size());
     append_bounded(buf_, bound, [&](Out& o) {
+      // Each cell followed by ','; the last ',' becomes the newline.
       if (m.has_stamp) o.number(m.stamp);
+      o.put(',');
       if (opt_.csv_cycle) {
-        o.put(',');
         if (m.cycle) o.integer(*m.cycle);
+        o.put(',');
       }
       for (std::size_t j = 0; j < joints_.size(); ++j) {
         for (std::size_t f = 0; f < 3; ++f) {
           if (!(fields_ & (1u << f))) continue;
-          o.put(',');
-          if (have_[j * 3 + f]) cached_number(o, values_[j * 3 + f], csv_cache[j * 3 + f], false);
+          if (have_[j * 3 + f])
+            cached_number(o, values_[j * 3 + f], csv_cache[j * 3 + f], false);
+          else
+            o.put(',');
         }
       }
       for (std::size_t c = 0; c < opt_.csv_support.size(); ++c) {
-        o.put(',');
         const std::size_t k = joints_.size() * 3 + c;
-        if (have_[k]) cached_number(o, values_[k], csv_cache[k], false);
+        if (have_[k])
+          cached_number(o, values_[k], csv_cache[k], false);
+        else
+          o.put(',');
       }
-      o.put('\n');
+      o.p[-1] = '\n';
     });
     return partial ? WriteStatus::Partial : WriteStatus::Written;
   }

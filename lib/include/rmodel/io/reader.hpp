@@ -51,24 +51,25 @@
 
 namespace rmodel::io {
 
-/// Which JSON parser reads JSON messages. `Native` (the default) is rmodel's own one-pass
-/// parser. tests/bench/bench_io.cpp compares them on JSON Lines of a 32-joint robot: on the
-/// development VM (2 shared cores) simdjson DOM reads 5-20 % faster and On Demand 0-10 % faster
-/// than Native, nlohmann_json 7-9 times slower. Native stays the default because it gives the
-/// same results with or without the optional simdjson, validates every byte (On Demand does
-/// not look inside skipped values), reads `-0` and integers beyond 64 bits exactly as
-/// std::from_chars does (simdjson DOM and nlohmann_json read `-0` as +0; DOM rejects integers
-/// beyond 64 bits), explains errors with the element and line, needs no padding and never
-/// allocates once warm. The others are for cross-checking it and for the comparison.
+/// Which JSON parser reads JSON messages. librmodel has only `Native`, rmodel's own one-pass
+/// parser (the default): it validates every byte, reads `-0` and integers beyond 64 bits
+/// exactly as std::from_chars does, explains errors with the element and line, needs no
+/// padding and never allocates once warm. The other values name the simdjson and
+/// nlohmann_json parsers that rmodel's test and benchmark programs register (sources in
+/// tests/json_parsers) to cross-check Native and to compare speed (tests/bench/bench_io.cpp:
+/// on the development VM simdjson DOM reads 5-20 % faster, On Demand 0-10 %, nlohmann_json
+/// 7-9 times slower); choosing one that was not registered makes MessageReader throw
+/// InvalidArgument. The shipped library and package therefore do not depend on simdjson.
 /// Trajectories are always read with nlohmann_json.
 enum class JsonParser {
   Native,             ///< rmodel's own single-pass parser (strict RFC 8259)
-  SimdjsonOndemand,   ///< simdjson On Demand, one parser reused (only with simdjson)
-  SimdjsonDom,        ///< simdjson DOM, one parser reused (only with simdjson)
-  Nlohmann,           ///< nlohmann_json DOM
+  SimdjsonOndemand,   ///< simdjson On Demand (test and benchmark programs only)
+  SimdjsonDom,        ///< simdjson DOM (test and benchmark programs only)
+  Nlohmann,           ///< nlohmann_json DOM (test and benchmark programs only)
 };
 
-/// True when rmodel was built with simdjson (the two Simdjson parsers are available).
+/// True when the simdjson parsers are available in this process (never from librmodel
+/// alone: see JsonParser).
 [[nodiscard]] bool have_simdjson() noexcept;
 
 /// Options of a MessageReader.
@@ -107,7 +108,7 @@ public:
   /// Opens a path, or stdin for "-". The format is options.format, or, for Auto, the
   /// path's extension (format_from_path) and then the content.
   /// Throws IoError when the path is missing, unreadable or a directory, and
-  /// InvalidArgument when options ask for a parser this build lacks.
+  /// InvalidArgument when options ask for a parser that is not available (see JsonParser).
   [[nodiscard]] static MessageReader open(const std::string& path, ReaderOptions options = {});
 
   /// Reads from a file descriptor (blocking or non-blocking); closes it on destruction when

@@ -6,9 +6,12 @@
 /// - **Exact numbers.** Doubles are written in the shortest form that parses back to the
 ///   same double (`0.1`, `1e-300`, `-0`, `5e-324`, `1.7976931348623157e+308`), character for
 ///   character what fmt's `"{}"` writes (fmt's Dragonbox digits; fixed notation for decimal
-///   exponents -4..15, else `1.5e+300`). The writer remembers the text of the last value at
-///   each array position and copies it when the same double comes again (a full pose
-///   written after each partial update repeats most values).
+///   exponents -4..15, else `1.5e+300`).
+/// - **Repeated content is copied, not formatted again.** A full pose written after each
+///   partial update repeats most values and all names: the writer remembers the text of
+///   the last value at each array position (re-formatting only a double whose bits
+///   changed) and the text of the last few name lists (reused when the names are equal,
+///   compared by content every time, so a caller may change its vectors freely).
 /// - **Non-finite numbers.** JSON: NaN, +Inf, −Inf are written as `null` (read back as
 ///   NaN); a non-finite time is written `"t":null` without header stamp. CSV: `nan`, `inf`,
 ///   `-inf` (read back exactly).
@@ -29,7 +32,8 @@
 /// - **Errors.** Per-message problems are returned as WriteStatus; a failing write of the
 ///   operating system (disk full, closed pipe) throws rmodel::IoError from write() or flush().
 ///   The destructor flushes and swallows such errors: call flush() to see them.
-/// - No allocation per message once the buffer has grown to the message size.
+/// - No allocation per message once the buffer and the caches have grown to the message
+///   size.
 
 #include <cstdint>
 #include <iosfwd>

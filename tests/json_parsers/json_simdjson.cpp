@@ -1,6 +1,7 @@
 // simdjson (On Demand and DOM, one parser reused across messages) as JSON message parsers:
 // for cross-checking the native parser and for the parser comparison in
-// tests/bench/bench_io.cpp. Compiled to nothing without simdjson.
+// tests/bench/bench_io.cpp. Test and benchmark code, not part of librmodel (see
+// json_parsers.hpp). Compiled to nothing without simdjson.
 
 #include "io/builder.hpp"
 #include "io/parsers.hpp"
@@ -284,21 +285,15 @@ private:
 };
 
 }  // namespace
-
-std::unique_ptr<JsonMessageParser> make_simdjson_ondemand_parser() {
-  return std::make_unique<OndemandParser>();
-}
-std::unique_ptr<JsonMessageParser> make_simdjson_dom_parser() {
-  return std::make_unique<DomParser>();
-}
-
 }  // namespace rmodel::io::detail
 
-#else  // no simdjson
-
-namespace rmodel::io::detail {
-std::unique_ptr<JsonMessageParser> make_simdjson_ondemand_parser() { return nullptr; }
-std::unique_ptr<JsonMessageParser> make_simdjson_dom_parser() { return nullptr; }
-}  // namespace rmodel::io::detail
+namespace rmodel::io::testing {
+std::unique_ptr<detail::JsonMessageParser> make_simdjson_ondemand_parser() {
+  return std::make_unique<detail::OndemandParser>();
+}
+std::unique_ptr<detail::JsonMessageParser> make_simdjson_dom_parser() {
+  return std::make_unique<detail::DomParser>();
+}
+}  // namespace rmodel::io::testing
 
 #endif

@@ -1,5 +1,6 @@
 // nlohmann_json as a JSON message parser: for cross-checking the native parser and for the
-// parser comparison in tests/bench/bench_io.cpp.
+// parser comparison in tests/bench/bench_io.cpp. Test and benchmark code, not part of
+// librmodel (see json_parsers.hpp).
 
 #include <cstdint>
 #include <limits>
@@ -147,9 +148,10 @@ private:
 };
 
 }  // namespace
-
-std::unique_ptr<JsonMessageParser> make_nlohmann_parser() {
-  return std::make_unique<NlohmannParser>();
-}
-
 }  // namespace rmodel::io::detail
+
+namespace rmodel::io::testing {
+std::unique_ptr<detail::JsonMessageParser> make_nlohmann_parser() {
+  return std::make_unique<detail::NlohmannParser>();
+}
+}  // namespace rmodel::io::testing
