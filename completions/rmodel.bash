@@ -42,7 +42,7 @@ _rmodel_options() {
         'poses') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample -f --format --full' ;;
         'diff') REPLY='-h --help -s --semantics --old-semantics --new-semantics --tolerance --strict -q --quiet -f --format' ;;
         'check-log') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample -i --input-format --max-gap --period --max-acceleration --tolerance --max-reports -f --format -q --quiet' ;;
-        'aggregate') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample -i --input-format -o --output -O --output-format --stamp --max-errors -q --quiet --flush-each -k --kind --period --ticks --update --brake-deceleration --diff --quad --clamp --publish --no-support --filter --filter-param' ;;
+        'aggregate') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample -i --input-format -o --output -O --output-format --stamp --max-errors -q --quiet --flush-each -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --clamp --initial-pose --no-support --filter --filter-param' ;;
         'filter') REPLY='-h --help -i --input-format -o --output -O --output-format --stamp --max-errors -q --quiet --flush-each -u --urdf -s --semantics --semantics-format -m --model --sample -p --param --field --joints --list -f --format --step --duration --plot --plot-joints' ;;
         'fk') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample --pose --pose-file -f --format --links --chain --with-virtual --orientation --log -i --input-format --max-errors -q --quiet --flush-each' ;;
         'jacobian') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample --pose --pose-file -f --format --chain --link --point --with-virtual' ;;
@@ -68,7 +68,7 @@ _rmodel_value_options() {
         'poses') REPLY=' -u --urdf -s --semantics --semantics-format -m --model -f --format --full ' ;;
         'diff') REPLY=' -s --semantics --old-semantics --new-semantics --tolerance -f --format ' ;;
         'check-log') REPLY=' -u --urdf -s --semantics --semantics-format -m --model -i --input-format --max-gap --period --max-acceleration --tolerance --max-reports -f --format ' ;;
-        'aggregate') REPLY=' -u --urdf -s --semantics --semantics-format -m --model -i --input-format -o --output -O --output-format --stamp --max-errors -k --kind --period --ticks --update --brake-deceleration --diff --quad --publish --filter --filter-param ' ;;
+        'aggregate') REPLY=' -u --urdf -s --semantics --semantics-format -m --model -i --input-format -o --output -O --output-format --stamp --max-errors -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --initial-pose --filter --filter-param ' ;;
         'filter') REPLY=' -i --input-format -o --output -O --output-format --stamp --max-errors -u --urdf -s --semantics --semantics-format -m --model -p --param --field --joints -f --format --duration --plot --plot-joints ' ;;
         'fk') REPLY=' -u --urdf -s --semantics --semantics-format -m --model --pose --pose-file -f --format --links --chain --orientation --log -i --input-format --max-errors ' ;;
         'jacobian') REPLY=' -u --urdf -s --semantics --semantics-format -m --model --pose --pose-file -f --format --chain --link --point ' ;;
@@ -151,9 +151,10 @@ _rmodel_option_values() {
         'aggregate|-O'|'aggregate|--output-format') _rmodel_words 'auto jsonl csv' ;;
         'aggregate|--stamp') _rmodel_words 'none ros1 ros2' ;;
         'aggregate|-k'|'aggregate|--kind') _rmodel_words 'simple sync' ;;
-        'aggregate|--ticks') _rmodel_words 'time stream' ;;
+        'aggregate|--ticks') _rmodel_words 'auto time stream' ;;
         'aggregate|--update') _rmodel_words 'hold hold-zero-velocity extrapolate brake' ;;
-        'aggregate|--publish') _rmodel_words 'message sync' ;;
+        'aggregate|--publish') _rmodel_words 'message tick both' ;;
+        'aggregate|--initial-pose') _rmodel_files ;;
         'filter|-i'|'filter|--input-format') _rmodel_words 'auto jsonl json csv' ;;
         'filter|-o'|'filter|--output') _rmodel_files ;;
         'filter|-O'|'filter|--output-format') _rmodel_words 'auto jsonl csv' ;;

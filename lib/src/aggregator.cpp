@@ -51,27 +51,40 @@ public:
     }
     diff_input_.assign(n, 0);
     quad_input_.assign(n, 0);
+    // A T given explicitly keeps that filter fixed-step; otherwise it steps by the cycles'
+    // actual lengths.
+    const auto forced = [](const std::vector<std::pair<std::string, double>>& p) {
+      return std::any_of(p.begin(), p.end(), [](const auto& kv) { return kv.first == "T"; });
+    };
+    diff_fixed_ = forced(o.diff_params);
+    quad_fixed_ = forced(o.quad_params);
   }
 
-  double diff_output(std::size_t j, double p) { return output(*diff_[j], diff_input_[j], p); }
-  double quad_output(std::size_t j, double v) { return output(*quad_[j], quad_input_[j], v); }
+  /// `dt`: the length of the previous cycle (docs/streaming.md).
+  double diff_output(std::size_t j, double p, double dt) {
+    return output(*diff_[j], diff_input_[j], p, diff_fixed_ ? 0.0 : dt);
+  }
+  double quad_output(std::size_t j, double v, double dt) {
+    return output(*quad_[j], quad_input_[j], v, quad_fixed_ ? 0.0 : dt);
+  }
   void diff_restart(std::size_t j, double x) { restart(*diff_[j], diff_input_[j], x); }
   void quad_restart(std::size_t j, double x) { restart(*quad_[j], quad_input_[j], x); }
 
-  /// Steps every filter that was given an input in the cycle.
-  void tick() {
+  /// Steps every filter that was given an input in the cycle, over the cycle's length dt.
+  void tick(double dt) {
     for (std::size_t j = 0; j < diff_.size(); ++j) {
-      if (diff_input_[j]) diff_[j]->update();
-      if (quad_input_[j]) quad_[j]->update();
+      if (diff_input_[j]) diff_fixed_ ? diff_[j]->update() : diff_[j]->update(dt);
+      if (quad_input_[j]) quad_fixed_ ? quad_[j]->update() : quad_[j]->update(dt);
       diff_input_[j] = 0;
       quad_input_[j] = 0;
     }
   }
 
 private:
-  double output(filters::ArrayFilter& f, char& given, double u) {
+  /// dt 0: fixed step (the filter's T).
+  double output(filters::ArrayFilter& f, char& given, double u, double dt) {
     scalar_[0] = u;
-    (void)f.output(scalar_);
+    (void)(dt > 0 ? f.output(scalar_, dt) : f.output(scalar_));
     given = 1;
     return f.y()[0];
   }
@@ -83,6 +96,7 @@ private:
 
   std::vector<std::unique_ptr<filters::ArrayFilter>> diff_, quad_;
   std::vector<char> diff_input_, quad_input_;
+  bool diff_fixed_ = false, quad_fixed_ = false;
   Eigen::VectorXd scalar_ = Eigen::VectorXd::Zero(1);
 };
 
@@ -221,11 +235,11 @@ struct Aggregator::State {
       } else if (has_pos) {
         const double x = checked_position(m, i, j, js.position[i], report);
         pose.position[j] = x;
-        pose.velocity[j] = filters->diff_output(j, x);
+        pose.velocity[j] = filters->diff_output(j, x, dt_prev);
         filters->quad_restart(j, x);
       } else if (has_vel) {
         pose.velocity[j] = js.velocity[i];
-        const double integrated = filters->quad_output(j, js.velocity[i]);
+        const double integrated = filters->quad_output(j, js.velocity[i], dt_prev);
         const double x = checked_position(m, i, j, integrated, report);
         // A clamped integral restarts at the limit: no wind-up past it.
         if (x != integrated) filters->quad_restart(j, x);
@@ -310,10 +324,15 @@ struct Aggregator::State {
 
   /// Tick k: ends the current cycle at `time` (if known) and publishes it.
   void tick(std::optional<double> time, stream::Output& out) {
+    // The cycle's length: T with time ticks; else the time between ticks when both have one
+    // (T when it is within the stamp tolerance of T, so a regular log steps exactly by T).
     double dt = options.period;
-    if (time && last_tick_time && *time - *last_tick_time > 0) dt = *time - *last_tick_time;
+    if (mode != TickSource::time && time && last_tick_time && *time - *last_tick_time > 0) {
+      dt = *time - *last_tick_time;
+      if (std::abs(dt - options.period) <= 1e-6 * options.period) dt = options.period;
+    }
     if (sync) {
-      filters->tick();
+      filters->tick(dt);
       for (std::size_t j = 0; j < n; ++j) {
         // A joint never seen keeps its filters unstarted, so its first sample starts them.
         if (!fresh[j] && seen[j]) predict(j, dt);

@@ -10,6 +10,7 @@
 #include <map>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "test_support.hpp"
@@ -191,11 +192,52 @@ TEST(CliFilter, BadLinesAreReportedAndSkipped) {
   EXPECT_EQ(r.exit_code, 1);
   const auto lines = json_lines(r.out);
   ASSERT_EQ(lines.size(), 2U);
-  EXPECT_EQ(lines[1]["position"][0], 0.5);  // the skipped lines did not advance the filter
+  // The skipped lines did not advance the filter; the step is the 0.03 s since the last
+  // sample filtered (no T given: time from the stamps): 1 − exp(−0.03/0.02).
+  EXPECT_NEAR(lines[1]["position"][0].get<double>(), 1.0 - std::exp(-0.03 / 0.02), 1e-12);
   EXPECT_NE(r.err.find("<stdin>:2: "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("<stdin>:3: message rejected: 'position' has 1 values for 2 names"), std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("read 3 messages, wrote 2, rejected 2"), std::string::npos) << r.err;
+}
+
+TEST(CliFilter, TimeFromStampsOnAnIrregularlySampledStep) {
+  // A unit step at t = 0 sampled in bursts 1–3 ms apart with gaps of 40–50 ms between them
+  // (a fixed pseudo-random pattern); the last sample before the step is at −2 ms. With no T,
+  // each step of the exponential filter is the time since the previous sample, so the output
+  // follows the continuous response 1 − exp(−t/τ) (within 1 − exp(−0.002/τ) ≈ 0.004 here).
+  const double tau = 0.5;
+  std::string input;
+  for (double t : {-0.1, -0.05, -0.002}) input += "{\"t\": " + fmt::format("{}", t) + ", \"name\": [\"a\"], \"position\": [0]}\n";
+  std::uint32_t seed = 12345;
+  const auto uniform = [&seed](double lo, double hi) {
+    seed = seed * 1664525u + 1013904223u;  // a fixed LCG: the same pattern every run
+    return lo + (hi - lo) * (seed >> 8) / double(1u << 24);
+  };
+  std::vector<double> times;
+  double t = 0.0;
+  while (t < 4 * tau) {
+    const int burst = 3 + static_cast<int>(uniform(0, 3));
+    for (int i = 0; i < burst; ++i) {
+      times.push_back(t);
+      t += uniform(0.001, 0.003);
+    }
+    t += uniform(0.040, 0.050);
+  }
+  for (double ts : times) input += "{\"t\": " + fmt::format("{}", ts) + ", \"name\": [\"a\"], \"position\": [1]}\n";
+  const auto r = run_rmodel({"filter", "exponential", "-p", "tau=0.5"}, input);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto lines = json_lines(r.out);
+  ASSERT_EQ(lines.size(), times.size() + 3);
+  for (std::size_t k = 0; k < times.size(); ++k) {
+    const double y = lines[k + 3]["position"][0].get<double>();
+    EXPECT_NEAR(y, 1.0 - std::exp(-times[k] / tau), 0.03) << "t = " << times[k];
+  }
+  // With T forced the filter is fixed-step, and says that the stamps are irregular.
+  const auto fixed = run_rmodel({"filter", "exponential", "-p", "tau=0.5", "-p", "T=0.01"}, input);
+  ASSERT_EQ(fixed.exit_code, 0) << fixed.err;
+  EXPECT_NE(fixed.err.find("was given: every sample was filtered as T after the previous one"), std::string::npos)
+      << fixed.err;
 }
 
 TEST(CliFilter, AggregateWithFilter) {

@@ -200,8 +200,8 @@ public:
   void setup(CLI::App& app) override {
     app.description(
         "Apply a filter to every joint of joint-state logs (or stdin, as it arrives), one filter per joint; "
-        "write the filtered log. The filters assume uniformly sampled input with period T (--param T=...); "
-        "a joint's filter advances once per message that carries it. Bad lines are reported, counted and "
+        "write the filtered log. A joint's filter advances once per message that carries it, by the time since "
+        "its previous sample when the log has stamps, or by T when --param T=... is given. Bad lines are reported, counted and "
         "skipped; exit 1 if anything was rejected. Also: --list the kinds, --step response, --plot for tuning");
     app.add_option("kind", kind_, "Filter kind (rmodel filter --list)");
     stream_.add_to(app);
@@ -246,6 +246,7 @@ public:
     const rf::FilterKind& kind = rf::filter_kind(kind_);
     rf::FilterParams given;
     for (const auto& a : param_args_) rf::parse_param_assignment(a, given);
+    given_params_ = given;
     const rf::FilterParams params = rf::resolve_params(kind, given);
     std::string gnuplot;
     if (!plot_.empty()) {
@@ -343,6 +344,7 @@ private:
       filter_.push(message, out, report);
       input = nullptr;
     }
+    void finish(stream::Output& out, stream::Reporter& report) override { filter_.finish(out, report); }
     const io::Message* input = nullptr;
 
   private:
@@ -392,7 +394,8 @@ private:
       if (selection.empty()) selection = names;
       known = names;
     }
-    rf::StreamFilter filter(kind.name, params, field_, selection, known);
+    // The parameters as given: a T given forces the fixed step (resolved ones always have T).
+    rf::StreamFilter filter(kind.name, given_params_, field_, selection, known);
     if (model) filter.add_joints(model->joint_names());
     for (const auto& j : plot_joints_) plot_index_.emplace(j, plot_index_.size());
     traces_.resize(plot_joints_.size());
@@ -480,6 +483,7 @@ private:
   std::string kind_;
   std::vector<std::string> param_args_;
   std::string field_text_ = "position";
+  rf::FilterParams given_params_;
   rf::JointField field_ = rf::JointField::position;
   std::vector<std::string> joints_;
   bool list_ = false;

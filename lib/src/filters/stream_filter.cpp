@@ -11,6 +11,12 @@
 
 namespace rmodel::filters {
 
+namespace {
+/// The interval between two stamps as a filter step: T when within 1e-6·T of it, so that a
+/// log sampled every T gives exactly the fixed-step result despite rounding in the stamps.
+double step_dt(double dt, double T) { return T > 0 && std::abs(dt - T) <= 1e-6 * T ? T : dt; }
+}  // namespace
+
 std::string_view to_string(JointField field) noexcept {
   switch (field) {
     case JointField::position: return "position";
@@ -48,6 +54,8 @@ StreamFilter::StreamFilter(std::string_view kind, const FilterParams& params, Jo
       mapper_(known ? std::move(*known) : std::vector<std::string>{}, !known.has_value()) {
   // Validates everything (unknown parameters, invalid values) before any joint is seen.
   params_ = make_array_filter(kind, 1, params)->params();
+  fixed_step_ = params.count("T") != 0;
+  no_message_.has_stamp = false;  // apply() filters by fixed step
   std::sort(selection_.begin(), selection_.end());
   selection_.erase(std::unique(selection_.begin(), selection_.end()), selection_.end());
 }
@@ -83,6 +91,15 @@ StreamFilterStatus StreamFilter::filter(JointState& state, const io::Message& wh
   if (field_ == JointField::velocity) values = &state.velocity;
   if (field_ == JointField::effort) values = &state.effort;
   if (values->empty()) return StreamFilterStatus::absent;
+  const bool stamped = where.has_stamp && std::isfinite(state.stamp);
+  if (stamped) {
+    if (!std::isnan(last_stamp_) && state.stamp > last_stamp_) {
+      min_dt_ = std::min(min_dt_, state.stamp - last_stamp_);
+      max_dt_ = std::max(max_dt_, state.stamp - last_stamp_);
+    }
+    last_stamp_ = state.stamp;
+  }
+  const bool by_stamps = stamped && !fixed_step_;
   const auto slots = mapper_.slots();
   for (std::size_t i = 0; i < state.name.size(); ++i) {
     if (slots[i] == stream::SlotMapper::kUnknown) continue;
@@ -90,7 +107,16 @@ StreamFilterStatus StreamFilter::filter(JointState& state, const io::Message& wh
     double& value = (*values)[i];
     if (!s.selected || !std::isfinite(value)) continue;
     s.u[0] = value;
-    if (s.filter->update(s.u)) value = s.filter->y()[0];
+    if (!by_stamps || std::isnan(s.last_stamp)) {
+      // Fixed step, or the joint's first stamped sample (it starts the filter).
+      if (s.filter->update(s.u)) value = s.filter->y()[0];
+    } else if (state.stamp > s.last_stamp) {
+      if (s.filter->update(s.u, step_dt(state.stamp - s.last_stamp, s.filter->period()))) value = s.filter->y()[0];
+    } else {
+      value = s.filter->y()[0];  // same (or an earlier) stamp: no time has passed
+      continue;
+    }
+    if (by_stamps) s.last_stamp = state.stamp;
   }
   return StreamFilterStatus::filtered;
 }
@@ -108,6 +134,16 @@ void StreamFilter::push(const io::Message& message, stream::Output& out, stream:
   out.message(buffer_);
 }
 
+void StreamFilter::finish(stream::Output& /*out*/, stream::Reporter& report) {
+  const double T = params_.count("T") != 0 ? params_.at("T") : 0.0;
+  if (!fixed_step_ || !(max_dt_ > 0) || !(T > 0)) return;
+  // Irregular: the intervals between stamps differ by more than 10 % of T.
+  if (max_dt_ - min_dt_ > 0.1 * T)
+    report.warn(no_message_, fmt::format("the log's stamps are {} to {} s apart, but T = {} s was given: every sample "
+                                         "was filtered as T after the previous one (leave T out to use the stamps)",
+                                         min_dt_, max_dt_, T));
+}
+
 void StreamFilter::restart() noexcept {
   for (Slot& s : slots_)
     if (s.filter) s.filter->start();
@@ -116,7 +152,8 @@ void StreamFilter::restart() noexcept {
 FilterSink::FilterSink(stream::Sink& next, std::string_view kind, const FilterParams& params, std::size_t size)
     : next_(&next),
       filter_(make_array_filter(kind, static_cast<Eigen::Index>(size), params)),
-      u_(Eigen::VectorXd::Zero(static_cast<Eigen::Index>(size))) {}
+      u_(Eigen::VectorXd::Zero(static_cast<Eigen::Index>(size))),
+      fixed_step_(params.count("T") != 0) {}
 
 FilterSink::~FilterSink() = default;
 
@@ -129,8 +166,16 @@ void FilterSink::joint_state(const JointState& state, std::optional<std::int64_t
       u_[static_cast<Eigen::Index>(i)] = filtered_.position[i];
       finite = finite && std::isfinite(filtered_.position[i]);
     }
-    if (finite && filter_->update(u_))
+    // Step by the time between the poses' stamps (unless T was given); the first pose, a
+    // pose without a later stamp, or a fixed step: by T.
+    const bool by_stamps = !fixed_step_ && std::isfinite(state.stamp) && !std::isnan(last_stamp_);
+    // (Poses of a log without stamps all carry 0: those step by T.)
+    bool ok = false;
+    if (finite && by_stamps && state.stamp > last_stamp_) ok = filter_->update(u_, step_dt(state.stamp - last_stamp_, filter_->period()));
+    else if (finite) ok = filter_->update(u_);
+    if (ok)
       for (std::size_t i = 0; i < n; ++i) filtered_.position[i] = filter_->y()[static_cast<Eigen::Index>(i)];
+    if (finite && std::isfinite(state.stamp)) last_stamp_ = state.stamp;
   }
   next_->joint_state(filtered_, cycle);
 }

@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -57,7 +58,10 @@ enum class StreamFilterStatus {
 };
 
 /// Applies a filter kind to one field of a stream of (partial) joint states, per joint: a
-/// pipeline Stage (`rmodel filter`). Names are resolved by the one stream::SlotMapper:
+/// pipeline Stage (`rmodel filter`). Time: a joint's filter steps by the time since that
+/// joint's previous sample when the messages have stamps and `T` was not given (a joint's
+/// first sample starts its filter; a repeated stamp repeats the last output); with `T` given,
+/// or without stamps, it steps by T per sample (fixed step). Names are resolved by the one stream::SlotMapper:
 /// open (every new name is a joint) or, with `known` joints (a model's), fixed (other
 /// names: "unknown joint 'X' skipped", passed through unfiltered).
 class StreamFilter final : public stream::Stage {
@@ -75,12 +79,14 @@ public:
   /// Filters a joint state message and passes it on (other messages pass unchanged; a
   /// rejected one is reported and dropped).
   void push(const io::Message& message, stream::Output& out, stream::Reporter& report) override;
+  /// End of input: with `T` forced on a log whose stamps are irregular, a warning.
+  void finish(stream::Output& out, stream::Reporter& report) override;
 
   /// Creates the filters of the selected joints among `names` now rather than on first sight.
   void add_joints(const std::vector<std::string>& names);
 
   /// Filters state's field in place (names, stamps and other fields untouched), without
-  /// reporting (see push()).
+  /// reporting and by fixed step (see push() for time from stamps).
   [[nodiscard]] StreamFilterStatus apply(JointState& state);
 
   /// After apply() returned repeated_name: the 0-based element naming a joint a second time.
@@ -103,6 +109,7 @@ private:
     std::unique_ptr<ArrayFilter> filter;  ///< null until the joint's first value (or unselected)
     Eigen::VectorXd u;
     bool selected = false;
+    double last_stamp = std::numeric_limits<double>::quiet_NaN();  ///< of the last sample filtered
   };
   /// The data of mapper slot `s` (created on first sight).
   Slot& slot(std::size_t s);
@@ -118,6 +125,9 @@ private:
   io::Message buffer_;      ///< the message being filtered (keeps its capacity)
   io::Message no_message_;  ///< where apply() reports (nowhere)
   stream::Reporter silent_;
+  bool fixed_step_ = false;  ///< T was given: fixed step whatever the stamps
+  double last_stamp_ = std::numeric_limits<double>::quiet_NaN();
+  double min_dt_ = std::numeric_limits<double>::infinity(), max_dt_ = 0.0;  ///< between stamped messages
 };
 
 /// The output filter of a pipeline (`aggregate --filter`): filters the positions of every
@@ -127,6 +137,7 @@ private:
 class FilterSink final : public stream::Sink {
 public:
   /// @throws InvalidArgument for an unknown kind or parameter or an invalid value
+  /// The filter steps by the time between the poses' stamps unless `params` gives T.
   FilterSink(stream::Sink& next, std::string_view kind, const FilterParams& params, std::size_t size);
   ~FilterSink() override;
   void joint_state(const JointState& state, std::optional<std::int64_t> cycle) override;
@@ -140,6 +151,8 @@ private:
   std::unique_ptr<ArrayFilter> filter_;
   Eigen::VectorXd u_;
   JointState filtered_;  ///< the copy that is filtered (keeps its capacity)
+  bool fixed_step_ = false;
+  double last_stamp_ = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// One sample of a step response.
