@@ -1,5 +1,4 @@
-// Versions as the headers (or, for simdjson, whose header is huge, CMake) stated them when
-// librmodel was compiled.
+// Versions as the headers stated them when librmodel was compiled.
 #include "rmodel/version.hpp"
 
 #include <array>
@@ -45,9 +44,6 @@ const DependencyVersion kDependencies[] = {
     {"tinyxml2", kTinyxml2.view()},
     {"nlohmann_json", kJson.view()},
     {"fmt", kFmt.view()},
-#ifdef RMODEL_SIMDJSON_VERSION
-    {"simdjson", RMODEL_SIMDJSON_VERSION},
-#endif
 };
 
 }  // namespace

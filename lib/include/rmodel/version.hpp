@@ -17,8 +17,8 @@ struct DependencyVersion {
   std::string_view version;  ///< e.g. "1.5.1"
 };
 
-/// The libraries librmodel was built with (orocos_kdl, Eigen, tinyxml2, nlohmann_json, fmt,
-/// and simdjson when enabled), in that order.
+/// The libraries librmodel was built with (orocos_kdl, Eigen, tinyxml2, nlohmann_json, fmt),
+/// in that order.
 std::span<const DependencyVersion> dependency_versions();
 
 }  // namespace rmodel

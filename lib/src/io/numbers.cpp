@@ -289,8 +289,37 @@ inline int digit_run(const char* p, const char* end, const char* readable_end,
 
 }  // namespace
 
+namespace {
+// The common case through std::from_chars (GCC 12: fast_float, measured faster than the
+// digit loop below), when the text is plainly a JSON number: from_chars accepts more than
+// JSON ("01", "1.", ".5", "inf"), so the few places where the grammars differ are checked
+// here, and anything doubtful (also a value out of range) takes the full path, which gives
+// the errors. Returns nullptr when the full path must decide.
+inline const char* fast_json_double(const char* p, const char* end, double& out) noexcept {
+  const char* q = p + (p < end && *p == '-');
+  if (q >= end || !is_digit(*q)) return nullptr;  // "-", ".5", "inf", "nan"
+  const char* i = q + 1;
+  if (*q == '0') {
+    if (i < end && is_digit(*i)) return nullptr;  // a leading zero
+  } else {
+    while (i < end && is_digit(*i)) ++i;
+  }
+  if (i < end && *i == '.' && (i + 1 >= end || !is_digit(i[1]))) return nullptr;  // "1.", "1.e5"
+  const auto r = std::from_chars(p, end, out);
+  if (r.ec != std::errc()) return nullptr;
+  // An exponent from_chars left unread ("1e", "1e+") is an error for the full path to name.
+  if (r.ptr < end && (*r.ptr == 'e' || *r.ptr == 'E' || *r.ptr == '.' || is_digit(*r.ptr)))
+    return nullptr;
+  return r.ptr;
+}
+}  // namespace
+
 const char* parse_json_double(const char* p, const char* end, const char* readable_end,
                               double& out, NumberStatus& status) noexcept {
+  if (const char* e = fast_json_double(p, end, out)) {
+    status = NumberStatus::Ok;
+    return e;
+  }
   const char* const start = p;
   const bool negative = p < end && *p == '-';
   if (negative) ++p;

@@ -64,11 +64,14 @@ inline NumberStatus to_double(const char* b, const char* e, double& out) noexcep
 /// Reads the JSON number at `p` (RFC 8259 grammar) into `out`, correctly rounded (the same
 /// double as std::from_chars). Returns the end of the number, or nullptr when `p` does not
 /// start a valid number (`status` Invalid) or it is beyond the range of double (`status`
-/// Overflow). One pass: the digits are accumulated while the grammar is checked, 8 at a
-/// time when 8 bytes can be read (bytes up to `readable_end` >= `end` may be read, not
-/// interpreted: the readers pad their buffers). Up to 19 significant digits and decimal
-/// exponents within ±27 are finished exactly in integer arithmetic (see numbers.cpp); the
-/// rest, and the rare possible midpoints, go to std::from_chars.
+/// Overflow). A number whose text is plainly JSON (a digit first, no leading zero, a digit
+/// after '.', the exponent complete) is converted by std::from_chars, the fastest exact
+/// routine measured (tests/bench/bench_io.cpp, BM_ParseDouble). Anything else, and values
+/// out of range, take the full path: one pass that checks the grammar while accumulating
+/// the digits, 8 at a time when 8 bytes can be read (bytes up to `readable_end` >= `end`
+/// may be read, not interpreted: the readers pad their buffers), finishing up to 19
+/// significant digits and decimal exponents within ±27 exactly in integer arithmetic (see
+/// numbers.cpp) and giving the rest, and the rare possible midpoints, to std::from_chars.
 const char* parse_json_double(const char* p, const char* end, const char* readable_end,
                               double& out, NumberStatus& status) noexcept;
 
