@@ -280,3 +280,25 @@ TEST(VariableDt, RestartFromAValue) {
   s->restart(-1, 3.0);
   EXPECT_TRUE(s->update(Vec::Ones(2)));
 }
+
+// The templates' variable-step forms on scalars, where Interval keeps dt apart from a
+// second scalar input; truth as above.
+TEST(VariableDt, ScalarTemplates) {
+  const std::vector<double> t = irregular_times(1.0);
+  rf::TrapezoidIntegrator<double> integral(0.01);
+  rf::BackwardDifference<double> diff(0.01, 0.0);
+  rf::TransientExp<double> low_pass(0.01, 0.3, 0.0);
+  rf::FusionExp<double> fusion(0.01, 0.3);
+  rf::SecondOrderTransient<double> second(0.001, rf::SecondOrderParams{}, 0.0);
+  (void)integral.update(0.0, rf::Interval{0.001});  // the rate at t = 0 (no interval yet)
+  for (std::size_t k = 1; k < t.size(); ++k) {
+    const rf::Interval dt{t[k] - t[k - 1]};
+    ASSERT_NEAR(integral.update(2.0 * t[k], dt), t[k] * t[k], 1e-12);
+    ASSERT_NEAR(diff.update(5.0 * t[k], dt), 5.0, 1e-9);
+    ASSERT_NEAR(low_pass.update(1.0, dt), 1.0 - std::exp(-t[k] / 0.3), 1e-12);
+    // Hand-over from 3 to 1, the weight starting at 1 at the first sample here (t[1]).
+    ASSERT_NEAR(fusion.update(3.0, 1.0, dt), 1.0 + 2.0 * std::exp(-(t[k] - t[1]) / 0.3), 1e-12);
+    ASSERT_TRUE(std::isfinite(second.update(1.0, 0.0, dt)));
+  }
+  EXPECT_NEAR(second.position(), 1.0, 1e-3);  // settled (ω = 10/s, 1 s)
+}

@@ -13,6 +13,14 @@
 /// return references into the filter that stay valid until its next call.
 /// Parameters are validated at construction (rmodel::InvalidArgument).
 ///
+/// Variable step: besides the fixed period T, the time-dependent families take the
+/// interval since the previous sample, `output(u, Interval{dt})`, `update(u, Interval{dt})`,
+/// `update(Interval{dt})`: integrators integrate over it, differentiators differentiate
+/// over it, transients and fusion move by v·dt or the exact exp(−dt/τ), the second-order
+/// transient substeps it. Each family header says which discretisation; dt == T gives the
+/// fixed-step result exactly. Joint arrays also offer `restart_element(i, x0, next_input)`
+/// (one component restarted, no allocation), which registry.hpp's restart(i) uses.
+///
 /// `filters/registry.hpp` adds a runtime catalogue and type-erased joint-array filters for
 /// tools that choose a filter by name.
 

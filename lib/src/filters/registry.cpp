@@ -160,7 +160,7 @@ private:
       const double bound = fixed ? step_bound_ : speed_ * dt;
       if (uniform_) {
         // As fusion.hpp: lowering the weight by dw moves y by dw·|d|; cap that at v·dt.
-        const double w = w_[0];
+        const double w = w_.size() > 0 ? w_[0] : 1.0;  // size 0: nothing to blend
         const double dw = Space<Vec>::scale_within(d_, bound, w * r);
         w_next_.setConstant(w - dw);
       } else {

@@ -6,12 +6,19 @@
 /// along the shortest great arc (slerp), poses blend position linearly and orientation by
 /// slerp. Used to splice trajectories without a jump.
 ///
+/// Variable step (the `dt` forms, dt = time since the previous sample): the weight
+/// advances over the interval before the blend — linear x −= dt/τ, exponential the exact
+/// x·exp(−dt/τ), and the bounded law lowers x by at most x·(1 − exp(−dt/τ)) and by no more
+/// than moves y by v·dt (measured on the inputs of the new sample; the type-erased fusion
+/// of registry.hpp measures them at the previous one). dt == T gives the fixed step exactly.
+///
 /// S-function scheme of SPEC §3 with two inputs: `output(u1, u2)`, `update(u1, u2)`,
 /// `update()`; `start()` resets the weight to x0, `start(x0)` sets a new x0 in [0, 1].
 /// The state is the scalar weight; array outputs are sized by the `prototype` argument at
 /// construction. output/update never allocate; inputs must have the prototype's size.
 
 #include <algorithm>
+#include <cmath>
 
 #include "rmodel/filters/space.hpp"
 #include "rmodel/filters/validate.hpp"
@@ -50,7 +57,8 @@ public:
   /// @throws InvalidArgument for invalid T, tau or a negative speed
   Fusion(double period, double tau, const Bound& speed, const V& prototype = Space<V>::identity())
     requires(Law == FusionLaw::ExponentialLimited)
-      : T_(period), tau_(tau), rate_(period / tau), step_bound_(detail::scale_bound(speed, period)) {
+      : T_(period), tau_(tau), rate_(period / tau), speed_(speed),
+        step_bound_(detail::scale_bound(speed, period)) {
     validate();
     detail::require_bound(name(), "v", speed, "units/s");
     size_buffers(prototype);
@@ -59,6 +67,8 @@ public:
   /// Resets the weight to x0 (1 unless start(x0) said otherwise).
   void start() noexcept {
     w_ = w0_;
+    w_last_ = w_out_ = w0_;
+    first_ = true;
     pending_ = false;
   }
   /// Sets the initial weight. @throws InvalidArgument unless 0 <= x0 <= 1
@@ -70,21 +80,48 @@ public:
 
   /// y[k] for inputs u1[k], u2[k]; does not advance the weight.
   const V& output(const V& u1, const V& u2) noexcept {
+    w_out_ = w_;
     w_next_ = blend(u1, u2);
     pending_ = true;
     return y_;
   }
   /// y[k], then advances the weight.
   const V& update(const V& u1, const V& u2) noexcept {
+    w_last_ = w_;
+    first_ = false;
     w_ = blend(u1, u2);
     pending_ = false;
     return y_;
   }
   /// Advances the weight as the inputs last given to output() dictate.
   void update() noexcept {
-    if (pending_) w_ = w_next_;
+    if (pending_) {
+      w_last_ = w_out_;
+      w_ = w_next_;
+      first_ = false;
+    }
     pending_ = false;
   }
+
+  /// y[k] for inputs dt seconds (> 0) after the previous ones; does not advance.
+  const V& output(const V& u1, const V& u2, Interval dt) noexcept {
+    if (dt.seconds == T_) return output(u1, u2);
+    const double fixed_next = w_;
+    w_ = weight_at(dt.seconds, u1, u2);
+    w_out_ = w_;
+    w_next_ = blend(u1, u2);
+    w_ = fixed_next;
+    pending_ = true;
+    return y_;
+  }
+  /// As output(u1, u2, dt), and advances the weight.
+  const V& update(const V& u1, const V& u2, Interval dt) noexcept {
+    if (dt.seconds == T_) return update(u1, u2);
+    w_ = weight_at(dt.seconds, u1, u2);
+    return update(u1, u2);
+  }
+  /// Advances the weight as the last output() dictates (its dt was given there).
+  void update(Interval /*dt*/) noexcept { update(); }
 
   /// The weight x[k] of u1, in [0, 1].
   [[nodiscard]] double weight() const noexcept { return w_; }
@@ -109,6 +146,20 @@ private:
 
   void size_buffers(const V& prototype) { detail::copy_value(y_, prototype); }
 
+  /// The weight at a sample dt after the last one (x0 at the first sample).
+  double weight_at(double dt, const V& u1, const V& u2) const noexcept {
+    if (first_) return w_;
+    const double w = w_last_;
+    if constexpr (Law == FusionLaw::Linear) {
+      return std::max(0.0, w - dt / tau_);
+    } else if constexpr (Law == FusionLaw::Exponential) {
+      return w * std::exp(-dt / tau_);
+    } else {
+      return w - Space<V>::scale_within(Space<V>::local(u2, u1), detail::scale_bound(speed_, dt),
+                                        -w * std::expm1(-dt / tau_));
+    }
+  }
+
   /// Writes y_ and returns the next weight.
   double blend(const V& u1, const V& u2) noexcept {
     detail::assert_same_size(u1, y_);
@@ -125,8 +176,10 @@ private:
   }
 
   double T_, tau_, rate_;
-  Bound step_bound_{};
+  Bound speed_{}, step_bound_{};
   double w0_ = 1.0, w_ = 1.0, w_next_ = 1.0;
+  double w_last_ = 1.0, w_out_ = 1.0;  // weight used at the last sample, by the last output()
+  bool first_ = true;                  // no sample since start
   V y_{};
   bool pending_ = false;
 };
