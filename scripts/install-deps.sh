@@ -4,7 +4,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config
   libcli11-dev liburdfdom-dev liborocos-kdl-dev libeigen3-dev libtinyxml2-dev
-  nlohmann-json3-dev libfmt-dev libsimdjson-dev
+  nlohmann-json3-dev libfmt-dev libsimdjson-dev libyaml-cpp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 jq gnuplot-nox liburdfdom-tools hyperfine
 )

@@ -17,8 +17,8 @@ std::string from_env(const char* name) {
   return value ? value : "";
 }
 
-/// Reads a model manifest: {"urdf": "robot.urdf", "semantics": "robot.cpf"}, paths
-/// relative to the manifest's directory.
+/// Reads a model manifest: {"urdf": "robot.urdf", "semantics": "robot.cpf", "limits":
+/// "joint_limits.yaml"}, paths relative to the manifest's directory.
 ModelSource read_manifest(const std::string& path) {
   const std::string text = read_text_file(path);
   nlohmann::json doc;
@@ -43,6 +43,10 @@ ModelSource read_manifest(const std::string& path) {
     if (!doc["semantics"].is_string()) throw ParseError({path, 0}, "\"semantics\" must be a path string");
     source.semantics_path = resolve(doc["semantics"]);
   }
+  if (doc.contains("limits")) {
+    if (!doc["limits"].is_string()) throw ParseError({path, 0}, "\"limits\" must be a path string");
+    source.limits_path = resolve(doc["limits"]);
+  }
   return source;
 }
 
@@ -57,6 +61,10 @@ void ModelOptions::add_to(CLI::App& app) {
   app.add_option("--semantics-format", semantics_format, "Semantics format when not evident")
       ->check(CLI::IsMember({"cpf", "json", "srdf"}))
       ->group(group);
+  app.add_option("--limits", limits,
+                 "MoveIt joint_limits.yaml: acceleration and jerk limits, velocity limits replacing the URDF's "
+                 "[env: RMODEL_LIMITS]")
+      ->group(group);
   app.add_option("-m,--model", manifest,
                  "Model manifest JSON naming the URDF and semantics [env: RMODEL_MODEL]")
       ->group(group);
@@ -70,6 +78,8 @@ ModelSource ModelOptions::resolve() const {
   std::string manifest_path = from_command_line ? manifest : from_env("RMODEL_MODEL");
   std::string urdf_path = from_command_line ? urdf : from_env("RMODEL_URDF");
   std::string semantics_path = from_command_line ? semantics : from_env("RMODEL_SEMANTICS");
+  // --limits adds to whichever model is named, the environment's included.
+  std::string limits_path = !limits.empty() || from_command_line ? limits : from_env("RMODEL_LIMITS");
   if (sample) {
     const std::string dir = sample_model_dir();
     if (dir.empty()) throw IoError("share/rmodel/sample", "the sample robot is not installed");
@@ -79,6 +89,7 @@ ModelSource ModelOptions::resolve() const {
   if (!manifest_path.empty()) source = read_manifest(manifest_path);
   if (!urdf_path.empty()) source.urdf_path = urdf_path;
   if (!semantics_path.empty()) source.semantics_path = semantics_path;
+  if (!limits_path.empty()) source.limits_path = limits_path;
   if (source.urdf_path.empty())
     throw InvalidArgument("no model given: use --urdf FILE [--semantics FILE], --model MANIFEST or --sample");
   if (semantics_format == "cpf") source.semantics_format = SemanticsFormat::cpf;

@@ -1,5 +1,5 @@
 #pragma once
-// The model options every command shares: --urdf, --semantics, --model, --sample.
+// The model options every command shares: --urdf, --semantics, --limits, --model, --sample.
 
 #include <optional>
 #include <string>
@@ -17,6 +17,7 @@ struct ModelOptions {
   std::string semantics;
   std::string semantics_format;  ///< "", "cpf", "json", "srdf"
   std::string manifest;
+  std::string limits;  ///< MoveIt joint_limits.yaml [env: RMODEL_LIMITS]
   bool sample = false;
 
   /// Declares the options on a subcommand.

@@ -9,7 +9,7 @@ namespace rmodel {
 
 Diagnostics check_model_text(const std::string& urdf_text, const std::string& urdf_name,
                              const std::string* semantics_text, const std::string& semantics_name,
-                             std::optional<SemanticsFormat> semantics_format) {
+                             std::optional<SemanticsFormat> semantics_format, const JointLimitsFile* limits) {
   Diagnostics out;
   auto urdf = detail::analyse_urdf(urdf_text, urdf_name, out);
   std::optional<Semantics> semantics;
@@ -28,11 +28,12 @@ Diagnostics check_model_text(const std::string& urdf_text, const std::string& ur
   impl->urdf_source = urdf_name;
   impl->has_semantics = semantics.has_value();
   if (semantics) impl->semantics = std::move(*semantics);
+  if (limits) impl->limits = *limits;
   impl->index(out);
   // Named poses (SRDF group states) are checked against the indexed model; building it
   // again costs a second parse, paid only by semantics that have poses.
   if (!out.has_errors() && !impl->semantics.poses.empty()) {
-    const Model model = Model::from_urdf_string(urdf_text, urdf_name, impl->semantics);
+    const Model model = Model::from_urdf_string(urdf_text, urdf_name, impl->semantics, impl->limits);
     for (auto& d : check_named_poses(model).items) out.items.push_back(std::move(d));
   }
   return out;
@@ -42,9 +43,22 @@ Diagnostics check_model(const ModelSource& source) {
   const std::string urdf_text = read_text_file(source.urdf_path);
   std::string semantics_text;
   if (!source.semantics_path.empty()) semantics_text = read_text_file(source.semantics_path);
-  return check_model_text(urdf_text, display_name(source.urdf_path),
-                          source.semantics_path.empty() ? nullptr : &semantics_text,
-                          display_name(source.semantics_path), source.semantics_format);
+  std::optional<JointLimitsFile> limits;
+  Diagnostics limits_problems;
+  if (!source.limits_path.empty()) {
+    const std::string limits_text = read_text_file(source.limits_path);
+    try {
+      limits = parse_joint_limits(limits_text, display_name(source.limits_path));
+    } catch (const ParseError& e) {
+      limits_problems.add(Severity::error, e.where(), "limits-syntax", e.message());
+    }
+  }
+  Diagnostics out = check_model_text(urdf_text, display_name(source.urdf_path),
+                                     source.semantics_path.empty() ? nullptr : &semantics_text,
+                                     display_name(source.semantics_path), source.semantics_format,
+                                     limits ? &*limits : nullptr);
+  for (auto& d : limits_problems.items) out.items.push_back(std::move(d));
+  return out;
 }
 
 }  // namespace rmodel

@@ -28,13 +28,16 @@ enum Code : int {
   kImplied,
   kAcceleration,
   kNoStamp,
+  kAccelerationLimit,
+  kJerkLimit,
   kCodeCount
 };
 
 const char* const kCodeNames[kCodeCount] = {
     "read-error",   "array-size",     "duplicate-joint", "unknown-joint", "stamp-backwards",
     "stamp-repeated", "gap",          "joint-gap",       "non-finite",    "position-limit",
-    "velocity-limit", "implied-velocity", "acceleration", "no-stamp"};
+    "velocity-limit", "implied-velocity", "acceleration", "no-stamp",
+    "acceleration-limit", "jerk-limit"};
 
 const char* velocity_unit(const JointInfo& j) { return j.type == JointType::prismatic ? "m/s" : "rad/s"; }
 const char* acceleration_unit(const JointInfo& j) { return j.type == JointType::prismatic ? "m/s²" : "rad/s²"; }
@@ -59,7 +62,7 @@ LogChecker::LogChecker(const Model& model, LogCheckOptions options)
     stats_[i].min_position = stats_[i].max_position = kNaN;
     stats_[i].max_abs_velocity = stats_[i].max_abs_implied_velocity = stats_[i].max_abs_acceleration = kNaN;
   }
-  tracks_.assign(n, JointTrack{kNaN, kNaN, kNaN, 0});
+  tracks_.assign(n, JointTrack{kNaN, kNaN, kNaN, 0, kNaN});
   budget_.assign(static_cast<std::size_t>(kCodeCount) * (n + 1), 0);
 }
 
@@ -239,6 +242,20 @@ void LogChecker::check_joint_state(const io::Message& m) {
           keep(Severity::error, &m, kAcceleration, j,
                fmt::format("joint '{}': acceleration {:.6g} {} implied, above {}", info.name, a,
                            acceleration_unit(info), options_.max_acceleration));
+        // Limits from a joint_limits.yaml (Model::load with limits): per joint.
+        if (info.acceleration_limit > 0 && std::abs(a) > info.acceleration_limit + tol &&
+            count(Severity::error, kAccelerationLimit, j))
+          keep(Severity::error, &m, kAccelerationLimit, j,
+               fmt::format("joint '{}': acceleration {:.6g} {} implied, above its limit {}", info.name, a,
+                           acceleration_unit(info), info.acceleration_limit));
+        if (!std::isnan(track.last_acceleration) && info.jerk_limit > 0) {
+          const double jerk = (a - track.last_acceleration) / (periods * period);
+          if (std::abs(jerk) > info.jerk_limit + tol && count(Severity::error, kJerkLimit, j))
+            keep(Severity::error, &m, kJerkLimit, j,
+                 fmt::format("joint '{}': jerk {:.6g} {}/s implied, above its limit {}", info.name, jerk,
+                             acceleration_unit(info), info.jerk_limit));
+        }
+        track.last_acceleration = a;
       }
       track.last_velocity = velocity;
     }

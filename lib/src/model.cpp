@@ -51,13 +51,14 @@ Model& Model::operator=(Model&&) noexcept = default;
 Model::~Model() = default;
 
 Model Model::from_urdf_string(std::string urdf_text, const std::string& urdf_name,
-                              std::optional<Semantics> semantics) {
+                              std::optional<Semantics> semantics, std::optional<JointLimitsFile> limits) {
   auto impl = std::make_shared<Impl>();
   impl->urdf = detail::load_urdf(urdf_text, urdf_name);
   impl->urdf_text = std::move(urdf_text);
   impl->urdf_source = urdf_name;
   impl->has_semantics = semantics.has_value();
   if (semantics) impl->semantics = std::move(*semantics);
+  impl->limits = std::move(limits);
   Diagnostics diagnostics;
   impl->index(diagnostics);
   if (const Diagnostic* d = diagnostics.first_error()) throw ModelError(d->where, d->message);
@@ -68,8 +69,10 @@ Model Model::load(const ModelSource& source) {
   std::optional<Semantics> semantics;
   if (!source.semantics_path.empty())
     semantics = load_semantics(source.semantics_path, source.semantics_format);
+  std::optional<JointLimitsFile> limits;
+  if (!source.limits_path.empty()) limits = load_joint_limits(source.limits_path);
   return from_urdf_string(read_text_file(source.urdf_path), display_name(source.urdf_path),
-                          std::move(semantics));
+                          std::move(semantics), std::move(limits));
 }
 
 // ---- whole model ----
@@ -80,6 +83,21 @@ const std::string& Model::urdf_source() const noexcept { return impl_->urdf_sour
 bool Model::has_semantics() const noexcept { return impl_->has_semantics; }
 const Semantics& Model::semantics() const noexcept { return impl_->semantics; }
 const std::string& Model::root_link() const noexcept { return impl_->urdf.root_link; }
+const JointLimitsFile* Model::limits() const noexcept { return impl_->limits ? &*impl_->limits : nullptr; }
+
+std::optional<double> Model::tightest_limit(LimitKind kind, std::span<const std::string> joints) const {
+  std::optional<double> best;
+  auto consider = [&](const JointInfo& j) {
+    const double v = kind == LimitKind::velocity       ? j.velocity_limit
+                     : kind == LimitKind::acceleration ? j.acceleration_limit
+                                                       : j.jerk_limit;
+    if (v > 0 && (!best || v < *best)) best = v;
+  };
+  if (joints.empty())
+    for (std::size_t i = 0; i < pose_size(); ++i) consider(pose_joint(i));
+  for (const auto& name : joints) consider(pose_joint(joint_index(name)));
+  return best;
+}
 const std::vector<LinkInfo>& Model::links() const noexcept { return impl_->urdf.links; }
 const std::vector<JointInfo>& Model::urdf_joints() const noexcept { return impl_->urdf.joints; }
 
@@ -171,10 +189,18 @@ const std::string& Model::chain_property(std::string_view name, ChainProperty pr
   switch (property) {
     case ChainProperty::first_link: return c.first_link;
     case ChainProperty::last_link: return c.last_link;
-    case ChainProperty::last_link_virtual: return c.last_link_virtual;
+    // The original getChainProperty answers last_link for a chain without virtual joints:
+    // the end of the chain "with virtual joints" is then its last link.
+    case ChainProperty::last_link_virtual: return c.last_link_virtual.empty() ? c.last_link : c.last_link_virtual;
     case ChainProperty::default_contact: return c.default_contact;
   }
   return c.first_link;
+}
+
+const ChainExtra* Model::chain_extra(std::string_view name, std::string_view parameter) const {
+  for (const auto& x : chain(name).extra)
+    if (x.name == parameter) return &x;
+  return nullptr;
 }
 
 const std::string& Model::chain_default_contact(std::string_view name) const {
@@ -348,6 +374,42 @@ void Model::extract_chain(std::string_view name, const JointState& full, KDL::Jn
   gather(full.position, c.indices(with_virtual), position);
   gather(full.velocity, c.indices(with_virtual), velocity);
   gather(full.effort, c.indices(with_virtual), effort);
+}
+
+bool Model::extract_chain_by_name(std::string_view name, const JointState& state, KDL::JntArray& position,
+                                  KDL::JntArray& velocity, KDL::JntArray& effort, bool with_virtual) const {
+  const auto indices = chain(name).indices(with_virtual);
+  const std::size_t n = state.name.size();
+  auto sized = [&](const std::vector<double>& field, const char* what, KDL::JntArray& out) {
+    if (!field.empty() && field.size() != n) throw SizeMismatch(fmt::format("joint state {}", what), n, field.size());
+    const unsigned rows = field.empty() ? 0U : static_cast<unsigned>(indices.size());
+    if (out.rows() != rows) out.resize(rows);
+    for (unsigned i = 0; i < rows; ++i) out(i) = 0.0;
+  };
+  sized(state.position, "position", position);
+  sized(state.velocity, "velocity", velocity);
+  sized(state.effort, "effort", effort);
+  bool all = true;
+  for (std::size_t i = 0; i < indices.size(); ++i) {
+    const std::string& joint = impl_->pose_names[static_cast<std::size_t>(indices[i])];
+    // Senders usually keep their own order: try the same slot first, then search.
+    std::size_t k = i < n && state.name[i] == joint ? i : n;
+    if (k == n)
+      for (std::size_t s = 0; s < n; ++s)
+        if (state.name[s] == joint) {
+          k = s;
+          break;
+        }
+    if (k == n) {
+      all = false;
+      continue;
+    }
+    const auto row = static_cast<unsigned>(i);
+    if (position.rows()) position(row) = state.position[k];
+    if (velocity.rows()) velocity(row) = state.velocity[k];
+    if (effort.rows()) effort(row) = state.effort[k];
+  }
+  return all;
 }
 
 void Model::pack_chain(std::string_view name, const KDL::JntArray& position, const KDL::JntArray& velocity,

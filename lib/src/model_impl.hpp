@@ -30,6 +30,7 @@ struct Model::Impl {
   std::string urdf_source;
   bool has_semantics = false;
   Semantics semantics;
+  std::optional<JointLimitsFile> limits;
 
   std::vector<std::string> pose_names;
   std::vector<std::size_t> pose_to_urdf;  ///< pose index → index in urdf.joints

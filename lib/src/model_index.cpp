@@ -40,8 +40,8 @@ struct Indexer {
     return index;
   }
 
-  /// Links from `ancestor` (exclusive) down to `link` (inclusive) as the joints leading to
-  /// them, root to tip; nullopt when `ancestor` is not above `link`.
+  /// Joints from `ancestor` (exclusive) down to `link` (inclusive), root to tip; nullopt
+  /// when `ancestor` is not above `link`.
   std::optional<std::vector<std::size_t>> joints_between(const std::string& ancestor,
                                                          const std::string& link) const {
     std::vector<std::size_t> joints;
@@ -55,6 +55,42 @@ struct Indexer {
     }
     std::reverse(joints.begin(), joints.end());
     return joints;
+  }
+
+  /// Links from `link` up to the root, `link` first.
+  std::vector<std::string> ancestry(const std::string& link) const {
+    std::vector<std::string> out{link};
+    for (;;) {
+      const LinkInfo& info = m.urdf.links[m.urdf.link_by_name.at(out.back())];
+      if (info.parent_joint.empty()) return out;
+      out.push_back(m.urdf.joints[m.urdf.joint_by_name.at(info.parent_joint)].parent_link);
+    }
+  }
+
+  /// The path of a chain as KDL::Tree::getChain walks it: up from `first` to the deepest
+  /// common ancestor (the joints of `first` and of its ancestors below that one, in that
+  /// order: they are traversed against their direction), then down to `last`. nullopt when
+  /// the links have no common ancestor.
+  struct Path {
+    std::vector<std::size_t> up, down;
+    std::string ancestor;
+  };
+  std::optional<Path> path_between(const std::string& first, const std::string& last) const {
+    const auto from_first = ancestry(first);
+    const auto from_last = ancestry(last);
+    Path path;
+    for (const auto& link : from_first)
+      if (std::find(from_last.begin(), from_last.end(), link) != from_last.end()) {
+        path.ancestor = link;
+        break;
+      }
+    if (path.ancestor.empty()) return std::nullopt;
+    for (const auto& link : from_first) {
+      if (link == path.ancestor) break;
+      path.up.push_back(m.urdf.joint_by_name.at(m.urdf.links[m.urdf.link_by_name.at(link)].parent_joint));
+    }
+    path.down = *joints_between(path.ancestor, last);
+    return path;
   }
 
   bool known_link(const ChainSpec& spec, const std::string& link, const char* property) {
@@ -97,14 +133,23 @@ struct Indexer {
         continue;
       }
 
-      auto real = joints_between(spec.first_link, spec.last_link);
-      if (!real) {
+      auto path = path_between(spec.first_link, spec.last_link);
+      if (!path) {
         error(spec.line, "unreachable-link",
-              fmt::format("chain '{}': last_link '{}' is not below first_link '{}' in the URDF tree",
-                          spec.name, spec.last_link, spec.first_link));
+              fmt::format("chain '{}': first_link '{}' and last_link '{}' have no common ancestor in the URDF",
+                          spec.name, spec.first_link, spec.last_link));
         failed_chains.insert(spec.name);
         continue;
       }
+      if (!path->up.empty())
+        warning(spec.line, "chain-through-ancestor",
+                fmt::format("chain '{}': last_link '{}' is not below first_link '{}'; the chain goes up to their "
+                            "common ancestor '{}' and down again, as KDL::Tree::getChain builds it (the {} on the "
+                            "way up move in reverse)",
+                            spec.name, spec.last_link, spec.first_link, path->ancestor,
+                            path->up.size() == 1 ? "joint" : fmt::format("{} joints", path->up.size())));
+      std::vector<std::size_t> real = path->up;
+      real.insert(real.end(), path->down.begin(), path->down.end());
       std::vector<std::size_t> virtual_joints;
       if (has_virtual) {
         auto tail = joints_between(spec.last_link, spec.last_link_virtual);
@@ -127,7 +172,8 @@ struct Indexer {
       chain.last_link_virtual = spec.last_link_virtual;
       chain.default_contact = spec.default_contact;
       chain.description = spec.description;
-      for (std::size_t j : *real)
+      chain.extra = spec.extra;
+      for (std::size_t j : real)
         if (m.urdf.joints[j].movable()) chain.joint_indices.push_back(add_to_pose(j));
       chain.real_size = chain.joint_indices.size();
       for (std::size_t j : virtual_joints)
@@ -146,10 +192,24 @@ struct Indexer {
     }
   }
 
+  /// Groups follow MoveIt: they may overlap (an arm group and an arm-and-torso group), and
+  /// a joint or chain belongs (joint_group, chain.group) to the first group declared with
+  /// it, each later group still listing it. Fixed joints and the SRDF's virtual joints in a
+  /// group are skipped with a warning. Errors are kept for what cannot be meant: a joint
+  /// that does not exist, and a group with chains of its own listing a joint that lies on
+  /// another group's chain (one limb's group naming another limb's joint).
   void groups() {
-    // Which group a chain or joint has been given to, for "in two groups" messages.
+    // The first group naming each chain, known before any group is indexed so that a
+    // group listing a joint of a later group's chain is caught whatever the order.
+    std::vector<std::string> chain_first_group(m.chains.size());
+    for (const auto& spec : m.semantics.groups)
+      for (const auto& chain_name : spec.chains)
+        if (auto it = m.chain_index.find(chain_name); it != m.chain_index.end())
+          if (auto& owner = chain_first_group[static_cast<std::size_t>(it->second)]; owner.empty()) owner = spec.name;
     std::vector<std::string> chain_owner(m.chains.size());
     std::unordered_map<std::string, std::string> joint_owner;
+    std::unordered_set<std::string> virtual_joints;
+    for (const auto& vj : m.semantics.virtual_joints) virtual_joints.insert(vj.name);
     for (const auto& spec : m.semantics.groups) {
       if (m.group_index.count(spec.name)) {
         error(spec.line, "duplicate-group", fmt::format("duplicate group '{}'", spec.name));
@@ -159,13 +219,16 @@ struct Indexer {
       group.name = spec.name;
       group.index = static_cast<int>(m.groups.size());
       group.description = spec.description;
+      std::vector<std::string> shared_chains, shared_joints, owners, skipped_fixed, skipped_virtual;
+      auto add_owner = [&](const std::string& owner) {
+        if (std::find(owners.begin(), owners.end(), owner) == owners.end()) owners.push_back(owner);
+      };
       auto claim_joint = [&](int pose_index) {
         const std::string& joint = m.pose_names[static_cast<std::size_t>(pose_index)];
         auto [it, inserted] = joint_owner.emplace(joint, spec.name);
         if (!inserted && it->second != spec.name) {
-          error(spec.line, "joint-in-two-groups",
-                fmt::format("joint '{}' is in groups '{}' and '{}'", joint, it->second, spec.name));
-          return;
+          shared_joints.push_back(joint);
+          add_owner(it->second);
         }
         if (std::find(group.joint_indices.begin(), group.joint_indices.end(), pose_index) ==
             group.joint_indices.end())
@@ -180,46 +243,124 @@ struct Indexer {
           continue;
         }
         const auto c = static_cast<std::size_t>(it->second);
+        if (std::find(group.chains.begin(), group.chains.end(), it->second) != group.chains.end()) continue;
         if (!chain_owner[c].empty()) {
-          error(spec.line, "chain-in-two-groups",
-                fmt::format("chain '{}' is in groups '{}' and '{}'", chain_name, chain_owner[c], spec.name));
-          continue;
+          shared_chains.push_back(chain_name);
+          add_owner(chain_owner[c]);
+        } else {
+          chain_owner[c] = spec.name;
         }
-        chain_owner[c] = spec.name;
         group.chains.push_back(it->second);
         for (int j : m.chains[c].joint_indices) claim_joint(j);
       }
+      auto on_own_chain = [&](int pose_index) {
+        for (int c : m.joint_owner_chains[static_cast<std::size_t>(pose_index)])
+          if (std::find(group.chains.begin(), group.chains.end(), c) != group.chains.end()) return true;
+        return false;
+      };
       for (const auto& joint_name : spec.joints) {
         auto uj = m.urdf.joint_by_name.find(joint_name);
         if (uj == m.urdf.joint_by_name.end()) {
+          if (virtual_joints.count(joint_name)) {
+            skipped_virtual.push_back(joint_name);
+            continue;
+          }
           error(spec.line, "unknown-joint",
                 fmt::format("group '{}': joint '{}' is not a joint of the URDF", spec.name, joint_name));
           continue;
         }
         const JointInfo& info = m.urdf.joints[uj->second];
         if (!info.movable()) {
-          error(spec.line, "fixed-joint",
-                fmt::format("group '{}': joint '{}' is {}, not movable", spec.name, joint_name, to_string(info.type)));
+          skipped_fixed.push_back(joint_name);
           continue;
         }
         if (auto pj = m.joint_index.find(joint_name); pj != m.joint_index.end()) {
-          const auto& owners = m.joint_owner_chains[static_cast<std::size_t>(pj->second)];
-          if (!owners.empty()) {
-            error(spec.line, "group-joint-in-chain",
-                  fmt::format("group '{}': joint '{}' belongs to chain '{}'; a group's joints must be "
-                              "outside every chain",
-                              spec.name, joint_name, m.chains[static_cast<std::size_t>(owners.front())].name));
-            continue;
-          }
+          if (on_own_chain(pj->second)) continue;  // listed beside its own chain, as MoveIt files do
+          const auto& chains = m.joint_owner_chains[static_cast<std::size_t>(pj->second)];
+          if (!group.chains.empty())
+            for (int c : chains) {
+              const std::string& other = chain_first_group[static_cast<std::size_t>(c)];
+              if (other.empty() || other == spec.name) continue;
+              const Chain& chain = m.chains[static_cast<std::size_t>(c)];
+              error(spec.line, "group-joint-in-chain",
+                    fmt::format("group '{}': joint '{}' is not on the group's own chains but on chain '{}' "
+                                "({} → {}) of group '{}'",
+                                spec.name, joint_name, chain.name, chain.first_link, chain.last_link, other));
+              break;
+            }
         }
         const int index = add_to_pose(uj->second);
-        group.extra_joints.push_back(index);
+        if (std::find(group.extra_joints.begin(), group.extra_joints.end(), index) == group.extra_joints.end())
+          group.extra_joints.push_back(index);
         claim_joint(index);
       }
-      for (int c : group.chains) m.chains[static_cast<std::size_t>(c)].group = group.index;
-      for (int j : group.joint_indices) m.joint_group[static_cast<std::size_t>(j)] = group.index;
+      if (!skipped_fixed.empty())
+        warning(spec.line, "fixed-joint",
+                fmt::format("group '{}': {} skipped, not movable: {}", spec.name,
+                            skipped_fixed.size() == 1 ? "1 joint" : fmt::format("{} joints", skipped_fixed.size()),
+                            join(skipped_fixed)));
+      if (!skipped_virtual.empty())
+        warning(spec.line, "virtual-joint-in-group",
+                fmt::format("group '{}': {} skipped: {} of the semantics, not of the URDF (outside the full pose)",
+                            spec.name, join(skipped_virtual),
+                            skipped_virtual.size() == 1 ? "a virtual joint" : "virtual joints"));
+      if (!owners.empty()) {
+        std::string what;
+        if (!shared_chains.empty())
+          what = fmt::format("chain{} {}", shared_chains.size() == 1 ? "" : "s", join(shared_chains));
+        if (!shared_joints.empty())
+          what += fmt::format("{}{} joint{} ({})", what.empty() ? "" : " and ", shared_joints.size(),
+                              shared_joints.size() == 1 ? "" : "s", join(shared_joints, 6));
+        warning(spec.line, "group-overlap",
+                fmt::format("group '{}' shares {} with group{} {}, declared before it: the first declared keeps "
+                            "them as their group, '{}' still lists them",
+                            spec.name, what, owners.size() == 1 ? "" : "s", join(owners), spec.name));
+      }
+      for (int c : group.chains)
+        if (auto& g = m.chains[static_cast<std::size_t>(c)].group; g < 0) g = group.index;
+      for (int j : group.joint_indices)
+        if (auto& g = m.joint_group[static_cast<std::size_t>(j)]; g < 0) g = group.index;
+      if (group.joint_indices.empty())
+        warning(spec.line, "empty-group", fmt::format("group '{}' has no movable joints", spec.name));
       m.group_index.emplace(group.name, group.index);
       m.groups.push_back(std::move(group));
+    }
+  }
+
+  static std::string join(const std::vector<std::string>& names, std::size_t max = 8) {
+    std::string out;
+    for (std::size_t i = 0; i < names.size() && i < max; ++i) out += (i ? ", " : "") + names[i];
+    if (names.size() > max) out += fmt::format(", ... ({} in all)", names.size());
+    return out;
+  }
+
+  /// A joint_limits.yaml: limits of the joints it names replace or add to the URDF's.
+  void limits() {
+    if (!m.limits) return;
+    for (const auto& w : m.limits->warnings) out.items.push_back(w);
+    for (const auto& spec : m.limits->joints) {
+      auto it = m.urdf.joint_by_name.find(spec.joint);
+      if (it == m.urdf.joint_by_name.end()) {
+        out.add(Severity::error, {m.limits->source, spec.line}, "limits-unknown-joint",
+                fmt::format("joint '{}' is not a joint of the URDF", spec.joint));
+        continue;
+      }
+      JointInfo& j = m.urdf.joints[it->second];
+      if (!j.movable()) {
+        out.add(Severity::warning, {m.limits->source, spec.line}, "limits-fixed-joint",
+                fmt::format("joint '{}' is {}: its limits are not used", spec.joint, to_string(j.type)));
+        continue;
+      }
+      j.limits_from_file = true;
+      if (spec.max_velocity) j.velocity_limit = *spec.max_velocity;
+      if (spec.max_effort) j.effort_limit = *spec.max_effort;
+      if (spec.max_acceleration) j.acceleration_limit = *spec.max_acceleration;
+      if (spec.max_jerk) j.jerk_limit = *spec.max_jerk;
+      if (spec.min_position && j.type != JointType::continuous) {
+        j.has_limits = true;
+        j.lower = *spec.min_position;
+        j.upper = *spec.max_position;
+      }
     }
   }
 
@@ -248,6 +389,7 @@ struct Indexer {
 
 void Model::Impl::index(Diagnostics& diagnostics) {
   Indexer indexer{*this, diagnostics, semantics.source, {}};
+  indexer.limits();
   if (has_semantics) {
     indexer.contacts();
     indexer.chains();

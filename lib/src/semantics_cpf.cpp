@@ -139,7 +139,14 @@ private:
       else if (key == "last_link") chain.last_link = string_property(p);
       else if (key == "last_link_virtual") chain.last_link_virtual = string_property(p);
       else if (key == "default_contact") chain.default_contact = string_property(p);
-      else warn(out, p, fmt::format("chain '{}': ignored property '{}'", chain.name, key));
+      else if (std::string_view(p->Name()) == "simple") {
+        // Any other simple property is a parameter of the chain: kept as written.
+        for (const auto& x : chain.extra)
+          if (x.name == key) fail(p->GetLineNum(), fmt::format("chain '{}': property '{}' is given twice", chain.name, key));
+        chain.extra.push_back({key, type_of(p), simple_value(p)});
+      } else {
+        warn(out, p, fmt::format("chain '{}': ignored property '{}' (only <simple> parameters are kept)", chain.name, key));
+      }
     }
     if (chain.first_link.empty())
       fail(chain.line, fmt::format("chain '{}' has no first_link", chain.name));
@@ -259,6 +266,9 @@ std::string to_cpf(const Semantics& semantics) {
     write_string(out, "      ", "last_link", c.last_link);
     if (!c.last_link_virtual.empty()) write_string(out, "      ", "last_link_virtual", c.last_link_virtual);
     if (!c.default_contact.empty()) write_string(out, "      ", "default_contact", c.default_contact);
+    for (const auto& x : c.extra)
+      out += fmt::format("      <simple name=\"{}\" type=\"{}\"><value>{}</value></simple>\n", xml_escape(x.name),
+                         xml_escape(x.type), xml_escape(x.value));
     out += "    </struct>\n";
   }
   out += "  </struct>\n  <struct name=\"groups\" type=\"PropertyBag\">\n";

@@ -157,15 +157,26 @@ private:
   }
 
   ChainSpec chain(const ordered_json& e) {
-    auto [name, line] = head(e, "chain", {"first_link", "last_link", "last_link_virtual", "default_contact", "description"});
+    auto [name, line] = head(e, "chain", {"first_link", "last_link", "last_link_virtual", "default_contact", "description", "extra"});
     const std::string owner = fmt::format("chain '{}'", name);
-    return {name,
-            text(e, "first_link", owner, line, true),
-            text(e, "last_link", owner, line, true),
-            text(e, "last_link_virtual", owner, line, false),
-            text(e, "default_contact", owner, line, false),
-            text(e, "description", owner, line, false),
-            line};
+    ChainSpec c{name,
+                text(e, "first_link", owner, line, true),
+                text(e, "last_link", owner, line, true),
+                text(e, "last_link_virtual", owner, line, false),
+                text(e, "default_contact", owner, line, false),
+                text(e, "description", owner, line, false),
+                line,
+                {}};
+    if (e.contains("extra")) {
+      // [{"name": ..., "type": ..., "value": ...}]: the chain's further .cpf parameters.
+      if (!e["extra"].is_array()) fail(line, fmt::format("{}: \"extra\" must be an array", owner));
+      for (const auto& x : e["extra"]) {
+        if (!x.is_object()) fail(line, fmt::format("{}: \"extra\" items are objects", owner));
+        c.extra.push_back({text(x, "name", owner + " extra", line, true), text(x, "type", owner + " extra", line, true),
+                           text(x, "value", owner + " extra", line, true)});
+      }
+    }
+    return c;
   }
 
   GroupSpec group(const ordered_json& e) {
@@ -243,6 +254,10 @@ std::string to_semantics_json(const Semantics& s) {
     if (!c.last_link_virtual.empty()) e["last_link_virtual"] = c.last_link_virtual;
     if (!c.default_contact.empty()) e["default_contact"] = c.default_contact;
     if (!c.description.empty()) e["description"] = c.description;
+    if (!c.extra.empty()) {
+      e["extra"] = ordered_json::array();
+      for (const auto& x : c.extra) e["extra"].push_back({{"name", x.name}, {"type", x.type}, {"value", x.value}});
+    }
     doc["chains"].push_back(std::move(e));
   }
   doc["groups"] = ordered_json::array();

@@ -193,8 +193,12 @@ private:
   void read_group_state(const XMLElement* e) {
     NamedPose pose;
     pose.name = attribute(e, "name");
-    pose.group = attribute(e, "group", fmt::format("group_state '{}'", pose.name));
+    pose.group = optional_attribute(e, "group");
     pose.line = e->GetLineNum();
+    if (pose.group.empty())
+      warn(pose.line, "srdf-pose-without-group",
+           fmt::format("group_state '{}' has no group attribute: it is kept as a pose of its joints alone",
+                       pose.name));
     const std::string owner = fmt::format("group_state '{}'", pose.name);
     for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
       if (std::string_view(c->Name()) != "joint") {
@@ -222,6 +226,7 @@ private:
         continue;
       }
       pose.joints.emplace_back(joint, v);
+      pose_joint_lines_.push_back({joint, c->GetLineNum()});
     }
     for (const auto& other : out_.poses)
       if (other.name == pose.name && other.group == pose.group) {
@@ -301,7 +306,7 @@ private:
       std::string name = g.chains.size() == 1 ? g.name : fmt::format("{}_{}", g.name, i + 1);
       while (used_chain_names_.count(name)) name += "_";
       used_chain_names_.insert(name);
-      chain_specs_[name] = {name, g.chains[i].base_link, g.chains[i].tip_link, "", "", "", g.chains[i].line};
+      chain_specs_[name] = {name, g.chains[i].base_link, g.chains[i].tip_link, "", "", "", g.chains[i].line, {}};
       names.push_back(name);
     }
     return chain_names_.emplace(g.name, std::move(names)).first->second;
@@ -337,8 +342,7 @@ private:
   }
 
   void map_groups() {
-    std::map<std::string, std::string> chain_owner;  // chain name → kept group
-    std::map<std::string, std::string> joint_owner;  // joint name → kept group
+    for (const auto& vj : out_.virtual_joints) virtual_joint_names_.insert(vj.name);
     std::set<std::string> emitted_chains;
     for (const auto& g : groups_) {
       if (g.duplicate) continue;
@@ -352,14 +356,6 @@ private:
              fmt::format("group '{}': {} not kept ({}): rmodel groups hold chains and joints, and the SRDF reader "
                          "does not look up a link's parent joint in the URDF",
                          g.name, plural(g.links.size(), "<link> element"), join(names_of(g.links))));
-      if (!g.chains.empty() && !g.joints.empty())
-        warn(g.joints.front().line, "srdf-group-joints-beside-chain",
-             fmt::format("group '{}': {} beside its <chain> not kept ({}): the group's joints are its chain's, "
-                         "taken from the URDF between '{}' and '{}'; a listed joint off that path is in no group "
-                         "(`rmodel check` reports a movable one as joint-outside-pose)",
-                         g.name, plural(g.joints.size(), "<joint> element"), join(names_of(g.joints)),
-                         g.chains.front().base_link, g.chains.front().tip_link));
-
       if (content.chains.empty() && content.extra_joints.empty()) {
         warn(g.line, "srdf-group-empty",
              fmt::format("group '{}' is not kept: it has no chain and no joint rmodel can use{}", g.name,
@@ -367,56 +363,59 @@ private:
         continue;
       }
 
-      // MoveIt lets groups overlap; rmodel gives a chain or a joint to one group only. The
-      // group declared first keeps them; a later group that shares any is not kept.
-      std::vector<std::string> shared_chains, shared_joints, owners;
-      for (const auto& c : content.chains)
-        if (auto it = chain_owner.find(c); it != chain_owner.end()) {
-          shared_chains.push_back(c);
-          add_unique(owners, it->second);
-        }
-      for (const auto* list : {&content.chain_companions, &content.extra_joints})
-        for (const auto& j : *list)
-          if (auto it = joint_owner.find(j); it != joint_owner.end()) {
-            shared_joints.push_back(j);
-            add_unique(owners, it->second);
-          }
-      if (!owners.empty()) {
-        std::string what;
-        if (!shared_chains.empty())
-          what = fmt::format("chain{} {}", shared_chains.size() == 1 ? "" : "s", join(shared_chains));
-        if (!shared_joints.empty() && !shared_chains.empty())
-          what += fmt::format(" (and {})", plural(shared_joints.size(), "joint"));
-        else if (!shared_joints.empty())
-          what = fmt::format("joint{} {}", shared_joints.size() == 1 ? "" : "s", join(shared_joints, 6));
-        warn(g.line, "srdf-group-overlap",
-             fmt::format("group '{}' is not kept: it shares {} with group{} {}, declared before it; MoveIt groups "
-                         "may overlap, rmodel gives a chain or a joint to one group only (the first declared "
-                         "keeps it)",
-                         g.name, what, owners.size() == 1 ? "" : "s", join(owners)));
-        continue;
-      }
-
       GroupSpec spec;
       spec.name = g.name;
       spec.line = g.line;
+      // Overlaps between groups, and joints listed beside a chain, are sorted out against
+      // the URDF by the model rules (model_index.cpp): joints on the group's own chains are
+      // the chain's, others are the group's extra joints.
       for (const auto& c : content.chains) {
-        chain_owner[c] = g.name;
         spec.chains.push_back(c);
         if (emitted_chains.insert(c).second) out_.chains.push_back(chain_specs_.at(c));
       }
-      for (const auto& j : content.chain_companions) joint_owner[j] = g.name;
-      for (const auto& j : content.extra_joints) {
-        joint_owner[j] = g.name;
-        spec.joints.push_back(j);
-      }
+      for (const auto* list : {&content.chain_companions, &content.extra_joints})
+        for (const auto& j : *list)
+          if (virtual_joint_names_.count(j)) {
+            if (!reported_virtual_.count({g.name, j}))
+              warn(joint_line(g, j), "srdf-virtual-joint-in-group",
+                   fmt::format("group '{}': joint '{}' is the SRDF's virtual joint, not a URDF joint: skipped (the "
+                               "virtual joint is not part of the full pose)",
+                               g.name, j));
+            reported_virtual_.insert({g.name, j});
+          } else {
+            add_unique(spec.joints, j);
+          }
       out_.groups.push_back(std::move(spec));
     }
   }
 
+  /// Line of a group's own `<joint name=...>`, else the group's line.
+  static int joint_line(const RawGroup& g, const std::string& joint) {
+    for (const auto& j : g.joints)
+      if (j.name == joint) return j.line;
+    return g.line;
+  }
+
   void check_pose_groups() {
+    for (auto& p : out_.poses)
+      for (auto it = p.joints.begin(); it != p.joints.end();)
+        if (virtual_joint_names_.count(it->first)) {
+          int line = p.line;
+          for (const auto& [name, l] : pose_joint_lines_)
+            if (name == it->first && l > p.line) {
+              line = l;
+              break;
+            }
+          warn(line, "srdf-virtual-joint-in-pose",
+               fmt::format("group_state '{}': joint '{}' is the SRDF's virtual joint, not a URDF joint: its value is "
+                           "left out of the pose",
+                           p.name, it->first));
+          it = p.joints.erase(it);
+        } else {
+          ++it;
+        }
     for (const auto& p : out_.poses)
-      if (!find_group(p.group))
+      if (!p.group.empty() && !find_group(p.group))
         warn(p.line, "srdf-unknown-group",
              fmt::format("group_state '{}': group '{}' is not a declared group (the pose is kept)", p.name, p.group));
   }
@@ -440,6 +439,9 @@ private:
   std::map<std::string, ChainSpec> chain_specs_;
   std::set<std::string> used_chain_names_;
   std::map<std::string, Ignored> ignored_;
+  std::set<std::string> virtual_joint_names_;
+  std::set<std::pair<std::string, std::string>> reported_virtual_;  // (group, joint)
+  std::vector<std::pair<std::string, int>> pose_joint_lines_;       // joint → line, in file order
 };
 
 }  // namespace

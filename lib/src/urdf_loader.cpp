@@ -534,7 +534,12 @@ std::optional<UrdfModel> analyse_urdf(std::string_view text, const std::string& 
     joint.parent_link = uj.parent_link_name;
     joint.child_link = uj.child_link_name;
     joint.origin = to_kdl(uj.parent_to_joint_origin_transform);
+    // urdfdom reads <axis> only for movable joints and leaves (0 0 0) on the others; keep
+    // what the file says (URDF default 1 0 0), so that a joint turning fixed changes no axis.
     joint.axis = to_kdl(uj.axis);
+    if (!joint.movable())
+      joint.axis = raw_joint.axis ? KDL::Vector((*raw_joint.axis)[0], (*raw_joint.axis)[1], (*raw_joint.axis)[2])
+                                  : KDL::Vector(1, 0, 0);
     if (uj.limits) {
       joint.has_limits = true;
       joint.lower = uj.limits->lower;

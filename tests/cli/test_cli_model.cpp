@@ -191,3 +191,48 @@ TEST(CliConvert, CpfToJsonAndBackIsLossless) {
 
 }  // namespace
 }  // namespace rmodel
+
+namespace rmodel {
+namespace {
+
+// Every URDF+SRDF pair of the fixtures is usable from the shell: joints, poses, chains.
+TEST(CliSrdf, EveryFixturePairLoads) {
+  RMODEL_REQUIRE_FIXTURES();
+  const std::vector<std::pair<std::string, std::string>> pairs = {
+      {"example_robot_data/panda.urdf", "example_robot_data/panda.srdf"},
+      {"example_robot_data/talos_reduced.urdf", "example_robot_data/talos.srdf"},
+      {"sweetie_bot_proto2/sweetie_bot_proto2.urdf", "sweetie_bot_proto2/sweetie_bot_proto2.srdf"},
+      {"sweetie_bot_proto2/sweetie_bot_proto2.urdf", "sweetie_bot_proto2/kinematic_chains.cpf"},
+  };
+  for (const auto& [urdf, semantics] : pairs)
+    for (const char* command : {"joints", "poses", "chains", "groups", "check"}) {
+      const auto r = test::run_rmodel(
+          {command, "--urdf", test::fixture(urdf).string(), "--semantics", test::fixture(semantics).string()});
+      EXPECT_EQ(r.exit_code, 0) << command << " " << semantics << "\n" << r.err;
+    }
+}
+
+TEST(CliSrdf, LimitsFileAddsColumnsToJoints) {
+  const std::string dir = ::testing::TempDir();
+  const std::string limits = dir + "/rmodel_limits.yaml";
+  std::ofstream(limits) << "joint_limits:\n  neck_pitch:\n    has_acceleration_limits: true\n    max_acceleration: 4\n";
+  const auto r = test::run_rmodel({"joints", "--sample", "--limits", limits, "-f", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  bool found = false;
+  for (const auto& row : doc)
+    if (row["name"] == "neck_pitch") {
+      EXPECT_EQ(row["acceleration"], 4.0);
+      EXPECT_TRUE(row["jerk"].is_null());
+      found = true;
+    }
+  EXPECT_TRUE(found) << r.out;
+  // A limits file naming a joint the URDF lacks: exit 1, file and line named.
+  std::ofstream(limits) << "joint_limits:\n  neck_ptich:\n    has_jerk_limits: true\n    max_jerk: 4\n";
+  const auto bad = test::run_rmodel({"joints", "--sample", "--limits", limits});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("rmodel_limits.yaml:2"), std::string::npos) << bad.err;
+}
+
+}  // namespace
+}  // namespace rmodel

@@ -185,6 +185,25 @@ TEST(Diff, LimitsAppearingAndTypeChanges) {
   EXPECT_TRUE(d.pose.moved.empty());
 }
 
+TEST(Diff, JointTurningFixedKeepsItsAxis) {
+  // Same <axis> in both files: only the type changes (urdfdom leaves 0 0 0 on fixed joints).
+  auto joints = arm();
+  joints[1].type = "fixed";
+  joints[1].axis = "0 1 0";
+  auto before = arm();
+  before[1].axis = "0 1 0";
+  const ModelDiff d = diff_models(model(before), model(joints));
+  const EntityChange* j2 = changed(d.joints, "j2");
+  ASSERT_NE(j2, nullptr);
+  EXPECT_NE(property(j2, "type"), nullptr);
+  EXPECT_EQ(property(j2, "axis"), nullptr);
+  // A fixed joint without <axis> has the URDF default, 1 0 0.
+  auto no_axis = joints;
+  no_axis[1].axis = "1 0 0";
+  const ModelDiff d2 = diff_models(model(joints), model(no_axis));
+  EXPECT_NE(property(changed(d2.joints, "j2"), "axis"), nullptr);
+}
+
 const char* kSemantics = R"({
   "chains": [{"name": "arm", "first_link": "base", "last_link": "l3"},
              {"name": "hand", "first_link": "l3", "last_link": "finger"}],

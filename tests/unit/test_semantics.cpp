@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "rmodel/error.hpp"
+#include "rmodel/model.hpp"
 #include "rmodel/semantics.hpp"
 #include "test_support.hpp"
 
@@ -150,16 +151,45 @@ TEST(SemanticsLoad, MissingFileAndDirectoryAreIoErrors) {
   EXPECT_THROW((void)load_semantics(test::source_dir().string()), IoError);
 }
 
-TEST(SemanticsCpf, IgnoredPropertiesBecomeWarnings) {
+TEST(SemanticsCpf, ExtraChainParametersAreKeptAndRoundTrip) {
+  // The original service let a chain carry any PropertyBag member beyond the four it knew.
   const Semantics s = parse_cpf(
       "<properties><struct name=\"chains\" type=\"PropertyBag\"><struct name=\"a\" type=\"PropertyBag\">"
       "<simple name=\"first_link\" type=\"string\"><value>x</value></simple>"
       "<simple name=\"last_link\" type=\"string\"><value>y</value></simple>\n"
-      "<simple name=\"parameter1\" type=\"string\"><value>z</value></simple></struct></struct></properties>",
+      "<simple name=\"parameter1\" type=\"string\"><value>z &amp; w</value></simple>"
+      "<simple name=\"stiffness\" type=\"double\"><value>0.25</value></simple>\n"
+      "<struct name=\"nested\" type=\"PropertyBag\"/></struct></struct></properties>",
       "w.cpf");
+  ASSERT_EQ(s.chains.size(), 1U);
+  EXPECT_EQ(s.chains[0].extra, (std::vector<ChainExtra>{{"parameter1", "string", "z & w"}, {"stiffness", "double", "0.25"}}));
+  // Only a nested struct is not kept, with a warning on its line.
   ASSERT_EQ(s.warnings.size(), 1U);
-  EXPECT_EQ(s.warnings[0].where.line, 2);
-  EXPECT_NE(s.warnings[0].message.find("parameter1"), std::string::npos);
+  EXPECT_EQ(s.warnings[0].where.line, 3);
+  EXPECT_NE(s.warnings[0].message.find("nested"), std::string::npos);
+  // Through .cpf and JSON (what `rmodel convert` writes) and back.
+  EXPECT_TRUE(parse_cpf(to_cpf(s), "r.cpf").same_content(s));
+  EXPECT_TRUE(parse_semantics_json(to_semantics_json(s), "r.json").same_content(s));
+  EXPECT_EQ(parse_semantics_json(to_semantics_json(s), "r.json").chains[0].extra, s.chains[0].extra);
+}
+
+TEST(SemanticsCpf, ExtraChainParametersAreQueryableOnTheModel) {
+  const char* urdf = R"(<robot name="r"><link name="x"/><link name="y"/>
+<joint name="j" type="continuous"><parent link="x"/><child link="y"/><axis xyz="0 0 1"/></joint></robot>)";
+  const Semantics s = parse_cpf(
+      "<properties><struct name=\"chains\" type=\"PropertyBag\"><struct name=\"a\" type=\"PropertyBag\">"
+      "<simple name=\"first_link\" type=\"string\"><value>x</value></simple>"
+      "<simple name=\"last_link\" type=\"string\"><value>y</value></simple>"
+      "<simple name=\"gain\" type=\"double\"><value>3</value></simple></struct></struct></properties>",
+      "w.cpf");
+  const Model model = Model::from_urdf_string(urdf, "r.urdf", s);
+  ASSERT_NE(model.chain_extra("a", "gain"), nullptr);
+  EXPECT_EQ(model.chain_extra("a", "gain")->value, "3");
+  EXPECT_EQ(model.chain_extra("a", "gain")->type, "double");
+  EXPECT_EQ(model.chain_extra("a", "nope"), nullptr);
+  EXPECT_THROW((void)model.chain_extra("b", "gain"), NotFound);
+  // getChainProperty(last_link_virtual) of a chain without virtual joints: last_link.
+  EXPECT_EQ(model.chain_property("a", ChainProperty::last_link_virtual), "y");
 }
 
 }  // namespace

@@ -49,9 +49,14 @@ TEST(SrdfFixtures, SweetieBotGroupsBecomeChainsAndGroups) {
   EXPECT_EQ(s.chains[0].last_link, "bone16");
   EXPECT_EQ(s.chains[4].last_link, "bone56");
   EXPECT_EQ(s.chains[0].line, 25);
-  EXPECT_EQ(names(s.groups), (std::vector<std::string>{"leg1", "leg2", "leg3", "leg4", "head"}));
+  // Every group is kept, the aggregates too (overlaps are the model rules' business).
+  EXPECT_EQ(names(s.groups), (std::vector<std::string>{"leg1", "leg2", "leg3", "leg4", "head", "legs", "all",
+                                                       "legs_front"}));
   EXPECT_EQ(s.groups[0].chains, (std::vector<std::string>{"leg1"}));
-  EXPECT_TRUE(s.groups[0].joints.empty());
+  // Joints listed beside the chain are kept: the model rules find them on the chain.
+  EXPECT_EQ(s.groups[0].joints,
+            (std::vector<std::string>{"joint11", "joint12", "joint13", "joint14", "joint15", "joint16"}));
+  EXPECT_EQ(s.groups[5].chains, (std::vector<std::string>{"leg1", "leg2", "leg3", "leg4"}));
   EXPECT_EQ(s.groups[0].line, 12);
 
   // Named poses, in order, with their values.
@@ -74,19 +79,12 @@ TEST(SrdfFixtures, SweetieBotGroupsBecomeChainsAndGroups) {
   EXPECT_EQ(s.virtual_joints[0].parent_frame, "odom_combined");
   EXPECT_EQ(s.virtual_joints[0].child_link, "base_link");
 
-  // Nothing dropped silently: links and joints listed beside each chain, the overlapping
-  // aggregate groups, passive joints and the collision matrix are all reported.
+  // Nothing dropped silently: links listed in groups, passive joints and the collision
+  // matrix are all reported.
   EXPECT_EQ(count_code(s, "srdf-group-links"), 5U);
-  EXPECT_EQ(count_code(s, "srdf-group-joints-beside-chain"), 5U);
-  EXPECT_EQ(count_code(s, "srdf-group-overlap"), 3U);
-  const Diagnostic* legs = find_warning(s, "srdf-group-overlap", "group 'legs' is not kept");
-  ASSERT_NE(legs, nullptr);
-  EXPECT_EQ(legs->where.line, 85);
-  EXPECT_EQ(legs->where.file, path);
-  EXPECT_NE(legs->message.find("it shares chains leg1, leg2, leg3, leg4 (and 24 joints) with groups leg1, leg2, "
-                              "leg3, leg4, declared before it"),
-            std::string::npos)
-      << legs->message;
+  const Diagnostic* links = find_warning(s, "srdf-group-links", "group 'leg1'");
+  ASSERT_NE(links, nullptr);
+  EXPECT_EQ(links->where.file, path);
   const Diagnostic* passive = find_warning(s, "srdf-ignored", "7 <passive_joint> elements");
   ASSERT_NE(passive, nullptr);
   EXPECT_NE(passive->message.find("joint16"), std::string::npos);
@@ -122,11 +120,10 @@ TEST(SrdfFixtures, PandaJointGroupsAndDefaultPose) {
   const Model model = load_fixture("example_robot_data/panda.urdf", "example_robot_data/panda.srdf");
   const Semantics& s = model.semantics();
   EXPECT_TRUE(s.chains.empty());
-  EXPECT_EQ(names(s.groups), (std::vector<std::string>{"arm", "hand"}));
+  EXPECT_EQ(names(s.groups), (std::vector<std::string>{"arm", "hand", "arm_and_hand"}));
   EXPECT_EQ(s.groups[0].joints.size(), 7U);
-  const Diagnostic* overlap = find_warning(s, "srdf-group-overlap", "group 'arm_and_hand' is not kept");
-  ASSERT_NE(overlap, nullptr);
-  EXPECT_EQ(overlap->where.line, 17);
+  EXPECT_EQ(model.group_joints("arm_and_hand").size(), 8U);  // the aggregate keeps its joints
+  EXPECT_EQ(model.joint_group("panda_finger_joint1"), "hand");  // owned by the first declared
   EXPECT_EQ(model.pose_size(), 8U);
   EXPECT_EQ(model.joint_names().back(), "panda_finger_joint1");
   ASSERT_EQ(s.end_effectors.size(), 1U);
@@ -142,7 +139,9 @@ TEST(SrdfFixtures, TalosLoadsWithTheReducedUrdf) {
   const Model model = load_fixture("example_robot_data/talos_reduced.urdf", "example_robot_data/talos.srdf");
   const Semantics& s = model.semantics();
   EXPECT_EQ(names(s.chains), (std::vector<std::string>{"r_leg", "l_leg", "r_arm", "l_arm", "torso"}));
-  EXPECT_EQ(names(s.groups), (std::vector<std::string>{"r_leg", "l_leg", "r_arm", "l_arm", "head", "torso"}));
+  EXPECT_EQ(names(s.groups), (std::vector<std::string>{"r_leg", "l_leg", "r_arm", "l_arm", "head", "torso", "all",
+                                                       "all_legs", "all_arms", "all_arms_torso", "r_arm_torso",
+                                                       "l_arm_torso"}));
   EXPECT_EQ(s.groups[4].joints, (std::vector<std::string>{"head_1_joint", "head_2_joint"}));
   EXPECT_EQ(model.pose_size(), 30U);
   // The floating root of half_sitting has 7 values: left out with a warning.
@@ -158,7 +157,7 @@ TEST(SrdfFixtures, TalosLoadsWithTheReducedUrdf) {
   for (const char* tag : {"<rotor_params>", "<specificities>", "2 <gripper> elements (left_gripper, right_gripper)",
                           "12 <passive_joint> elements"})
     EXPECT_NE(find_warning(s, "srdf-ignored", tag), nullptr) << tag;
-  EXPECT_EQ(count_code(s, "srdf-group-overlap"), 6U);  // all, all_legs, all_arms, ...
+  EXPECT_EQ(model.group_joints("all").size(), 30U);
 }
 
 TEST(SrdfFixtures, ConvertToJsonKeepsEverythingKept) {
@@ -224,25 +223,29 @@ TEST(SrdfCrafted, SubgroupsMergeChainsAndJointsWhenNothingOverlaps) {
 <group name="arm"><chain base_link="base" tip_link="hand"/><joint name="j1"/></group>
 <group name="gripper"><joint name="finger"/></group>
 )");
-  // "body", declared first, keeps the chain and the joint; the subgroups are then not kept.
+  // Every group is kept with its merged content; which group owns a shared joint is the
+  // model rules' decision (the first declared), made against the URDF.
   EXPECT_EQ(names(s.chains), (std::vector<std::string>{"arm"}));
-  ASSERT_EQ(names(s.groups), (std::vector<std::string>{"body"}));
+  ASSERT_EQ(names(s.groups), (std::vector<std::string>{"body", "arm", "gripper"}));
   EXPECT_EQ(s.groups[0].chains, (std::vector<std::string>{"arm"}));
-  EXPECT_EQ(s.groups[0].joints, (std::vector<std::string>{"finger"}));
-  const Diagnostic* arm = find_warning(s, "srdf-group-overlap", "group 'arm' is not kept");
-  ASSERT_NE(arm, nullptr);
-  EXPECT_EQ(arm->where.line, 7);
-  EXPECT_NE(find_warning(s, "srdf-group-overlap", "group 'gripper' is not kept: it shares joint finger with group body,"), nullptr);
-  EXPECT_NE(find_warning(s, "srdf-group-joints-beside-chain", "group 'arm': 1 <joint> element beside"), nullptr);
+  EXPECT_EQ(s.groups[0].joints, (std::vector<std::string>{"j1", "finger"}));
+  EXPECT_EQ(s.groups[1].joints, (std::vector<std::string>{"j1"}));
+  EXPECT_EQ(count_code(s, "srdf-group-overlap"), 0U);
 }
 
-TEST(SrdfCrafted, JointsListedBesideAChainClaimThemForOverlaps) {
-  // "wrist" names a joint that "arm" lists beside its chain: MoveIt overlap, reported.
-  const Semantics s = srdf(R"(<group name="arm"><chain base_link="base" tip_link="hand"/><joint name="j7"/></group>
-<group name="wrist"><joint name="j7"/></group>
+TEST(SrdfCrafted, VirtualJointsInGroupsAndStatesAreLeftOutWhateverTheOrder) {
+  const Semantics s = srdf(R"(<group name="arm"><joint name="root_joint"/><joint name="j1"/></group>
+<group_state name="zero" group="arm"><joint name="root_joint" value="0"/><joint name="j1" value="0"/></group_state>
+<virtual_joint name="root_joint" type="fixed" parent_frame="world" child_link="base"/>
 )");
-  EXPECT_EQ(names(s.groups), (std::vector<std::string>{"arm"}));
-  EXPECT_NE(find_warning(s, "srdf-group-overlap", "it shares joint j7 with group arm,"), nullptr);
+  EXPECT_EQ(s.groups[0].joints, (std::vector<std::string>{"j1"}));
+  EXPECT_EQ(s.poses[0].joints, (std::vector<std::pair<std::string, double>>{{"j1", 0.0}}));
+  const Diagnostic* g = find_warning(s, "srdf-virtual-joint-in-group", "group 'arm': joint 'root_joint'");
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(g->where.line, 3);
+  const Diagnostic* p = find_warning(s, "srdf-virtual-joint-in-pose", "group_state 'zero': joint 'root_joint'");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->where.line, 4);
 }
 
 TEST(SrdfCrafted, WhatCannotBeExpressedIsReported) {

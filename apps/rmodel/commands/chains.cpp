@@ -1,4 +1,6 @@
 // rmodel chains: kinematic chains with their properties and joints.
+#include <algorithm>
+
 #include "command.hpp"
 #include "commands/entities.hpp"
 #include "model_options.hpp"
@@ -21,15 +23,26 @@ public:
 
   int run() override {
     const Model model = model_.load();
-    Table table({"index", "name", "first_link", "last_link", "last_link_virtual", "default_contact", "group",
-                 "joints", "indices"});
-    for (const Chain* c : select_entities(model.chains(), names_, "chain")) {
+    const auto chains = select_entities(model.chains(), names_, "chain");
+    // Further .cpf parameters of the chains get a column when any chain has one.
+    const bool extra = std::any_of(chains.begin(), chains.end(), [](const Chain* c) { return !c->extra.empty(); });
+    std::vector<std::string> columns{"index", "name", "first_link", "last_link", "last_link_virtual",
+                                     "default_contact", "group", "joints", "indices"};
+    if (extra) columns.push_back("extra");
+    Table table(columns);
+    for (const Chain* c : chains) {
       const auto group = model.chain_group(c->name);
       Json indices = Json::array();
       for (int i : c->indices(with_virtual_)) indices.push_back(i);
-      table.add_row({c->index, c->name, c->first_link, c->last_link, or_null(c->last_link_virtual),
-                     or_null(c->default_contact), group ? Json(*group) : Json(nullptr),
-                     model.chain_joints(c->name, with_virtual_), indices});
+      std::vector<Json> row{c->index, c->name, c->first_link, c->last_link, or_null(c->last_link_virtual),
+                            or_null(c->default_contact), group ? Json(*group) : Json(nullptr),
+                            model.chain_joints(c->name, with_virtual_), indices};
+      if (extra) {
+        Json params = Json::array();  // name=value items, in declaration order
+        for (const auto& x : c->extra) params.push_back(x.name + "=" + x.value);
+        row.push_back(params);
+      }
+      table.add_row(row);
     }
     write_out(table.render(format_));
     return kOk;

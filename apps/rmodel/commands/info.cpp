@@ -83,7 +83,7 @@ public:
     row("chains", std::to_string(model.chains().size()));
     row("groups", std::to_string(model.groups().size()));
     row("contacts", std::to_string(model.contacts().size()));
-    row("total mass", mass ? fmt::format("{} kg", number_text(*mass)) : "- (no inertials)");
+    row("total mass", mass ? fmt::format("{:.6g} kg", *mass) : "- (no inertials)");
     if (pose_.given())
       row("center of mass", com ? fmt::format("{:.6f} {:.6f} {:.6f} m (in {}, at the pose)", com->x(), com->y(),
                                               com->z(), model.root_link())

@@ -22,14 +22,24 @@ public:
 
   int run() override {
     const Model model = model_.load();
-    Table table({"index", "name", "type", "chains", "group", "lower", "upper", "velocity", "effort"});
+    // A limits file (--limits) adds acceleration and jerk columns.
+    const bool extra = model.limits() != nullptr;
+    std::vector<std::string> columns{"index", "name", "type", "chains", "group", "lower", "upper", "velocity", "effort"};
+    if (extra) columns.insert(columns.end(), {"acceleration", "jerk"});
+    Table table(columns);
+    auto positive = [](double v) { return v > 0 ? Json(v) : Json(nullptr); };
     for (std::size_t i = 0; i < model.pose_size(); ++i) {
       const JointInfo& joint = model.pose_joint(i);
       const auto group = model.joint_group(joint.name);
-      table.add_row({i, joint.name, std::string(to_string(joint.type)), model.joint_chains(joint.name),
-                     group ? Json(*group) : Json(nullptr), limit(joint, joint.lower, joint.bounded()),
-                     limit(joint, joint.upper, joint.bounded()), limit(joint, joint.velocity_limit, true),
-                     limit(joint, joint.effort_limit, true)});
+      std::vector<Json> row{i, joint.name, std::string(to_string(joint.type)), model.joint_chains(joint.name),
+                            group ? Json(*group) : Json(nullptr), limit(joint, joint.lower, joint.bounded()),
+                            limit(joint, joint.upper, joint.bounded()),
+                            limit(joint, joint.velocity_limit, true) == nullptr && joint.limits_from_file
+                                ? positive(joint.velocity_limit)
+                                : limit(joint, joint.velocity_limit, true),
+                            limit(joint, joint.effort_limit, true)};
+      if (extra) row.insert(row.end(), {positive(joint.acceleration_limit), positive(joint.jerk_limit)});
+      table.add_row(row);
     }
     write_out(table.render(format_));
     return kOk;

@@ -14,9 +14,11 @@ namespace rmodel {
 /// @throws IoError only when a file cannot be read; problems in the content are returned.
 Diagnostics check_model(const ModelSource& source);
 
-/// The same on texts already in memory.
+/// The same on texts already in memory; `limits`, when given, is a parsed joint_limits.yaml
+/// checked against the URDF (its warnings are reported too).
 Diagnostics check_model_text(const std::string& urdf_text, const std::string& urdf_name,
                              const std::string* semantics_text, const std::string& semantics_name,
-                             std::optional<SemanticsFormat> semantics_format = std::nullopt);
+                             std::optional<SemanticsFormat> semantics_format = std::nullopt,
+                             const JointLimitsFile* limits = nullptr);
 
 }  // namespace rmodel

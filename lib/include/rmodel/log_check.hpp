@@ -29,7 +29,9 @@ struct LogCheckOptions {
   /// consecutive velocities (given, else implied). 0: no implied values.
   double period = 0.0;
   /// Largest allowed |acceleration| implied with `period` (rad/s² or m/s²). 0: reported in
-  /// the statistics only.
+  /// the statistics only. Independently, the per-joint acceleration and jerk limits of a
+  /// limits file (JointInfo::acceleration_limit, jerk_limit) are checked with `period`
+  /// (codes acceleration-limit, jerk-limit).
   double max_acceleration = 0.0;
   /// Allowed excursion beyond position limits (rad or m) and above velocity limits (rad/s or
   /// m/s) before it is an error (encoders and filters overshoot a little).
@@ -106,6 +108,7 @@ private:
     double last_position;  ///< NaN until a finite position
     double last_velocity;  ///< given or implied; NaN until known
     std::uint64_t seen_in;  ///< number of the message that last carried the joint
+    double last_acceleration;  ///< implied; NaN until two velocities were known
   };
 
   /// Counts a problem; true when it is to be kept (within the budget of its code and slot).

@@ -17,6 +17,7 @@
 #include <kdl/tree.hpp>
 
 #include "rmodel/joint_state.hpp"
+#include "rmodel/limits.hpp"
 #include "rmodel/semantics.hpp"
 
 namespace rmodel {
@@ -39,6 +40,13 @@ struct JointInfo {
   double lower = 0.0, upper = 0.0; ///< position limits (rad or m); meaningful if has_limits
   double velocity_limit = 0.0;     ///< rad/s or m/s; 0 when not given
   double effort_limit = 0.0;       ///< N·m or N; 0 when not given
+  /// rad/s² or m/s², from a limits file (joint_limits.yaml); 0 when not given.
+  double acceleration_limit = 0.0;
+  /// rad/s³ or m/s³, from a limits file; 0 when not given.
+  double jerk_limit = 0.0;
+  /// True when a limits file gave this joint any limit (then velocity, effort and position
+  /// limits it gives replace the URDF's, as MoveIt does).
+  bool limits_from_file = false;
   int line = 0;                    ///< line of the <joint> element in the URDF, 0 if unknown
   /// Index in the full sorted pose, or -1 for fixed joints and joints outside the pose.
   int index = -1;
@@ -78,6 +86,7 @@ struct Chain {
   std::string last_link_virtual;  ///< empty when the chain has no virtual joints
   std::string default_contact;    ///< empty when none
   std::string description;
+  std::vector<ChainExtra> extra = {};  ///< further parameters of the chain (.cpf), as declared
   /// Full-pose indices of the chain's movable joints from first_link down to the end
   /// (last_link_virtual if given), root to tip. The first `real_size` are the real joints,
   /// the rest are virtual.
@@ -136,7 +145,11 @@ struct ModelSource {
   std::string urdf_path;        ///< "-" for stdin
   std::string semantics_path;   ///< empty: URDF only
   std::optional<SemanticsFormat> semantics_format;
+  std::string limits_path = {};  ///< empty: no joint_limits.yaml (initialised: 3-member braces stay valid)
 };
+
+/// Kinds of joint limit a bound can default to.
+enum class LimitKind { velocity, acceleration, jerk };
 
 /// The robot model. Construct with Model::load or Model::from_urdf_string.
 class Model {
@@ -144,8 +157,13 @@ public:
   /// Builds a model from URDF text and an optional semantic description.
   /// @param urdf_name file name used in messages.
   /// @throws ParseError on malformed URDF, ModelError on a broken rule of the semantics.
+  /// `limits` (MoveIt joint_limits.yaml) adds acceleration and jerk limits and replaces the
+  /// URDF's velocity, effort and position limits of the joints it names.
+  /// @throws ParseError on malformed URDF, ModelError on a broken rule of the semantics or a
+  ///         limits file naming a joint the URDF lacks.
   static Model from_urdf_string(std::string urdf_text, const std::string& urdf_name,
-                                std::optional<Semantics> semantics = std::nullopt);
+                                std::optional<Semantics> semantics = std::nullopt,
+                                std::optional<JointLimitsFile> limits = std::nullopt);
 
   /// Reads the files named by `source` and builds the model.
   /// @throws IoError, ParseError, ModelError.
@@ -160,6 +178,14 @@ public:
   [[nodiscard]] bool has_semantics() const noexcept;
   [[nodiscard]] const Semantics& semantics() const noexcept;
   [[nodiscard]] const std::string& root_link() const noexcept;
+  /// The limits file given at load, nullptr when none.
+  [[nodiscard]] const JointLimitsFile* limits() const noexcept;
+  /// The tightest (smallest non-zero) limit of a kind among the named pose joints (every
+  /// pose joint when `joints` is empty): a default bound for filters (`v`, `amax`). nullopt
+  /// when none of them has one. Velocity limits come from the URDF or the limits file,
+  /// acceleration and jerk limits from the limits file only. @throws NotFound
+  [[nodiscard]] std::optional<double> tightest_limit(LimitKind kind,
+                                                     std::span<const std::string> joints = {}) const;
 
   // ---- URDF links and joints (declaration order) ----
   [[nodiscard]] const std::vector<LinkInfo>& links() const noexcept;
@@ -191,10 +217,15 @@ public:
                                                       bool with_virtual = true) const;
   [[nodiscard]] std::span<const int> chain_joint_indices(std::string_view chain,
                                                          bool with_virtual = true) const;
-  /// A chain's text property; empty string when the optional property is not set.
+  /// A chain's text property; empty string when the optional property is not set, except
+  /// last_link_virtual, which is last_link for a chain without virtual joints (as the
+  /// original getChainProperty answers).
   [[nodiscard]] const std::string& chain_property(std::string_view chain,
                                                   ChainProperty property) const;
   [[nodiscard]] const std::string& chain_default_contact(std::string_view chain) const;
+  /// A chain parameter beyond the four known ones (`.cpf` PropertyBag member), as written;
+  /// nullptr when the chain has none of that name. @throws NotFound for an unknown chain.
+  [[nodiscard]] const ChainExtra* chain_extra(std::string_view chain, std::string_view parameter) const;
   /// Group of a chain; nullopt when the chain is in no group. @throws NotFound
   [[nodiscard]] std::optional<std::string> chain_group(std::string_view chain) const;
   /// Distinct groups of the given chains, in group order (chains without a group skipped).
@@ -241,6 +272,16 @@ public:
   void extract_chain(std::string_view chain, const JointState& full, KDL::JntArray& position,
                      KDL::JntArray& velocity, KDL::JntArray& effort,
                      bool with_virtual = true) const;
+  /// Copies a chain's joints out of any JointState — partial, unsorted, with other joints —
+  /// by name, as the original extractChain does (the plugin design keeps this apart from
+  /// map_chain, which needs a sorted full pose). Arrays are resized to the chain size; a
+  /// field absent from `state` (empty) gives a size-0 array. A chain joint the state does not
+  /// name reads 0. No allocation when the arrays already have the chain's size.
+  /// @returns true when the state names every joint of the chain.
+  /// @throws NotFound for an unknown chain, SizeMismatch when a non-empty field of `state`
+  ///         is not the size of its names.
+  bool extract_chain_by_name(std::string_view chain, const JointState& state, KDL::JntArray& position,
+                             KDL::JntArray& velocity, KDL::JntArray& effort, bool with_virtual = true) const;
   /// Writes chain arrays into their slots of a sorted full pose. Empty arrays leave that
   /// field alone; a field of `full` that is empty is first sized to the pose (zeros).
   /// `full.name` is set to the pose order when empty.

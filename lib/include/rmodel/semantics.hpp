@@ -16,6 +16,16 @@
 
 namespace rmodel {
 
+/// A chain parameter beyond the four rmodel knows, kept as written: a `.cpf` chain's
+/// `<simple name= type=><value>` (the original service let chains carry any PropertyBag
+/// member).
+struct ChainExtra {
+  std::string name;
+  std::string type;   ///< the PropertyBag type, e.g. "double", "string", "bool"
+  std::string value;  ///< the text of <value>
+  bool operator==(const ChainExtra&) const = default;
+};
+
 /// A kinematic chain as declared. Empty strings mean "not given".
 struct ChainSpec {
   std::string name;
@@ -25,6 +35,7 @@ struct ChainSpec {
   std::string default_contact;    ///< optional name of a ContactSpec
   std::string description;        ///< free text, kept for lossless conversion
   int line = 0;                   ///< 1-based line in the source file, 0 if unknown
+  std::vector<ChainExtra> extra = {};  ///< further parameters, in declaration order
   bool operator==(const ChainSpec&) const = default;
 };
 

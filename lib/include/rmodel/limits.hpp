@@ -1,0 +1,49 @@
+#pragma once
+/// @file limits.hpp
+/// Joint limits beyond the URDF: MoveIt's `joint_limits.yaml` (`joint_limits: {joint:
+/// {has_velocity_limits, max_velocity, has_acceleration_limits, max_acceleration,
+/// has_jerk_limits, max_jerk, has_position_limits, min_position, max_position,
+/// has_effort_limits, max_effort}}`). A value counts only when its `has_*_limits` flag is
+/// true, as MoveIt reads the file; a value whose flag is absent or false is ignored with a
+/// warning. Units are those of the joint: rad or m, per s, s², s³; N·m or N.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rmodel/diagnostic.hpp"
+
+namespace rmodel {
+
+/// The limits a `joint_limits.yaml` gives one joint; nullopt when not given (or disabled).
+struct JointLimitsSpec {
+  std::string joint;
+  std::optional<double> min_position, max_position;  ///< both or neither (has_position_limits)
+  std::optional<double> max_velocity;                ///< > 0
+  std::optional<double> max_acceleration;            ///< > 0
+  std::optional<double> max_jerk;                    ///< > 0
+  std::optional<double> max_effort;                  ///< > 0
+  int line = 0;                                      ///< 1-based line of the joint's key
+  bool operator==(const JointLimitsSpec&) const = default;
+};
+
+/// A parsed limits file, joints in file order.
+struct JointLimitsFile {
+  std::vector<JointLimitsSpec> joints;
+  std::string source;  ///< file name for messages
+  /// Keys and values ignored as MoveIt ignores them (flags false or missing, unknown keys).
+  std::vector<Diagnostic> warnings;
+  /// The entry of a joint, nullptr when the file does not name it.
+  [[nodiscard]] const JointLimitsSpec* find(std::string_view joint) const noexcept;
+};
+
+/// Parses a MoveIt `joint_limits.yaml`.
+/// @throws ParseError with file and line on malformed YAML, a missing `joint_limits` map, a
+///         value that is not a positive finite number, or min_position above max_position.
+JointLimitsFile parse_joint_limits(std::string_view text, const std::string& source_name);
+
+/// Reads and parses a limits file ("-" reads stdin). @throws IoError, ParseError.
+JointLimitsFile load_joint_limits(const std::string& path);
+
+}  // namespace rmodel

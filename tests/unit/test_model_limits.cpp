@@ -1,0 +1,192 @@
+// MoveIt joint_limits.yaml as a model input: read as MoveIt reads it (a value counts when
+// its has_*_limits flag is true), applied to the model's joints, used as filter defaults
+// (tightest_limit) and by the log checker (acceleration and jerk implied by the samples).
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "rmodel/check.hpp"
+#include "rmodel/error.hpp"
+#include "rmodel/limits.hpp"
+#include "rmodel/log_check.hpp"
+#include "rmodel/model.hpp"
+#include "test_support.hpp"
+
+namespace rmodel {
+namespace {
+
+using test::read_file;
+using test::sample;
+
+const char* kYaml = R"(# MoveIt joint limits
+default_velocity_scaling_factor: 0.1
+joint_limits:
+  neck_pitch:
+    has_velocity_limits: true
+    max_velocity: 0.5
+    has_acceleration_limits: true
+    max_acceleration: 10
+    has_jerk_limits: true
+    max_jerk: 100
+  head_yaw:
+    has_velocity_limits: false
+    max_velocity: 9
+    has_acceleration_limits: true
+    max_acceleration: 2.5
+    max_jerk: 7
+)";
+
+Model pony(std::optional<JointLimitsFile> limits) {
+  return Model::from_urdf_string(read_file(sample("pony.urdf")), "pony.urdf",
+                                 parse_semantics(read_file(sample("pony.json")), "pony.json"), std::move(limits));
+}
+
+TEST(JointLimitsYaml, ValuesCountOnlyWithTheirFlag) {
+  const JointLimitsFile f = parse_joint_limits(kYaml, "limits.yaml");
+  ASSERT_EQ(f.joints.size(), 2U);
+  EXPECT_EQ(f.joints[0].joint, "neck_pitch");
+  EXPECT_EQ(f.joints[0].line, 4);
+  EXPECT_EQ(f.joints[0].max_velocity, 0.5);
+  EXPECT_EQ(f.joints[0].max_acceleration, 10.0);
+  EXPECT_EQ(f.joints[0].max_jerk, 100.0);
+  EXPECT_FALSE(f.joints[1].max_velocity);  // has_velocity_limits: false
+  EXPECT_EQ(f.joints[1].max_acceleration, 2.5);
+  EXPECT_FALSE(f.joints[1].max_jerk);  // no has_jerk_limits
+  ASSERT_EQ(f.warnings.size(), 2U);
+  EXPECT_EQ(f.warnings[0].where.line, 13);
+  EXPECT_NE(f.warnings[0].message.find("max_velocity ignored, has_velocity_limits is false"), std::string::npos);
+  EXPECT_EQ(f.warnings[1].where.line, 16);
+  EXPECT_NE(f.warnings[1].message.find("max_jerk ignored, has_jerk_limits is not given"), std::string::npos);
+}
+
+TEST(JointLimitsYaml, MalformedIsAParseErrorWithLine) {
+  struct Case {
+    const char* text;
+    const char* expected;
+    int line;
+  };
+  for (const Case& c : {Case{"joint_limits:\n  a:\n    has_velocity_limits: true\n    max_velocity: -1\n",
+                             "joint 'a': max_velocity = -1 must be a positive finite number", 4},
+                        Case{"joint_limits:\n  a:\n    has_acceleration_limits: true\n",
+                             "has_acceleration_limits is true but max_acceleration is not given", 3},
+                        Case{"joint_limits:\n  a:\n    has_velocity_limits: maybe\n", "must be true or false", 3},
+                        Case{"limits: {}\n", "expected a map with a 'joint_limits' key", 1},
+                        Case{"joint_limits: [\n", "malformed YAML", 0}}) {
+    try {
+      (void)parse_joint_limits(c.text, "bad.yaml");
+      FAIL() << c.text;
+    } catch (const ParseError& e) {
+      EXPECT_EQ(e.where().file, "bad.yaml");
+      if (c.line > 0) EXPECT_EQ(e.where().line, c.line) << e.what();
+      else EXPECT_GT(e.where().line, 0) << e.what();
+      EXPECT_NE(std::string(e.what()).find(c.expected), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(JointLimitsYaml, AppliedToTheModel) {
+  const Model plain = pony(std::nullopt);
+  const Model model = pony(parse_joint_limits(kYaml, "limits.yaml"));
+  ASSERT_NE(model.limits(), nullptr);
+  const JointInfo& neck = *model.find_urdf_joint("neck_pitch");
+  EXPECT_EQ(neck.velocity_limit, 0.5);  // replaces the URDF's
+  EXPECT_EQ(neck.acceleration_limit, 10.0);
+  EXPECT_EQ(neck.jerk_limit, 100.0);
+  const JointInfo& yaw = *model.find_urdf_joint("head_yaw");
+  EXPECT_EQ(yaw.velocity_limit, plain.find_urdf_joint("head_yaw")->velocity_limit);  // flag false: URDF's kept
+  EXPECT_EQ(yaw.acceleration_limit, 2.5);
+  EXPECT_EQ(yaw.jerk_limit, 0.0);
+  // Filter defaults: the tightest limit among the joints a filter sees.
+  EXPECT_EQ(model.tightest_limit(LimitKind::acceleration), 2.5);
+  const std::vector<std::string> neck_only{"neck_pitch"};
+  EXPECT_EQ(model.tightest_limit(LimitKind::acceleration, neck_only), 10.0);
+  EXPECT_EQ(model.tightest_limit(LimitKind::jerk, neck_only), 100.0);
+  EXPECT_EQ(model.tightest_limit(LimitKind::velocity, neck_only), 0.5);
+  EXPECT_FALSE(plain.tightest_limit(LimitKind::jerk));
+  EXPECT_THROW((void)model.tightest_limit(LimitKind::jerk, std::vector<std::string>{"nope"}), NotFound);
+}
+
+TEST(JointLimitsYaml, UnknownJointIsAModelErrorNamingTheLimitsFile) {
+  const auto limits = parse_joint_limits("joint_limits:\n  neck_pitch: {}\n  neck_ptich:\n    has_jerk_limits: true\n    max_jerk: 3\n",
+                                         "limits.yaml");
+  try {
+    (void)pony(limits);
+    FAIL();
+  } catch (const ModelError& e) {
+    EXPECT_EQ(e.where().file, "limits.yaml");
+    EXPECT_EQ(e.where().line, 3);
+    EXPECT_NE(std::string(e.what()).find("joint 'neck_ptich' is not a joint of the URDF"), std::string::npos);
+  }
+  const std::string urdf = read_file(sample("pony.urdf"));
+  const std::string semantics = read_file(sample("pony.json"));
+  const Diagnostics d = check_model_text(urdf, "pony.urdf", &semantics, "pony.json", std::nullopt, &limits);
+  EXPECT_TRUE(d.has_errors());
+}
+
+TEST(JointLimitsYaml, LogCheckAccelerationAndJerk) {
+  const Model model = pony(parse_joint_limits(kYaml, "limits.yaml"));
+  // neck_pitch velocity 0 → 0.05 → 0.25 every 10 ms: accelerations 5 and 20 (limit 10), jerk
+  // (20 − 5) / 0.01 = 1500 (limit 100).
+  std::istringstream in(R"({"t": 0.00, "name": ["neck_pitch"], "position": [0], "velocity": [0]}
+{"t": 0.01, "name": ["neck_pitch"], "position": [0], "velocity": [0.05]}
+{"t": 0.02, "name": ["neck_pitch"], "position": [0], "velocity": [0.25]}
+)");
+  io::ReaderOptions reader_options;
+  reader_options.format = io::Format::JsonLines;
+  io::MessageReader reader(in, "log", reader_options);
+  LogCheckOptions options;
+  options.period = 0.01;
+  LogChecker checker(model, options);
+  io::Message m;
+  while (reader.next(m) == io::ReadStatus::Ok) checker.add(m);
+  std::vector<std::string> codes;
+  for (const auto& p : checker.problems()) codes.push_back(p.code);
+  EXPECT_EQ(codes, (std::vector<std::string>{"acceleration-limit", "jerk-limit"}));
+  EXPECT_EQ(checker.problems()[0].line, 3U);
+  EXPECT_NE(checker.problems()[0].message.find("acceleration 20 rad/s² implied, above its limit 10"),
+            std::string::npos)
+      << checker.problems()[0].message;
+}
+
+}  // namespace
+}  // namespace rmodel
+
+namespace rmodel {
+namespace {
+
+TEST(ModelExtract, ChainFromAPartialUnsortedJointStateByName) {
+  const Model model = pony(std::nullopt);
+  const Chain& head = model.chains()[0];
+  const auto joints = model.chain_joints(head.name);
+  ASSERT_GE(joints.size(), 2U);
+  // Only the chain's joints, reversed, with a stranger in between; no efforts.
+  JointState state;
+  for (std::size_t i = joints.size(); i-- > 0;) {
+    state.name.push_back(joints[i]);
+    state.position.push_back(0.1 * static_cast<double>(i + 1));
+    state.velocity.push_back(-1.0 * static_cast<double>(i + 1));
+    if (i == 1) {
+      state.name.push_back("stranger");
+      state.position.push_back(99);
+      state.velocity.push_back(99);
+    }
+  }
+  KDL::JntArray q, v, e;
+  EXPECT_TRUE(model.extract_chain_by_name(head.name, state, q, v, e));
+  ASSERT_EQ(q.rows(), joints.size());
+  for (std::size_t i = 0; i < joints.size(); ++i) {
+    EXPECT_DOUBLE_EQ(q(static_cast<unsigned>(i)), 0.1 * static_cast<double>(i + 1));
+    EXPECT_DOUBLE_EQ(v(static_cast<unsigned>(i)), -1.0 * static_cast<double>(i + 1));
+  }
+  EXPECT_EQ(e.rows(), 0U);
+  // A joint missing: false, its slot reads 0.
+  state.name[0] = "renamed";
+  EXPECT_FALSE(model.extract_chain_by_name(head.name, state, q, v, e));
+  EXPECT_DOUBLE_EQ(q(static_cast<unsigned>(joints.size() - 1)), 0.0);
+  state.velocity.pop_back();
+  EXPECT_THROW((void)model.extract_chain_by_name(head.name, state, q, v, e), SizeMismatch);
+  EXPECT_THROW((void)model.extract_chain_by_name("nope", state, q, v, e), NotFound);
+}
+
+}  // namespace
+}  // namespace rmodel
