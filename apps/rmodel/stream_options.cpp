@@ -11,6 +11,7 @@
 
 #include "rmodel/error.hpp"
 #include "rmodel/io/format.hpp"
+#include "terminal.hpp"
 
 namespace rmodel::cli {
 
@@ -61,16 +62,16 @@ std::vector<std::string> StreamOptions::checked_inputs() const {
 }
 
 void StreamStats::print_summary(const char* command) const {
-  fmt::print(stderr, "rmodel {}: read {} message{}, wrote {}, rejected {}, {} warning{}{}\n", command, read,
+  terminal::diagnostic(fmt::format("rmodel {}: read {} message{}, wrote {}, rejected {}, {} warning{}{}", command, read,
              read == 1 ? "" : "s", written, rejected, warnings, warnings == 1 ? "" : "s",
-             stopped_early ? " (stopped early)" : "");
+             stopped_early ? " (stopped early)" : ""));
 }
 
 void report_input(const std::string& source, std::size_t line, std::size_t item, const std::string& text) {
   std::string where = source;
   if (line > 0) where += fmt::format(":{}", line);
   if (item > 0) where += fmt::format(": message {}", item);
-  fmt::print(stderr, "rmodel: {}: {}\n", where, text);
+  terminal::diagnostic(fmt::format("rmodel: {}: {}", where, text));
 }
 
 namespace {
@@ -87,7 +88,7 @@ Progress::Progress(int fd, const std::string& path) : fd_(fd) {
 }
 
 Progress::~Progress() {
-  if (enabled_ && last_draw_ns_ != 0) fmt::print(stderr, "\r\033[K");
+  if (enabled_ && last_draw_ns_ != 0) terminal::clear_status();
 }
 
 void Progress::tick(std::uint64_t messages) {
@@ -99,8 +100,9 @@ void Progress::tick(std::uint64_t messages) {
   const double fraction = pos > 0 ? std::min(1.0, static_cast<double>(pos) / static_cast<double>(size_)) : 0.0;
   const int width = 30;
   const int filled = static_cast<int>(fraction * width);
-  fmt::print(stderr, "\r[{}{}] {:3.0f}% {} messages", std::string(static_cast<std::size_t>(filled), '#'),
-             std::string(static_cast<std::size_t>(width - filled), ' '), fraction * 100.0, messages);
+  terminal::show_status(fmt::format("[{}{}] {:3.0f}% {} messages", std::string(static_cast<std::size_t>(filled), '#'),
+                                    std::string(static_cast<std::size_t>(width - filled), ' '), fraction * 100.0,
+                                    messages));
 }
 
 namespace {
@@ -120,7 +122,7 @@ StreamInput::StreamInput(const std::string& path, const StreamOptions& options)
 
 bool StreamInput::reject_read_error(StreamStats& stats) {
   ++stats.rejected;
-  if (!options_.quiet) fmt::print(stderr, "rmodel: {}\n", reader_.error().to_string(reader_.source()));
+  if (!options_.quiet) terminal::diagnostic("rmodel: " + reader_.error().to_string(reader_.source()));
   return !over_budget(stats);
 }
 
@@ -132,7 +134,7 @@ bool StreamInput::reject(const io::Message& message, StreamStats& stats, const s
 
 bool StreamInput::over_budget(StreamStats& stats) const {
   if (options_.max_errors == 0 || stats.rejected < options_.max_errors) return false;
-  fmt::print(stderr, "rmodel: stopping after {} rejected messages (--max-errors)\n", stats.rejected);
+  terminal::diagnostic(fmt::format("rmodel: stopping after {} rejected messages (--max-errors)", stats.rejected));
   stats.stopped_early = true;
   return true;
 }
