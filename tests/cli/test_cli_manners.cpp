@@ -132,7 +132,7 @@ TEST(CliManners, EnumValuesByNameOnlyWithASuggestion) {
   // A good name works.
   const auto ok = run_rmodel({"joints", "--sample", "-f", "json"});
   EXPECT_EQ(ok.exit_code, 0) << ok.err;
-  EXPECT_NO_THROW((void)nlohmann::json::parse(ok.out));
+  EXPECT_TRUE(nlohmann::json::accept(ok.out)) << ok.out;
 }
 
 TEST(CliManners, HelpShowsEnumNamesNotInternalCodes) {
@@ -216,7 +216,7 @@ TEST(CliManners, CompletesNamesFromTheModelOnTheCommandLine) {
   const auto joints = run_rmodel({"joints", "--sample", "-f", "json"});
   ASSERT_EQ(joints.exit_code, 0) << joints.err;
   std::set<std::string> expected;
-  for (const auto& j : nlohmann::json::parse(joints.out)) expected.insert(j["joint"].get<std::string>());
+  for (const auto& j : nlohmann::json::parse(joints.out)) expected.insert(j["name"].get<std::string>());
   ASSERT_FALSE(expected.empty());
   auto r = run_rmodel({"__complete", "joints", "filter", "--sample", "--joints"});
   EXPECT_EQ(r.exit_code, 0);
@@ -224,7 +224,7 @@ TEST(CliManners, CompletesNamesFromTheModelOnTheCommandLine) {
 
   const auto chains = run_rmodel({"chains", "--sample", "-f", "json"});
   std::set<std::string> chain_names;
-  for (const auto& c : nlohmann::json::parse(chains.out)) chain_names.insert(c["chain"].get<std::string>());
+  for (const auto& c : nlohmann::json::parse(chains.out)) chain_names.insert(c["name"].get<std::string>());
   r = run_rmodel({"__complete", "index-names", "index", "--sample", "-k", "chain"});
   EXPECT_EQ(word_set(r.out), chain_names);
   r = run_rmodel({"__complete", "chains", "jacobian", "--model=" + test::sample("model.json").string()});
@@ -413,6 +413,7 @@ TEST(CliManners, AFullDiskExitsOneForEveryCommand) {
     const auto r = run_shell("\"$RMODEL\" " + command + " >/dev/full");
     EXPECT_EQ(r.exit_code, 1) << command << "\n" << r.err;
     EXPECT_NE(r.err.find("rmodel: error: "), std::string::npos) << command << "\n" << r.err;
+    EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << command << "\n" << r.err;
   }
 }
 
