@@ -24,6 +24,7 @@ complete -c rmodel -n '__fish_use_subcommand' -a 'version' -d 'Version of rmodel
 complete -c rmodel -n '__fish_use_subcommand' -s h -l help -d 'Print this help message and exit'
 complete -c rmodel -n '__fish_use_subcommand' -s V -l version -d 'Display program version information and exit'
 complete -c rmodel -n '__fish_use_subcommand' -l debug -d 'Let internal exceptions through (for bug reports)'
+complete -c rmodel -n '__fish_use_subcommand' -l color -x -a 'auto always never' -d 'Colour errors and warnings: auto (stderr is a terminal, NO_COLOR unset), always, never'
 
 # rmodel check
 complete -c rmodel -n '__fish_seen_subcommand_from check' -s h -l help -d 'Print this help message and exit'
@@ -46,7 +47,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from info' -l limits -x -d 'MoveIt
 complete -c rmodel -n '__fish_seen_subcommand_from info' -s m -l model -r -F -d 'Model manifest JSON naming the URDF and semantics [env: RMODEL_MODEL]'
 complete -c rmodel -n '__fish_seen_subcommand_from info' -l sample -d 'Use the sample robot shipped with rmodel'
 complete -c rmodel -n '__fish_seen_subcommand_from info' -s f -l format -x -a 'text json' -d 'Output format'
-complete -c rmodel -n '__fish_seen_subcommand_from info' -l pose -x -d 'Joint positions (rad or m) as joint=value items separated by commas; a named pose may come first (\'stand,neck_pitch=0.2\'); joints not given are 0'
+complete -c rmodel -n '__fish_seen_subcommand_from info' -l pose -x -a '(rmodel __complete poses (commandline -opc)[2..-1] 2>/dev/null)' -d 'Joint positions (rad or m) as joint=value items separated by commas; a named pose may come first (\'stand,neck_pitch=0.2\'); joints not given are 0'
 complete -c rmodel -n '__fish_seen_subcommand_from info' -l pose-file -r -F -d 'Take the pose from the first joint-state message of a JSON, JSON Lines or CSV file (--pose items override it)'
 
 # rmodel tree
@@ -79,6 +80,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from chains' -s m -l model -r -F -
 complete -c rmodel -n '__fish_seen_subcommand_from chains' -l sample -d 'Use the sample robot shipped with rmodel'
 complete -c rmodel -n '__fish_seen_subcommand_from chains' -s f -l format -x -a 'text json csv' -d 'Output format'
 complete -c rmodel -n '__fish_seen_subcommand_from chains' -l with-virtual -d 'Include the virtual joints (past last_link) in the joint lists'
+complete -c rmodel -n '__fish_seen_subcommand_from chains' -a '(rmodel __complete chains (commandline -opc)[2..-1] 2>/dev/null)' -d 'Chains to show (default: all)'
 
 # rmodel groups
 complete -c rmodel -n '__fish_seen_subcommand_from groups' -s h -l help -d 'Print this help message and exit'
@@ -89,6 +91,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from groups' -l limits -x -d 'Move
 complete -c rmodel -n '__fish_seen_subcommand_from groups' -s m -l model -r -F -d 'Model manifest JSON naming the URDF and semantics [env: RMODEL_MODEL]'
 complete -c rmodel -n '__fish_seen_subcommand_from groups' -l sample -d 'Use the sample robot shipped with rmodel'
 complete -c rmodel -n '__fish_seen_subcommand_from groups' -s f -l format -x -a 'text json csv' -d 'Output format'
+complete -c rmodel -n '__fish_seen_subcommand_from groups' -a '(rmodel __complete groups (commandline -opc)[2..-1] 2>/dev/null)' -d 'Groups to show (default: all)'
 
 # rmodel contacts
 complete -c rmodel -n '__fish_seen_subcommand_from contacts' -s h -l help -d 'Print this help message and exit'
@@ -99,10 +102,11 @@ complete -c rmodel -n '__fish_seen_subcommand_from contacts' -l limits -x -d 'Mo
 complete -c rmodel -n '__fish_seen_subcommand_from contacts' -s m -l model -r -F -d 'Model manifest JSON naming the URDF and semantics [env: RMODEL_MODEL]'
 complete -c rmodel -n '__fish_seen_subcommand_from contacts' -l sample -d 'Use the sample robot shipped with rmodel'
 complete -c rmodel -n '__fish_seen_subcommand_from contacts' -s f -l format -x -a 'text json csv' -d 'Output format'
-complete -c rmodel -n '__fish_seen_subcommand_from contacts' -l pose -x -d 'Joint positions (rad or m) as joint=value items separated by commas; a named pose may come first (\'stand,neck_pitch=0.2\'); joints not given are 0'
+complete -c rmodel -n '__fish_seen_subcommand_from contacts' -l pose -x -a '(rmodel __complete poses (commandline -opc)[2..-1] 2>/dev/null)' -d 'Joint positions (rad or m) as joint=value items separated by commas; a named pose may come first (\'stand,neck_pitch=0.2\'); joints not given are 0'
 complete -c rmodel -n '__fish_seen_subcommand_from contacts' -l pose-file -r -F -d 'Take the pose from the first joint-state message of a JSON, JSON Lines or CSV file (--pose items override it)'
-complete -c rmodel -n '__fish_seen_subcommand_from contacts' -l chain -x -d 'With a pose: chains whose contact points to place (default: every chain with a default contact); repeatable'
-complete -c rmodel -n '__fish_seen_subcommand_from contacts' -l contact -x -d 'With a pose and one --chain: the contact to place instead of the chain\'s default contact'
+complete -c rmodel -n '__fish_seen_subcommand_from contacts' -l chain -x -a '(rmodel __complete chains (commandline -opc)[2..-1] 2>/dev/null)' -d 'With a pose: chains whose contact points to place (default: every chain with a default contact); repeatable'
+complete -c rmodel -n '__fish_seen_subcommand_from contacts' -l contact -x -a '(rmodel __complete contacts (commandline -opc)[2..-1] 2>/dev/null)' -d 'With a pose and one --chain: the contact to place instead of the chain\'s default contact'
+complete -c rmodel -n '__fish_seen_subcommand_from contacts' -a '(rmodel __complete contacts (commandline -opc)[2..-1] 2>/dev/null)' -d 'Contacts to show (default: all)'
 
 # rmodel index
 complete -c rmodel -n '__fish_seen_subcommand_from index' -s h -l help -d 'Print this help message and exit'
@@ -113,7 +117,8 @@ complete -c rmodel -n '__fish_seen_subcommand_from index' -l limits -x -d 'MoveI
 complete -c rmodel -n '__fish_seen_subcommand_from index' -s m -l model -r -F -d 'Model manifest JSON naming the URDF and semantics [env: RMODEL_MODEL]'
 complete -c rmodel -n '__fish_seen_subcommand_from index' -l sample -d 'Use the sample robot shipped with rmodel'
 complete -c rmodel -n '__fish_seen_subcommand_from index' -s f -l format -x -a 'text json csv' -d 'Output format'
-complete -c rmodel -n '__fish_seen_subcommand_from index' -s k -l kind -x -a 'chain group joint' -d 'What the names are'
+complete -c rmodel -n '__fish_seen_subcommand_from index' -s k -l kind -x -a 'joint chain group' -d 'What the names are'
+complete -c rmodel -n '__fish_seen_subcommand_from index' -a '(rmodel __complete index-names (commandline -opc)[2..-1] 2>/dev/null)' -d 'Joint (chain, group) names'
 
 # rmodel convert
 complete -c rmodel -n '__fish_seen_subcommand_from convert' -s h -l help -d 'Print this help message and exit'
@@ -132,6 +137,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from poses' -s m -l model -r -F -d
 complete -c rmodel -n '__fish_seen_subcommand_from poses' -l sample -d 'Use the sample robot shipped with rmodel'
 complete -c rmodel -n '__fish_seen_subcommand_from poses' -s f -l format -x -a 'text json csv' -d 'Output format'
 complete -c rmodel -n '__fish_seen_subcommand_from poses' -l full -x -d 'Print the full sorted pose of POSE: a named pose, joint=value items, or both (\'stand joint51=0.2\')'
+complete -c rmodel -n '__fish_seen_subcommand_from poses' -a '(rmodel __complete poses (commandline -opc)[2..-1] 2>/dev/null)' -d 'Poses to list (name or group/name; default: all)'
 
 # rmodel diff
 complete -c rmodel -n '__fish_seen_subcommand_from diff' -s h -l help -d 'Print this help message and exit'
@@ -210,15 +216,18 @@ complete -c rmodel -n '__fish_seen_subcommand_from filter' -l semantics-format -
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -l limits -x -d 'MoveIt joint_limits.yaml: acceleration and jerk limits, velocity limits replacing the URDF\'s [env: RMODEL_LIMITS]'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -s m -l model -r -F -d 'Model manifest JSON naming the URDF and semantics [env: RMODEL_MODEL]'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -l sample -d 'Use the sample robot shipped with rmodel'
-complete -c rmodel -n '__fish_seen_subcommand_from filter' -s p -l param -x -d 'Filter parameter NAME=VALUE (repeatable; see --list)'
+complete -c rmodel -n '__fish_seen_subcommand_from filter' -s p -l param -x -a '(rmodel __complete filter-params (commandline -opc)[2..-1] 2>/dev/null)' -d 'Filter parameter NAME=VALUE (repeatable; see --list)'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -l field -x -a 'position velocity effort' -d 'Field filtered'
-complete -c rmodel -n '__fish_seen_subcommand_from filter' -l joints -x -d 'Joints filtered (comma-separated; default: all); the others pass through'
+complete -c rmodel -n '__fish_seen_subcommand_from filter' -l joints -x -a '(rmodel __complete joints (commandline -opc)[2..-1] 2>/dev/null)' -d 'Joints filtered (comma-separated; default: all); the others pass through'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -l list -d 'List the filter kinds with their parameters, units and defaults'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -s f -l format -x -a 'text json' -d 'Output format'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -l step -d 'Step response of the filter (unit step at t=0) instead of filtering a log: a plot with --plot, else a table t,input,output on -o (CSV; JSON Lines with -O jsonl)'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -l duration -x -d 'Length of the --step response (s; default: a few time constants)'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -l plot -r -F -d 'Draw input and output over time into FILE.png or FILE.svg (needs gnuplot)'
-complete -c rmodel -n '__fish_seen_subcommand_from filter' -l plot-joints -x -d 'Joints drawn by --plot (comma-separated; default: first 4 filtered)'
+complete -c rmodel -n '__fish_seen_subcommand_from filter' -l from -x -d 'Start of the time window drawn by --plot (s from the first stamp)'
+complete -c rmodel -n '__fish_seen_subcommand_from filter' -l to -x -d 'End of the time window drawn by --plot (s from the first stamp)'
+complete -c rmodel -n '__fish_seen_subcommand_from filter' -l plot-joints -x -a '(rmodel __complete joints (commandline -opc)[2..-1] 2>/dev/null)' -d 'Joints drawn by --plot (comma-separated; default: first 4 filtered)'
+complete -c rmodel -n '__fish_seen_subcommand_from filter' -a '(rmodel __complete filter-kinds (commandline -opc)[2..-1] 2>/dev/null)' -d 'Filter kind (rmodel filter --list)'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -F -d 'Joint-state logs (.jsonl, .json, .csv; \'-\' or none: stdin)'
 
 # rmodel fk
@@ -229,11 +238,11 @@ complete -c rmodel -n '__fish_seen_subcommand_from fk' -l semantics-format -x -a
 complete -c rmodel -n '__fish_seen_subcommand_from fk' -l limits -x -d 'MoveIt joint_limits.yaml: acceleration and jerk limits, velocity limits replacing the URDF\'s [env: RMODEL_LIMITS]'
 complete -c rmodel -n '__fish_seen_subcommand_from fk' -s m -l model -r -F -d 'Model manifest JSON naming the URDF and semantics [env: RMODEL_MODEL]'
 complete -c rmodel -n '__fish_seen_subcommand_from fk' -l sample -d 'Use the sample robot shipped with rmodel'
-complete -c rmodel -n '__fish_seen_subcommand_from fk' -l pose -x -d 'Joint positions (rad or m) as joint=value items separated by commas; a named pose may come first (\'stand,neck_pitch=0.2\'); joints not given are 0'
+complete -c rmodel -n '__fish_seen_subcommand_from fk' -l pose -x -a '(rmodel __complete poses (commandline -opc)[2..-1] 2>/dev/null)' -d 'Joint positions (rad or m) as joint=value items separated by commas; a named pose may come first (\'stand,neck_pitch=0.2\'); joints not given are 0'
 complete -c rmodel -n '__fish_seen_subcommand_from fk' -l pose-file -r -F -d 'Take the pose from the first joint-state message of a JSON, JSON Lines or CSV file (--pose items override it)'
 complete -c rmodel -n '__fish_seen_subcommand_from fk' -s f -l format -x -a 'text json csv' -d 'Output format'
 complete -c rmodel -n '__fish_seen_subcommand_from fk' -l links -x -d 'Links to show, comma-separated (default: all)'
-complete -c rmodel -n '__fish_seen_subcommand_from fk' -l chain -x -d 'Only the links of this chain, in its first_link frame'
+complete -c rmodel -n '__fish_seen_subcommand_from fk' -l chain -x -a '(rmodel __complete chains (commandline -opc)[2..-1] 2>/dev/null)' -d 'Only the links of this chain, in its first_link frame'
 complete -c rmodel -n '__fish_seen_subcommand_from fk' -l with-virtual -d 'Include the chains\' virtual links (past last_link), hidden by default'
 complete -c rmodel -n '__fish_seen_subcommand_from fk' -l orientation -x -a 'quat rpy' -d 'Orientation as a quaternion (qx qy qz qw) or as roll pitch yaw'
 complete -c rmodel -n '__fish_seen_subcommand_from fk' -l log -r -F -d 'Stream a joint-state log (.jsonl, .json, .csv; \'-\': stdin): one record per joint state; partial messages update the held pose, which starts at the given pose'
@@ -241,6 +250,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from fk' -s i -l input-format -x -
 complete -c rmodel -n '__fish_seen_subcommand_from fk' -l max-errors -x -d 'Stop after N rejected messages (0: never)'
 complete -c rmodel -n '__fish_seen_subcommand_from fk' -s q -l quiet -d 'Report only the summary, not each problem'
 complete -c rmodel -n '__fish_seen_subcommand_from fk' -l flush-each -d 'Flush the output after every record'
+complete -c rmodel -n '__fish_seen_subcommand_from fk' -a '(rmodel __complete joint-values (commandline -opc)[2..-1] 2>/dev/null)' -d 'Joint positions as joint=value (rad or m), applied after --pose'
 
 # rmodel jacobian
 complete -c rmodel -n '__fish_seen_subcommand_from jacobian' -s h -l help -d 'Print this help message and exit'
@@ -250,13 +260,14 @@ complete -c rmodel -n '__fish_seen_subcommand_from jacobian' -l semantics-format
 complete -c rmodel -n '__fish_seen_subcommand_from jacobian' -l limits -x -d 'MoveIt joint_limits.yaml: acceleration and jerk limits, velocity limits replacing the URDF\'s [env: RMODEL_LIMITS]'
 complete -c rmodel -n '__fish_seen_subcommand_from jacobian' -s m -l model -r -F -d 'Model manifest JSON naming the URDF and semantics [env: RMODEL_MODEL]'
 complete -c rmodel -n '__fish_seen_subcommand_from jacobian' -l sample -d 'Use the sample robot shipped with rmodel'
-complete -c rmodel -n '__fish_seen_subcommand_from jacobian' -l pose -x -d 'Joint positions (rad or m) as joint=value items separated by commas; a named pose may come first (\'stand,neck_pitch=0.2\'); joints not given are 0'
+complete -c rmodel -n '__fish_seen_subcommand_from jacobian' -l pose -x -a '(rmodel __complete poses (commandline -opc)[2..-1] 2>/dev/null)' -d 'Joint positions (rad or m) as joint=value items separated by commas; a named pose may come first (\'stand,neck_pitch=0.2\'); joints not given are 0'
 complete -c rmodel -n '__fish_seen_subcommand_from jacobian' -l pose-file -r -F -d 'Take the pose from the first joint-state message of a JSON, JSON Lines or CSV file (--pose items override it)'
 complete -c rmodel -n '__fish_seen_subcommand_from jacobian' -s f -l format -x -a 'text json csv' -d 'Output format'
-complete -c rmodel -n '__fish_seen_subcommand_from jacobian' -l chain -x -d 'The chain (its movable joints are the columns)'
+complete -c rmodel -n '__fish_seen_subcommand_from jacobian' -l chain -x -a '(rmodel __complete chains (commandline -opc)[2..-1] 2>/dev/null)' -d 'The chain (its movable joints are the columns)'
 complete -c rmodel -n '__fish_seen_subcommand_from jacobian' -l link -x -d 'Link of the chain whose motion is given (default: the chain\'s end link)'
 complete -c rmodel -n '__fish_seen_subcommand_from jacobian' -l point -x -d 'Reference point in the link frame (m; default: the link origin)'
 complete -c rmodel -n '__fish_seen_subcommand_from jacobian' -l with-virtual -d 'Include the chain\'s virtual joints (past last_link); the end link is then last_link_virtual'
+complete -c rmodel -n '__fish_seen_subcommand_from jacobian' -a '(rmodel __complete joint-values (commandline -opc)[2..-1] 2>/dev/null)' -d 'Joint positions as joint=value (rad or m), applied after --pose'
 
 # rmodel help
 complete -c rmodel -n '__fish_seen_subcommand_from help' -s h -l help -d 'Print this help message and exit'

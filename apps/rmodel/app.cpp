@@ -8,6 +8,8 @@
 #include "man_page.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/version.hpp"
+#include "output.hpp"
+#include "terminal.hpp"
 
 namespace rmodel::cli {
 
@@ -27,6 +29,105 @@ std::string_view command_named(int argc, const char* const* argv) {
   return {};
 }
 
+namespace {
+
+/// Display width of UTF-8 text: code points, not bytes (help has "·" and "→").
+std::size_t columns(std::string_view text) {
+  std::size_t n = 0;
+  for (const char c : text)
+    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++n;
+  return n;
+}
+
+std::string wrap_line(const std::string& line, std::size_t width) {
+  if (columns(line) <= width) return line + "\n";
+  const std::size_t lead = line.find_first_not_of(' ');
+  std::size_t indent = lead == std::string::npos ? 0 : lead;
+  if (lead != std::string::npos) {
+    const std::size_t gap = line.find("  ", lead);
+    if (gap != std::string::npos) {
+      const std::size_t column = line.find_first_not_of(' ', gap);
+      if (column != std::string::npos && column < width / 2) indent = column;
+    }
+  }
+  std::string out;
+  std::string rest = line;
+  bool first = true;
+  while (true) {
+    std::string current = first ? rest : std::string(indent, ' ') + rest;
+    if (columns(current) <= width) {
+      out += current + "\n";
+      break;
+    }
+    // The last space within the width, past the indentation; a word longer than the line
+    // stays whole.
+    std::size_t cut = std::string::npos;
+    std::size_t col = 0;
+    for (std::size_t i = 0; i < current.size() && col <= width; ++i) {
+      if ((static_cast<unsigned char>(current[i]) & 0xC0) != 0x80) ++col;
+      if (current[i] == ' ' && i > indent && col <= width + 1) cut = i;
+    }
+    if (cut == std::string::npos) cut = current.find(' ', indent + 1);
+    if (cut == std::string::npos) {
+      out += current + "\n";
+      break;
+    }
+    out += current.substr(0, cut) + "\n";
+    const std::size_t next = current.find_first_not_of(' ', cut);
+    if (next == std::string::npos) break;
+    rest = current.substr(next);
+    first = false;
+  }
+  return out;
+}
+
+std::string root_help(const CLI::App& app) {
+  std::string out = "Usage: rmodel [--color WHEN] [--debug] COMMAND [OPTIONS]\n\n" + app.get_description() + "\n\n";
+  out += command_list_text();
+  out +=
+      "\nOptions:\n"
+      "  -h, --help          This list\n"
+      "  -V, --version       The version of rmodel and of the libraries it was built with\n"
+      "  --color WHEN        Colour errors and warnings: auto (when stderr is a terminal and NO_COLOR\n"
+      "                      is unset), always, never\n"
+      "  --debug             Let internal exceptions through (for bug reports)\n"
+      "\n'rmodel help COMMAND' shows a command's manual, 'rmodel COMMAND --help' its options.\n";
+  return out;
+}
+
+/// CLI11's help, but short for the root (the command list, as `git --help`) and never wider
+/// than 100 columns.
+class HelpFormatter : public CLI::Formatter {
+public:
+  std::string make_help(const CLI::App* app, std::string name, CLI::AppFormatMode mode) const override {
+    if (app->get_parent() == nullptr && mode == CLI::AppFormatMode::Normal) return wrap_lines(root_help(*app));
+    return wrap_lines(CLI::Formatter::make_help(app, std::move(name), mode));
+  }
+};
+
+}  // namespace
+
+std::string wrap_lines(const std::string& text, std::size_t width) {
+  std::string out;
+  for (std::size_t start = 0; start < text.size();) {
+    auto end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    out += wrap_line(text.substr(start, end - start), width);
+    start = end + 1;
+  }
+  if (!text.empty() && text.back() != '\n' && !out.empty()) out.pop_back();
+  return out;
+}
+
+std::string command_list_text() {
+  std::size_t width = 0;
+  for (const CommandEntry& entry : command_table()) width = std::max(width, entry.name.size());
+  std::string out = "Commands:\n";
+  for (const CommandEntry& entry : command_table())
+    out += fmt::format("  {:<{}}  {}\n", entry.name, width, entry.summary);
+  return wrap_lines(out);
+}
+
 std::unique_ptr<AppTree> build_app(std::string_view only) {
   auto tree = std::make_unique<AppTree>();
   tree->app = std::make_unique<CLI::App>("rmodel: robot model inspection and joint-state processing", "rmodel");
@@ -34,6 +135,19 @@ std::unique_ptr<AppTree> build_app(std::string_view only) {
   app.require_subcommand(1);
   app.set_version_flag("-V,--version", version_text());
   app.add_flag("--debug", tree->debug, "Let internal exceptions through (for bug reports)");
+  app.formatter(std::make_shared<HelpFormatter>());
+  // Read before parsing too (main), so that parse errors are coloured as asked; declared
+  // here for --help, the man page and the completions.
+  app.add_option_function<std::string>(
+         "--color",
+         [](const std::string& when) {
+           terminal::set_color_mode(when == "always"  ? terminal::ColorMode::always
+                                    : when == "never" ? terminal::ColorMode::never
+                                                      : terminal::ColorMode::automatic);
+         },
+         "Colour errors and warnings: auto (stderr is a terminal, NO_COLOR unset), always, never")
+      ->check(one_of({"auto", "always", "never"}))
+      ->type_name("{auto|always|never}");
   // Hidden: `rmodel --generate man|completions DIR` writes the man pages or the shell
   // completions generated from this very tree (see docs/CONTRIBUTING.md).
   app.add_option_function<std::vector<std::string>>(

@@ -55,6 +55,14 @@ std::string version_text();
 /// The libraries rmodel was built with: librmodel's dependencies, then CLI11.
 std::vector<std::pair<std::string, std::string>> build_versions();
 
+/// The list of commands with their summaries, as `rmodel help` and `rmodel --help` print it.
+std::string command_list_text();
+
+/// `text` with every line longer than `width` columns broken at spaces; a continuation is
+/// indented to the line's description column (after its first run of two spaces) or to the
+/// line's own indentation.
+std::string wrap_lines(const std::string& text, std::size_t width = 100);
+
 /// Runs `--generate KIND DIR` on the tree; returns the exit code. Prints the files written
 /// to stderr.
 int generate(const AppTree& tree, const GenerateRequest& request);

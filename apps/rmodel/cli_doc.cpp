@@ -5,6 +5,8 @@
 #include <regex>
 
 #include "commands/registry.hpp"
+#include "completion.hpp"
+#include "output.hpp"
 
 namespace rmodel::cli {
 namespace {
@@ -76,6 +78,12 @@ OptionDoc describe_option(const CLI::Option& opt) {
   const std::string full_type = opt.get_type_name();
   const std::string base_type = full_type.substr(0, full_type.find(':'));
   doc.choices = parse_choices(full_type);
+  if (const auto* recorded = recorded_choices(&opt)) {
+    doc.choices = *recorded;
+    doc.kind = ValueKind::choice;
+    doc.value_name = base_type;
+    return doc;
+  }
   if (!doc.choices.empty()) {
     doc.kind = ValueKind::choice;
     for (const auto& c : doc.choices) doc.value_name += (doc.value_name.empty() ? "{" : "|") + c;
@@ -111,6 +119,7 @@ CommandDoc describe(const CLI::App& app, std::vector<std::string> path) {
   for (const CLI::Option* opt : app.get_options()) {
     if (opt->get_group().empty()) continue;  // hidden
     OptionDoc option = describe_option(*opt);
+    option.dynamic = dynamic_kind(doc.path, option);
     (option.positional.empty() ? doc.options : doc.positionals).push_back(std::move(option));
   }
   for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {

@@ -31,6 +31,10 @@ struct OptionDoc {
   ValueKind kind = ValueKind::other;
   bool required = false;
   bool repeatable = false;  ///< takes several values (positionals) or may be repeated
+  /// Names read from the model at completion time (`rmodel __complete DYNAMIC WORDS...`):
+  /// "joints", "chains", "groups", "contacts", "poses", "joint-values", "index-names",
+  /// "filter-kinds", "filter-params"; empty for other options.
+  std::string dynamic;
 
   /// Every name, short ones first: {"-f", "--format"}.
   [[nodiscard]] std::vector<std::string> names() const;

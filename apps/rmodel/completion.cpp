@@ -1,9 +1,12 @@
 #include "completion.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 
+#include "model_options.hpp"
 #include "rmodel/error.hpp"
+#include "rmodel/filters/registry.hpp"
 
 namespace rmodel::cli {
 namespace {
@@ -45,9 +48,71 @@ std::string header(const char* shell) {
          "# do not edit (see docs/CONTRIBUTING.md).\n";
 }
 
+// ---- dynamic names ----
+
+struct DynamicValue {
+  const char* command;  ///< "*": any command
+  const char* option;   ///< a long option name or a positional's name
+  const char* kind;
+};
+
+const DynamicValue kDynamic[] = {
+    {"index", "names", "index-names"},     {"chains", "names", "chains"},
+    {"groups", "names", "groups"},         {"contacts", "names", "contacts"},
+    {"contacts", "--chain", "chains"},     {"contacts", "--contact", "contacts"},
+    {"poses", "names", "poses"},           {"jacobian", "--chain", "chains"},
+    {"fk", "--chain", "chains"},           {"filter", "kind", "filter-kinds"},
+    {"filter", "--param", "filter-params"}, {"filter", "--joints", "joints"},
+    {"filter", "--plot-joints", "joints"}, {"*", "--pose", "poses"},
+    {"*", "joint_values", "joint-values"},
+};
+
+/// The value of option `names` in `words` ("-k chain", "--kind chain", "--kind=chain", "-kchain").
+std::string option_value(const std::vector<std::string>& words, const std::string& shorter, const std::string& longer) {
+  std::string value;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    if ((w == shorter || w == longer) && i + 1 < words.size()) value = words[i + 1];
+    else if (w.starts_with(longer + "=")) value = w.substr(longer.size() + 1);
+    else if (w.size() > shorter.size() && w.starts_with(shorter) && w[1] != '-') value = w.substr(shorter.size());
+  }
+  return value;
+}
+
+std::vector<std::string> model_names(std::string_view kind, const std::vector<std::string>& words) {
+  // The model options are parsed by the very code of the commands, so that every spelling
+  // they accept works here too; other words are ignored.
+  CLI::App app;
+  ModelOptions options;
+  options.add_to(app);
+  app.allow_extras();
+  std::vector<std::string> reversed(words.rbegin(), words.rend());
+  app.parse(reversed);
+  const Model model = options.load();
+  std::vector<std::string> names;
+  std::string what(kind);
+  if (what == "index-names") {
+    const std::string k = option_value(words, "-k", "--kind");
+    what = k == "chain" ? "chains" : k == "group" ? "groups" : "joints";
+  }
+  if (what == "joints") names = model.joint_names();
+  if (what == "joint-values")
+    for (const auto& j : model.joint_names()) names.push_back(j + "=");
+  if (what == "chains") names = model.chain_names();
+  if (what == "groups")
+    for (const auto& g : model.groups()) names.push_back(g.name);
+  if (what == "contacts")
+    for (const auto& c : model.contacts()) names.push_back(c.name);
+  if (what == "poses")
+    for (const auto& p : model.semantics().poses)
+      if (std::find(names.begin(), names.end(), p.name) == names.end()) names.push_back(p.name);
+  return names;
+}
+
 // ---- bash ----
 
 std::string bash_value_action(const OptionDoc& opt) {
+  if (!opt.dynamic.empty()) return "_rmodel_dynamic " + opt.dynamic;
   switch (opt.kind) {
     case ValueKind::choice: return "_rmodel_words " + sh_quote(join(opt.choices));
     case ValueKind::file: return "_rmodel_files";
@@ -59,6 +124,48 @@ std::string bash_value_action(const OptionDoc& opt) {
 }
 
 }  // namespace
+
+std::string dynamic_kind(const std::vector<std::string>& path, const OptionDoc& opt) {
+  if (path.size() != 1) return {};
+  for (const DynamicValue& d : kDynamic) {
+    if (std::string_view(d.command) != "*" && path.front() != d.command) continue;
+    const auto& longs = opt.long_names;
+    if (opt.positional == d.option || std::find(longs.begin(), longs.end(), d.option) != longs.end()) return d.kind;
+  }
+  return {};
+}
+
+std::vector<std::pair<std::string, std::string>> dynamic_table() {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const DynamicValue& d : kDynamic) out.emplace_back(d.command, d.option);
+  return out;
+}
+
+int complete_names(std::string_view kind, const std::vector<std::string>& raw) {
+  // bash splits "--urdf=x" into "--urdf", "=", "x": join them again.
+  std::vector<std::string> words;
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    if (raw[i] == "=" && !words.empty() && i + 1 < raw.size()) words.back() += "=" + raw[++i];
+    else words.push_back(raw[i]);
+  }
+  std::vector<std::string> names;
+  try {
+    if (kind == "filter-kinds") {
+      for (const auto& k : filters::filter_kinds()) names.push_back(k.name);
+    } else if (kind == "filter-params") {
+      for (const auto& k : filters::filter_kinds())
+        if (std::find(words.begin(), words.end(), k.name) != words.end())
+          for (const auto& p : k.params) names.push_back(p.name + "=");
+    } else {
+      names = model_names(kind, words);
+    }
+  } catch (...) {
+    // No model yet, or a broken one: complete nothing rather than print an error.
+    names.clear();
+  }
+  for (const auto& n : names) std::printf("%s\n", n.c_str());
+  return 0;
+}
 
 std::string bash_completion(const CommandDoc& root) {
   const auto commands = all_commands(root);
@@ -79,6 +186,16 @@ _rmodel_dirs() {
     local IFS=$'\n'
     compopt -o filenames 2>/dev/null
     COMPREPLY=($(compgen -d -- "$cur"))
+}
+
+# COMPREPLY: names of kind $1 read from the model named on the command line so far; after a
+# comma, the next item of a comma-separated list.
+_rmodel_dynamic() {
+    local IFS=$'\n' names prefix=
+    names=$("${COMP_WORDS[0]}" __complete "$1" "${COMP_WORDS[@]:1:COMP_CWORD-1}" 2>/dev/null)
+    [[ $cur == *,* ]] && prefix=${cur%,*},
+    COMPREPLY=($(compgen -P "$prefix" -W "$names" -- "${cur##*,}"))
+    [[ $1 == joint-values || $1 == filter-params ]] && compopt -o nospace 2>/dev/null
 }
 
 # REPLY: the subcommands of the command path $1 ("" for rmodel itself).
@@ -127,7 +244,7 @@ _rmodel_option_values() {
 )";
   for (const CommandDoc* cmd : commands) {
     for (const auto& o : cmd->options) {
-      if (o.kind == ValueKind::none || o.kind == ValueKind::other) continue;
+      if (o.dynamic.empty() && (o.kind == ValueKind::none || o.kind == ValueKind::other)) continue;
       std::vector<std::string> patterns;
       for (const auto& n : o.names()) patterns.push_back(sh_quote(path_key(*cmd) + "|" + n));
       out += "        " + join(patterns, "|") + ") " + bash_value_action(o) + " ;;\n";
@@ -241,6 +358,7 @@ std::string zsh_text(const std::string& text) {
 }
 
 std::string zsh_action(const OptionDoc& opt) {
+  if (!opt.dynamic.empty()) return "{_rmodel_dynamic " + opt.dynamic + "}";
   switch (opt.kind) {
     case ValueKind::choice: return "(" + join(opt.choices) + ")";
     case ValueKind::file: return "_files";
@@ -308,6 +426,14 @@ void zsh_command(const CommandDoc& cmd, std::string& out) {
 
 std::string zsh_completion(const CommandDoc& root) {
   std::string out = "#compdef rmodel\n" + header("zsh");
+  out += R"zsh(
+# Names of kind $1 read from the model named on the command line so far.
+_rmodel_dynamic() {
+    local -a names
+    names=(${(f)"$(_call_program names rmodel __complete $1 ${(Q)words[1,CURRENT-1]} 2>/dev/null)"})
+    compadd -a names
+}
+)zsh";
   zsh_command(root, out);
   out += R"(
 if [ "$funcstack[1]" = "_rmodel" ]; then
@@ -332,7 +458,12 @@ std::string fish_condition(const CommandDoc& cmd) {
   return cond;
 }
 
+std::string fish_dynamic(const std::string& kind) {
+  return fish_quote("(rmodel __complete " + kind + " (commandline -opc)[2..-1] 2>/dev/null)");
+}
+
 std::string fish_value(const OptionDoc& opt) {
+  if (!opt.dynamic.empty()) return " -x -a " + fish_dynamic(opt.dynamic);
   switch (opt.kind) {
     case ValueKind::choice: return " -x -a " + fish_quote(join(opt.choices));
     case ValueKind::file: return " -r -F";
@@ -356,7 +487,9 @@ void fish_command(const CommandDoc& cmd, std::string& out) {
     out += line + "\n";
   }
   for (const auto& p : cmd.positionals) {
-    if (p.kind == ValueKind::file || p.kind == ValueKind::directory)
+    if (!p.dynamic.empty())
+      out += prefix + " -a " + fish_dynamic(p.dynamic) + " -d " + fish_quote(p.description) + "\n";
+    else if (p.kind == ValueKind::file || p.kind == ValueKind::directory)
       out += prefix + " -F -d " + fish_quote(p.description) + "\n";
     else if (p.kind == ValueKind::choice)
       out += prefix + " -a " + fish_quote(join(p.choices)) + " -d " + fish_quote(p.description) + "\n";

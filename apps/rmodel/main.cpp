@@ -3,24 +3,30 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <regex>
 #include <string>
 
 #include <fmt/format.h>
 
 #include "app.hpp"
 #include "command.hpp"
+#include "commands/registry.hpp"
+#include "completion.hpp"
 #include "rmodel/error.hpp"
+#include "rmodel/suggest.hpp"
+#include "terminal.hpp"
 
 namespace {
 
 using namespace rmodel::cli;
 
-void print_error(const std::string& message) { fmt::print(stderr, "rmodel: error: {}\n", message); }
+void print_error(const std::string& message) { terminal::error(message); }
 
 /// True when stdout is a pipe or socket whose reader has gone: the write end then polls
 /// as an error. (A command that saw its output fail and stopped leaves errno behind.)
@@ -30,6 +36,8 @@ bool stdout_reader_gone() {
 }
 
 /// Runs `work` and maps what it throws to an exit code; with --debug, lets it through.
+/// A failed write (stdout or an output file: full disk, device error) is exit 1, for every
+/// command; an input that cannot be read is exit 2, like any other bad argument.
 template <typename Work>
 int guarded(bool debug, Work&& work) {
   if (debug) return work();
@@ -45,6 +53,9 @@ int guarded(bool debug, Work&& work) {
     return code;
   } catch (const rmodel::BrokenPipe&) {
     return kOk;
+  } catch (const rmodel::WriteError& e) {
+    print_error(e.what());
+    return kFailed;
   } catch (const rmodel::IoError& e) {
     print_error(e.what());
     return kUsage;
@@ -60,6 +71,117 @@ int guarded(bool debug, Work&& work) {
   }
 }
 
+/// The deepest subcommand the command line reached (the root when none).
+const CLI::App* parsed_app(const CLI::App& root) {
+  const CLI::App* app = &root;
+  for (bool deeper = true; deeper;) {
+    deeper = false;
+    for (const CLI::App* sub : app->get_subcommands([](const CLI::App*) { return true; })) {
+      if (sub->parsed() && !sub->get_name().empty()) {
+        app = sub;
+        deeper = true;
+        break;
+      }
+    }
+  }
+  return app;
+}
+
+std::string command_path(const CLI::App* app) {
+  std::string path;
+  for (; app != nullptr && app->get_parent() != nullptr; app = app->get_parent())
+    path = app->get_name() + (path.empty() ? "" : " ") + path;
+  return path;
+}
+
+/// Every option name of `app` and of its parents (options fall through to the root).
+std::vector<std::string> option_names(const CLI::App* app) {
+  std::vector<std::string> names;
+  for (; app != nullptr; app = app->get_parent())
+    for (const CLI::Option* opt : app->get_options()) {
+      for (const auto& l : opt->get_lnames()) names.push_back("--" + l);
+      for (const auto& s : opt->get_snames()) names.push_back("-" + s);
+    }
+  return names;
+}
+
+/// The first word of the command line that is neither an option nor an option's value: what
+/// should have been a command.
+std::string first_word(int argc, const char* const* argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view word = argv[i];
+    if (word == "--color") {
+      ++i;
+      continue;
+    }
+    if (!word.empty() && word.front() != '-') return std::string(word);
+  }
+  return {};
+}
+
+/// CLI11's parse error, said the rmodel way: "unknown command 'jonits'; did you mean
+/// 'joints'?", "unknown option '--sampel'; did you mean '--sample'?", a value that is not
+/// one of a list with the closest one.
+std::string usage_message(const CLI::ParseError& e, const CLI::App& root, int argc, const char* const* argv) {
+  const CLI::App* app = parsed_app(root);
+  const std::string where = command_path(app);
+  const std::string prefix = where.empty() ? "" : where + ": ";
+  std::string what = e.what();
+  if (app == &root) {
+    const std::string word = first_word(argc, argv);
+    std::vector<std::string> commands;
+    for (const CommandEntry& entry : command_table()) commands.emplace_back(entry.name);
+    if (!word.empty() && std::find(commands.begin(), commands.end(), word) == commands.end())
+      return fmt::format("unknown command '{}'{} (see 'rmodel help')", word, rmodel::did_you_mean(word, commands));
+    if (dynamic_cast<const CLI::RequiredError*>(&e) != nullptr)
+      return "a command is required (see 'rmodel help')";
+  }
+  if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
+    const auto colon = what.find(": ");
+    std::string extras = colon == std::string::npos ? "" : what.substr(colon + 2);
+    std::vector<std::string> parts;
+    for (std::size_t start = 0; start < extras.size();) {
+      auto end = extras.find(' ', start);
+      if (end == std::string::npos) end = extras.size();
+      parts.push_back(extras.substr(start, end - start));
+      start = end + 1;
+    }
+    if (!parts.empty()) {
+      const std::string& first = parts.front();
+      if (first.size() > 1 && first.front() == '-') {
+        const std::string name = first.substr(0, first.find('='));
+        return fmt::format("{}unknown option '{}'{}", prefix, name, rmodel::did_you_mean(name, option_names(app)));
+      }
+      return fmt::format("{}unexpected argument '{}'", prefix, first);
+    }
+  }
+  // CLI::IsMember's refusal: "--field: exponentail not in {position,velocity,effort}".
+  static const std::regex not_in(R"(^(.*): (.*) not in \{(.*)\}$)");
+  std::smatch m;
+  if (std::regex_match(what, m, not_in)) {
+    std::vector<std::string> words;
+    std::string list = m[3].str();
+    for (std::size_t start = 0; start <= list.size();) {
+      auto end = list.find(',', start);
+      if (end == std::string::npos) end = list.size();
+      words.push_back(list.substr(start, end - start));
+      start = end + 1;
+    }
+    std::string shown;
+    for (const auto& w : words) shown += (shown.empty() ? "" : ", ") + w;
+    return fmt::format("{}{}: '{}' is not one of {}{}", prefix, m[1].str(), m[2].str(), shown,
+                       rmodel::did_you_mean(m[2].str(), words));
+  }
+  return prefix + what;
+}
+
+int usage_error(const CLI::ParseError& e, const CLI::App& root, int argc, const char* const* argv) {
+  print_error(usage_message(e, root, argc, argv));
+  const std::string where = command_path(parsed_app(root));
+  if (!where.empty()) terminal::diagnostic(fmt::format("rmodel: see 'rmodel {} --help'", where));
+  return kUsage;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -67,6 +189,12 @@ int main(int argc, char** argv) {
   // expect: SIGPIPE is ignored, so the write fails with EPIPE and guarded() ends the run
   // (no death by signal, which scripts would see as status 141).
   std::signal(SIGPIPE, SIG_IGN);
+  // Before parsing, so that a usage error is coloured as asked too.
+  terminal::color_mode_from_args(argc, argv);
+
+  // The shell completions ask for names read from the model: `rmodel __complete KIND WORDS...`.
+  if (argc >= 3 && std::string_view(argv[1]) == "__complete")
+    return complete_names(argv[2], std::vector<std::string>(argv + 3, argv + argc));
 
   const auto tree = build_app(command_named(argc, argv));
   CLI::App& app = *tree->app;
@@ -81,8 +209,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return kUsage;
+    return usage_error(e, app, argc, argv);
   }
 
   // Dispatch outside the parse try, so that library errors are not taken for usage errors.

@@ -90,6 +90,8 @@ ModelSource ModelOptions::resolve() const {
   if (!urdf_path.empty()) source.urdf_path = urdf_path;
   if (!semantics_path.empty()) source.semantics_path = semantics_path;
   if (!limits_path.empty()) source.limits_path = limits_path;
+  if (source.urdf_path == "-" && source.semantics_path == "-")
+    throw InvalidArgument("-u - and -s -: standard input can feed only one of them; give the other as a file");
   if (source.urdf_path.empty())
     throw InvalidArgument("no model given: use --urdf FILE [--semantics FILE], --model MANIFEST or --sample");
   if (semantics_format == "cpf") source.semantics_format = SemanticsFormat::cpf;

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "rmodel/suggest.hpp"
+
 namespace rmodel::cli {
 
 CLI::Option* add_format_option(CLI::App& app, OutputFormat& format,
@@ -12,17 +14,56 @@ CLI::Option* add_format_option(CLI::App& app, OutputFormat& format,
   static const std::map<OutputFormat, std::string> names = {
       {OutputFormat::text, "text"}, {OutputFormat::json, "json"},
       {OutputFormat::csv, "csv"},   {OutputFormat::dot, "dot"}};
-  std::map<std::string, OutputFormat> choices;
-  std::string list;
-  for (OutputFormat f : allowed) {
-    choices.emplace(names.at(f), f);
-    list += (list.empty() ? "" : "|") + names.at(f);
-  }
   format = *allowed.begin();
-  return app.add_option("-f,--format", format, "Output format")
-      ->transform(CLI::CheckedTransformer(choices, CLI::ignore_case).description(""))
-      ->type_name("{" + list + "}")
-      ->default_str(names.at(format));
+  std::vector<std::pair<std::string, OutputFormat>> pairs;
+  for (OutputFormat f : allowed) pairs.emplace_back(names.at(f), f);
+  return add_enum_option(app, "-f,--format", format, pairs, "Output format");
+}
+
+namespace {
+std::string refusal(const std::string& value, const std::vector<std::string>& words) {
+  std::string list;
+  for (const auto& w : words) list += (list.empty() ? "" : ", ") + w;
+  return fmt::format("'{}' is not one of {}{}", value, list, did_you_mean(value, words));
+}
+}  // namespace
+
+CLI::Validator one_of(std::vector<std::string> words) {
+  return CLI::Validator(
+      [words = std::move(words)](std::string& value) -> std::string {
+        if (std::find(words.begin(), words.end(), value) != words.end()) return {};
+        return refusal(value, words);
+      },
+      "");
+}
+
+namespace {
+std::map<const CLI::Option*, std::vector<std::string>>& choice_registry() {
+  static std::map<const CLI::Option*, std::vector<std::string>> registry;
+  return registry;
+}
+}  // namespace
+
+CLI::Option* with_choices(CLI::Option* opt, std::vector<std::string> words) {
+  opt->check(one_of(words));
+  choice_registry()[opt] = std::move(words);
+  return opt;
+}
+
+const std::vector<std::string>* recorded_choices(const CLI::Option* opt) {
+  const auto it = choice_registry().find(opt);
+  return it == choice_registry().end() ? nullptr : &it->second;
+}
+
+CLI::Validator names_to_numbers(std::vector<std::string> names, std::vector<std::string> numbers) {
+  return CLI::Validator(
+      [names = std::move(names), numbers = std::move(numbers)](std::string& value) -> std::string {
+        const auto it = std::find(names.begin(), names.end(), value);
+        if (it == names.end()) return refusal(value, names);
+        value = numbers[static_cast<std::size_t>(it - names.begin())];
+        return {};
+      },
+      "");
 }
 
 std::string number_text(double value) { return fmt::format("{}", value); }

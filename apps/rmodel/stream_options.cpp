@@ -11,6 +11,7 @@
 
 #include "rmodel/error.hpp"
 #include "rmodel/io/format.hpp"
+#include "terminal.hpp"
 
 namespace rmodel::cli {
 
@@ -61,9 +62,9 @@ std::vector<std::string> StreamOptions::checked_inputs() const {
 }
 
 void StreamStats::print_summary(const char* command) const {
-  fmt::print(stderr, "rmodel {}: read {} message{}, wrote {}, rejected {}, {} warning{}{}\n", command, read,
+  terminal::diagnostic(fmt::format("rmodel {}: read {} message{}, wrote {}, rejected {}, {} warning{}{}", command, read,
              read == 1 ? "" : "s", written, rejected, warnings, warnings == 1 ? "" : "s",
-             stopped_early ? " (stopped early)" : "");
+             stopped_early ? " (stopped early)" : ""));
 }
 
 stream::Summary run_stream(const char* command, const StreamOptions& options, stream::Stage& stage,
@@ -97,7 +98,7 @@ stream::Summary run_stream(const char* command, const StreamOptions& options, st
   pipeline.finish();
   const stream::Summary& summary = pipeline.summary();
   if (summary.budget_exhausted)
-    fmt::print(stderr, "rmodel: stopping after {} rejected messages (--max-errors)\n", summary.rejected);
+    terminal::diagnostic(fmt::format("rmodel: stopping after {} rejected messages (--max-errors)", summary.rejected));
   StreamStats stats{summary.read, summary.written, summary.rejected, summary.warnings, summary.stopped_early()};
   stats.print_summary(command);
   return summary;
@@ -107,7 +108,7 @@ void report_input(const std::string& source, std::size_t line, std::size_t item,
   std::string where = source;
   if (line > 0) where += fmt::format(":{}", line);
   if (item > 0) where += fmt::format(": message {}", item);
-  fmt::print(stderr, "rmodel: {}: {}\n", where, text);
+  terminal::diagnostic(fmt::format("rmodel: {}: {}", where, text));
 }
 
 namespace {
@@ -124,7 +125,7 @@ Progress::Progress(int fd, const std::string& path) : fd_(fd) {
 }
 
 Progress::~Progress() {
-  if (enabled_ && last_draw_ns_ != 0) fmt::print(stderr, "\r\033[K");
+  if (enabled_ && last_draw_ns_ != 0) terminal::clear_status();
 }
 
 void Progress::tick(std::uint64_t messages) {
@@ -136,8 +137,9 @@ void Progress::tick(std::uint64_t messages) {
   const double fraction = pos > 0 ? std::min(1.0, static_cast<double>(pos) / static_cast<double>(size_)) : 0.0;
   const int width = 30;
   const int filled = static_cast<int>(fraction * width);
-  fmt::print(stderr, "\r[{}{}] {:3.0f}% {} messages", std::string(static_cast<std::size_t>(filled), '#'),
-             std::string(static_cast<std::size_t>(width - filled), ' '), fraction * 100.0, messages);
+  terminal::show_status(fmt::format("[{}{}] {:3.0f}% {} messages", std::string(static_cast<std::size_t>(filled), '#'),
+                                    std::string(static_cast<std::size_t>(width - filled), ' '), fraction * 100.0,
+                                    messages));
 }
 
 }  // namespace rmodel::cli

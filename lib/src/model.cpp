@@ -11,6 +11,7 @@
 #include "model_impl.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/file.hpp"
+#include "rmodel/suggest.hpp"
 
 namespace rmodel {
 
@@ -143,7 +144,7 @@ std::optional<std::size_t> Model::find_joint_index(std::string_view joint) const
 
 std::size_t Model::joint_index(std::string_view joint) const {
   if (auto i = find_joint_index(joint)) return *i;
-  throw NotFound("joint", std::string(joint));
+  throw NotFound("joint", std::string(joint), did_you_mean(joint, impl_->pose_names));
 }
 
 // ---- chains ----
@@ -163,7 +164,7 @@ const Chain* Model::find_chain(std::string_view name) const noexcept {
 
 const Chain& Model::chain(std::string_view name) const {
   if (const Chain* c = find_chain(name)) return *c;
-  throw NotFound("chain", std::string(name));
+  throw NotFound("chain", std::string(name), did_you_mean(name, chain_names()));
 }
 
 std::optional<std::size_t> Model::find_chain_index(std::string_view name) const noexcept {
@@ -262,7 +263,9 @@ const Group* Model::find_group(std::string_view name) const noexcept {
 
 const Group& Model::group(std::string_view name) const {
   if (const Group* g = find_group(name)) return *g;
-  throw NotFound("group", std::string(name));
+  std::vector<std::string> names;
+  for (const Group& g : impl_->groups) names.push_back(g.name);
+  throw NotFound("group", std::string(name), did_you_mean(name, names));
 }
 
 std::optional<std::size_t> Model::find_group_index(std::string_view name) const noexcept {
@@ -322,7 +325,9 @@ const Contact* Model::find_contact(std::string_view name) const noexcept {
 
 std::span<const KDL::Vector> Model::contact_points(std::string_view name) const {
   if (const Contact* c = find_contact(name)) return c->points;
-  throw NotFound("contact", std::string(name));
+  std::vector<std::string> names;
+  for (const Contact& c : impl_->contacts) names.push_back(c.name);
+  throw NotFound("contact", std::string(name), did_you_mean(name, names));
 }
 
 bool Model::append_contact_points(std::string_view name, std::vector<KDL::Vector>& buffer) const {

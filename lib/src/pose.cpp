@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "rmodel/error.hpp"
+#include "rmodel/suggest.hpp"
 
 namespace rmodel {
 namespace {
@@ -98,7 +99,9 @@ const NamedPose& find_named_pose(const Semantics& semantics, std::string_view na
     if (auto slash = name.find('/'); slash != std::string_view::npos)
       for (const auto& p : semantics.poses)
         if (p.group == name.substr(0, slash) && p.name == name.substr(slash + 1)) return p;
-    throw NotFound("pose", std::string(name));
+    std::vector<std::string> names;
+    for (const auto& p : semantics.poses) names.push_back(p.name);
+    throw NotFound("pose", std::string(name), did_you_mean(name, names));
   }
   if (matches.size() > 1) {
     std::string forms;

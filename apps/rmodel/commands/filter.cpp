@@ -1,12 +1,7 @@
 // rmodel filter: apply a registry filter to every joint of joint-state logs (or stdin, as it
 // arrives), list the filter kinds, and draw input/output or step-response plots with gnuplot
 // for tuning. The per-joint filtering lives in the library (rmodel/filters/stream_filter.hpp).
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -20,6 +15,7 @@
 #include "command.hpp"
 #include "model_options.hpp"
 #include "output.hpp"
+#include "plot.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/filters/registry.hpp"
 #include "rmodel/filters/stream_filter.hpp"
@@ -29,134 +25,12 @@
 #include "rmodel/io/writer.hpp"
 #include "stream_options.hpp"
 
-extern char** environ;
-
 namespace rmodel::cli {
 namespace {
 
 namespace rf = rmodel::filters;
 
-// ---------------------------------------------------------------------------------------
-// gnuplot
-
-/// A gnuplot single-quoted string: no escapes inside but '' for a quote; newlines would end
-/// the command, so they become spaces.
-std::string gp_quote(std::string_view text) {
-  std::string out = "'";
-  for (const char c : text) {
-    if (c == '\'') out += "''";
-    else if (c == '\n' || c == '\r') out += ' ';
-    else out += c;
-  }
-  out += "'";
-  return out;
-}
-
-/// The gnuplot executable found in PATH, or empty.
-std::string find_gnuplot() {
-  const char* path = std::getenv("PATH");
-  std::string_view dirs = path != nullptr ? path : "/usr/bin:/bin";
-  while (true) {
-    const auto colon = dirs.find(':');
-    std::string dir(dirs.substr(0, colon));
-    if (dir.empty()) dir = ".";
-    const std::string candidate = dir + "/gnuplot";
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-    if (colon == std::string_view::npos) break;
-    dirs.remove_prefix(colon + 1);
-  }
-  return {};
-}
-
-/// Checks the plot file name and that gnuplot is there; returns the gnuplot path or empty
-/// after printing why not (the command then exits 1).
-std::string plot_preflight(const std::string& file) {
-  const std::string ext = std::filesystem::path(file).extension().string();
-  if (ext != ".png" && ext != ".svg")
-    throw InvalidArgument(fmt::format("--plot {}: the file must end in .png or .svg", file));
-  std::string gnuplot = find_gnuplot();
-  if (gnuplot.empty())
-    fmt::print(stderr,
-               "rmodel: --plot needs gnuplot, which is not installed (Debian/Ubuntu: sudo apt-get install "
-               "gnuplot-nox)\n");
-  return gnuplot;
-}
-
-/// One curve pair (input, output) of a panel.
-struct Trace {
-  std::string title;
-  std::vector<double> t, in, out;
-};
-
-void write_value(std::ofstream& out, double v) {
-  if (std::isfinite(v)) out << fmt::format("{}", v);
-  else out << '?';
-}
-
-/// Draws one panel per trace (input and output over time) into `file` (.png or .svg).
-/// Returns false after printing why when gnuplot fails.
-bool draw(const std::string& gnuplot, const std::string& file, const std::string& title, const std::vector<Trace>& traces,
-          const std::string& ylabel, bool step_input) {
-  char dir_template[] = "/tmp/rmodel-plot-XXXXXX";
-  if (::mkdtemp(dir_template) == nullptr) throw IoError("/tmp", "cannot create a temporary directory for the plot");
-  const std::filesystem::path dir(dir_template);
-  const int panels = static_cast<int>(traces.size());
-  const bool svg = std::filesystem::path(file).extension() == ".svg";
-  const int width = 1000;
-  const int height = std::max(panels, 1) * 260 + 60;
-  std::ofstream script(dir / "plot.gp");
-  script << "set encoding utf8\n";
-  if (svg)
-    script << fmt::format("set terminal svg size {},{} dynamic noenhanced font 'Sans,12' background rgb 'white'\n",
-                          width, height);
-  else
-    script << fmt::format("set terminal pngcairo size {},{} noenhanced font 'Sans,10'\n", width, height);
-  script << "set output " << gp_quote(file) << "\n";
-  script << "set datafile missing '?'\n";
-  script << "set grid lc rgb '#dddddd'\n";
-  script << "set key outside right top box samplen 2\nset autoscale xfix\nset offsets 0, 0, graph 0.05, graph 0.05\n";
-  script << "set border lw 1\nset lmargin 12\nset rmargin 14\n";
-  script << fmt::format("set multiplot layout {},1 title {} font ',12'\n", std::max(panels, 1), gp_quote(title));
-  for (int i = 0; i < panels; ++i) {
-    const Trace& tr = traces[static_cast<std::size_t>(i)];
-    const std::filesystem::path data = dir / fmt::format("trace{}.dat", i);
-    std::ofstream d(data);
-    for (std::size_t k = 0; k < tr.t.size(); ++k) {
-      write_value(d, tr.t[k]);
-      d << ' ';
-      write_value(d, tr.in[k]);
-      d << ' ';
-      write_value(d, tr.out[k]);
-      d << '\n';
-    }
-    script << "set title " << gp_quote(tr.title) << "\n";
-    script << "set xlabel 'time [s]'\n";
-    script << "set ylabel " << gp_quote(ylabel) << "\n";
-    const bool points = tr.t.size() <= 120;
-    script << "plot " << gp_quote(data.string()) << " using 1:2 with "
-           << (step_input ? "steps" : (points ? "linespoints pt 7 ps 0.5" : "lines"))
-           << " lw 2 lc rgb '#9a9a9a' title 'input', \\\n     " << gp_quote(data.string()) << " using 1:3 with "
-           << (points ? "linespoints pt 7 ps 0.5" : "lines") << " lw 2 lc rgb '#d62728' title 'output'\n";
-  }
-  script << "unset multiplot\nset output\n";
-  script.close();
-
-  const std::string script_path = (dir / "plot.gp").string();
-  std::vector<char*> argv{const_cast<char*>(gnuplot.c_str()), const_cast<char*>(script_path.c_str()), nullptr};
-  pid_t pid = 0;
-  int status = 0;
-  const int rc = ::posix_spawn(&pid, gnuplot.c_str(), nullptr, nullptr, argv.data(), environ);
-  bool ok = rc == 0;
-  if (ok) {
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  }
-  std::error_code ec;
-  std::filesystem::remove_all(dir, ec);
-  if (!ok) fmt::print(stderr, "rmodel: gnuplot failed to draw {}\n", file);
-  return ok;
-}
+using plot::Trace;
 
 std::string params_text(const rf::FilterKind& kind, const rf::FilterParams& params) {
   std::string out;
@@ -231,6 +105,9 @@ public:
         ->group(group);
     app.add_option("--plot", plot_, "Draw input and output over time into FILE.png or FILE.svg (needs gnuplot)")
         ->group(group);
+    app.add_option("--from", window_.from, "Start of the time window drawn by --plot (s from the first stamp)")
+        ->group(group);
+    app.add_option("--to", window_.to, "End of the time window drawn by --plot (s from the first stamp)")->group(group);
     app.add_option("--plot-joints", plot_joints_, "Joints drawn by --plot (comma-separated; default: first 4 filtered)")
         ->delimiter(',')
         ->allow_extra_args(false)
@@ -250,7 +127,8 @@ public:
     const rf::FilterParams params = rf::resolve_params(kind, given);
     std::string gnuplot;
     if (!plot_.empty()) {
-      gnuplot = plot_preflight(plot_);
+      if (window_.from > window_.to) throw InvalidArgument("--from must not be after --to");
+      gnuplot = plot::preflight(plot_);
       if (gnuplot.empty()) return kFailed;
     }
     if (step_) return run_step(kind, params, gnuplot);
@@ -309,8 +187,9 @@ private:
         tr.in.push_back(s.u);
         tr.out.push_back(s.y);
       }
-      const bool ok = draw(gnuplot, plot_, title(kind, params, "step response"), {tr},
-                           "output [units of the input]", true);
+      const bool ok =
+          plot::draw(gnuplot, {plot_, title(kind, params, "step response"), "output [units of the input]", true, window_},
+                     {tr});
       return ok ? kOk : kFailed;
     }
     io::Format format = io::parse_format(stream_.output_format);
@@ -431,7 +310,7 @@ private:
       std::vector<std::string> drawn_joints;
       for (const auto& tr : drawn) drawn_joints.push_back(tr.title);
       const std::string ylabel = field_unit(field_, model ? &*model : nullptr, drawn_joints);
-      if (!draw(gnuplot, plot_, title(kind, params, what), drawn, ylabel, false)) code = kFailed;
+      if (!plot::draw(gnuplot, {plot_, title(kind, params, what), ylabel, false, window_}, drawn)) code = kFailed;
     }
     return code;
   }
@@ -492,6 +371,7 @@ private:
   double duration_ = 0.0;
   std::string plot_;
   std::vector<std::string> plot_joints_;
+  plot::Window window_;
 
   std::unordered_set<std::string> model_joints_;
   std::unordered_map<std::string, std::size_t> plot_index_;

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "app.hpp"
 #include "cli_doc.hpp"
 #include "command.hpp"
 #include "commands/registry.hpp"
@@ -73,20 +74,17 @@ public:
         "man(1) when standard output is a terminal, else as plain text");
     std::vector<std::string> names;
     for (const CommandEntry& entry : command_table()) names.emplace_back(entry.name);
-    app.add_option("command", topic_, "The command to show the manual of")->check(CLI::IsMember(names));
+    with_choices(app.add_option("command", topic_, "The command to show the manual of")->type_name("COMMAND"),
+                 names);
   }
 
   int run() override {
     if (topic_.empty()) {
-      std::size_t width = 0;
-      for (const CommandEntry& entry : command_table()) width = std::max(width, entry.name.size());
-      std::string out = "Usage: rmodel COMMAND [OPTIONS]\n\nCommands:\n";
-      for (const CommandEntry& entry : command_table())
-        out += fmt::format("  {:<{}}  {}\n", entry.name, width, entry.summary);
+      std::string out = "Usage: rmodel COMMAND [OPTIONS]\n\n" + command_list_text();
       out +=
           "\n`rmodel help COMMAND` shows a command's manual, `rmodel COMMAND --help` its options, "
           "`rmodel --version` the version.\n";
-      write_out(out);
+      write_out(wrap_lines(out));
       return kOk;
     }
     const CLI::App* root = app_->get_parent();

@@ -18,11 +18,8 @@ public:
         "Any unknown name: nothing is printed and the exit status is 1");
     model_.add_to(app);
     add_format_option(app, format_, {OutputFormat::text, OutputFormat::json, OutputFormat::csv});
-    app.add_option("-k,--kind", kind_, "What the names are")
-        ->transform(CLI::CheckedTransformer(std::map<std::string, Kind>{{"joint", Kind::joint},
-                                                                        {"chain", Kind::chain},
-                                                                        {"group", Kind::group}}))
-        ->default_str("joint");
+    add_enum_option(app, "-k,--kind", kind_, {{"joint", Kind::joint}, {"chain", Kind::chain}, {"group", Kind::group}},
+                    "What the names are");
     app.add_option("names", names_, "Joint (chain, group) names")->required();
   }
 

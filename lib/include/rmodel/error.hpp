@@ -41,6 +41,13 @@ public:
   using IoError::IoError;
 };
 
+/// Writing an output failed (disk full, device error, cannot create the file): the command
+/// failed, unlike an IoError on an input, which is a bad argument.
+class WriteError : public IoError {
+public:
+  using IoError::IoError;
+};
+
 /// Input text is malformed (XML/JSON syntax, wrong types, bad numbers). what() reads
 /// "file:line: message".
 class ParseError : public Error {
@@ -61,10 +68,11 @@ public:
   using ParseError::ParseError;
 };
 
-/// A query named something the model does not have.
+/// A query named something the model does not have. `hint` is appended to the message:
+/// "; did you mean 'X'?" (rmodel/suggest.hpp) or empty.
 class NotFound : public Error {
 public:
-  NotFound(std::string kind, std::string name);
+  NotFound(std::string kind, std::string name, const std::string& hint = {});
   [[nodiscard]] const std::string& kind() const noexcept { return kind_; }
   [[nodiscard]] const std::string& name() const noexcept { return name_; }
 

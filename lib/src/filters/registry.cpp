@@ -9,6 +9,7 @@
 
 #include "rmodel/error.hpp"
 #include "rmodel/filters.hpp"
+#include "rmodel/suggest.hpp"
 
 namespace rmodel::filters {
 
@@ -472,7 +473,7 @@ const Entry& entry(std::string_view name) {
   std::vector<std::string_view> names;
   for (const Entry& e : entries()) names.push_back(e.kind.name);
   throw InvalidArgument(
-      fmt::format("unknown filter kind '{}' (valid: {})", name, fmt::join(names, ", ")));
+      fmt::format("unknown filter kind '{}'{} (valid: {})", name, did_you_mean(name, names), fmt::join(names, ", ")));
 }
 
 }  // namespace
@@ -500,8 +501,8 @@ FilterParams resolve_params(const FilterKind& kind, const FilterParams& given) {
     if (info == nullptr) {
       std::vector<std::string_view> valid;
       for (const ParamInfo& p : kind.params) valid.push_back(p.name);
-      throw InvalidArgument(fmt::format("filter '{}': unknown parameter '{}' (valid: {})",
-                                        kind.name, name, fmt::join(valid, ", ")));
+      throw InvalidArgument(fmt::format("filter '{}': unknown parameter '{}'{} (valid: {})", kind.name, name,
+                                        did_you_mean(name, valid), fmt::join(valid, ", ")));
     }
     // Integer parameters go through int; outside int's range the conversion is undefined.
     if (info->integer && !(std::floor(value) == value && std::abs(value) <= 1e9))

@@ -509,7 +509,7 @@ public:
       stream_->flush();
       if (!*stream_) {
         buf_.clear();
-        throw IoError(name_, "write failed");
+        throw WriteError(name_, "write failed");
       }
     } else {
       const char* p = buf_.data();
@@ -521,7 +521,7 @@ public:
           const int e = errno;
           buf_.clear();
           if (e == EPIPE) throw BrokenPipe(name_, std::strerror(e));
-          throw IoError(name_, std::strerror(e));
+          throw WriteError(name_, std::strerror(e));
         }
         p += n;
         left -= static_cast<std::size_t>(n);
@@ -690,7 +690,7 @@ MessageWriter MessageWriter::open(const std::string& path, WriterOptions options
   options.format = writer_format(options.format, path);
   if (path == "-") return MessageWriter(1, "<stdout>", std::move(options), false);
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw IoError(path, std::strerror(errno));
+  if (fd < 0) throw WriteError(path, std::strerror(errno));
   return MessageWriter(fd, path, std::move(options), true);
 }
 
