@@ -43,3 +43,9 @@ endforeach()
 if(api LESS 100)
   message(FATAL_ERROR "only ${api} rmodel:: symbols exported")
 endif()
+# ... and the internals are not: lib/src/urdf_loader.hpp's loader, in namespace rmodel but
+# without RMODEL_API.
+string(FIND "${table}" "rmodel::detail::load_urdf(" at)
+if(NOT at EQUAL -1)
+  message(FATAL_ERROR "an internal helper is exported: rmodel::detail::load_urdf")
+endif()

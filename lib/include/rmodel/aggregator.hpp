@@ -1,4 +1,5 @@
 #pragma once
+#include "rmodel/export.hpp"
 /// @file aggregator.hpp
 /// Buffers partial joint states and publishes the full sorted pose (SPEC §2).
 ///
@@ -46,7 +47,7 @@ enum class PublishPolicy {
   sync,           ///< on every sync tick only
 };
 
-struct AggregatorOptions {
+struct RMODEL_API AggregatorOptions {
   AggregatorKind kind = AggregatorKind::simple;
   /// Clamp positions to the URDF limits of bounded joints (a warning is issued either way).
   bool clamp = false;
@@ -69,7 +70,7 @@ struct AggregatorOptions {
 enum class Verdict { accepted, rejected };
 
 /// Something the aggregator noticed about the last message.
-struct AggregatorWarning {
+struct RMODEL_API AggregatorWarning {
   enum class Kind {
     unknown_joint,   ///< `element` names a joint not in the full pose (skipped)
     unknown_chain,   ///< `element` names a chain the model does not have (skipped)
@@ -86,13 +87,13 @@ struct AggregatorWarning {
 /// A size mismatch: `field` has `got` values for `expected` names. Or, with field "name", a
 /// joint named twice in one message: `expected` and `got` are the 1-based elements of its
 /// first and second occurrence (which value to keep would be a guess).
-struct Rejection {
+struct RMODEL_API Rejection {
   std::string_view field;  ///< "position", "velocity", "effort", "support", "contact" or "name"
   std::size_t expected = 0;
   std::size_t got = 0;
 };
 
-class Aggregator {
+class RMODEL_API Aggregator {
 public:
   /// @throws InvalidArgument for a bad option (period ≤ 0, unknown filter kind, ...).
   Aggregator(const Model& model, AggregatorOptions options = {});
@@ -133,8 +134,8 @@ private:
 
 /// Parses "simple"/"sync", "hold"/"hold-zero-velocity"/"extrapolate"/"brake",
 /// "message"/"sync"; @throws InvalidArgument naming the valid values.
-AggregatorKind parse_aggregator_kind(std::string_view name);
-UpdatePolicy parse_update_policy(std::string_view name);
-PublishPolicy parse_publish_policy(std::string_view name);
+RMODEL_API AggregatorKind parse_aggregator_kind(std::string_view name);
+RMODEL_API UpdatePolicy parse_update_policy(std::string_view name);
+RMODEL_API PublishPolicy parse_publish_policy(std::string_view name);
 
 }  // namespace rmodel
