@@ -1,22 +1,76 @@
 # Installation, the CMake package (find_package(rmodel) → rmodel::rmodel), pkg-config, and
-# the Debian package. Included from the top-level CMakeLists.txt after lib/ and apps/.
+# the Debian packages. Included from the top-level CMakeLists.txt after lib/ and apps/.
+#
+# Two install components, which are also the two Debian packages:
+#   rmodel  the command, the shared library (runtime), data, man pages, completions, copyright
+#   dev     headers, the librmodel.so link, the CMake package and pkg-config (librmodel-dev)
+# Everything installed without a COMPONENT is `rmodel` (CMAKE_INSTALL_DEFAULT_COMPONENT_NAME,
+# set in the top-level CMakeLists.txt).
 include(CMakePackageConfigHelpers)
 
 set(RMODEL_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/rmodel)
 
-# ---- data, man pages, completions ----
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/share/rmodel DESTINATION ${CMAKE_INSTALL_DATADIR})
+# ---- data, man pages, completions, copyright ----
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/share/rmodel DESTINATION ${CMAKE_INSTALL_DATADIR} COMPONENT rmodel
+  USE_SOURCE_PERMISSIONS)
+# Man pages are installed compressed (gzip -9n: no name or time stamp, so reproducible), as
+# Debian policy wants; man(1) reads them either way.
 file(GLOB RMODEL_MAN_PAGES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/man/*.1)
-install(FILES ${RMODEL_MAN_PAGES} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+find_program(RMODEL_GZIP gzip)
+if(RMODEL_GZIP)
+  set(RMODEL_MAN_GZ)
+  foreach(page IN LISTS RMODEL_MAN_PAGES)
+    get_filename_component(name ${page} NAME)
+    set(out ${PROJECT_BINARY_DIR}/man/${name})
+    add_custom_command(OUTPUT ${out}.gz
+      COMMAND ${CMAKE_COMMAND} -E copy ${page} ${out}
+      COMMAND ${RMODEL_GZIP} -9nf ${out}
+      DEPENDS ${page}
+      VERBATIM)
+    list(APPEND RMODEL_MAN_GZ ${out}.gz)
+  endforeach()
+  add_custom_target(rmodel_man_pages ALL DEPENDS ${RMODEL_MAN_GZ})
+  install(FILES ${RMODEL_MAN_GZ} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT rmodel)
+else()
+  install(FILES ${RMODEL_MAN_PAGES} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT rmodel)
+endif()
 install(FILES ${PROJECT_SOURCE_DIR}/completions/rmodel.bash
-  DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME rmodel)
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME rmodel COMPONENT rmodel)
 install(FILES ${PROJECT_SOURCE_DIR}/completions/_rmodel
-  DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions)
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions COMPONENT rmodel)
 install(FILES ${PROJECT_SOURCE_DIR}/completions/rmodel.fish
-  DESTINATION ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d)
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d COMPONENT rmodel)
+
+# The copyright file in Debian's machine-readable format (DEP-5), made from LICENSE so that
+# the license text has one source. Each package has its own (Debian policy 12.5).
+file(READ ${PROJECT_SOURCE_DIR}/LICENSE RMODEL_LICENSE_TEXT)
+string(REGEX MATCH "Copyright \\(c\\) ([0-9]+), ([^\n]*)" RMODEL_COPYRIGHT_LINE "${RMODEL_LICENSE_TEXT}")
+set(RMODEL_COPYRIGHT_LINE "${CMAKE_MATCH_1} ${CMAKE_MATCH_2}")
+# The license paragraph holds the terms (from "Redistribution"), every line indented by one
+# space and empty lines written " .".
+string(FIND "${RMODEL_LICENSE_TEXT}" "Redistribution" at)
+string(SUBSTRING "${RMODEL_LICENSE_TEXT}" ${at} -1 RMODEL_LICENSE_TEXT)
+string(STRIP "${RMODEL_LICENSE_TEXT}" RMODEL_LICENSE_TEXT)
+string(REGEX REPLACE "\n\n" "\n.\n" RMODEL_LICENSE_TEXT "${RMODEL_LICENSE_TEXT}")
+string(REGEX REPLACE "\n" "\n " RMODEL_LICENSE_TEXT "${RMODEL_LICENSE_TEXT}")
+file(WRITE ${PROJECT_BINARY_DIR}/copyright
+"Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
+Upstream-Name: rmodel
+Upstream-Contact: ${RMODEL_DEB_MAINTAINER}
+
+Files: *
+Copyright: ${RMODEL_COPYRIGHT_LINE}
+License: BSD-3-Clause
+
+License: BSD-3-Clause
+ ${RMODEL_LICENSE_TEXT}
+")
+install(FILES ${PROJECT_BINARY_DIR}/copyright DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/rmodel COMPONENT rmodel)
+install(FILES ${PROJECT_BINARY_DIR}/copyright DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/librmodel-dev COMPONENT dev)
 
 # ---- CMake package ----
-install(EXPORT rmodelTargets NAMESPACE rmodel:: DESTINATION ${RMODEL_CMAKE_DIR} FILE rmodelTargets.cmake)
+install(EXPORT rmodelTargets NAMESPACE rmodel:: DESTINATION ${RMODEL_CMAKE_DIR} FILE rmodelTargets.cmake
+  COMPONENT dev)
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/rmodelConfig.cmake.in
   ${PROJECT_BINARY_DIR}/rmodelConfig.cmake INSTALL_DESTINATION ${RMODEL_CMAKE_DIR})
 # 0.x: the ABI (SOVERSION MAJOR.MINOR) may change with the minor version.
@@ -24,13 +78,13 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/rmodelConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/rmodelConfig.cmake ${PROJECT_BINARY_DIR}/rmodelConfigVersion.cmake
   ${PROJECT_SOURCE_DIR}/cmake/RmodelKdlTarget.cmake
-  DESTINATION ${RMODEL_CMAKE_DIR})
+  DESTINATION ${RMODEL_CMAKE_DIR} COMPONENT dev)
 
 # ---- pkg-config (relocatable: paths relative to the .pc file) ----
 file(RELATIVE_PATH RMODEL_PC_TO_PREFIX ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})
 string(REGEX REPLACE "/$" "" RMODEL_PC_TO_PREFIX "${RMODEL_PC_TO_PREFIX}")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/rmodel.pc.in ${PROJECT_BINARY_DIR}/rmodel.pc @ONLY)
-install(FILES ${PROJECT_BINARY_DIR}/rmodel.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+install(FILES ${PROJECT_BINARY_DIR}/rmodel.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT dev)
 
 if(NOT RMODEL_TOP_LEVEL)
   return()  # inside another project (add_subdirectory): no packaging or maintainer targets
@@ -45,30 +99,64 @@ add_custom_target(regenerate
   COMMENT "Regenerating man/*.1 and completions/ from the command tree"
   VERBATIM)
 
-# ---- Debian package: cpack -G DEB (in the build directory) ----
+# ---- Debian packages: cpack -G DEB (in the build directory) ----
+# `cpack` and `ninja install` do not build `all` first (every test program), only install
+# what `cmake --build` built; the deb_package test packages the build it runs in.
+set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY ON)
+# rmodel_<version>_<arch>.deb and librmodel-dev_<version>_<arch>.deb, from the install
+# components above; binaries stripped; the library in /usr/lib/<multiarch> (see
+# RMODEL_MULTIARCH_LIBDIR in the top-level CMakeLists.txt). The Maintainer field is
+# RMODEL_DEB_MAINTAINER (top-level CMakeLists.txt).
 set(CPACK_PACKAGE_NAME rmodel)
+set(CPACK_PACKAGE_VENDOR "rmodel developers")
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
-set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Robot model inspection and joint-state processing")
-set(CPACK_PACKAGE_DESCRIPTION
-  "rmodel reads a URDF plus a semantic description of a robot (kinematic chains, joint groups, contacts),
-indexes every joint into one full sorted pose, validates models, and processes joint-state streams.
-This package holds the rmodel command, the shared library librmodel, its headers, CMake package and
-pkg-config file, the sample robot, man pages and shell completions.")
-set(CPACK_PACKAGE_CONTACT "rmodel maintainers <rmodel@example.org>")
+# Each package's description below starts with its own synopsis line. CPackDeb prepends
+# CPACK_PACKAGE_DESCRIPTION_SUMMARY to it unless that is CPack's default text, so it is left
+# at that text (CPack.cmake: "<project> built using CMake"; no generator used here shows it).
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_NAME} built using CMake")
+set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
+set(CPACK_PACKAGE_CONTACT "${RMODEL_DEB_MAINTAINER}")
+set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${RMODEL_DEB_MAINTAINER}")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES TRUE)
 set(CPACK_GENERATOR DEB)
+set(CPACK_DEB_COMPONENT_INSTALL ON)
+set(CPACK_COMPONENTS_ALL rmodel dev)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
-set(CPACK_DEBIAN_PACKAGE_SECTION science)
-# Debian 12 packages of the shared libraries `ldd build/bin/rmodel` shows (dpkg -S), with
-# the minimum versions dpkg-shlibdeps computes; the .deb test checks that the list covers
-# every library the binaries need.
+set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
+set(CPACK_DEBIAN_RMODEL_PACKAGE_NAME rmodel)
+set(CPACK_DEBIAN_RMODEL_PACKAGE_SECTION science)
+set(CPACK_DEBIAN_RMODEL_DESCRIPTION
+  "Robot model inspection and joint-state processing
+rmodel reads a URDF plus a semantic description of a robot (kinematic chains,
+joint groups, contacts), indexes every joint into one full sorted pose,
+validates models and logs, and processes joint-state streams.
+This package holds the rmodel command and the shared library librmodel,
+with the sample robot, examples, man pages and shell completions.")
+set(CPACK_DEBIAN_DEV_PACKAGE_NAME librmodel-dev)
+set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
+set(CPACK_DEBIAN_DEV_DESCRIPTION
+  "Robot model inspection and joint-state processing - development files
+Headers, the CMake package (find_package(rmodel)) and the pkg-config file
+for building programs against librmodel.")
+
+# >>> Runtime dependencies of the `rmodel` package. Debian 12 packages of the shared
+# libraries that the command and librmodel load directly (objdump -p: NEEDED; dpkg -S for
+# the package), with the minimum versions dpkg-shlibdeps computes. A new library dependency
+# adds its package here; the deb_package test fails when one is missing.
 set(RMODEL_DEB_DEPENDS
   "libc6 (>= 2.34)" "libstdc++6 (>= 11)" "libgcc-s1 (>= 3.0)"
   "liborocos-kdl1.5 (>= 1.5.1)" "liburdfdom-model3.0 (>= 3.0.1)" "libconsole-bridge1.0 (>= 1.0.1+dfsg2)"
   "libtinyxml2-9 (>= 8.0.0)" "libfmt9 (>= 9.1.0+ds1)")
 # No libsimdjson: only the tests and benchmarks use simdjson (tests/json_parsers).
-list(JOIN RMODEL_DEB_DEPENDS ", " CPACK_DEBIAN_PACKAGE_DEPENDS)
-# Building against the library needs the development packages of its public dependencies.
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "liborocos-kdl-dev, libeigen3-dev, cmake (>= 3.25) | pkgconf")
+list(APPEND RMODEL_DEB_DEPENDS "libyaml-cpp0.7 (>= 0.7.0)")
+# <<< end of the runtime dependencies
+list(JOIN RMODEL_DEB_DEPENDS ", " CPACK_DEBIAN_RMODEL_PACKAGE_DEPENDS)
+# `rmodel filter --plot` runs gnuplot.
+set(CPACK_DEBIAN_RMODEL_PACKAGE_SUGGESTS "gnuplot-nox")
+# Building against the library needs the development packages of its public dependencies
+# (the headers use KDL and Eigen types) and exactly this version of the runtime.
+set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS
+  "rmodel (= ${PROJECT_VERSION}), liborocos-kdl-dev, libeigen3-dev")
+set(CPACK_DEBIAN_DEV_PACKAGE_SUGGESTS "cmake (>= 3.25) | pkgconf")
 include(CPack)

@@ -1,57 +1,150 @@
-# ctest: builds the .deb from the existing build with CPack, checks that
-# its Depends names the Debian package of every shared library the binaries load, unpacks
-# it into a scratch root (dpkg -x) and runs the unpacked `rmodel` there: --version and
-# check --sample, which must find the sample robot inside the unpacked tree.
-#   -DBUILD_DIR -DWORK_DIR -DVERSION -DCPACK
+# ctest: builds the two Debian packages from the existing build with CPack and checks them
+# with dpkg-deb -I (control fields) and dpkg-deb --contents (file lists), as Debian would
+# have them: `rmodel` (command, shared library, data, gzip'd man pages, completions, DEP-5
+# copyright; stripped; library in /usr/<LIBDIR>) and `librmodel-dev` (headers, the .so link,
+# CMake package, pkg-config). Then it checks that Depends names the Debian package of every
+# shared library the binaries load, unpacks both into a scratch root (dpkg -x) and runs the
+# unpacked `rmodel` there.
+#   -DBUILD_DIR -DWORK_DIR -DVERSION -DCPACK -DLIBDIR -DMAINTAINER
 cmake_minimum_required(VERSION 3.25)
 include(${CMAKE_CURRENT_LIST_DIR}/RmodelScriptTest.cmake)
-require_variables(BUILD_DIR WORK_DIR VERSION CPACK)
+require_variables(BUILD_DIR WORK_DIR VERSION CPACK LIBDIR MAINTAINER)
+
+# Fails when `what` occurs in `text`.
+function(expect_not_in text what)
+  string(FIND "${text}" "${what}" at)
+  if(NOT at EQUAL -1)
+    message(FATAL_ERROR "did not expect '${what}' in:\n${text}")
+  endif()
+endfunction()
+
+# Fails unless a line of `text` matches the regular expression `regex`.
+function(expect_line text regex)
+  string(REPLACE ";" "\\;" text "${text}")
+  string(REPLACE "\n" ";" lines "${text}")
+  foreach(line IN LISTS lines)
+    if(line MATCHES "${regex}")
+      return()
+    endif()
+  endforeach()
+  message(FATAL_ERROR "no line matches '${regex}' in:\n${text}")
+endfunction()
 
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
-# `cpack -G DEB` first builds the target `preinstall`, which depends on `all` (every test
-# program too); staging with `cmake --install` (what cpack then runs) and packaging that
-# tree gives the same package without building anything.
-set(stage "${WORK_DIR}/stage")
-run(COMMAND "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${stage}/usr" --strip)
-file(WRITE "${WORK_DIR}/CPackStaged.cmake" "include(\"${BUILD_DIR}/CPackConfig.cmake\")
-set(CPACK_INSTALL_CMAKE_PROJECTS \"\")
-set(CPACK_INSTALLED_DIRECTORIES \"${stage};.\")
-")
-run(COMMAND "${CPACK}" -G DEB -B "${WORK_DIR}" --config "${WORK_DIR}/CPackStaged.cmake")
+# The build's own CPack configuration: cpack installs each component from the build tree
+# (CMAKE_SKIP_INSTALL_ALL_DEPENDENCY: without building anything first).
+run(COMMAND "${CPACK}" -G DEB -B "${WORK_DIR}" --config "${BUILD_DIR}/CPackConfig.cmake")
+run(COMMAND dpkg --print-architecture OUTPUT arch)
+string(STRIP "${arch}" arch)
+set(runtime_deb "${WORK_DIR}/rmodel_${VERSION}_${arch}.deb")
+set(dev_deb "${WORK_DIR}/librmodel-dev_${VERSION}_${arch}.deb")
 file(GLOB debs "${WORK_DIR}/*.deb")
-list(LENGTH debs count)
-if(NOT count EQUAL 1)
-  message(FATAL_ERROR "expected one .deb in ${WORK_DIR}, found: ${debs}")
+list(SORT debs)
+set(expected "${dev_deb};${runtime_deb}")
+if(NOT debs STREQUAL expected)
+  message(FATAL_ERROR "expected the packages ${expected}, found: ${debs}")
 endif()
-run(COMMAND dpkg-deb -f "${debs}" Package Version Depends OUTPUT control)
-message(STATUS "${debs}:\n${control}")
-expect_in("${control}" "Version: ${VERSION}")
-string(REGEX MATCH "Depends: [^\n]*" depends "${control}")
-# Package names of Depends: "a (>= 1), b | c" → a;b;c
-string(REGEX REPLACE "^Depends: " "" depends_names "${depends}")
+
+# ---- control fields (dpkg-deb -I) ----
+run(COMMAND dpkg-deb -I "${runtime_deb}" OUTPUT info)
+message(STATUS "${runtime_deb}:\n${info}")
+expect_line("${info}" "^ Package: rmodel$")
+expect_line("${info}" "^ Version: ${VERSION}$")
+expect_line("${info}" "^ Architecture: ${arch}$")
+expect_in("${info}" "\n Maintainer: ${MAINTAINER}\n")
+expect_line("${info}" "^ Section: science$")
+expect_line("${info}" "^ Suggests: gnuplot-nox$")
+expect_in("${info}" "\n Description: Robot model inspection and joint-state processing\n  rmodel reads a URDF")
+expect_not_in("${info}" "example.org")
+expect_not_in("${info}" "Humanity")
+expect_not_in("${info}" "librmodel-dev")
+run(COMMAND dpkg-deb -I "${dev_deb}" OUTPUT dev_info)
+message(STATUS "${dev_deb}:\n${dev_info}")
+expect_line("${dev_info}" "^ Package: librmodel-dev$")
+expect_line("${dev_info}" "^ Section: libdevel$")
+expect_in("${dev_info}" "\n Description: Robot model inspection and joint-state processing - development files\n  Headers")
+expect_in("${dev_info}" "\n Maintainer: ${MAINTAINER}\n")
+expect_line("${dev_info}" "^ Depends: rmodel \\(= ${VERSION}\\), liborocos-kdl-dev, libeigen3-dev$")
+
+# ---- file lists (dpkg-deb --contents): `perms owner size date time ./path[ -> target]` ----
+string(REGEX MATCH "^[0-9]+\\.[0-9]+" soversion "${VERSION}")
+run(COMMAND dpkg-deb --contents "${runtime_deb}" OUTPUT contents)
+run(COMMAND dpkg-deb --contents "${dev_deb}" OUTPUT dev_contents)
+message(STATUS "rmodel:\n${contents}\nlibrmodel-dev:\n${dev_contents}")
+foreach(regex
+    " \\./usr/bin/rmodel$"
+    " \\./usr/${LIBDIR}/librmodel\\.so\\.${VERSION}$"
+    " \\./usr/${LIBDIR}/librmodel\\.so\\.${soversion} -> librmodel\\.so\\.${VERSION}$"
+    "^-.* \\./usr/share/doc/rmodel/copyright$"
+    " \\./usr/share/man/man1/rmodel\\.1\\.gz$"
+    " \\./usr/share/man/man1/rmodel-check\\.1\\.gz$"
+    " \\./usr/share/bash-completion/completions/rmodel$"
+    " \\./usr/share/zsh/vendor-completions/_rmodel$"
+    " \\./usr/share/fish/vendor_completions\\.d/rmodel\\.fish$"
+    " \\./usr/share/rmodel/sample/pony\\.urdf$"
+    " \\./usr/share/rmodel/schema/semantics\\.schema\\.json$"
+    " \\./usr/share/rmodel/examples/robot\\.urdf$"
+    "^-rwxr-xr-x .* \\./usr/share/rmodel/examples/check-model\\.sh$")
+  expect_line("${contents}" "${regex}")
+endforeach()
+# Only the runtime: no headers, no unversioned .so link, no CMake or pkg-config files, no
+# uncompressed man page, nothing in the non-multiarch /usr/lib.
+foreach(text "./usr/include" "librmodel.so " "librmodel.so\n" "/cmake/" "/pkgconfig/" ".1\n" "librmodel-dev")
+  expect_not_in("${contents}" "${text}")
+endforeach()
+if(NOT LIBDIR STREQUAL "lib")
+  expect_not_in("${contents}" "./usr/lib/librmodel")
+endif()
+foreach(regex
+    " \\./usr/include/rmodel/model\\.hpp$"
+    " \\./usr/include/rmodel/export\\.hpp$"
+    " \\./usr/include/rmodel/io/reader\\.hpp$"
+    " \\./usr/${LIBDIR}/librmodel\\.so -> librmodel\\.so\\.${soversion}$"
+    " \\./usr/${LIBDIR}/cmake/rmodel/rmodelConfig\\.cmake$"
+    " \\./usr/${LIBDIR}/cmake/rmodel/rmodelTargets\\.cmake$"
+    " \\./usr/${LIBDIR}/pkgconfig/rmodel\\.pc$"
+    "^-.* \\./usr/share/doc/librmodel-dev/copyright$")
+  expect_line("${dev_contents}" "${regex}")
+endforeach()
+foreach(text "./usr/bin" "librmodel.so.${VERSION}" "/man/" "/share/rmodel/")
+  expect_not_in("${dev_contents}" "${text}")
+endforeach()
+
+# ---- unpacked: stripped binaries, compressed man pages, the copyright file ----
+set(root "${WORK_DIR}/root")
+run(COMMAND dpkg -x "${runtime_deb}" "${root}")
+run(COMMAND dpkg -x "${dev_deb}" "${root}")
+set(exe "${root}/usr/bin/rmodel")
+set(lib "${root}/usr/${LIBDIR}/librmodel.so.${VERSION}")
+set(libdir "${root}/usr/${LIBDIR}")
+foreach(binary "${exe}" "${lib}")
+  run(COMMAND objdump -h "${binary}" OUTPUT sections)
+  foreach(section .debug_info .debug_line .symtab)
+    expect_not_in("${sections}" " ${section} ")
+  endforeach()
+endforeach()
+# gzip -9n: no file name (FLG bit 3) and no time stamp (MTIME = 0) in the header.
+file(READ "${root}/usr/share/man/man1/rmodel.1.gz" header HEX LIMIT 10)
+if(NOT header MATCHES "^1f8b08(00|02)00000000")
+  message(FATAL_ERROR "rmodel.1.gz is not gzip -n: header ${header}")
+endif()
+run(COMMAND gzip -dc "${root}/usr/share/man/man1/rmodel.1.gz" OUTPUT page)
+expect_in("${page}" ".TH")
+file(READ "${root}/usr/share/doc/rmodel/copyright" copyright)
+foreach(text "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"
+    "Upstream-Name: rmodel\n" "Files: *\nCopyright: " "License: BSD-3-Clause\n"
+    "\n Redistribution and use in source and binary forms" "\n .\n")
+  expect_in("${copyright}" "${text}")
+endforeach()
+
+# ---- Depends: every shared library the command and the library need directly (NEEDED;
+# the others come with those libraries' own packages) belongs to a package it names ----
+string(REGEX MATCH "\n Depends: [^\n]*" depends "${info}")
+string(REGEX REPLACE "^\n Depends: " "" depends_names "${depends}")
 string(REGEX REPLACE "\\([^)]*\\)" "" depends_names "${depends_names}")
 string(REGEX REPLACE "[ ]*[,|][ ]*" ";" depends_names "${depends_names}")
 string(STRIP "${depends_names}" depends_names)
-
-set(root "${WORK_DIR}/root")
-run(COMMAND dpkg -x "${debs}" "${root}")
-set(exe "${root}/usr/bin/rmodel")
-file(GLOB libs "${root}/usr/lib/librmodel.so.*.*.*" "${root}/usr/lib/*/librmodel.so.*.*.*")
-if(NOT EXISTS "${exe}" OR NOT libs)
-  message(FATAL_ERROR "the package lacks usr/bin/rmodel or librmodel")
-endif()
-list(GET libs 0 lib)
-get_filename_component(libdir "${lib}" DIRECTORY)
-foreach(file usr/share/rmodel/sample/pony.urdf usr/share/man/man1/rmodel.1 usr/share/bash-completion/completions/rmodel
-    usr/share/zsh/vendor-completions/_rmodel usr/share/fish/vendor_completions.d/rmodel.fish usr/include/rmodel/model.hpp)
-  if(NOT EXISTS "${root}/${file}")
-    message(FATAL_ERROR "the package lacks ${file}")
-  endif()
-endforeach()
-
-# Every shared library the command and the library need directly (NEEDED; the others come
-# with those libraries' own packages) belongs to a package named in Depends.
 foreach(binary "${exe}" "${lib}")
   run(COMMAND objdump -p "${binary}" OUTPUT dynamic)
   string(REGEX MATCHALL "NEEDED +[^ \n]+" needed "${dynamic}")
@@ -84,12 +177,14 @@ foreach(binary "${exe}" "${lib}")
   endforeach()
 endforeach()
 
-run(COMMAND "${CMAKE_COMMAND}" -E env --unset=RMODEL_SHARE_DIR "LD_LIBRARY_PATH=${libdir}" "${exe}" --version
+# ---- the unpacked command runs and finds its data in the unpacked tree (through its
+# RPATH: no LD_LIBRARY_PATH) ----
+run(COMMAND "${CMAKE_COMMAND}" -E env --unset=RMODEL_SHARE_DIR --unset=LD_LIBRARY_PATH "${exe}" --version
     OUTPUT out)
 expect_in("${out}" "rmodel ${VERSION}")
-run(COMMAND "${CMAKE_COMMAND}" -E env --unset=RMODEL_SHARE_DIR "LD_LIBRARY_PATH=${libdir}" "${exe}" check --sample
+run(COMMAND "${CMAKE_COMMAND}" -E env --unset=RMODEL_SHARE_DIR --unset=LD_LIBRARY_PATH "${exe}" check --sample
     OUTPUT out)
-run(COMMAND "${CMAKE_COMMAND}" -E env --unset=RMODEL_SHARE_DIR "LD_LIBRARY_PATH=${libdir}" "${exe}" info --sample
+run(COMMAND "${CMAKE_COMMAND}" -E env --unset=RMODEL_SHARE_DIR --unset=LD_LIBRARY_PATH "${exe}" info --sample
     -f json OUTPUT out)
 expect_in("${out}" "${root}/usr/share/rmodel/sample/pony.urdf")
 file(REMOVE_RECURSE "${WORK_DIR}")

@@ -1,4 +1,5 @@
 #pragma once
+#include "rmodel/export.hpp"
 /// @file diagnostic.hpp
 /// Problems found while loading or checking a model, with severity and place.
 
@@ -13,10 +14,10 @@ namespace rmodel {
 enum class Severity { error, warning, note };
 
 /// "error", "warning", "note".
-std::string_view to_string(Severity severity);
+RMODEL_API std::string_view to_string(Severity severity);
 
 /// One problem: where, how bad, a stable machine-readable code and a human message.
-struct Diagnostic {
+struct RMODEL_API Diagnostic {
   Severity severity = Severity::error;
   SourceLocation where;
   std::string code;     ///< stable kebab-case identifier, e.g. "unknown-link"
@@ -24,7 +25,7 @@ struct Diagnostic {
 };
 
 /// An ordered list of diagnostics.
-struct Diagnostics {
+struct RMODEL_API Diagnostics {
   std::vector<Diagnostic> items;
 
   void add(Severity severity, SourceLocation where, std::string code, std::string message) {

@@ -1,4 +1,5 @@
 #pragma once
+#include "rmodel/export.hpp"
 /// @file diff.hpp
 /// Comparing two models. The first question is the one CI asks: will joint-state logs
 /// recorded with the old model be read correctly with the new one, i.e. is the full pose
@@ -16,7 +17,7 @@
 namespace rmodel {
 
 /// Options of diff_models.
-struct DiffOptions {
+struct RMODEL_API DiffOptions {
   /// Absolute tolerance below which numbers are equal: origin translations (m), entries of
   /// origin rotation matrices, axis components, limits (rad, m, rad/s, m/s, N·m, N),
   /// contact points (m) and named-pose values. Must be ≥ 0.
@@ -31,16 +32,16 @@ enum class PoseVerdict {
 };
 
 /// "identical", "extended", "incompatible".
-std::string_view to_string(PoseVerdict verdict);
+RMODEL_API std::string_view to_string(PoseVerdict verdict);
 
 /// A joint at an index of one of the full poses.
-struct PoseEntry {
+struct RMODEL_API PoseEntry {
   std::string name;
   int index = -1;
 };
 
 /// A joint present in both poses at different indices.
-struct PoseMove {
+struct RMODEL_API PoseMove {
   std::string name;
   int old_index = -1;
   int new_index = -1;
@@ -48,7 +49,7 @@ struct PoseMove {
 
 /// A joint of both poses whose positions change unit (revolute or continuous, in rad, to
 /// prismatic, in m, or back): its logged values would be misread.
-struct PoseUnitChange {
+struct RMODEL_API PoseUnitChange {
   std::string name;
   int index = -1;  ///< new index
   JointType old_type = JointType::unknown;
@@ -56,7 +57,7 @@ struct PoseUnitChange {
 };
 
 /// The full pose comparison.
-struct PoseDiff {
+struct RMODEL_API PoseDiff {
   PoseVerdict verdict = PoseVerdict::identical;
   std::size_t old_size = 0;
   std::size_t new_size = 0;
@@ -76,21 +77,21 @@ using DiffValue =
     std::variant<std::monostate, bool, int, double, std::string, std::vector<double>, std::vector<std::string>>;
 
 /// One property that differs.
-struct PropertyChange {
+struct RMODEL_API PropertyChange {
   std::string property;  ///< e.g. "origin_xyz", "upper", "joints"
   DiffValue old_value;
   DiffValue new_value;
 };
 
 /// An entity (by name) present in both models whose properties differ.
-struct EntityChange {
+struct RMODEL_API EntityChange {
   std::string name;
   std::vector<PropertyChange> changes;
 };
 
 /// Entities of one kind added, removed and changed (names in model order: removed in the
 /// old model's order, added and changed in the new one's).
-struct EntityDiff {
+struct RMODEL_API EntityDiff {
   std::vector<std::string> added;
   std::vector<std::string> removed;
   std::vector<EntityChange> changed;
@@ -100,14 +101,14 @@ struct EntityDiff {
 /// A joint that looks renamed: only in the old URDF under `old_name`, only in the new one
 /// under `new_name`, with the same parent link, child link, type and origin (within the
 /// tolerance). `changes` lists its other differences (axis, limits).
-struct JointRename {
+struct RMODEL_API JointRename {
   std::string old_name;
   std::string new_name;
   std::vector<PropertyChange> changes;
 };
 
 /// Everything that differs between two models.
-struct ModelDiff {
+struct RMODEL_API ModelDiff {
   PoseDiff pose;
   std::vector<PropertyChange> robot;  ///< "name", "root_link"
   EntityDiff links;                   ///< added and removed only
@@ -130,6 +131,6 @@ struct ModelDiff {
 /// extra_joints, joints. Contacts: points (x y z flattened). Poses: group, joints
 /// ("joint=value").
 /// @throws InvalidArgument when the tolerance is negative or not a number.
-ModelDiff diff_models(const Model& old_model, const Model& new_model, const DiffOptions& options = {});
+RMODEL_API ModelDiff diff_models(const Model& old_model, const Model& new_model, const DiffOptions& options = {});
 
 }  // namespace rmodel

@@ -1,4 +1,5 @@
 #pragma once
+#include "rmodel/export.hpp"
 /// @file file.hpp
 /// Reading whole input files with errors that name the file.
 
@@ -8,9 +9,9 @@ namespace rmodel {
 
 /// Reads a whole file; "-" reads standard input.
 /// @throws IoError naming the path when it is missing, a directory or unreadable.
-std::string read_text_file(const std::string& path);
+RMODEL_API std::string read_text_file(const std::string& path);
 
 /// The name used for `path` in messages ("<stdin>" for "-").
-std::string display_name(const std::string& path);
+RMODEL_API std::string display_name(const std::string& path);
 
 }  // namespace rmodel

@@ -1,4 +1,5 @@
 #pragma once
+#include "rmodel/export.hpp"
 /// @file joint_state.hpp
 /// A joint state message in the layout of `sensor_msgs/JointState`.
 
@@ -9,7 +10,7 @@ namespace rmodel {
 
 /// Names with positions (rad or m), velocities (rad/s or m/s) and efforts (N·m or N).
 /// Each value array is either empty (field absent) or as long as `name`.
-struct JointState {
+struct RMODEL_API JointState {
   double stamp = 0.0;  ///< seconds
   std::vector<std::string> name;
   std::vector<double> position;
@@ -21,7 +22,7 @@ struct JointState {
 
 /// Support state of the robot's chains (`sweetie_bot_kinematics_msgs/SupportState`):
 /// chain names, support coefficients in [0, 1] and contact names.
-struct SupportState {
+struct RMODEL_API SupportState {
   double stamp = 0.0;
   std::vector<std::string> name;
   std::vector<double> support;

@@ -1,4 +1,5 @@
 #pragma once
+#include "rmodel/export.hpp"
 /// @file log_check.hpp
 /// Validating a recorded joint-state log against a model, one message at a time: unknown
 /// joints, array sizes, stamps going backwards or repeated, gaps, NaN and infinities,
@@ -20,7 +21,7 @@
 namespace rmodel {
 
 /// Options of a LogChecker. Zero disables the bound it names.
-struct LogCheckOptions {
+struct RMODEL_API LogCheckOptions {
   /// Longest allowed time (s) between two messages of the log, and between two samples of
   /// a joint (a joint missing while others are published). 0: no gap check.
   double max_gap = 0.0;
@@ -41,7 +42,7 @@ struct LogCheckOptions {
 };
 
 /// One problem of the log.
-struct LogProblem {
+struct RMODEL_API LogProblem {
   Severity severity = Severity::error;
   std::size_t line = 0;  ///< 1-based line of the message in the log (0 when unknown)
   std::size_t item = 0;  ///< element of an enclosing array or trajectory point (0: none)
@@ -51,7 +52,7 @@ struct LogProblem {
 };
 
 /// What a log says about one joint of the full pose.
-struct JointLogStats {
+struct RMODEL_API JointLogStats {
   std::string name;
   std::size_t index = 0;           ///< in the full pose
   std::uint64_t samples = 0;       ///< messages carrying the joint
@@ -64,7 +65,7 @@ struct JointLogStats {
 };
 
 /// A name found in the log that is not a joint of the full pose.
-struct UnknownLogJoint {
+struct RMODEL_API UnknownLogJoint {
   std::string name;
   std::uint64_t count = 0;
   std::size_t first_line = 0;
@@ -73,7 +74,7 @@ struct UnknownLogJoint {
 /// Checks the messages of one log against a model. Feed it with add() (messages) and
 /// add_read_error() (lines the reader rejected), then read the results. After the first
 /// messages it allocates nothing for a well-formed log.
-class LogChecker {
+class RMODEL_API LogChecker {
 public:
   /// @throws InvalidArgument when an option is negative or not a number, or max_reports is 0.
   explicit LogChecker(const Model& model, LogCheckOptions options = {});

@@ -1,4 +1,5 @@
 #pragma once
+#include "rmodel/export.hpp"
 /// @file model.hpp
 /// The robot model: a URDF plus its semantic description, indexed once at load time.
 /// A Model is immutable after construction and safe to share between threads.
@@ -26,10 +27,10 @@ namespace rmodel {
 enum class JointType { revolute, continuous, prismatic, fixed, floating, planar, unknown };
 
 /// "revolute", "continuous", ...
-std::string_view to_string(JointType type);
+RMODEL_API std::string_view to_string(JointType type);
 
 /// A URDF joint, with its place in the full pose (if any).
-struct JointInfo {
+struct RMODEL_API JointInfo {
   std::string name;
   JointType type = JointType::unknown;
   std::string parent_link;
@@ -62,14 +63,14 @@ struct JointInfo {
 };
 
 /// Mass properties of a link, expressed in the link frame.
-struct Inertial {
+struct RMODEL_API Inertial {
   double mass = 0.0;                                    ///< kg
   KDL::Vector com;                                      ///< centre of mass (m)
   Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();    ///< about the COM, link axes (kg·m²)
 };
 
 /// A URDF link.
-struct LinkInfo {
+struct RMODEL_API LinkInfo {
   std::string name;
   std::string parent_joint;               ///< empty for the root
   std::vector<std::string> child_joints;  ///< in URDF declaration order
@@ -78,7 +79,7 @@ struct LinkInfo {
 };
 
 /// A kinematic chain after indexing.
-struct Chain {
+struct RMODEL_API Chain {
   std::string name;
   int index = -1;  ///< declaration order
   std::string first_link;
@@ -107,7 +108,7 @@ struct Chain {
 };
 
 /// A joint group after indexing.
-struct Group {
+struct RMODEL_API Group {
   std::string name;
   int index = -1;
   std::string description;
@@ -119,7 +120,7 @@ struct Group {
 };
 
 /// A contact: a named set of points in the frame of a chain's last link.
-struct Contact {
+struct RMODEL_API Contact {
   std::string name;
   int index = -1;
   std::string description;
@@ -130,18 +131,18 @@ struct Contact {
 enum class ChainProperty { first_link, last_link, last_link_virtual, default_contact };
 
 /// Parses "first_link" etc.; nullopt for anything else.
-std::optional<ChainProperty> chain_property_from_string(std::string_view name);
+RMODEL_API std::optional<ChainProperty> chain_property_from_string(std::string_view name);
 
 /// Mutable views of one chain's slots in a sorted full pose (no copies). A view is empty
 /// (size 0) when the corresponding field of the pose is absent.
-struct ChainView {
+struct RMODEL_API ChainView {
   Eigen::Map<Eigen::VectorXd> position{nullptr, 0};
   Eigen::Map<Eigen::VectorXd> velocity{nullptr, 0};
   Eigen::Map<Eigen::VectorXd> effort{nullptr, 0};
 };
 
 /// Where a model comes from.
-struct ModelSource {
+struct RMODEL_API ModelSource {
   std::string urdf_path;        ///< "-" for stdin
   std::string semantics_path;   ///< empty: URDF only
   std::optional<SemanticsFormat> semantics_format;
@@ -152,7 +153,7 @@ struct ModelSource {
 enum class LimitKind { velocity, acceleration, jerk };
 
 /// The robot model. Construct with Model::load or Model::from_urdf_string.
-class Model {
+class RMODEL_API Model {
 public:
   /// Builds a model from URDF text and an optional semantic description.
   /// @param urdf_name file name used in messages.
@@ -313,6 +314,6 @@ private:
 
 /// Where the sample robot shipped with rmodel lives (share/rmodel/sample): next to the
 /// installed binary's prefix or in the source tree. Empty when not found.
-std::string sample_model_dir();
+RMODEL_API std::string sample_model_dir();
 
 }  // namespace rmodel

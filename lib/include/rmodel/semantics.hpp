@@ -1,4 +1,5 @@
 #pragma once
+#include "rmodel/export.hpp"
 /// @file semantics.hpp
 /// The semantic description of a robot: kinematic chains, joint groups and contacts, as
 /// declared (before they are checked against a URDF). Declaration order matters: it
@@ -27,7 +28,7 @@ struct ChainExtra {
 };
 
 /// A kinematic chain as declared. Empty strings mean "not given".
-struct ChainSpec {
+struct RMODEL_API ChainSpec {
   std::string name;
   std::string first_link;
   std::string last_link;
@@ -40,7 +41,7 @@ struct ChainSpec {
 };
 
 /// A joint group as declared: whole chains plus extra joints outside every chain.
-struct GroupSpec {
+struct RMODEL_API GroupSpec {
   std::string name;
   std::vector<std::string> chains;
   std::vector<std::string> joints;
@@ -50,7 +51,7 @@ struct GroupSpec {
 };
 
 /// A named set of contact points, in the frame of a chain's last link (metres).
-struct ContactSpec {
+struct RMODEL_API ContactSpec {
   std::string name;
   std::vector<KDL::Vector> points;
   std::string description;
@@ -59,7 +60,7 @@ struct ContactSpec {
 };
 
 /// A named joint configuration (SRDF group_state): joint name → value (rad or m).
-struct NamedPose {
+struct RMODEL_API NamedPose {
   std::string name;
   std::string group;
   std::vector<std::pair<std::string, double>> joints;
@@ -69,7 +70,7 @@ struct NamedPose {
 
 /// An SRDF end effector: a group attached to a parent link. Kept for tools; rmodel's
 /// indexing does not use it.
-struct EndEffector {
+struct RMODEL_API EndEffector {
   std::string name;
   std::string parent_link;   ///< link the end effector is attached to
   std::string group;         ///< group of the end effector's joints (SRDF `group`)
@@ -80,7 +81,7 @@ struct EndEffector {
 
 /// An SRDF virtual joint: how the URDF root attaches to an outside frame (e.g. a floating
 /// base in `odom`). It is not a URDF joint and is not part of the full pose.
-struct VirtualJoint {
+struct RMODEL_API VirtualJoint {
   std::string name;
   std::string type;          ///< "fixed", "floating" or "planar"
   std::string parent_frame;  ///< outside frame, e.g. "odom_combined"
@@ -90,7 +91,7 @@ struct VirtualJoint {
 };
 
 /// The whole semantic description. `source` names the file it came from (for messages).
-struct Semantics {
+struct RMODEL_API Semantics {
   std::vector<ChainSpec> chains;
   std::vector<GroupSpec> groups;
   std::vector<ContactSpec> contacts;
@@ -110,15 +111,15 @@ enum class SemanticsFormat { cpf, json, srdf };
 
 /// Parses an OROCOS `.cpf` PropertyBag file (`chains`, `groups`, `contacts` structs).
 /// @throws ParseError with file and line on malformed XML or unexpected structure.
-Semantics parse_cpf(std::string_view text, const std::string& source_name);
+RMODEL_API Semantics parse_cpf(std::string_view text, const std::string& source_name);
 
 /// Parses rmodel's native JSON semantics (see share/rmodel/schema/semantics.schema.json).
 /// @throws ParseError with file and line.
-Semantics parse_semantics_json(std::string_view text, const std::string& source_name);
+RMODEL_API Semantics parse_semantics_json(std::string_view text, const std::string& source_name);
 
 /// Guesses the format from the content (first non-blank character and root element),
 /// falling back to the file extension. Returns nullopt when neither tells.
-std::optional<SemanticsFormat> detect_semantics_format(std::string_view text,
+RMODEL_API std::optional<SemanticsFormat> detect_semantics_format(std::string_view text,
                                                         std::string_view file_name);
 
 /// Parses a MoveIt SRDF (`<robot>` with groups, group states, end effectors, virtual
@@ -128,22 +129,22 @@ std::optional<SemanticsFormat> detect_semantics_format(std::string_view text,
 /// rmodel cannot express is reported in `Semantics::warnings` with its line (see
 /// docs/design.md, "Interop and CI guards").
 /// @throws ParseError with file and line on malformed XML or a malformed SRDF element.
-Semantics parse_srdf(std::string_view text, const std::string& source_name);
+RMODEL_API Semantics parse_srdf(std::string_view text, const std::string& source_name);
 
 /// Parses text in the given (or detected) format.
-Semantics parse_semantics(std::string_view text, const std::string& source_name,
+RMODEL_API Semantics parse_semantics(std::string_view text, const std::string& source_name,
                           std::optional<SemanticsFormat> format = std::nullopt);
 
 /// Reads and parses a semantics file ("-" reads stdin).
 /// @throws IoError when unreadable, ParseError when malformed.
-Semantics load_semantics(const std::string& path,
+RMODEL_API Semantics load_semantics(const std::string& path,
                          std::optional<SemanticsFormat> format = std::nullopt);
 
 /// Writes `.cpf` XML that parse_cpf reads back to the same content.
-std::string to_cpf(const Semantics& semantics);
+RMODEL_API std::string to_cpf(const Semantics& semantics);
 
 /// Writes rmodel JSON (2-space indented) that parse_semantics_json reads back to the same
 /// content.
-std::string to_semantics_json(const Semantics& semantics);
+RMODEL_API std::string to_semantics_json(const Semantics& semantics);
 
 }  // namespace rmodel

@@ -1,4 +1,5 @@
 #pragma once
+#include "rmodel/export.hpp"
 /// @file differentiators.hpp
 /// Differentiators: y[k] estimates du/dt at t_k from samples taken every T seconds.
 ///
@@ -245,7 +246,7 @@ private:
 /// @param window number of samples, 2..512
 /// @param order polynomial degree, 1..min(window-1, 8)
 /// @throws InvalidArgument when out of range
-std::vector<double> polynomial_derivative_weights(int window, int order);
+RMODEL_API std::vector<double> polynomial_derivative_weights(int window, int order);
 
 /// FIR polynomial (Savitzky–Golay) differentiator evaluated at the newest sample, so it
 /// adds no delay: y[k] = Σ_{i<window} w[i]·u[k-i] / T with the weights of

@@ -1,4 +1,5 @@
 #pragma once
+#include "rmodel/export.hpp"
 /// @file second_order.hpp
 /// Second-order transient from the current (position, velocity) to a reference trajectory.
 ///
@@ -44,7 +45,7 @@
 namespace rmodel::filters {
 
 /// Parameters of SecondOrderTransient.
-struct SecondOrderParams {
+struct RMODEL_API SecondOrderParams {
   double a0 = 100.0;  ///< position gain, 1/s² (> 0)
   double a1 = 20.0;   ///< velocity gain, 1/s (> 0)
   /// acceleration bound, unit/s² (>= 0, +inf = none)

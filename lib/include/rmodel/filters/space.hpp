@@ -1,4 +1,5 @@
 #pragma once
+#include "rmodel/export.hpp"
 /// @file space.hpp
 /// The value types the filters run on, described once so that every filter is written once.
 ///
@@ -45,7 +46,7 @@ namespace rmodel::filters {
 
 /// A pair of bounds for values with a translational and a rotational part (poses,
 /// twists): units are those of the quantity bounded, e.g. m/s and rad/s for speeds.
-struct LinearAngular {
+struct RMODEL_API LinearAngular {
   double linear = 0.0;   ///< bound on the translational part (m, m/s, m/s², ...)
   double angular = 0.0;  ///< bound on the rotational part (rad, rad/s, rad/s², ...)
 };

@@ -1,4 +1,5 @@
 #pragma once
+#include "rmodel/export.hpp"
 /// @file transfer_function.hpp
 /// Discrete transfer function H(z) = (b0 + b1 z⁻¹ + ...) / (a0 + a1 z⁻¹ + ...), applied
 /// to every component of the signal. Coefficients are normalised by a0 as in ROS
@@ -21,7 +22,7 @@
 namespace rmodel::filters {
 
 /// Normalised coefficients of a transfer function.
-struct TransferCoefficients {
+struct RMODEL_API TransferCoefficients {
   std::vector<double> b;  ///< numerator, b[0] first (multiplies u[k])
   std::vector<double> a;  ///< denominator, a[0] == 1
   /// H(1) = Σb/Σa, or 0 when Σa is 0 (pole at z = 1: no steady state).
@@ -31,7 +32,7 @@ struct TransferCoefficients {
 /// Checks and normalises b and a (divides all by a[0]).
 /// @throws InvalidArgument if b or a is empty or longer than 64, a coefficient is not
 ///         finite, or a[0] is 0
-TransferCoefficients normalize_transfer_function(std::vector<double> b, std::vector<double> a);
+RMODEL_API TransferCoefficients normalize_transfer_function(std::vector<double> b, std::vector<double> a);
 
 /// Discrete transfer function; see the file comment.
 template <VectorValue V>

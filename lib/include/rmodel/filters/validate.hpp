@@ -1,4 +1,5 @@
 #pragma once
+#include "rmodel/export.hpp"
 /// @file validate.hpp
 /// Parameter checks shared by the filters. They throw rmodel::InvalidArgument with a
 /// message naming the filter, the parameter, its unit and the offending value; they run
@@ -12,22 +13,22 @@
 namespace rmodel::filters::detail {
 
 /// `value` must be finite and > 0 (periods, time constants, gains).
-void require_positive(std::string_view filter, std::string_view name, double value,
+RMODEL_API void require_positive(std::string_view filter, std::string_view name, double value,
                       std::string_view unit);
 /// `value` must be >= 0; +inf is allowed and means "no bound".
-void require_bound(std::string_view filter, std::string_view name, double value,
+RMODEL_API void require_bound(std::string_view filter, std::string_view name, double value,
                    std::string_view unit);
 /// Both parts >= 0 (+inf allowed).
-void require_bound(std::string_view filter, std::string_view name, const LinearAngular& value,
+RMODEL_API void require_bound(std::string_view filter, std::string_view name, const LinearAngular& value,
                    std::string_view unit);
 /// An exponential law with gain T/tau > 1 overshoots (and diverges past 2), so tau >= T.
-void require_tau_not_below_period(std::string_view filter, double tau, double period);
+RMODEL_API void require_tau_not_below_period(std::string_view filter, double tau, double period);
 /// `low` must not exceed `high` (e.g. hysteresis thresholds).
-void require_ordered(std::string_view filter, std::string_view low_name, double low,
+RMODEL_API void require_ordered(std::string_view filter, std::string_view low_name, double low,
                      std::string_view high_name, double high);
 /// `value` must not be NaN.
-void require_not_nan(std::string_view filter, std::string_view name, double value);
+RMODEL_API void require_not_nan(std::string_view filter, std::string_view name, double value);
 /// Throws InvalidArgument("<filter>: <message>").
-[[noreturn]] void invalid(std::string_view filter, std::string_view message);
+[[noreturn]] RMODEL_API void invalid(std::string_view filter, std::string_view message);
 
 }  // namespace rmodel::filters::detail

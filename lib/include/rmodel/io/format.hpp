@@ -1,4 +1,5 @@
 #pragma once
+#include "rmodel/export.hpp"
 /// @file io/format.hpp
 /// File formats of joint-state streams and how they are chosen from a path.
 ///
@@ -38,19 +39,19 @@ enum class StampLayout {
 
 /// Format named by a path's extension: `.jsonl`/`.ndjson` → JsonLines, `.json` → Json,
 /// `.csv` → Csv (case-insensitive); anything else and `-` → Auto.
-[[nodiscard]] Format format_from_path(std::string_view path) noexcept;
+[[nodiscard]] RMODEL_API Format format_from_path(std::string_view path) noexcept;
 
 /// Parses a format name as given on a command line: `auto`, `jsonl` (or `ndjson`,
 /// `json-lines`), `json`, `csv`. Throws InvalidArgument for anything else.
-[[nodiscard]] Format parse_format(std::string_view name);
+[[nodiscard]] RMODEL_API Format parse_format(std::string_view name);
 
 /// Parses a stamp layout name: `none`, `ros1`, `ros2`. Throws InvalidArgument otherwise.
-[[nodiscard]] StampLayout parse_stamp_layout(std::string_view name);
+[[nodiscard]] RMODEL_API StampLayout parse_stamp_layout(std::string_view name);
 
 /// The canonical name of a format (`auto`, `jsonl`, `json`, `csv`).
-[[nodiscard]] std::string_view to_string(Format format) noexcept;
+[[nodiscard]] RMODEL_API std::string_view to_string(Format format) noexcept;
 
 /// The canonical name of a stamp layout (`none`, `ros1`, `ros2`).
-[[nodiscard]] std::string_view to_string(StampLayout layout) noexcept;
+[[nodiscard]] RMODEL_API std::string_view to_string(StampLayout layout) noexcept;
 
 }  // namespace rmodel::io

@@ -1,4 +1,5 @@
 #pragma once
+#include "rmodel/export.hpp"
 /// @file io/message.hpp
 /// One item of a joint-state stream — a joint state, a support state or a sync tick — and
 /// the wire formats that carry it.
@@ -96,7 +97,7 @@ enum class MessageKind {
 
 /// One item of a stream. Only the member selected by `kind` is meaningful; the others keep
 /// their buffers (capacity) so that a reused Message reads without allocating.
-struct Message {
+struct RMODEL_API Message {
   MessageKind kind = MessageKind::Joint;
   JointState joint;       ///< the joint state (kind == Joint); time in joint.stamp
   SupportState support;   ///< the support state (kind == Support); time in support.stamp
@@ -133,7 +134,7 @@ struct Message {
 
 /// An array whose size disagrees with `name`: field name ("position", "velocity", "effort",
 /// "support" or "contact"), expected size (that of `name`) and actual size.
-struct SizeProblem {
+struct RMODEL_API SizeProblem {
   std::string_view field;
   std::size_t expected = 0;
   std::size_t got = 0;
@@ -141,10 +142,10 @@ struct SizeProblem {
 
 /// Checks that each of position, velocity, effort is empty or as long as `name`.
 /// Returns the first offending array, or nothing when the state is consistent.
-[[nodiscard]] std::optional<SizeProblem> check_sizes(const JointState& state) noexcept;
+[[nodiscard]] RMODEL_API std::optional<SizeProblem> check_sizes(const JointState& state) noexcept;
 /// Checks that each of support, contact is empty or as long as `name`.
-[[nodiscard]] std::optional<SizeProblem> check_sizes(const SupportState& state) noexcept;
+[[nodiscard]] RMODEL_API std::optional<SizeProblem> check_sizes(const SupportState& state) noexcept;
 /// check_sizes() of the member selected by `kind` (a sync tick is always consistent).
-[[nodiscard]] std::optional<SizeProblem> check_sizes(const Message& message) noexcept;
+[[nodiscard]] RMODEL_API std::optional<SizeProblem> check_sizes(const Message& message) noexcept;
 
 }  // namespace rmodel::io

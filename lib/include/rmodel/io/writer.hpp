@@ -1,4 +1,5 @@
 #pragma once
+#include "rmodel/export.hpp"
 /// @file io/writer.hpp
 /// Writes joint-state messages as JSON Lines or wide CSV, to a file, stdout, a file
 /// descriptor, a std::ostream or a string.
@@ -56,7 +57,7 @@ enum CsvFields : unsigned {
 };
 
 /// Options of a MessageWriter.
-struct WriterOptions {
+struct RMODEL_API WriterOptions {
   /// Output format: Auto = from the path's extension, JsonLines for "-" and unknown ones.
   /// `Json` writes JSON Lines.
   Format format = Format::Auto;
@@ -84,7 +85,7 @@ enum class WriteStatus {
 };
 
 /// Writes messages. Move-only.
-class MessageWriter {
+class RMODEL_API MessageWriter {
 public:
   /// Creates or truncates a file, or writes to stdout for "-". Throws IoError when the
   /// file cannot be created.
@@ -125,11 +126,11 @@ private:
 
 /// Appends one JSON Lines message (with its trailing '\n') to `out`; the format of
 /// MessageWriter. `out` keeps its capacity, so a reused string does not reallocate.
-void append_json_line(std::string& out, const Message& message,
+RMODEL_API void append_json_line(std::string& out, const Message& message,
                       StampLayout stamp = StampLayout::None);
 
 /// Appends the shortest decimal form of `value` that parses back to the same double
 /// (`nan`, `inf`, `-inf` for non-finite values).
-void append_double(std::string& out, double value);
+RMODEL_API void append_double(std::string& out, double value);
 
 }  // namespace rmodel::io

@@ -1,4 +1,5 @@
 #pragma once
+#include "rmodel/export.hpp"
 /// @file contacts.hpp
 /// Positions of a chain's contact points at a pose.
 ///
@@ -26,7 +27,7 @@ class Model;
 namespace rmodel::kinematics {
 
 /// A set of points attached to one body of a kinematic model.
-struct ContactPoints {
+struct RMODEL_API ContactPoints {
   std::string name;                     ///< contact name
   std::size_t body = 0;                 ///< body whose link frame holds the points
   std::vector<Eigen::Vector3d> points;  ///< in that link frame (m)
@@ -37,18 +38,18 @@ struct ContactPoints {
 /// @throws NotFound for an unknown chain or contact; InvalidArgument when the chain has no
 ///         default contact and none is named, or when the end link is not a body of
 ///         `kinematic_model` (e.g. a chain model built without its virtual joints).
-ContactPoints chain_contact(const Model& model, const KinematicModel& kinematic_model,
+RMODEL_API ContactPoints chain_contact(const Model& model, const KinematicModel& kinematic_model,
                             std::string_view chain, std::string_view contact = {});
 
 /// Points given in the link frame of `body`.
 /// @throws InvalidArgument when body ≥ kinematic_model.size().
-ContactPoints make_contact(const KinematicModel& kinematic_model, std::size_t body,
+RMODEL_API ContactPoints make_contact(const KinematicModel& kinematic_model, std::size_t body,
                            std::vector<Eigen::Vector3d> points, std::string name = {});
 
 /// Positions of the contact's points in the base frame (m) at the last forward_kinematics
 /// pose. Allocates nothing.
 /// @throws SizeMismatch when out.size() ≠ contact.points.size().
-void contact_positions(const Workspace& ws, const ContactPoints& contact,
+RMODEL_API void contact_positions(const Workspace& ws, const ContactPoints& contact,
                        std::span<Eigen::Vector3d> out);
 
 }  // namespace rmodel::kinematics

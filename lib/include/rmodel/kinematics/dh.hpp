@@ -1,4 +1,5 @@
 #pragma once
+#include "rmodel/export.hpp"
 /// @file dh.hpp
 /// Denavit–Hartenberg robots for tests: a serial arm described by DH parameters, as a
 /// KDL::Chain and as equivalent URDF text.
@@ -32,7 +33,7 @@ enum class DhConvention {
 };
 
 /// One joint of a DH arm; the link after it carries an optional inertial.
-struct DhJoint {
+struct RMODEL_API DhJoint {
   double a = 0.0;      ///< link length (m)
   double alpha = 0.0;  ///< link twist (rad)
   double d = 0.0;      ///< link offset (m); plus q for a prismatic joint
@@ -48,15 +49,15 @@ struct DhJoint {
 /// The arm as a KDL chain of n segments `link{i}` (tip frame = DH frame i), joints
 /// `joint{i}` about (or along) z. Pose: q_i is added to θ_i (revolute) or d_i (prismatic).
 /// @throws InvalidArgument when a joint's motion is not revolute, prismatic or fixed.
-KDL::Chain dh_chain(std::span<const DhJoint> joints, DhConvention convention = DhConvention::standard);
+RMODEL_API KDL::Chain dh_chain(std::span<const DhJoint> joints, DhConvention convention = DhConvention::standard);
 
 /// The same arm as URDF text (see the file comment for link and joint names); numbers are
 /// written with 17 significant digits.
-std::string dh_urdf(std::span<const DhJoint> joints, DhConvention convention = DhConvention::standard,
+RMODEL_API std::string dh_urdf(std::span<const DhJoint> joints, DhConvention convention = DhConvention::standard,
                     std::string_view robot_name = "dh_arm");
 
 /// The transform of DH frame i-1 → frame i at joint value q (4×4 homogeneous).
-Eigen::Isometry3d dh_transform(const DhJoint& joint, double q,
+RMODEL_API Eigen::Isometry3d dh_transform(const DhJoint& joint, double q,
                                DhConvention convention = DhConvention::standard);
 
 }  // namespace rmodel::kinematics

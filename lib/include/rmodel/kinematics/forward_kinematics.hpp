@@ -1,4 +1,5 @@
 #pragma once
+#include "rmodel/export.hpp"
 /// @file forward_kinematics.hpp
 /// Link frames at a pose, and the first and second partial derivatives of every link's
 /// 4×4 homogeneous transform by the joint values.
@@ -26,10 +27,10 @@ namespace rmodel::kinematics {
 /// base frame at pose `q` (pose_size() values, rad or m). Allocates nothing.
 /// @throws SizeMismatch when q.size() ≠ model.pose_size();
 ///         InvalidArgument when `ws` was built for another model.
-void forward_kinematics(const KinematicModel& model, Workspace& ws, std::span<const double> q);
+RMODEL_API void forward_kinematics(const KinematicModel& model, Workspace& ws, std::span<const double> q);
 
 /// Same, from a KDL joint array (size pose_size()).
-void forward_kinematics(const KinematicModel& model, Workspace& ws, const KDL::JntArray& q);
+RMODEL_API void forward_kinematics(const KinematicModel& model, Workspace& ws, const KDL::JntArray& q);
 
 /// Fills the first (and, for DerivativeOrder::second, the second) partial derivatives of
 /// every body's transform, from the frames of the last forward_kinematics call.
@@ -37,11 +38,11 @@ void forward_kinematics(const KinematicModel& model, Workspace& ws, const KDL::J
 /// form. Allocates nothing.
 /// @throws InvalidArgument when `ws` belongs to another model or lacks the storage
 ///         (see the Workspace constructor).
-void frame_derivatives(const KinematicModel& model, Workspace& ws, DerivativeOrder order);
+RMODEL_API void frame_derivatives(const KinematicModel& model, Workspace& ws, DerivativeOrder order);
 
 /// Same for one body only (the others keep whatever they held).
 /// @throws InvalidArgument as above, or when body ≥ model.size().
-void frame_derivatives(const KinematicModel& model, Workspace& ws, std::size_t body,
+RMODEL_API void frame_derivatives(const KinematicModel& model, Workspace& ws, std::size_t body,
                        DerivativeOrder order);
 
 }  // namespace rmodel::kinematics

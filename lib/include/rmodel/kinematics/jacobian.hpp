@@ -1,4 +1,5 @@
 #pragma once
+#include "rmodel/export.hpp"
 /// @file jacobian.hpp
 /// Geometric Jacobians of a link or of a point fixed on it.
 ///
@@ -26,14 +27,14 @@ using Jacobian = Eigen::Matrix<double, 6, Eigen::Dynamic>;
 /// forward_kinematics call. `J` is resized to 6 × pose_size() (no allocation when it
 /// already has that size).
 /// @throws InvalidArgument when `ws` belongs to another model or body ≥ model.size().
-void jacobian(const KinematicModel& model, const Workspace& ws, std::size_t body, Jacobian& J);
+RMODEL_API void jacobian(const KinematicModel& model, const Workspace& ws, std::size_t body, Jacobian& J);
 
 /// Jacobian of the point `point` (link frame of `body`, m) moving with the body.
-void jacobian(const KinematicModel& model, const Workspace& ws, std::size_t body,
+RMODEL_API void jacobian(const KinematicModel& model, const Workspace& ws, std::size_t body,
               const Eigen::Vector3d& point, Jacobian& J);
 
 /// Same, into a KDL::Jacobian (resized to pose_size() columns when needed).
-void jacobian(const KinematicModel& model, const Workspace& ws, std::size_t body,
+RMODEL_API void jacobian(const KinematicModel& model, const Workspace& ws, std::size_t body,
               KDL::Jacobian& J);
 
 }  // namespace rmodel::kinematics

@@ -1,4 +1,5 @@
 #pragma once
+#include "rmodel/export.hpp"
 /// @file kinematic_model.hpp
 /// The immutable kinematic model: a robot's kinematic tree (or one chain of it) flattened
 /// into arrays in topological order, built once and shared by any number of Workspaces.
@@ -50,14 +51,14 @@ enum class JointMotion : std::uint8_t {
 };
 
 /// Mass properties of a body, in its link frame.
-struct LinkInertial {
+struct RMODEL_API LinkInertial {
   double mass = 0.0;                                  ///< kg
   Eigen::Vector3d com = Eigen::Vector3d::Zero();      ///< centre of mass in the link frame (m)
   Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();  ///< about the COM, link axes (kg·m²)
 };
 
 /// One body of the flattened tree: a link and the joint that attaches it to its parent.
-struct Body {
+struct RMODEL_API Body {
   std::string name;   ///< link (KDL segment) name
   std::string joint;  ///< joint from the parent; empty for the base
   int parent = -1;    ///< index of the parent body; -1 for the base (body 0)
@@ -83,7 +84,7 @@ enum class PoseLayout {
 
 /// Immutable kinematic model. Copies are cheap (shared immutable data) and safe to share
 /// between threads; a Workspace is needed per thread.
-class KinematicModel {
+class RMODEL_API KinematicModel {
 public:
   // ---- building (may allocate and throw; never in a hot path) ----
 

@@ -1,4 +1,5 @@
 #pragma once
+#include "rmodel/export.hpp"
 /// @file workspace.hpp
 /// Preallocated buffers for the per-pose kinematics of one KinematicModel (the "Data" of
 /// the Model/Data split). Sized once; the per-pose functions write into it and allocate
@@ -24,7 +25,7 @@ enum class DerivativeOrder : int {
 };
 
 /// Per-pose results and scratch space for one KinematicModel.
-class Workspace {
+class RMODEL_API Workspace {
 public:
   /// Allocates every buffer the per-pose functions need for `model`, including storage for
   /// link-transform derivatives up to `derivatives` (none by default: for a robot with

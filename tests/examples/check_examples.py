@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""Runs the examples of the README and of the man pages and compares what they print.
+
+README.md: every ```console block is a session. A line starting with `$ ` is a command (a
+line ending with `\\` continues on the next line); the lines after it, up to the next `$ `
+or the end of the block, are exactly what it prints: `COMMAND 2>&1`, as through a pipe
+(standard error unbuffered, standard output when rmodel flushes it). Each block runs with
+bash in a fresh copy of share/rmodel/examples, with the built `rmodel` first on PATH and
+the sample robot of the checkout, so that commands read the shipped inputs by the names
+the README uses and files they write do not touch the checkout. A block preceded by the
+line `<!-- examples: skip REASON -->` is not run (the reason is printed). A ```sh block
+preceded by `<!-- examples: file PATH -->` must equal the file PATH of the checkout.
+
+man/prose/*.md: every command of an EXAMPLES section (the lines indented by four spaces)
+runs the same way and must work: exit status 0, or 1 where a validator (check, check-log,
+diff) reports what it found, but never a usage error (2) nor an error message of rmodel
+(`rmodel: error: ...`). A command whose program is not installed (status 127: Graphviz's
+`dot`, say) is skipped with a message.
+
+--update (or RMODEL_README_UPDATE=1) writes the actual outputs into README.md instead of
+failing, for a deliberate change of output: review the diff before committing it.
+"""
+import argparse
+import difflib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SKIP = re.compile(r"^<!-- examples: skip (.*) -->$")
+FILE = re.compile(r"^<!-- examples: file (\S+) -->$")
+
+
+def parse_readme(lines):
+    """Yields ('session', fence_line_index, [(command, first_output_index, end_index)], skip)
+    and ('file', fence_line_index, path, body_start, body_end)."""
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("```"):
+            marker = lines[i - 1] if i > 0 else ""
+            end = i + 1
+            while end < len(lines) and not lines[end].startswith("```"):
+                end += 1
+            if line.strip() == "```console":
+                skip = SKIP.match(marker)
+                commands = []
+                j = i + 1
+                while j < end:
+                    if lines[j].startswith("$ "):
+                        command = lines[j][2:]
+                        while command.endswith("\\") and j + 1 < end:
+                            j += 1
+                            command = command + "\n" + lines[j]
+                        k = j + 1
+                        while k < end and not lines[k].startswith("$ "):
+                            k += 1
+                        commands.append((command, j + 1, k))
+                        j = k
+                    else:
+                        j += 1
+                yield ("session", i, commands, skip.group(1) if skip else None)
+            elif FILE.match(marker):
+                yield ("file", i, FILE.match(marker).group(1), i + 1, end)
+            i = end + 1
+        else:
+            i += 1
+
+
+def environment(bin_dir, source_dir):
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("RMODEL_") and k not in ("COLUMNS", "LINES")}
+    env["PATH"] = bin_dir + os.pathsep + env.get("PATH", "/usr/bin:/bin")
+    env["RMODEL_SHARE_DIR"] = os.path.join(source_dir, "share", "rmodel")
+    env["LC_ALL"] = "C.UTF-8"
+    env["TERM"] = "dumb"
+    return env
+
+
+def run(command, cwd, env):
+    result = subprocess.run(["bash", "--norc", "--noprofile", "-c", command], cwd=cwd, env=env,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            timeout=300)
+    return result.returncode, result.stdout.decode("utf-8", errors="replace")
+
+
+def fresh_copy(examples_dir, scratch, n):
+    work = os.path.join(scratch, f"block{n}")
+    shutil.copytree(examples_dir, work, symlinks=True)
+    return work
+
+
+def check_readme(args, env, scratch):
+    path = os.path.join(args.source_dir, "README.md")
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    failures = 0
+    replacements = []  # (start, end, new lines), applied from the bottom
+    for n, item in enumerate(parse_readme(lines)):
+        if item[0] == "file":
+            _, fence, file_path, start, end = item
+            with open(os.path.join(args.source_dir, file_path), encoding="utf-8") as f:
+                want = f.read().rstrip("\n").split("\n")
+            if lines[start:end] != want:
+                failures += 1
+                print(f"README.md:{fence + 1}: the block differs from {file_path}:")
+                sys.stdout.writelines(l + "\n" for l in difflib.unified_diff(
+                    lines[start:end], want, "README.md", file_path, lineterm=""))
+                replacements.append((start, end, want))
+            continue
+        _, fence, commands, skip = item
+        if skip is not None:
+            print(f"README.md:{fence + 1}: skipped: {skip}")
+            continue
+        work = fresh_copy(args.examples_dir, scratch, n)
+        for command, start, end in commands:
+            _, out = run(command, work, env)
+            actual = out.split("\n")
+            if actual and actual[-1] == "":
+                actual.pop()
+            expected = lines[start:end]
+            if actual == expected:
+                print(f"README.md:{start}: ok: $ {command.splitlines()[0]}")
+                continue
+            failures += 1
+            print(f"README.md:{start}: differs: $ {command}")
+            sys.stdout.writelines(l + "\n" for l in difflib.unified_diff(
+                expected, actual, "README.md (expected)", "actual", lineterm=""))
+            replacements.append((start, end, actual))
+    if args.update and replacements:
+        for start, end, new in sorted(replacements, reverse=True):
+            lines[start:end] = new
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines))
+        print(f"README.md: updated {len(replacements)} outputs")
+        return 0
+    return failures
+
+
+def man_examples(prose_dir):
+    for name in sorted(os.listdir(prose_dir)):
+        if not name.endswith(".md"):
+            continue
+        with open(os.path.join(prose_dir, name), encoding="utf-8") as f:
+            lines = f.read().split("\n")
+        inside = False
+        for number, line in enumerate(lines, 1):
+            if line.startswith("# "):
+                inside = line.strip() == "# EXAMPLES"
+            elif inside and line.startswith("    ") and line.strip():
+                yield name, number, line.strip()
+
+
+def check_man(args, env, scratch):
+    failures = 0
+    for n, (name, number, command) in enumerate(man_examples(args.prose_dir)):
+        work = fresh_copy(args.examples_dir, scratch, f"man{n}")
+        status, out = run(command, work, env)
+        where = f"man/prose/{name}:{number}"
+        error = re.search(r"^rmodel( [a-z-]+)?: error: ", out, re.M)
+        if status == 127:
+            print(f"{where}: skipped, a program is missing: {command}\n{out}")
+        elif status in (0, 1) and not error:
+            print(f"{where}: ok (exit {status}): {command}")
+        else:
+            failures += 1
+            print(f"{where}: exit {status}: {command}\n{out}")
+    return failures
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--bin-dir", required=True, help="the directory of the built rmodel")
+    parser.add_argument("--source-dir", required=True)
+    parser.add_argument("--update", action="store_true", default=os.environ.get("RMODEL_README_UPDATE") == "1")
+    parser.add_argument("what", nargs="?", choices=["readme", "man", "all"], default="all")
+    args = parser.parse_args()
+    args.examples_dir = os.path.join(args.source_dir, "share", "rmodel", "examples")
+    args.prose_dir = os.path.join(args.source_dir, "man", "prose")
+    env = environment(os.path.abspath(args.bin_dir), os.path.abspath(args.source_dir))
+    failures = 0
+    with tempfile.TemporaryDirectory(prefix="rmodel-examples-") as scratch:
+        if args.what in ("readme", "all"):
+            failures += check_readme(args, env, scratch)
+        if args.what in ("man", "all"):
+            failures += check_man(args, env, scratch)
+    if failures:
+        print(f"{failures} example(s) failed; after a deliberate change of output, "
+              "RMODEL_README_UPDATE=1 rewrites the README's outputs")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
