@@ -13,29 +13,9 @@
 #include "rmodel/io/reader.hpp"
 #include "rmodel/io/writer.hpp"
 #include "rmodel/stream.hpp"
+#include "output.hpp"
 
 namespace rmodel::cli {
-
-/// Adds an option whose values are the names in `choices`, parsed once into the enum
-/// `target` (CLI11's CheckedTransformer; a number is not accepted in place of a name).
-template <class Enum>
-CLI::Option* add_enum_option(CLI::App& app, const std::string& name, Enum& target,
-                             const std::vector<std::pair<std::string, Enum>>& choices, const std::string& help) {
-  std::map<std::string, Enum> map(choices.begin(), choices.end());
-  std::string list;
-  for (const auto& [text, value] : choices) list += (list.empty() ? "" : "|") + text;
-  CLI::Option* option = app.add_option(name, target, help);
-  option->transform(CLI::CheckedTransformer(map).description(""));
-  // transform() puts a validator first: this one runs before the transformer and refuses
-  // the enum's numeric values, which CheckedTransformer would let through.
-  option->transform(CLI::Validator(
-      [map](std::string& value) {
-        return map.count(value) != 0 ? std::string() : "'" + value + "' is not one of the valid values";
-      },
-      "", "names only"));
-  option->type_name("{" + list + "}");
-  return option;
-}
 
 struct StreamOptions {
   std::vector<std::string> inputs;     ///< "-" (stdin) when empty

@@ -1,4 +1,5 @@
 #pragma once
+#include "rmodel/export.hpp"
 /// @file aggregator.hpp
 /// Buffers partial joint states and publishes the full sorted pose (SPEC §2,
 /// docs/streaming.md): a Stage of the streaming pipeline (rmodel/stream.hpp).
@@ -55,7 +56,7 @@ enum class TickSource {
   stream,     ///< the log's `{"sync": true}` messages and cycle numbers
 };
 
-struct AggregatorOptions {
+struct RMODEL_API AggregatorOptions {
   AggregatorKind kind = AggregatorKind::simple;
   /// Clamp positions to the URDF limits of bounded joints (a warning is issued either way).
   bool clamp = false;
@@ -82,7 +83,7 @@ struct AggregatorOptions {
 };
 
 /// The aggregator: a pipeline Stage (push messages, get poses).
-class Aggregator final : public stream::Stage {
+class RMODEL_API Aggregator final : public stream::Stage {
 public:
   /// @throws InvalidArgument for a bad option (period ≤ 0, a --diff kind that is not a
   ///         differentiator, a --quad kind that is not an integrator, bad parameters, an

@@ -1,4 +1,5 @@
 #pragma once
+#include "rmodel/export.hpp"
 /// @file check.hpp
 /// Validation of a URDF and its semantics that reports every problem, not only the first.
 
@@ -12,11 +13,11 @@ namespace rmodel {
 /// every rule of the semantic description against it, plus warnings (movable joints
 /// outside the full pose, joint types treated as fixed, inverted limits, ignored input).
 /// @throws IoError only when a file cannot be read; problems in the content are returned.
-Diagnostics check_model(const ModelSource& source);
+RMODEL_API Diagnostics check_model(const ModelSource& source);
 
 /// The same on texts already in memory; `limits`, when given, is a parsed joint_limits.yaml
 /// checked against the URDF (its warnings are reported too).
-Diagnostics check_model_text(const std::string& urdf_text, const std::string& urdf_name,
+RMODEL_API Diagnostics check_model_text(const std::string& urdf_text, const std::string& urdf_name,
                              const std::string* semantics_text, const std::string& semantics_name,
                              std::optional<SemanticsFormat> semantics_format = std::nullopt,
                              const JointLimitsFile* limits = nullptr);

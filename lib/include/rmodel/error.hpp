@@ -1,4 +1,5 @@
 #pragma once
+#include "rmodel/export.hpp"
 /// @file error.hpp
 /// Typed errors thrown by rmodel. The library never prints or exits: every failure at a
 /// load or I/O boundary is one of these exceptions, carrying where it happened.
@@ -10,7 +11,7 @@ namespace rmodel {
 
 /// Where in an input something was found: a file (or "<stdin>", "<string>") and a 1-based
 /// line; line 0 means "the whole file" or "unknown".
-struct SourceLocation {
+struct RMODEL_API SourceLocation {
   std::string file;
   int line = 0;
 
@@ -19,13 +20,13 @@ struct SourceLocation {
 };
 
 /// Base of every rmodel error.
-class Error : public std::runtime_error {
+class RMODEL_API Error : public std::runtime_error {
 public:
   using std::runtime_error::runtime_error;
 };
 
 /// A file could not be opened or read (missing, a directory, unreadable, ...).
-class IoError : public Error {
+class RMODEL_API IoError : public Error {
 public:
   IoError(std::string path, const std::string& reason);
   [[nodiscard]] const std::string& path() const noexcept { return path_; }
@@ -36,21 +37,21 @@ private:
 
 /// Writing failed because the reader of the output went away (EPIPE): for a stream, a
 /// normal way to end.
-class BrokenPipe : public IoError {
+class RMODEL_API BrokenPipe : public IoError {
 public:
   using IoError::IoError;
 };
 
 /// Writing an output failed (disk full, device error, cannot create the file): the command
 /// failed, unlike an IoError on an input, which is a bad argument.
-class WriteError : public IoError {
+class RMODEL_API WriteError : public IoError {
 public:
   using IoError::IoError;
 };
 
 /// Input text is malformed (XML/JSON syntax, wrong types, bad numbers). what() reads
 /// "file:line: message".
-class ParseError : public Error {
+class RMODEL_API ParseError : public Error {
 public:
   ParseError(SourceLocation where, const std::string& message);
   [[nodiscard]] const SourceLocation& where() const noexcept { return where_; }
@@ -63,14 +64,14 @@ private:
 
 /// Input is well formed but violates a rule of the model (unknown link, chain in two
 /// groups, ...). what() reads "file:line: message".
-class ModelError : public ParseError {
+class RMODEL_API ModelError : public ParseError {
 public:
   using ParseError::ParseError;
 };
 
 /// A query named something the model does not have. `hint` is appended to the message:
 /// "; did you mean 'X'?" (rmodel/suggest.hpp) or empty.
-class NotFound : public Error {
+class RMODEL_API NotFound : public Error {
 public:
   NotFound(std::string kind, std::string name, const std::string& hint = {});
   [[nodiscard]] const std::string& kind() const noexcept { return kind_; }
@@ -82,13 +83,13 @@ private:
 };
 
 /// An array had the wrong size: "what: expected N, got M".
-class SizeMismatch : public Error {
+class RMODEL_API SizeMismatch : public Error {
 public:
   SizeMismatch(const std::string& what, std::size_t expected, std::size_t got);
 };
 
 /// An argument value is out of its domain (negative period, unknown option value, ...).
-class InvalidArgument : public Error {
+class RMODEL_API InvalidArgument : public Error {
 public:
   using Error::Error;
 };

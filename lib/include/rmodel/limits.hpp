@@ -1,4 +1,5 @@
 #pragma once
+#include "rmodel/export.hpp"
 /// @file limits.hpp
 /// Joint limits beyond the URDF: MoveIt's `joint_limits.yaml` (`joint_limits: {joint:
 /// {has_velocity_limits, max_velocity, has_acceleration_limits, max_acceleration,
@@ -17,7 +18,7 @@
 namespace rmodel {
 
 /// The limits a `joint_limits.yaml` gives one joint; nullopt when not given (or disabled).
-struct JointLimitsSpec {
+struct RMODEL_API JointLimitsSpec {
   std::string joint;
   std::optional<double> min_position, max_position;  ///< both or neither (has_position_limits)
   std::optional<double> max_velocity;                ///< > 0
@@ -29,7 +30,7 @@ struct JointLimitsSpec {
 };
 
 /// A parsed limits file, joints in file order.
-struct JointLimitsFile {
+struct RMODEL_API JointLimitsFile {
   std::vector<JointLimitsSpec> joints;
   std::string source;  ///< file name for messages
   /// Keys and values ignored as MoveIt ignores them (flags false or missing, unknown keys).
@@ -41,9 +42,9 @@ struct JointLimitsFile {
 /// Parses a MoveIt `joint_limits.yaml`.
 /// @throws ParseError with file and line on malformed YAML, a missing `joint_limits` map, a
 ///         value that is not a positive finite number, or min_position above max_position.
-JointLimitsFile parse_joint_limits(std::string_view text, const std::string& source_name);
+RMODEL_API JointLimitsFile parse_joint_limits(std::string_view text, const std::string& source_name);
 
 /// Reads and parses a limits file ("-" reads stdin). @throws IoError, ParseError.
-JointLimitsFile load_joint_limits(const std::string& path);
+RMODEL_API JointLimitsFile load_joint_limits(const std::string& path);
 
 }  // namespace rmodel

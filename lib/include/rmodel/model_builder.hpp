@@ -1,4 +1,5 @@
 #pragma once
+#include "rmodel/export.hpp"
 /// @file model_builder.hpp
 /// Adding and removing chains, as the original service's addChain/removeChain did — but a
 /// Model is immutable and shared between threads, so each operation returns a new model
@@ -16,13 +17,13 @@ namespace rmodel {
 /// the end of the groups when absent). A URDF-only model gains a semantic description with
 /// this one chain.
 /// @throws ModelError when the chain breaks a model rule (duplicate name, unknown link...).
-Model add_chain(const Model& model, ChainSpec chain, std::string_view group = {});
+RMODEL_API Model add_chain(const Model& model, ChainSpec chain, std::string_view group = {});
 
 /// A new model without the chain: removed from the chains and from every group listing it
 /// (a group left with no chain and no joint is removed too). Joints only that chain held
 /// leave the full pose; the others keep their order.
 /// @throws NotFound when the model has no such chain; ModelError when what remains breaks a
 ///         rule (a contact or group naming the chain in a way the rules forbid).
-Model remove_chain(const Model& model, std::string_view chain);
+RMODEL_API Model remove_chain(const Model& model, std::string_view chain);
 
 }  // namespace rmodel

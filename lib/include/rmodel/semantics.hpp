@@ -20,7 +20,7 @@ namespace rmodel {
 /// A chain parameter beyond the four rmodel knows, kept as written: a `.cpf` chain's
 /// `<simple name= type=><value>` (the original service let chains carry any PropertyBag
 /// member).
-struct ChainExtra {
+struct RMODEL_API ChainExtra {
   std::string name;
   std::string type;   ///< the PropertyBag type, e.g. "double", "string", "bool"
   std::string value;  ///< the text of <value>

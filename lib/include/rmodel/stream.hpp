@@ -1,4 +1,5 @@
 #pragma once
+#include "rmodel/export.hpp"
 /// @file stream.hpp
 /// The streaming pipeline (docs/streaming.md): reader → slot mapper → stage → [output
 /// filter] → sink. The same code replays a log (`rmodel aggregate`, `filter`, `fk --log`,
@@ -45,7 +46,7 @@ class MessageWriter;
 namespace rmodel::stream {
 
 /// A problem with one message (or line) of a stream.
-struct Event {
+struct RMODEL_API Event {
   /// error: the message (or line) was rejected; warning: it was used, with the problem noted.
   Severity severity = Severity::warning;
   std::size_t line = 0;   ///< 1-based line of the input, 0 when unknown
@@ -57,7 +58,7 @@ struct Event {
 using EventHandler = std::function<void(const Event&)>;
 
 /// Counts of a run.
-struct Summary {
+struct RMODEL_API Summary {
   std::uint64_t read = 0;      ///< messages read (good ones)
   std::uint64_t written = 0;   ///< messages given to the sink
   std::uint64_t rejected = 0;  ///< bad lines and refused messages
@@ -68,7 +69,7 @@ struct Summary {
 };
 
 /// Counts problems and passes them to the handler. Stages report through it.
-class Reporter {
+class RMODEL_API Reporter {
 public:
   explicit Reporter(EventHandler handler = {}, std::uint64_t max_errors = 0);
 
@@ -109,7 +110,7 @@ private:
 /// names are skipped with a warning. Open: every new name gets the next slot (a stream
 /// without a model). Per message: a cache of the last message's names (same names in the
 /// same order cost one string compare each), then a hash map.
-class SlotMapper {
+class RMODEL_API SlotMapper {
 public:
   static constexpr std::int32_t kUnknown = -1;
 
@@ -160,7 +161,7 @@ private:
 };
 
 /// Where a pipeline's results go.
-class Sink {
+class RMODEL_API Sink {
 public:
   virtual ~Sink() = default;
   /// A joint state (a pose, a filtered message, ...). `cycle`: its control cycle, if any.
@@ -174,7 +175,7 @@ public:
 };
 
 /// Writes to an io::MessageWriter (kept by reference).
-class WriterSink final : public Sink {
+class RMODEL_API WriterSink final : public Sink {
 public:
   explicit WriterSink(io::MessageWriter& writer) : writer_(&writer) {}
   void joint_state(const JointState& state, std::optional<std::int64_t> cycle) override;
@@ -187,7 +188,7 @@ private:
 };
 
 /// Calls functions (an embedding program's callbacks). An empty function drops that kind.
-class CallbackSink final : public Sink {
+class RMODEL_API CallbackSink final : public Sink {
 public:
   using JointCallback = std::function<void(const JointState&, std::optional<std::int64_t>)>;
   using SupportCallback = std::function<void(const SupportState&, std::optional<std::int64_t>)>;
@@ -206,7 +207,7 @@ private:
 };
 
 /// What a stage writes to: counts what it publishes and passes it to the sink.
-class Output {
+class RMODEL_API Output {
 public:
   Output(Sink& sink, Summary& summary) : sink_(&sink), summary_(&summary) {}
   void joint_state(const JointState& state, std::optional<std::int64_t> cycle) {
@@ -228,7 +229,7 @@ private:
 };
 
 /// One step of the pipeline: takes messages, publishes through `out`, reports through `report`.
-class Stage {
+class RMODEL_API Stage {
 public:
   virtual ~Stage() = default;
   /// Processes one message that was read without error.
@@ -238,7 +239,7 @@ public:
 };
 
 /// Options of a Pipeline run.
-struct RunOptions {
+struct RMODEL_API RunOptions {
   /// Stop after this many rejected lines and messages (0: never).
   std::uint64_t max_errors = 0;
   /// Called per message read, with the number read so far (e.g. a progress bar).
@@ -247,7 +248,7 @@ struct RunOptions {
 
 /// Runs messages through a stage into a sink; owns the counting, the error budget and the
 /// closed-output ending. Keeps references to stage and sink.
-class Pipeline {
+class RMODEL_API Pipeline {
 public:
   Pipeline(Stage& stage, Sink& sink, EventHandler handler = {}, RunOptions options = {});
 

@@ -1,4 +1,5 @@
 #pragma once
+#include "rmodel/export.hpp"
 /// @file registry.hpp
 /// Runtime catalogue of the filters, for tools that pick a filter by name (`rmodel filter
 /// --list`, `rmodel filter KIND --param VALUE`): every kind with its parameters (name,
@@ -26,7 +27,7 @@
 namespace rmodel::filters {
 
 /// One parameter of a filter kind.
-struct ParamInfo {
+struct RMODEL_API ParamInfo {
   std::string name;          ///< stable name, e.g. "tau"
   std::string unit;          ///< "s", "1/s", "units/s" (units of the signal per second), ...
   double default_value = 0.0;
@@ -35,7 +36,7 @@ struct ParamInfo {
 };
 
 /// A kind of filter the registry can build.
-struct FilterKind {
+struct RMODEL_API FilterKind {
   std::string name;           ///< stable name, e.g. "exponential"
   std::string family;         ///< "integrator", "differentiator", "transient", "fusion",
                               ///< "second_order", "transfer_function", "hysteresis"
@@ -52,16 +53,16 @@ using FilterParams = std::map<std::string, double, std::less<>>;
 
 /// All kinds, in a stable order: integrators, differentiators, first-order transients,
 /// fusion, second-order transients, transfer function, hysteresis.
-[[nodiscard]] const std::vector<FilterKind>& filter_kinds();
+[[nodiscard]] RMODEL_API const std::vector<FilterKind>& filter_kinds();
 
 /// The kind called `name`.
 /// @throws InvalidArgument naming the valid kinds when there is none
-[[nodiscard]] const FilterKind& filter_kind(std::string_view name);
+[[nodiscard]] RMODEL_API const FilterKind& filter_kind(std::string_view name);
 
 /// `given` completed with the defaults of `kind`.
 /// @throws InvalidArgument for a parameter `kind` does not have (naming the valid ones),
 ///         or a non-integer value for an integer parameter
-[[nodiscard]] FilterParams resolve_params(const FilterKind& kind, const FilterParams& given);
+[[nodiscard]] RMODEL_API FilterParams resolve_params(const FilterKind& kind, const FilterParams& given);
 
 /// A filter over joint arrays of a fixed size, built by make_array_filter(). The
 /// S-function interface of SPEC §3 with errors as values in the per-sample calls:
@@ -73,7 +74,7 @@ using FilterParams = std::map<std::string, double, std::less<>>;
 /// log sampled irregularly is filtered as the continuous system would be; each family's
 /// header says which discretisation it uses for a variable step. dt == T gives exactly
 /// the fixed-step result. Kinds without T (transfer_function, hysteresis) ignore dt.
-class ArrayFilter {
+class RMODEL_API ArrayFilter {
 public:
   virtual ~ArrayFilter() = default;
   ArrayFilter(const ArrayFilter&) = delete;
@@ -169,7 +170,7 @@ private:
 /// @param params parameter values by name; missing ones take their defaults
 /// @throws InvalidArgument for an unknown kind or parameter, or an invalid value
 ///         (the filter's own validation: T <= 0, tau < T, ...), or a negative size
-[[nodiscard]] std::unique_ptr<ArrayFilter> make_array_filter(std::string_view kind,
+[[nodiscard]] RMODEL_API std::unique_ptr<ArrayFilter> make_array_filter(std::string_view kind,
                                                              Eigen::Index size,
                                                              const FilterParams& params = {});
 

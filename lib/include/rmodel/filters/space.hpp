@@ -382,7 +382,7 @@ struct Space<KDL::Frame> {
 /// The time since the previous sample, s (> 0, finite), for the variable-step forms of
 /// the filters: `update(u, Interval{dt})`. A type of its own so that it never collides
 /// with a scalar input or a second scalar reference.
-struct Interval {
+struct RMODEL_API Interval {
   double seconds;
 };
 

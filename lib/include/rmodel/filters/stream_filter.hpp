@@ -1,4 +1,5 @@
 #pragma once
+#include "rmodel/export.hpp"
 /// @file stream_filter.hpp
 /// Filtering a stream of partial joint states, joint by joint, with a registry filter
 /// (`rmodel filter`), and the step response of a registry filter (filter tuning).
@@ -40,14 +41,14 @@ enum class JointField {
 };
 
 /// "position", "velocity", "effort".
-[[nodiscard]] std::string_view to_string(JointField field) noexcept;
+[[nodiscard]] RMODEL_API std::string_view to_string(JointField field) noexcept;
 /// Parses "position", "velocity", "effort".
 /// @throws InvalidArgument naming the valid fields otherwise
-[[nodiscard]] JointField parse_joint_field(std::string_view text);
+[[nodiscard]] RMODEL_API JointField parse_joint_field(std::string_view text);
 
 /// Parses "NAME=VALUE" (VALUE a decimal number, `inf` or `-inf`) into `params`.
 /// @throws InvalidArgument for a missing '=', an empty name or a malformed value
-void parse_param_assignment(std::string_view text, FilterParams& params);
+RMODEL_API void parse_param_assignment(std::string_view text, FilterParams& params);
 
 /// Result of StreamFilter::apply().
 enum class StreamFilterStatus {
@@ -64,7 +65,7 @@ enum class StreamFilterStatus {
 /// or without stamps, it steps by T per sample (fixed step). Names are resolved by the one stream::SlotMapper:
 /// open (every new name is a joint) or, with `known` joints (a model's), fixed (other
 /// names: "unknown joint 'X' skipped", passed through unfiltered).
-class StreamFilter final : public stream::Stage {
+class RMODEL_API StreamFilter final : public stream::Stage {
 public:
   /// @param kind a registry kind (filter_kinds())
   /// @param params parameter values; missing ones take the kind's defaults
@@ -134,7 +135,7 @@ private:
 /// joint state passing through (a full pose of `size` joints; other sizes pass unchanged),
 /// then hands it to the next sink. Support states pass through. Non-finite positions pass
 /// unchanged and do not advance the filter. No allocation per message.
-class FilterSink final : public stream::Sink {
+class RMODEL_API FilterSink final : public stream::Sink {
 public:
   /// @throws InvalidArgument for an unknown kind or parameter or an invalid value
   /// The filter steps by the time between the poses' stamps unless `params` gives T.
@@ -156,7 +157,7 @@ private:
 };
 
 /// One sample of a step response.
-struct StepSample {
+struct RMODEL_API StepSample {
   double t = 0.0;  ///< time, s (the step is at t = 0)
   double u = 0.0;  ///< input: 0 before the step, 1 from t = 0
   double y = 0.0;  ///< output of the filter
@@ -165,14 +166,14 @@ struct StepSample {
 /// A duration long enough to see a kind settle: 5 tau for first-order kinds, max(10/a1,
 /// 8/sqrt(a0)) for second-order ones, 1.5/v for the linear transient, 50 T otherwise (at least 10 T).
 /// @param params the parameters in use, defaults included (resolve_params())
-[[nodiscard]] double default_step_duration(const FilterKind& kind, const FilterParams& params);
+[[nodiscard]] RMODEL_API double default_step_duration(const FilterKind& kind, const FilterParams& params);
 
 /// The response of a one-joint filter of `kind` to a unit step at t = 0: the filter starts
 /// from the zero state (start(0)), gets 0 for `lead` samples before t = 0, then 1 at
 /// t = 0, T, 2T, ... up to `duration` (0: default_step_duration()).
 /// @throws InvalidArgument for an unknown kind or parameter, an invalid value, a negative
 ///         duration, or more than 10^6 samples
-[[nodiscard]] std::vector<StepSample> step_response(std::string_view kind, const FilterParams& params,
+[[nodiscard]] RMODEL_API std::vector<StepSample> step_response(std::string_view kind, const FilterParams& params,
                                                     double duration = 0.0, int lead = 5);
 
 }  // namespace rmodel::filters

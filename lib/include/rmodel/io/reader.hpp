@@ -1,4 +1,5 @@
 #pragma once
+#include "rmodel/export.hpp"
 /// @file io/reader.hpp
 /// Pulls joint-state messages one at a time from a file, stdin, a file descriptor or a
 /// std::istream: offline replay and online streaming are the same code path.
@@ -70,10 +71,10 @@ enum class JsonParser {
 
 /// True when the simdjson parsers are available in this process (never from librmodel
 /// alone: see JsonParser).
-[[nodiscard]] bool have_simdjson() noexcept;
+[[nodiscard]] RMODEL_API bool have_simdjson() noexcept;
 
 /// Options of a MessageReader.
-struct ReaderOptions {
+struct RMODEL_API ReaderOptions {
   /// Input format; Auto = from the path's extension, then from the content (format.hpp).
   Format format = Format::Auto;
   /// A line longer than this many bytes (without its newline) is skipped and reported as an
@@ -93,7 +94,7 @@ enum class ReadStatus {
 };
 
 /// A bad line or message.
-struct ReadError {
+struct RMODEL_API ReadError {
   std::size_t line = 0;  ///< 1-based line where the problem is (0 = whole input / unknown)
   std::size_t item = 0;  ///< 1-based element of an array or point of a trajectory, or 0
   std::string reason;    ///< what is wrong, e.g. "'position' element 3: expected a number"
@@ -103,7 +104,7 @@ struct ReadError {
 };
 
 /// Reads messages one at a time. Move-only.
-class MessageReader {
+class RMODEL_API MessageReader {
 public:
   /// Opens a path, or stdin for "-". The format is options.format, or, for Auto, the
   /// path's extension (format_from_path) and then the content.
