@@ -21,7 +21,7 @@ _rmodel_dirs() {
 # REPLY: the subcommands of the command path $1 ("" for rmodel itself).
 _rmodel_subcommands() {
     case $1 in
-        '') REPLY='check info tree joints chains groups contacts index convert poses diff check-log aggregate filter fk jacobian help version' ;;
+        '') REPLY='check info tree joints chains groups contacts index convert poses diff check-log log-info aggregate filter fk jacobian help version' ;;
         *) REPLY= ;;
     esac
 }
@@ -41,10 +41,11 @@ _rmodel_options() {
         'convert') REPLY='-h --help -o --output -t --to --from' ;;
         'poses') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample -f --format --full' ;;
         'diff') REPLY='-h --help -s --semantics --old-semantics --new-semantics --tolerance --strict -q --quiet -f --format' ;;
-        'check-log') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample -i --input-format --max-gap --period --max-acceleration --tolerance --max-reports -f --format -q --quiet' ;;
-        'aggregate') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample -i --input-format -o --output -O --output-format --stamp --max-errors -q --quiet --flush-each -k --kind --period --ticks --update --brake-deceleration --diff --quad --clamp --publish --no-support --filter --filter-param' ;;
-        'filter') REPLY='-h --help -i --input-format -o --output -O --output-format --stamp --max-errors -q --quiet --flush-each -u --urdf -s --semantics --semantics-format -m --model --sample -p --param --field --joints --list -f --format --step --duration --plot --plot-joints' ;;
-        'fk') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample --pose --pose-file -f --format --links --chain --with-virtual --orientation --log -i --input-format --max-errors -q --quiet --flush-each' ;;
+        'check-log') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample -i --input-format --topic --time --max-gap --period --max-acceleration --tolerance --max-reports -f --format -q --quiet' ;;
+        'log-info') REPLY='-h --help -f --format' ;;
+        'aggregate') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample -i --input-format -o --output -O --output-format --stamp --max-errors -q --quiet --flush-each --topic --time -k --kind --period --ticks --update --brake-deceleration --diff --quad --clamp --publish --no-support --filter --filter-param' ;;
+        'filter') REPLY='-h --help -i --input-format -o --output -O --output-format --stamp --max-errors -q --quiet --flush-each --topic --time -u --urdf -s --semantics --semantics-format -m --model --sample -p --param --field --joints --list -f --format --step --duration --plot --plot-joints' ;;
+        'fk') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample --pose --pose-file -f --format --links --chain --with-virtual --orientation --log -i --input-format --topic --time --max-errors -q --quiet --flush-each' ;;
         'jacobian') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample --pose --pose-file -f --format --chain --link --point --with-virtual' ;;
         'help') REPLY='-h --help' ;;
         'version') REPLY='-h --help -f --format' ;;
@@ -67,10 +68,11 @@ _rmodel_value_options() {
         'convert') REPLY=' -o --output -t --to --from ' ;;
         'poses') REPLY=' -u --urdf -s --semantics --semantics-format -m --model -f --format --full ' ;;
         'diff') REPLY=' -s --semantics --old-semantics --new-semantics --tolerance -f --format ' ;;
-        'check-log') REPLY=' -u --urdf -s --semantics --semantics-format -m --model -i --input-format --max-gap --period --max-acceleration --tolerance --max-reports -f --format ' ;;
-        'aggregate') REPLY=' -u --urdf -s --semantics --semantics-format -m --model -i --input-format -o --output -O --output-format --stamp --max-errors -k --kind --period --ticks --update --brake-deceleration --diff --quad --publish --filter --filter-param ' ;;
-        'filter') REPLY=' -i --input-format -o --output -O --output-format --stamp --max-errors -u --urdf -s --semantics --semantics-format -m --model -p --param --field --joints -f --format --duration --plot --plot-joints ' ;;
-        'fk') REPLY=' -u --urdf -s --semantics --semantics-format -m --model --pose --pose-file -f --format --links --chain --orientation --log -i --input-format --max-errors ' ;;
+        'check-log') REPLY=' -u --urdf -s --semantics --semantics-format -m --model -i --input-format --topic --time --max-gap --period --max-acceleration --tolerance --max-reports -f --format ' ;;
+        'log-info') REPLY=' -f --format ' ;;
+        'aggregate') REPLY=' -u --urdf -s --semantics --semantics-format -m --model -i --input-format -o --output -O --output-format --stamp --max-errors --topic --time -k --kind --period --ticks --update --brake-deceleration --diff --quad --publish --filter --filter-param ' ;;
+        'filter') REPLY=' -i --input-format -o --output -O --output-format --stamp --max-errors --topic --time -u --urdf -s --semantics --semantics-format -m --model -p --param --field --joints -f --format --duration --plot --plot-joints ' ;;
+        'fk') REPLY=' -u --urdf -s --semantics --semantics-format -m --model --pose --pose-file -f --format --links --chain --orientation --log -i --input-format --topic --time --max-errors ' ;;
         'jacobian') REPLY=' -u --urdf -s --semantics --semantics-format -m --model --pose --pose-file -f --format --chain --link --point ' ;;
         'help') REPLY='  ' ;;
         'version') REPLY=' -f --format ' ;;
@@ -140,24 +142,31 @@ _rmodel_option_values() {
         'check-log|-s'|'check-log|--semantics') _rmodel_files ;;
         'check-log|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'check-log|-m'|'check-log|--model') _rmodel_files ;;
-        'check-log|-i'|'check-log|--input-format') _rmodel_words 'auto jsonl json csv' ;;
+        'check-log|-i'|'check-log|--input-format') _rmodel_words 'auto jsonl json csv mcap db3 bag' ;;
+        'check-log|--topic') _rmodel_files ;;
+        'check-log|--time') _rmodel_words 'header log' ;;
         'check-log|-f'|'check-log|--format') _rmodel_words 'text json' ;;
+        'log-info|-f'|'log-info|--format') _rmodel_words 'text json' ;;
         'aggregate|-u'|'aggregate|--urdf') _rmodel_files ;;
         'aggregate|-s'|'aggregate|--semantics') _rmodel_files ;;
         'aggregate|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'aggregate|-m'|'aggregate|--model') _rmodel_files ;;
-        'aggregate|-i'|'aggregate|--input-format') _rmodel_words 'auto jsonl json csv' ;;
+        'aggregate|-i'|'aggregate|--input-format') _rmodel_words 'auto jsonl json csv mcap db3 bag' ;;
         'aggregate|-o'|'aggregate|--output') _rmodel_files ;;
         'aggregate|-O'|'aggregate|--output-format') _rmodel_words 'auto jsonl csv' ;;
         'aggregate|--stamp') _rmodel_words 'none ros1 ros2' ;;
+        'aggregate|--topic') _rmodel_files ;;
+        'aggregate|--time') _rmodel_words 'header log' ;;
         'aggregate|-k'|'aggregate|--kind') _rmodel_words 'simple sync' ;;
         'aggregate|--ticks') _rmodel_words 'time stream' ;;
         'aggregate|--update') _rmodel_words 'hold hold-zero-velocity extrapolate brake' ;;
         'aggregate|--publish') _rmodel_words 'message sync' ;;
-        'filter|-i'|'filter|--input-format') _rmodel_words 'auto jsonl json csv' ;;
+        'filter|-i'|'filter|--input-format') _rmodel_words 'auto jsonl json csv mcap db3 bag' ;;
         'filter|-o'|'filter|--output') _rmodel_files ;;
         'filter|-O'|'filter|--output-format') _rmodel_words 'auto jsonl csv' ;;
         'filter|--stamp') _rmodel_words 'none ros1 ros2' ;;
+        'filter|--topic') _rmodel_files ;;
+        'filter|--time') _rmodel_words 'header log' ;;
         'filter|-u'|'filter|--urdf') _rmodel_files ;;
         'filter|-s'|'filter|--semantics') _rmodel_files ;;
         'filter|--semantics-format') _rmodel_words 'cpf json srdf' ;;
@@ -173,7 +182,9 @@ _rmodel_option_values() {
         'fk|-f'|'fk|--format') _rmodel_words 'text json csv' ;;
         'fk|--orientation') _rmodel_words 'quat rpy' ;;
         'fk|--log') _rmodel_files ;;
-        'fk|-i'|'fk|--input-format') _rmodel_words 'auto jsonl json csv' ;;
+        'fk|-i'|'fk|--input-format') _rmodel_words 'auto jsonl json csv mcap db3 bag' ;;
+        'fk|--topic') _rmodel_files ;;
+        'fk|--time') _rmodel_words 'header log' ;;
         'jacobian|-u'|'jacobian|--urdf') _rmodel_files ;;
         'jacobian|-s'|'jacobian|--semantics') _rmodel_files ;;
         'jacobian|--semantics-format') _rmodel_words 'cpf json srdf' ;;
@@ -220,6 +231,10 @@ _rmodel_positional() {
             if (( $2 == 0 )); then _rmodel_files
             fi
             ;;
+        'log-info')
+            if (( $2 == 0 )); then _rmodel_files
+            fi
+            ;;
         'aggregate')
             if (( $2 >= 0 )); then _rmodel_files
             fi
@@ -238,7 +253,7 @@ _rmodel_positional() {
             fi
             ;;
         'help')
-            if (( $2 == 0 )); then _rmodel_words 'check info tree joints chains groups contacts index convert poses diff check-log aggregate filter fk jacobian help version'
+            if (( $2 == 0 )); then _rmodel_words 'check info tree joints chains groups contacts index convert poses diff check-log log-info aggregate filter fk jacobian help version'
             fi
             ;;
     esac

@@ -84,7 +84,7 @@ struct ReaderOptions {
   /// JSON parser for messages (see JsonParser).
   JsonParser parser = JsonParser::Native;
   /// ROS logs (bag.hpp): topics to read; empty = every JointState topic.
-  std::vector<std::string> topics;
+  std::vector<std::string> topics{};
   /// ROS logs: `header.stamp` or the recorder's log time.
   TimeSource time = TimeSource::Header;
 };
@@ -104,7 +104,7 @@ struct ReadError {
   std::string reason;    ///< what is wrong, e.g. "'position' element 3: expected a number"
   /// Byte offset in the file of the damaged record (binary ROS logs, bag.hpp). With it, `line`
   /// is the 1-based message number in the file (0 when the damage is not inside a message).
-  std::optional<std::uint64_t> byte_offset;
+  std::optional<std::uint64_t> byte_offset{};
 
   /// "source:line: reason" or "source:line: item N: reason" (drops absent parts); with a byte
   /// offset "source: byte B: message N: reason".

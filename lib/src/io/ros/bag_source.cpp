@@ -138,6 +138,7 @@ ReadStatus BagSource::next(Message& out, ReadError& err) {
       continue;
     }
     if (step == Step::Error) {
+      had_error_ = true;
       err = error_;
       return ReadStatus::Error;
     }
@@ -197,7 +198,7 @@ ReadStatus BagSource::finish(ReadError& err) {
           std::any_of(topics_.begin(), topics_.end(), [&](const TopicState& t) { return t.name == want; });
       if (!seen) reports_.push_back(fmt::format("topic {} is not in the log", want));
     }
-    if (options_.topics.empty() &&
+    if (options_.topics.empty() && !(had_error_ && topics_.empty()) &&
         std::none_of(topics_.begin(), topics_.end(), [](const TopicState& t) { return t.selected; })) {
       std::string list;
       for (const auto& t : topics_) list += fmt::format("{}{} ({})", list.empty() ? "" : ", ", t.name, t.type);

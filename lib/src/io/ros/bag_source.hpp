@@ -175,6 +175,7 @@ private:
   std::string why_;
   std::string profile_;
   bool ended_ = false;
+  bool had_error_ = false;
   std::size_t report_pos_ = 0;
   std::vector<std::string> reports_;
 };

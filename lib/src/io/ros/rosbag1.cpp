@@ -182,6 +182,12 @@ private:
     if (!le(f.size, size)) return stop(at, "chunk without 'size'");
     if (size > kMaxChunk) return stop(at, fmt::format("chunk: uncompressed size {} too large", size));
     chunk_exact_ = false;
+    if (std::find(compressions_.begin(), compressions_.end(), f.compression) == compressions_.end()) {
+      compressions_.emplace_back(f.compression);
+      std::string d = "chunks:";
+      for (const auto& c : compressions_) d += " " + c;
+      set_profile(std::move(d));
+    }
     if (f.compression == "none") {
       if (data_.size() != size) return stop(at, fmt::format("chunk: holds {} bytes, header says {}", data_.size(), size));
       chunk_.assign(data_.begin(), data_.end());
@@ -262,6 +268,7 @@ private:
   std::vector<std::uint8_t> data_;
   std::vector<std::uint8_t> chunk_;
   std::vector<std::int32_t> conns_;
+  std::vector<std::string> compressions_;
   LZ4F_dctx* lz4_ = nullptr;
 };
 
