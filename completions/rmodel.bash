@@ -18,20 +18,10 @@ _rmodel_dirs() {
     COMPREPLY=($(compgen -d -- "$cur"))
 }
 
-# COMPREPLY: names of kind $1 read from the model named on the command line so far; after a
-# comma, the next item of a comma-separated list.
-_rmodel_dynamic() {
-    local IFS=$'\n' names prefix=
-    names=$("${COMP_WORDS[0]}" __complete "$1" "${COMP_WORDS[@]:1:COMP_CWORD-1}" 2>/dev/null)
-    [[ $cur == *,* ]] && prefix=${cur%,*},
-    COMPREPLY=($(compgen -P "$prefix" -W "$names" -- "${cur##*,}"))
-    [[ $1 == joint-values || $1 == filter-params ]] && compopt -o nospace 2>/dev/null
-}
-
 # REPLY: the subcommands of the command path $1 ("" for rmodel itself).
 _rmodel_subcommands() {
     case $1 in
-        '') REPLY='check info tree joints chains groups contacts index convert poses diff check-log aggregate filter fk jacobian help version' ;;
+        '') REPLY='check info tree joints chains groups contacts index convert poses diff check-log log-info aggregate filter fk jacobian help version' ;;
         *) REPLY= ;;
     esac
 }
@@ -39,7 +29,7 @@ _rmodel_subcommands() {
 # REPLY: every option of the command path $1.
 _rmodel_options() {
     case $1 in
-        '') REPLY='-h --help -V --version --debug --color' ;;
+        '') REPLY='-h --help -V --version --debug' ;;
         'check') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample -f --format --strict -q --quiet' ;;
         'info') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample -f --format --pose --pose-file' ;;
         'tree') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample -f --format' ;;
@@ -51,10 +41,11 @@ _rmodel_options() {
         'convert') REPLY='-h --help -o --output -t --to --from' ;;
         'poses') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample -f --format --full' ;;
         'diff') REPLY='-h --help -s --semantics --old-semantics --new-semantics --tolerance --strict -q --quiet -f --format' ;;
-        'check-log') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample -i --input-format --max-gap --period --max-acceleration --tolerance --max-reports -f --format -q --quiet' ;;
-        'aggregate') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample -i --input-format -o --output -O --output-format --stamp --max-errors -q --quiet --flush-each -k --kind --period --ticks --update --brake-deceleration --diff --quad --clamp --publish --no-support --filter --filter-param' ;;
-        'filter') REPLY='-h --help -i --input-format -o --output -O --output-format --stamp --max-errors -q --quiet --flush-each -u --urdf -s --semantics --semantics-format -m --model --sample -p --param --field --joints --list -f --format --step --duration --plot --from --to --plot-joints' ;;
-        'fk') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample --pose --pose-file -f --format --links --chain --with-virtual --orientation --log -i --input-format --max-errors -q --quiet --flush-each' ;;
+        'check-log') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample -i --input-format --topic --time --max-gap --period --max-acceleration --tolerance --max-reports -f --format -q --quiet' ;;
+        'log-info') REPLY='-h --help -f --format' ;;
+        'aggregate') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample -i --input-format -o --output -O --output-format --stamp --max-errors -q --quiet --flush-each --topic --time -k --kind --period --ticks --update --brake-deceleration --diff --quad --clamp --publish --no-support --filter --filter-param' ;;
+        'filter') REPLY='-h --help -i --input-format -o --output -O --output-format --stamp --max-errors -q --quiet --flush-each --topic --time -u --urdf -s --semantics --semantics-format -m --model --sample -p --param --field --joints --list -f --format --step --duration --plot --plot-joints' ;;
+        'fk') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample --pose --pose-file -f --format --links --chain --with-virtual --orientation --log -i --input-format --topic --time --max-errors -q --quiet --flush-each' ;;
         'jacobian') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample --pose --pose-file -f --format --chain --link --point --with-virtual' ;;
         'help') REPLY='-h --help' ;;
         'version') REPLY='-h --help -f --format' ;;
@@ -65,7 +56,7 @@ _rmodel_options() {
 # REPLY: the options of the command path $1 that take a value, space-delimited.
 _rmodel_value_options() {
     case $1 in
-        '') REPLY=' --color ' ;;
+        '') REPLY='  ' ;;
         'check') REPLY=' -u --urdf -s --semantics --semantics-format -m --model -f --format ' ;;
         'info') REPLY=' -u --urdf -s --semantics --semantics-format -m --model -f --format --pose --pose-file ' ;;
         'tree') REPLY=' -u --urdf -s --semantics --semantics-format -m --model -f --format ' ;;
@@ -77,10 +68,11 @@ _rmodel_value_options() {
         'convert') REPLY=' -o --output -t --to --from ' ;;
         'poses') REPLY=' -u --urdf -s --semantics --semantics-format -m --model -f --format --full ' ;;
         'diff') REPLY=' -s --semantics --old-semantics --new-semantics --tolerance -f --format ' ;;
-        'check-log') REPLY=' -u --urdf -s --semantics --semantics-format -m --model -i --input-format --max-gap --period --max-acceleration --tolerance --max-reports -f --format ' ;;
-        'aggregate') REPLY=' -u --urdf -s --semantics --semantics-format -m --model -i --input-format -o --output -O --output-format --stamp --max-errors -k --kind --period --ticks --update --brake-deceleration --diff --quad --publish --filter --filter-param ' ;;
-        'filter') REPLY=' -i --input-format -o --output -O --output-format --stamp --max-errors -u --urdf -s --semantics --semantics-format -m --model -p --param --field --joints -f --format --duration --plot --from --to --plot-joints ' ;;
-        'fk') REPLY=' -u --urdf -s --semantics --semantics-format -m --model --pose --pose-file -f --format --links --chain --orientation --log -i --input-format --max-errors ' ;;
+        'check-log') REPLY=' -u --urdf -s --semantics --semantics-format -m --model -i --input-format --topic --time --max-gap --period --max-acceleration --tolerance --max-reports -f --format ' ;;
+        'log-info') REPLY=' -f --format ' ;;
+        'aggregate') REPLY=' -u --urdf -s --semantics --semantics-format -m --model -i --input-format -o --output -O --output-format --stamp --max-errors --topic --time -k --kind --period --ticks --update --brake-deceleration --diff --quad --publish --filter --filter-param ' ;;
+        'filter') REPLY=' -i --input-format -o --output -O --output-format --stamp --max-errors --topic --time -u --urdf -s --semantics --semantics-format -m --model -p --param --field --joints -f --format --duration --plot --plot-joints ' ;;
+        'fk') REPLY=' -u --urdf -s --semantics --semantics-format -m --model --pose --pose-file -f --format --links --chain --orientation --log -i --input-format --topic --time --max-errors ' ;;
         'jacobian') REPLY=' -u --urdf -s --semantics --semantics-format -m --model --pose --pose-file -f --format --chain --link --point ' ;;
         'help') REPLY='  ' ;;
         'version') REPLY=' -f --format ' ;;
@@ -91,7 +83,6 @@ _rmodel_value_options() {
 # COMPREPLY: the values of option $2 of the command path $1.
 _rmodel_option_values() {
     case "$1|$2" in
-        '|--color') _rmodel_words 'auto always never' ;;
         'check|-u'|'check|--urdf') _rmodel_files ;;
         'check|-s'|'check|--semantics') _rmodel_files ;;
         'check|--semantics-format') _rmodel_words 'cpf json srdf' ;;
@@ -102,7 +93,6 @@ _rmodel_option_values() {
         'info|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'info|-m'|'info|--model') _rmodel_files ;;
         'info|-f'|'info|--format') _rmodel_words 'text json' ;;
-        'info|--pose') _rmodel_dynamic poses ;;
         'info|--pose-file') _rmodel_files ;;
         'tree|-u'|'tree|--urdf') _rmodel_files ;;
         'tree|-s'|'tree|--semantics') _rmodel_files ;;
@@ -129,16 +119,13 @@ _rmodel_option_values() {
         'contacts|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'contacts|-m'|'contacts|--model') _rmodel_files ;;
         'contacts|-f'|'contacts|--format') _rmodel_words 'text json csv' ;;
-        'contacts|--pose') _rmodel_dynamic poses ;;
         'contacts|--pose-file') _rmodel_files ;;
-        'contacts|--chain') _rmodel_dynamic chains ;;
-        'contacts|--contact') _rmodel_dynamic contacts ;;
         'index|-u'|'index|--urdf') _rmodel_files ;;
         'index|-s'|'index|--semantics') _rmodel_files ;;
         'index|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'index|-m'|'index|--model') _rmodel_files ;;
         'index|-f'|'index|--format') _rmodel_words 'text json csv' ;;
-        'index|-k'|'index|--kind') _rmodel_words 'joint chain group' ;;
+        'index|-k'|'index|--kind') _rmodel_words 'chain group joint' ;;
         'convert|-o'|'convert|--output') _rmodel_files ;;
         'convert|-t'|'convert|--to') _rmodel_words 'cpf json' ;;
         'convert|--from') _rmodel_words 'cpf json srdf' ;;
@@ -155,53 +142,55 @@ _rmodel_option_values() {
         'check-log|-s'|'check-log|--semantics') _rmodel_files ;;
         'check-log|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'check-log|-m'|'check-log|--model') _rmodel_files ;;
-        'check-log|-i'|'check-log|--input-format') _rmodel_words 'auto jsonl json csv' ;;
+        'check-log|-i'|'check-log|--input-format') _rmodel_words 'auto jsonl json csv mcap db3 bag' ;;
+        'check-log|--topic') _rmodel_files ;;
+        'check-log|--time') _rmodel_words 'header log' ;;
         'check-log|-f'|'check-log|--format') _rmodel_words 'text json' ;;
+        'log-info|-f'|'log-info|--format') _rmodel_words 'text json' ;;
         'aggregate|-u'|'aggregate|--urdf') _rmodel_files ;;
         'aggregate|-s'|'aggregate|--semantics') _rmodel_files ;;
         'aggregate|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'aggregate|-m'|'aggregate|--model') _rmodel_files ;;
-        'aggregate|-i'|'aggregate|--input-format') _rmodel_words 'auto jsonl json csv' ;;
+        'aggregate|-i'|'aggregate|--input-format') _rmodel_words 'auto jsonl json csv mcap db3 bag' ;;
         'aggregate|-o'|'aggregate|--output') _rmodel_files ;;
         'aggregate|-O'|'aggregate|--output-format') _rmodel_words 'auto jsonl csv' ;;
         'aggregate|--stamp') _rmodel_words 'none ros1 ros2' ;;
+        'aggregate|--topic') _rmodel_files ;;
+        'aggregate|--time') _rmodel_words 'header log' ;;
         'aggregate|-k'|'aggregate|--kind') _rmodel_words 'simple sync' ;;
         'aggregate|--ticks') _rmodel_words 'time stream' ;;
         'aggregate|--update') _rmodel_words 'hold hold-zero-velocity extrapolate brake' ;;
         'aggregate|--publish') _rmodel_words 'message sync' ;;
-        'filter|-i'|'filter|--input-format') _rmodel_words 'auto jsonl json csv' ;;
+        'filter|-i'|'filter|--input-format') _rmodel_words 'auto jsonl json csv mcap db3 bag' ;;
         'filter|-o'|'filter|--output') _rmodel_files ;;
         'filter|-O'|'filter|--output-format') _rmodel_words 'auto jsonl csv' ;;
         'filter|--stamp') _rmodel_words 'none ros1 ros2' ;;
+        'filter|--topic') _rmodel_files ;;
+        'filter|--time') _rmodel_words 'header log' ;;
         'filter|-u'|'filter|--urdf') _rmodel_files ;;
         'filter|-s'|'filter|--semantics') _rmodel_files ;;
         'filter|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'filter|-m'|'filter|--model') _rmodel_files ;;
-        'filter|-p'|'filter|--param') _rmodel_dynamic filter-params ;;
         'filter|--field') _rmodel_words 'position velocity effort' ;;
-        'filter|--joints') _rmodel_dynamic joints ;;
         'filter|-f'|'filter|--format') _rmodel_words 'text json' ;;
         'filter|--plot') _rmodel_files ;;
-        'filter|--plot-joints') _rmodel_dynamic joints ;;
         'fk|-u'|'fk|--urdf') _rmodel_files ;;
         'fk|-s'|'fk|--semantics') _rmodel_files ;;
         'fk|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'fk|-m'|'fk|--model') _rmodel_files ;;
-        'fk|--pose') _rmodel_dynamic poses ;;
         'fk|--pose-file') _rmodel_files ;;
         'fk|-f'|'fk|--format') _rmodel_words 'text json csv' ;;
-        'fk|--chain') _rmodel_dynamic chains ;;
         'fk|--orientation') _rmodel_words 'quat rpy' ;;
         'fk|--log') _rmodel_files ;;
-        'fk|-i'|'fk|--input-format') _rmodel_words 'auto jsonl json csv' ;;
+        'fk|-i'|'fk|--input-format') _rmodel_words 'auto jsonl json csv mcap db3 bag' ;;
+        'fk|--topic') _rmodel_files ;;
+        'fk|--time') _rmodel_words 'header log' ;;
         'jacobian|-u'|'jacobian|--urdf') _rmodel_files ;;
         'jacobian|-s'|'jacobian|--semantics') _rmodel_files ;;
         'jacobian|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'jacobian|-m'|'jacobian|--model') _rmodel_files ;;
-        'jacobian|--pose') _rmodel_dynamic poses ;;
         'jacobian|--pose-file') _rmodel_files ;;
         'jacobian|-f'|'jacobian|--format') _rmodel_words 'text json csv' ;;
-        'jacobian|--chain') _rmodel_dynamic chains ;;
         'version|-f'|'version|--format') _rmodel_words 'text json' ;;
     esac
 }
@@ -210,19 +199,19 @@ _rmodel_option_values() {
 _rmodel_positional() {
     case $1 in
         'chains')
-            if (( $2 >= 0 )); then _rmodel_dynamic chains
+            if (( $2 >= 0 )); then :
             fi
             ;;
         'groups')
-            if (( $2 >= 0 )); then _rmodel_dynamic groups
+            if (( $2 >= 0 )); then :
             fi
             ;;
         'contacts')
-            if (( $2 >= 0 )); then _rmodel_dynamic contacts
+            if (( $2 >= 0 )); then :
             fi
             ;;
         'index')
-            if (( $2 >= 0 )); then _rmodel_dynamic index-names
+            if (( $2 >= 0 )); then :
             fi
             ;;
         'convert')
@@ -230,7 +219,7 @@ _rmodel_positional() {
             fi
             ;;
         'poses')
-            if (( $2 >= 0 )); then _rmodel_dynamic poses
+            if (( $2 >= 0 )); then :
             fi
             ;;
         'diff')
@@ -242,25 +231,29 @@ _rmodel_positional() {
             if (( $2 == 0 )); then _rmodel_files
             fi
             ;;
+        'log-info')
+            if (( $2 == 0 )); then _rmodel_files
+            fi
+            ;;
         'aggregate')
             if (( $2 >= 0 )); then _rmodel_files
             fi
             ;;
         'filter')
-            if (( $2 == 0 )); then _rmodel_dynamic filter-kinds
+            if (( $2 == 0 )); then :
             elif (( $2 >= 1 )); then _rmodel_files
             fi
             ;;
         'fk')
-            if (( $2 >= 0 )); then _rmodel_dynamic joint-values
+            if (( $2 >= 0 )); then :
             fi
             ;;
         'jacobian')
-            if (( $2 >= 0 )); then _rmodel_dynamic joint-values
+            if (( $2 >= 0 )); then :
             fi
             ;;
         'help')
-            if (( $2 == 0 )); then _rmodel_words 'check info tree joints chains groups contacts index convert poses diff check-log aggregate filter fk jacobian help version'
+            if (( $2 == 0 )); then _rmodel_words 'check info tree joints chains groups contacts index convert poses diff check-log log-info aggregate filter fk jacobian help version'
             fi
             ;;
     esac

@@ -17,9 +17,11 @@ namespace rmodel::cli {
 
 void StreamOptions::add_to(CLI::App& app) {
   const char* group = "Streams";
-  app.add_option("logs", inputs, "Joint-state logs (.jsonl, .json, .csv; '-' or none: stdin)")->group(group);
+  app.add_option("logs", inputs,
+                 "Joint-state logs (.jsonl, .json, .csv, ROS logs .mcap, .db3, .bag or a rosbag2 directory; '-' or none: stdin)")
+      ->group(group);
   app.add_option("-i,--input-format", input_format, "Input format")
-      ->check(CLI::IsMember({"auto", "jsonl", "json", "csv"}))
+      ->check(CLI::IsMember({"auto", "jsonl", "json", "csv", "mcap", "db3", "bag"}))
       ->default_str("auto")
       ->group(group);
   app.add_option("-o,--output", output, "Output file ('-': stdout)")->default_str("-")->group(group);
@@ -34,11 +36,19 @@ void StreamOptions::add_to(CLI::App& app) {
   app.add_option("--max-errors", max_errors, "Stop after N rejected messages (0: never)")->group(group);
   app.add_flag("-q,--quiet", quiet, "Report only the summary, not each problem")->group(group);
   app.add_flag("--flush-each", flush_each, "Flush the output after every message")->group(group);
+  app.add_option("--topic", topics, "ROS logs: read this topic (repeatable; default: every JointState topic)")
+      ->group(group);
+  app.add_option("--time", time_source, "ROS logs: message time from the header stamp or the recorder's log time")
+      ->check(CLI::IsMember({"header", "log"}))
+      ->default_str("header")
+      ->group(group);
 }
 
 io::ReaderOptions StreamOptions::reader_options() const {
   io::ReaderOptions options;
   options.format = io::parse_format(input_format);
+  options.topics = topics;
+  options.time = io::parse_time_source(time_source);
   return options;
 }
 
@@ -56,7 +66,8 @@ std::vector<std::string> StreamOptions::checked_inputs() const {
     if (path == "-") continue;
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) throw IoError(path, "no such file");
-    if (std::filesystem::is_directory(path, ec)) throw IoError(path, "is a directory, expected a file");
+    if (std::filesystem::is_directory(path, ec) && !std::filesystem::exists(std::filesystem::path(path) / "metadata.yaml", ec))
+      throw IoError(path, "is a directory, expected a file (or a rosbag2 directory with metadata.yaml)");
   }
   return list;
 }

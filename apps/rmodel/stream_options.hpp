@@ -26,6 +26,8 @@ struct StreamOptions {
   std::uint64_t max_errors = 0;        ///< 0: no limit
   bool quiet = false;
   bool flush_each = false;
+  std::vector<std::string> topics;     ///< ROS logs: --topic (empty: every JointState topic)
+  std::string time_source = "header";  ///< ROS logs: --time header|log
 
   void add_to(CLI::App& app);
   [[nodiscard]] io::ReaderOptions reader_options() const;

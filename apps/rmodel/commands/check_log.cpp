@@ -71,10 +71,16 @@ public:
         "limit and, with --period, implied velocities and accelerations. Streams with bounded memory. Exit 0 when "
         "the log has no error, 1 when it has, 2 on usage errors");
     model_.add_to(app);
-    app.add_option("log", log_, "Joint-state log (.jsonl, .json, .csv; '-' for stdin)")->required()->type_name("LOG");
+    app.add_option("log", log_, "Joint-state log (.jsonl, .json, .csv, .mcap, .db3, .bag; '-' for stdin)")
+        ->required()
+        ->type_name("LOG");
     app.add_option("-i,--input-format", input_format_, "Log format")
-        ->check(CLI::IsMember({"auto", "jsonl", "json", "csv"}))
+        ->check(CLI::IsMember({"auto", "jsonl", "json", "csv", "mcap", "db3", "bag"}))
         ->default_str("auto");
+    app.add_option("--topic", topics_, "ROS logs: read this topic (repeatable; default: every JointState topic)");
+    app.add_option("--time", time_source_, "ROS logs: message time from the header stamp or the recorder's log time")
+        ->check(CLI::IsMember({"header", "log"}))
+        ->default_str("header");
     app.add_option("--max-gap", options_.max_gap,
                    "Longest time without a message, or without a sample of a joint, in seconds (0: no check)")
         ->check(CLI::NonNegativeNumber);
@@ -101,6 +107,8 @@ public:
     LogChecker checker(model, options_);
     io::ReaderOptions reader_options;
     reader_options.format = io::parse_format(input_format_);
+    reader_options.topics = topics_;
+    reader_options.time = io::parse_time_source(time_source_);
     io::MessageReader reader = io::MessageReader::open(log_, reader_options);
     const bool stream_text = format_ == OutputFormat::text && !quiet_;
     // The library's run loop reads; the checker is its stage. Read errors reach the
@@ -207,6 +215,8 @@ private:
   ModelOptions model_;
   std::string log_;
   std::string input_format_ = "auto";
+  std::vector<std::string> topics_;
+  std::string time_source_ = "header";
   LogCheckOptions options_;
   OutputFormat format_ = OutputFormat::text;
   bool quiet_ = false;

@@ -58,13 +58,21 @@ public:
         ->group(select);
     const char* group = "Streams";
     auto* log = app.add_option("--log", log_,
-                               "Stream a joint-state log (.jsonl, .json, .csv; '-': stdin): one record per joint "
+                               "Stream a joint-state log (.jsonl, .json, .csv, .mcap, .db3, .bag; '-': stdin): one record per joint "
                                "state; partial messages update the held pose, which starts at the given pose")
                     ->type_name("FILE|-")
                     ->group(group);
     app.add_option("-i,--input-format", stream_.input_format, "Input format of --log")
-        ->check(CLI::IsMember({"auto", "jsonl", "json", "csv"}))
+        ->check(CLI::IsMember({"auto", "jsonl", "json", "csv", "mcap", "db3", "bag"}))
         ->default_str("auto")
+        ->needs(log)
+        ->group(group);
+    app.add_option("--topic", stream_.topics, "ROS logs: read this topic (repeatable; default: every JointState topic)")
+        ->needs(log)
+        ->group(group);
+    app.add_option("--time", stream_.time_source, "ROS logs: message time from the header stamp or the recorder's log time")
+        ->check(CLI::IsMember({"header", "log"}))
+        ->default_str("header")
         ->needs(log)
         ->group(group);
     app.add_option("--max-errors", stream_.max_errors, "Stop after N rejected messages (0: never)")

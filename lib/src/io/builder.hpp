@@ -111,6 +111,7 @@ public:
     out.joint.effort.clear();
     out.support.support.clear();
     out.item = 0;
+    out.stamp_ns.reset();
   }
   [[nodiscard]] Message& out() noexcept { return *out_; }
 

@@ -229,6 +229,7 @@ bool CsvTable::parse_row(std::string_view line, std::size_t line_no, std::string
 void CsvTable::emit(Message& out, StringListSink& names) {
   out.has_stamp = has_t_;
   out.cycle.reset();
+  out.stamp_ns.reset();
   if (has_cycle_) out.cycle = cycle_;
   out.line = line_;
   out.item = 0;

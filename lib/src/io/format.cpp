@@ -31,6 +31,9 @@ Format format_from_path(std::string_view path) noexcept {
   if (ends_with_ci(path, ".jsonl") || ends_with_ci(path, ".ndjson")) return Format::JsonLines;
   if (ends_with_ci(path, ".json")) return Format::Json;
   if (ends_with_ci(path, ".csv")) return Format::Csv;
+  if (ends_with_ci(path, ".mcap")) return Format::Mcap;
+  if (ends_with_ci(path, ".db3")) return Format::Ros2Sqlite;
+  if (ends_with_ci(path, ".bag")) return Format::Ros1Bag;
   return Format::Auto;
 }
 
@@ -41,8 +44,18 @@ Format parse_format(std::string_view name) {
     return Format::JsonLines;
   if (n == "json") return Format::Json;
   if (n == "csv") return Format::Csv;
+  if (n == "mcap") return Format::Mcap;
+  if (n == "db3" || n == "sqlite3") return Format::Ros2Sqlite;
+  if (n == "bag" || n == "rosbag") return Format::Ros1Bag;
   throw InvalidArgument("unknown format '" + std::string(name) +
-                        "' (expected auto, jsonl, json or csv)");
+                        "' (expected auto, jsonl, json, csv, mcap, db3 or bag)");
+}
+
+TimeSource parse_time_source(std::string_view name) {
+  const std::string n = lower(name);
+  if (n == "header") return TimeSource::Header;
+  if (n == "log") return TimeSource::Log;
+  throw InvalidArgument("unknown time source '" + std::string(name) + "' (expected header or log)");
 }
 
 StampLayout parse_stamp_layout(std::string_view name) {
@@ -60,6 +73,9 @@ std::string_view to_string(Format format) noexcept {
     case Format::JsonLines: return "jsonl";
     case Format::Json: return "json";
     case Format::Csv: return "csv";
+    case Format::Mcap: return "mcap";
+    case Format::Ros2Sqlite: return "db3";
+    case Format::Ros1Bag: return "bag";
   }
   return "auto";
 }

@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <optional>
 
 #include <fmt/format.h>
@@ -14,6 +15,7 @@
 #include "io/csv.hpp"
 #include "io/line_source.hpp"
 #include "io/parsers.hpp"
+#include "io/ros/bag_source.hpp"
 #include "io/trajectory.hpp"
 #include "rmodel/error.hpp"
 
@@ -23,6 +25,12 @@ using detail::LineSplitter;
 
 std::string ReadError::to_string(const std::string& source) const {
   std::string s = source;
+  if (byte_offset) {
+    s += fmt::format(": byte {}: ", *byte_offset);
+    if (line > 0) s += fmt::format("message {}: ", line);
+    if (item > 0) s += fmt::format("item {}: ", item);
+    return s + reason;
+  }
   if (line > 0) s += fmt::format(":{}", line);
   s += ": ";
   if (item > 0) s += fmt::format("item {}: ", item);
@@ -67,6 +75,12 @@ public:
         format_(options.format) {}
 
   ReadStatus next(Message& out) {
+    if (bag_) {
+      const ReadStatus st = bag_->next(out, error_);
+      if (st == ReadStatus::Ok) return ok();
+      if (st == ReadStatus::Error) return error();
+      return st;
+    }
     for (;;) {
       if (pending_pos_ < pending_.size()) {
         detail::PendingItem& item = pending_[pending_pos_++];
@@ -101,6 +115,7 @@ public:
   }
 
   [[nodiscard]] bool input_pending() const noexcept {
+    if (bag_) return true;  // a log file is read as fast as the disk gives it
     return pending_pos_ < pending_.size() || csv_.pending() || held_ || mode_ == Mode::Done ||
            (mode_ == Mode::Document && doc_loaded_) || lines_.line_ready();
   }
@@ -116,6 +131,7 @@ public:
   ReadError error_;
   std::uint64_t messages_ = 0;
   std::uint64_t errors_ = 0;
+  std::unique_ptr<detail::BagSource> bag_;  ///< set when the input is a ROS log (bag.hpp)
 
 private:
   enum class Mode { Undecided, Lines, Csv, Document, Done };
@@ -381,15 +397,27 @@ MessageReader MessageReader::open(const std::string& path, ReaderOptions options
     throw IoError(path, std::strerror(e));
   }
   if (S_ISDIR(st.st_mode)) {
-    ::close(fd);
-    throw IoError(path, "is a directory");
+    std::error_code ec;
+    if (!std::filesystem::exists(std::filesystem::path(path) / "metadata.yaml", ec)) {
+      ::close(fd);
+      throw IoError(path, "is a directory");
+    }
   }
   return MessageReader(fd, path, options, true);
 }
 
 MessageReader::MessageReader(int fd, std::string source_name, ReaderOptions options, bool owns_fd) {
   auto source = std::make_unique<detail::FdSource>(fd, source_name, owns_fd);
+  Format bag_format = options.format;
+  std::unique_ptr<detail::BagSource> bag;
+  if (options.format == Format::Auto || options.format == Format::Mcap || options.format == Format::Ros1Bag ||
+      options.format == Format::Ros2Sqlite)
+    bag = detail::open_bag_source(fd, source_name, options, bag_format);
   impl_ = std::make_unique<Impl>(std::move(source), std::move(source_name), options);
+  if (bag) {
+    impl_->bag_ = std::move(bag);
+    impl_->format_ = bag_format;
+  }
 }
 
 MessageReader::MessageReader(std::istream& in, std::string source_name, ReaderOptions options) {

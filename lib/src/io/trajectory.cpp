@@ -72,7 +72,7 @@ bool read_numbers(const json& point, const char* key, std::vector<double>& out, 
 void push_error(std::vector<PendingItem>& out, std::size_t line, std::size_t item, std::string why) {
   PendingItem p;
   p.is_error = true;
-  p.error = ReadError{line, item, std::move(why)};
+  p.error = ReadError{line, item, std::move(why), std::nullopt};
   out.push_back(std::move(p));
 }
 

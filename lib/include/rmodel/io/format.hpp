@@ -28,7 +28,19 @@ enum class Format {
   JsonLines,  ///< JSON Lines (one JSON message per line)
   Json,       ///< a `.json` file: JSON Lines, one pretty message, an array or a trajectory
   Csv,        ///< wide CSV with a header row
+  Mcap,       ///< ROS 2 MCAP (`.mcap`, magic `\x89MCAP0\r\n`; see bag.hpp)
+  Ros2Sqlite, ///< ROS 2 sqlite3 bag (`.db3`, or a rosbag2 directory; see bag.hpp)
+  Ros1Bag,    ///< ROS 1 bag format 2.0 (`.bag`, `#ROSBAG V2.0`; see bag.hpp)
 };
+
+/// Which time a log message gets (bag.hpp).
+enum class TimeSource {
+  Header,  ///< `header.stamp` of the message
+  Log,     ///< the time the recorder received it
+};
+
+/// Parses `header` or `log`. Throws InvalidArgument otherwise.
+[[nodiscard]] TimeSource parse_time_source(std::string_view name);
 
 /// How a JSON Lines writer spells the time besides the exact `t` field (seconds).
 enum class StampLayout {
@@ -38,11 +50,13 @@ enum class StampLayout {
 };
 
 /// Format named by a path's extension: `.jsonl`/`.ndjson` → JsonLines, `.json` → Json,
-/// `.csv` → Csv (case-insensitive); anything else and `-` → Auto.
+/// `.csv` → Csv, `.mcap` → Mcap, `.db3` → Ros2Sqlite, `.bag` → Ros1Bag (case-insensitive);
+/// anything else and `-` → Auto. For Auto, MessageReader also recognises the ROS logs by
+/// their magic bytes and a rosbag2 directory by its `metadata.yaml`.
 [[nodiscard]] RMODEL_API Format format_from_path(std::string_view path) noexcept;
 
 /// Parses a format name as given on a command line: `auto`, `jsonl` (or `ndjson`,
-/// `json-lines`), `json`, `csv`. Throws InvalidArgument for anything else.
+/// `json-lines`), `json`, `csv`, `mcap`, `db3` (or `sqlite3`), `bag` (or `rosbag`). Throws InvalidArgument for anything else.
 [[nodiscard]] RMODEL_API Format parse_format(std::string_view name);
 
 /// Parses a stamp layout name: `none`, `ros1`, `ros2`. Throws InvalidArgument otherwise.

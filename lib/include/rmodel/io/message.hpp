@@ -106,6 +106,11 @@ struct RMODEL_API Message {
   /// then and writers omit it.
   bool has_stamp = true;
   std::optional<std::int64_t> cycle;  ///< control-cycle number, when given
+  /// The exact time in integer nanoseconds when the input had one (ROS logs: header stamp or
+  /// log time, bag.hpp); stamp() is then this value as seconds (sec + nanosec·1e-9). Readers of
+  /// text formats leave it empty. The MCAP writer writes it when present, so that a log read
+  /// and written again keeps its stamps exactly.
+  std::optional<std::int64_t> stamp_ns{};
   /// 1-based line of the input where the message starts (0 when unknown or not from a file).
   std::size_t line = 0;
   /// 1-based element number inside an enclosing JSON array or trajectory (the point

@@ -45,7 +45,9 @@
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "rmodel/io/format.hpp"
 #include "rmodel/io/message.hpp"
@@ -83,6 +85,10 @@ struct RMODEL_API ReaderOptions {
   std::size_t max_line_bytes = std::size_t{64} << 20;
   /// JSON parser for messages (see JsonParser).
   JsonParser parser = JsonParser::Native;
+  /// ROS logs (bag.hpp): topics to read; empty = every JointState topic.
+  std::vector<std::string> topics{};
+  /// ROS logs: `header.stamp` or the recorder's log time.
+  TimeSource time = TimeSource::Header;
 };
 
 /// Result of MessageReader::next().
@@ -98,8 +104,12 @@ struct RMODEL_API ReadError {
   std::size_t line = 0;  ///< 1-based line where the problem is (0 = whole input / unknown)
   std::size_t item = 0;  ///< 1-based element of an array or point of a trajectory, or 0
   std::string reason;    ///< what is wrong, e.g. "'position' element 3: expected a number"
+  /// Byte offset in the file of the damaged record (binary ROS logs, bag.hpp). With it, `line`
+  /// is the 1-based message number in the file (0 when the damage is not inside a message).
+  std::optional<std::uint64_t> byte_offset{};
 
-  /// "source:line: reason" or "source:line: item N: reason" (drops absent parts).
+  /// "source:line: reason" or "source:line: item N: reason" (drops absent parts); with a byte
+  /// offset "source: byte B: message N: reason".
   [[nodiscard]] std::string to_string(const std::string& source) const;
 };
 

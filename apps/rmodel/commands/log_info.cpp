@@ -1,0 +1,75 @@
+// rmodel log-info: what a ROS log holds — topics, types, message counts, time span and rate
+// per topic — as `ros2 bag info` and `mcap info` show it; `--format json` for scripts.
+#include <fmt/format.h>
+
+#include "app.hpp"
+#include "command.hpp"
+#include "output.hpp"
+#include "rmodel/io/bag.hpp"
+
+namespace rmodel::cli {
+namespace {
+
+std::string seconds(std::int64_t ns) {
+  return fmt::format("{}.{:09d}", ns / 1'000'000'000, static_cast<int>(ns % 1'000'000'000));
+}
+
+class LogInfoCommand : public Command {
+public:
+  void setup(CLI::App& app) override {
+    app.description(
+        "What a ROS log holds: format, topics with their types, message counts, time span and rate. Reads "
+        "MCAP files, ROS 2 .db3 files and rosbag2 directories, and ROS 1 bags, without decoding the messages");
+    app.add_option("log", log_, "ROS log (.mcap, .db3, .bag, or a rosbag2 directory)")->required()->type_name("LOG");
+    add_format_option(app, format_, {OutputFormat::text, OutputFormat::json});
+  }
+
+  int run() override {
+    const io::LogInfo info = io::read_log_info(log_);
+    if (format_ == OutputFormat::json) {
+      Json doc;
+      doc["path"] = info.path;
+      doc["format"] = std::string(io::to_string(info.format));
+      doc["detail"] = info.detail;
+      doc["messages"] = info.messages;
+      doc["start_ns"] = info.start_ns;
+      doc["end_ns"] = info.end_ns;
+      doc["duration_s"] = static_cast<double>(info.end_ns - info.start_ns) * 1e-9;
+      doc["topics"] = Json::array();
+      for (const auto& t : info.topics)
+        doc["topics"].push_back({{"name", t.name}, {"type", t.type}, {"messages", t.messages},
+                                 {"first_ns", t.first_ns}, {"last_ns", t.last_ns}, {"rate_hz", t.rate_hz()}});
+      doc["problems"] = info.problems;
+      write_out(json_text(doc));
+    } else {
+      std::string out;
+      out += fmt::format("Files:        {}\n", info.path);
+      out += fmt::format("Format:       {} ({})\n", io::to_string(info.format), info.detail);
+      out += fmt::format("Duration:     {:.9f} s\n", static_cast<double>(info.end_ns - info.start_ns) * 1e-9);
+      out += fmt::format("Start:        {} s\n", seconds(info.start_ns));
+      out += fmt::format("End:          {} s\n", seconds(info.end_ns));
+      out += fmt::format("Messages:     {}\n", info.messages);
+      out += fmt::format("Topics:       {}\n", info.topics.size());
+      std::size_t w = 0, tw = 0;
+      for (const auto& t : info.topics) {
+        w = std::max(w, t.name.size());
+        tw = std::max(tw, t.type.size());
+      }
+      for (const auto& t : info.topics)
+        out += fmt::format("  {:<{}}  {:<{}}  {:>7} msgs  {:>9.3f} Hz\n", t.name, w, t.type, tw, t.messages, t.rate_hz());
+      for (const auto& p : info.problems) out += fmt::format("Problem:      {}\n", p);
+      write_out(out);
+    }
+    return info.problems.empty() ? kOk : 1;
+  }
+
+private:
+  std::string log_;
+  OutputFormat format_ = OutputFormat::text;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_log_info_command() { return std::make_unique<LogInfoCommand>(); }
+
+}  // namespace rmodel::cli

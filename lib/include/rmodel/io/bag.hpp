@@ -1,0 +1,68 @@
+#pragma once
+/// @file io/bag.hpp
+/// Robot logs as ROS records them, read by MessageReader like any other stream:
+///
+/// | Format | Detected by | Read |
+/// |--------|-------------|------|
+/// | `Mcap` (ROS 2, default storage since Iron) | magic `\x89MCAP0\r\n`, `.mcap` | records in file order, chunk by chunk (uncompressed, zstd, lz4); summary and indexes not needed |
+/// | `Ros2Sqlite` (ROS 2 `.db3`) | `SQLite format 3\0`, `.db3`, or a directory with `metadata.yaml` | `ORDER BY timestamp, id`, as rosbag2 |
+/// | `Ros1Bag` (ROS 1 bag 2.0) | `#ROSBAG V2.0\n`, `.bag` | records in file order, chunks uncompressed, bz2 or lz4 |
+///
+/// - **Types.** `sensor_msgs/JointState` (ROS 1 and ROS 2 `sensor_msgs/msg/JointState`) is decoded
+///   into a JointState; `trajectory_msgs/JointTrajectory` is expanded as a JSON trajectory is
+///   (message.hpp: one JointState per point, `support/<chain>` → SupportState). MCAP and ROS 1
+///   files store the message definition: when its fields differ from the standard layout the
+///   topic is not decoded (never misread) and reported once. A `.db3` stores none: the
+///   standard layout is assumed.
+/// - **Topics.** ReaderOptions::topics selects topics by name; empty = every JointState topic.
+///   A selected topic of a type rmodel does not read is counted and reported once, as one
+///   error at the end ("topic /rosout: type rcl_interfaces/msg/Log is not read: 3 messages
+///   skipped"). A selected topic absent from the log is reported at the end as well.
+/// - **Time.** ReaderOptions::time: `Header` uses `header.stamp` (sec + nanosec·1e-9 s, as a
+///   JSON header stamp), `Log` the time the recorder received the message (MCAP `log_time`,
+///   `.db3` `timestamp`, ROS 1 record time). Message::stamp_ns keeps the exact integer.
+/// - **Numbering and errors.** Messages are numbered 1, 2, … in file order over all topics;
+///   Message::line and ReadError::line hold that number. An error names the byte offset of the
+///   record (ReadError::byte_offset): "greeting.bag: byte 70312: message 812: chunk: ...".
+///   A damaged chunk or a truncated file ends the reading with one error; every message
+///   before the damage has been delivered (the file is read in order, chunk by chunk).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rmodel/io/format.hpp"
+
+namespace rmodel::io {
+
+/// One topic of a log.
+struct LogTopic {
+  std::string name;
+  std::string type;           ///< as stored (`sensor_msgs/msg/JointState`, `sensor_msgs/JointState`)
+  std::uint64_t messages = 0;
+  std::int64_t first_ns = 0;  ///< log time of its first message, ns since the epoch
+  std::int64_t last_ns = 0;   ///< log time of its last message
+  /// Messages per second over the topic's own span ((messages − 1) / span; 0 with < 2 messages).
+  [[nodiscard]] double rate_hz() const noexcept {
+    if (messages < 2 || last_ns <= first_ns) return 0.0;
+    return static_cast<double>(messages - 1) / (static_cast<double>(last_ns - first_ns) * 1e-9);
+  }
+};
+
+/// What `rmodel log-info` shows: topics, types, counts, time span.
+struct LogInfo {
+  std::string path;
+  Format format = Format::Auto;
+  std::string detail;             ///< e.g. MCAP profile and compression, ROS 1 chunk compression
+  std::uint64_t messages = 0;     ///< all topics
+  std::int64_t start_ns = 0;      ///< earliest log time
+  std::int64_t end_ns = 0;        ///< latest log time
+  std::vector<LogTopic> topics;   ///< in order of first appearance in the file
+  std::vector<std::string> problems;  ///< damage found while scanning (the scan stops there)
+};
+
+/// Scans a log (MCAP, .db3 / rosbag2 directory, ROS 1 bag) without decoding messages.
+/// Throws IoError when the path cannot be opened, InvalidArgument when it is not a ROS log.
+[[nodiscard]] LogInfo read_log_info(const std::string& path);
+
+}  // namespace rmodel::io

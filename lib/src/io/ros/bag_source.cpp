@@ -1,0 +1,319 @@
+#include "io/ros/bag_source.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "rmodel/error.hpp"
+
+namespace rmodel::io::detail {
+
+namespace {
+std::array<std::uint32_t, 256> make_crc_table() {
+  std::array<std::uint32_t, 256> t{};
+  for (std::uint32_t i = 0; i < 256; ++i) {
+    std::uint32_t c = i;
+    for (int k = 0; k < 8; ++k) c = (c & 1U) ? 0xEDB88320U ^ (c >> 1) : c >> 1;
+    t[i] = c;
+  }
+  return t;
+}
+}  // namespace
+
+std::uint32_t crc32(std::uint32_t crc, const std::uint8_t* data, std::size_t size) noexcept {
+  static const std::array<std::uint32_t, 256> table = make_crc_table();
+  crc = ~crc;
+  for (std::size_t i = 0; i < size; ++i) crc = table[(crc ^ data[i]) & 0xFFU] ^ (crc >> 8);
+  return ~crc;
+}
+
+// ---- FileReader ----
+
+bool FileReader::fill() {
+  if (eof_) return false;
+  pos_ = 0;
+  size_ = 0;
+  for (;;) {
+    const ssize_t n = ::read(fd_, buf_.data(), buf_.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw IoError("<log>", std::strerror(errno));
+    if (n == 0) {
+      eof_ = true;
+      return false;
+    }
+    size_ = static_cast<std::size_t>(n);
+    return true;
+  }
+}
+
+std::size_t FileReader::read(std::uint8_t* out, std::size_t n) {
+  std::size_t got = 0;
+  while (got < n) {
+    if (pos_ == size_ && !fill()) break;
+    const std::size_t k = std::min(n - got, size_ - pos_);
+    std::memcpy(out + got, buf_.data() + pos_, k);
+    pos_ += k;
+    got += k;
+  }
+  offset_ += got;
+  return got;
+}
+
+std::size_t FileReader::read(std::vector<std::uint8_t>& out, std::size_t n) {
+  out.resize(n);
+  const std::size_t got = read(out.data(), n);
+  out.resize(got);
+  return got;
+}
+
+std::size_t FileReader::skip(std::size_t n) {
+  std::size_t got = 0;
+  while (got < n) {
+    if (pos_ == size_ && !fill()) break;
+    const std::size_t k = std::min(n - got, size_ - pos_);
+    pos_ += k;
+    got += k;
+  }
+  offset_ += got;
+  return got;
+}
+
+// ---- BagSource ----
+
+std::size_t BagSource::add_topic(std::string name, std::string type, std::string_view definition,
+                                 bool have_definition) {
+  TopicState t;
+  t.kind = classify_type(type);
+  if (have_definition && t.kind != RosType::Other)
+    t.layout_ok = definition_matches(t.kind, definition, t.layout_problem);
+  if (options_.topics.empty()) {
+    t.selected = t.kind == RosType::JointState;
+  } else {
+    t.selected = std::find(options_.topics.begin(), options_.topics.end(), name) != options_.topics.end();
+  }
+  t.name = std::move(name);
+  t.type = std::move(type);
+  topics_.push_back(std::move(t));
+  return topics_.size() - 1;
+}
+
+BagSource::Step BagSource::fail(std::optional<std::uint64_t> offset, std::string reason) {
+  error_.line = 0;
+  error_.item = 0;
+  error_.byte_offset = offset;
+  error_.reason = std::move(reason);
+  return Step::Error;
+}
+
+ReadStatus BagSource::next(Message& out, ReadError& err) {
+  for (;;) {
+    if (pending_pos_ < pending_.size()) {
+      PendingItem& p = pending_[pending_pos_++];
+      ReadStatus st = ReadStatus::Ok;
+      if (p.is_error) {
+        err = std::move(p.error);
+        st = ReadStatus::Error;
+      } else {
+        out = p.message;
+      }
+      if (pending_pos_ == pending_.size()) {
+        pending_.clear();
+        pending_pos_ = 0;
+      }
+      return st;
+    }
+    if (done_) return finish(err);
+    Raw raw;
+    const Step step = read_raw(raw);
+    if (step == Step::End) {
+      done_ = true;
+      continue;
+    }
+    if (step == Step::Error) {
+      had_error_ = true;
+      err = error_;
+      return ReadStatus::Error;
+    }
+    TopicState& t = topics_[raw.topic];
+    if (!t.selected) continue;
+    if (t.kind == RosType::Other || !t.layout_ok) {
+      ++t.skipped;
+      continue;
+    }
+    const RosWire wire = format_name() == "bag" ? RosWire::Ros1 : RosWire::Cdr;
+    const auto number = static_cast<std::size_t>(number_);
+    if (t.kind == RosType::JointState) {
+      if (!decode_joint_state(wire, raw.data, out, names_, why_)) {
+        err.line = number;
+        err.item = 0;
+        err.byte_offset = raw.offset;
+        err.reason = fmt::format("topic {}: {}", t.name, why_);
+        return ReadStatus::Error;
+      }
+      if (options_.time == TimeSource::Log) {
+        out.stamp_ns = raw.log_time_ns;
+        out.joint.stamp = static_cast<double>(raw.log_time_ns / 1'000'000'000) +
+                          static_cast<double>(raw.log_time_ns % 1'000'000'000) * 1e-9;
+      }
+      out.line = number;
+      return ReadStatus::Ok;
+    }
+    // A trajectory: expanded into pending items (not a hot path).
+    std::optional<std::int64_t> base;
+    if (options_.time == TimeSource::Log) base = raw.log_time_ns;
+    if (!decode_trajectory(wire, raw.data, number, base, pending_, why_)) {
+      err.line = number;
+      err.item = 0;
+      err.byte_offset = raw.offset;
+      err.reason = fmt::format("topic {}: {}", t.name, why_);
+      return ReadStatus::Error;
+    }
+  }
+}
+
+ReadStatus BagSource::finish(ReadError& err) {
+  if (!ended_) {
+    ended_ = true;
+    for (const auto& t : topics_) {
+      if (!t.selected) continue;
+      if (t.kind == RosType::Other && t.skipped > 0)
+        reports_.push_back(fmt::format("topic {}: type {} is not read (only JointState and JointTrajectory): "
+                                       "{} message{} skipped",
+                                       t.name, t.type, t.skipped, t.skipped == 1 ? "" : "s"));
+      else if (!t.layout_ok && t.skipped > 0)
+        reports_.push_back(fmt::format("topic {}: the file's definition of {} differs from the standard one ({}): "
+                                       "{} message{} skipped",
+                                       t.name, t.type, t.layout_problem, t.skipped, t.skipped == 1 ? "" : "s"));
+    }
+    for (const auto& want : options_.topics) {
+      const bool seen =
+          std::any_of(topics_.begin(), topics_.end(), [&](const TopicState& t) { return t.name == want; });
+      if (!seen) reports_.push_back(fmt::format("topic {} is not in the log", want));
+    }
+    if (options_.topics.empty() && !(had_error_ && topics_.empty()) &&
+        std::none_of(topics_.begin(), topics_.end(), [](const TopicState& t) { return t.selected; })) {
+      std::string list;
+      for (const auto& t : topics_) list += fmt::format("{}{} ({})", list.empty() ? "" : ", ", t.name, t.type);
+      reports_.push_back(fmt::format("no sensor_msgs/JointState topic in the log (topics: {}); choose one with --topic",
+                                     list.empty() ? "none" : list));
+    }
+  }
+  if (report_pos_ < reports_.size()) {
+    err.line = 0;
+    err.item = 0;
+    err.byte_offset.reset();
+    err.reason = reports_[report_pos_++];
+    return ReadStatus::Error;
+  }
+  return ReadStatus::End;
+}
+
+LogInfo BagSource::scan() {
+  LogInfo info;
+  info.path = name_;
+  std::vector<std::size_t> index;  // topic → info.topics position
+  bool first = true;
+  for (;;) {
+    Raw raw;
+    const Step st = read_raw(raw);
+    if (st == Step::End) break;
+    if (st == Step::Error) {
+      info.problems.push_back(error_.to_string(name_));
+      break;
+    }
+    while (index.size() < topics_.size()) index.push_back(static_cast<std::size_t>(-1));
+    std::size_t& i = index[raw.topic];
+    if (i == static_cast<std::size_t>(-1)) {
+      i = info.topics.size();
+      info.topics.push_back(
+          LogTopic{topics_[raw.topic].name, topics_[raw.topic].type, 0, raw.log_time_ns, raw.log_time_ns});
+    }
+    LogTopic& t = info.topics[i];
+    ++t.messages;
+    t.first_ns = std::min(t.first_ns, raw.log_time_ns);
+    t.last_ns = std::max(t.last_ns, raw.log_time_ns);
+    ++info.messages;
+    if (first) {
+      info.start_ns = info.end_ns = raw.log_time_ns;
+      first = false;
+    }
+    info.start_ns = std::min(info.start_ns, raw.log_time_ns);
+    info.end_ns = std::max(info.end_ns, raw.log_time_ns);
+  }
+  // Topics without messages still show.
+  for (std::size_t k = 0; k < topics_.size(); ++k) {
+    if (k < index.size() && index[k] != static_cast<std::size_t>(-1)) continue;
+    info.topics.push_back(LogTopic{topics_[k].name, topics_[k].type, 0, 0, 0});
+  }
+  info.detail = profile_;
+  return info;
+}
+
+// ---- detection ----
+
+namespace {
+constexpr std::string_view kMcapMagic("\x89MCAP0\r\n", 8);
+constexpr std::string_view kBagMagic("#ROSBAG V2.0\n", 13);
+constexpr std::string_view kSqliteMagic("SQLite format 3\0", 16);
+
+BagOptions bag_options(const ReaderOptions& o) { return BagOptions{o.topics, o.time}; }
+}  // namespace
+
+std::unique_ptr<BagSource> open_bag_source(int fd, const std::string& path, const ReaderOptions& options,
+                                           Format& format) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return nullptr;
+  if (S_ISDIR(st.st_mode)) {
+    std::error_code ec;
+    if (!std::filesystem::exists(std::filesystem::path(path) / "metadata.yaml", ec))
+      throw IoError(path, "is a directory (and not a rosbag2 directory: no metadata.yaml)");
+    format = Format::Ros2Sqlite;
+    return make_rosbag2_dir_source(path, path, bag_options(options));
+  }
+  Format want = options.format;
+  if (want == Format::Auto && S_ISREG(st.st_mode)) {
+    char head[16] = {};
+    const ssize_t n = ::pread(fd, head, sizeof head, 0);
+    const std::string_view h(head, n > 0 ? static_cast<std::size_t>(n) : 0);
+    if (h.substr(0, kMcapMagic.size()) == kMcapMagic) want = Format::Mcap;
+    else if (h.substr(0, kBagMagic.size()) == kBagMagic) want = Format::Ros1Bag;
+    else if (h == kSqliteMagic) want = Format::Ros2Sqlite;
+  }
+  switch (want) {
+    case Format::Mcap: format = want; return make_mcap_source(fd, path, bag_options(options));
+    case Format::Ros1Bag: format = want; return make_rosbag1_source(fd, path, bag_options(options));
+    case Format::Ros2Sqlite: format = want; return make_sqlite_source(path, path, bag_options(options));
+    default: return nullptr;
+  }
+}
+
+}  // namespace rmodel::io::detail
+
+namespace rmodel::io {
+
+LogInfo read_log_info(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw IoError(path, std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  ReaderOptions options;
+  Format format = Format::Auto;
+  auto source = detail::open_bag_source(fd, path, options, format);
+  if (!source)
+    throw InvalidArgument(path + ": not a ROS log (expected an MCAP file, a ROS 1 bag, a .db3 or a rosbag2 directory)");
+  LogInfo info = source->scan();
+  info.format = format;
+  return info;
+}
+
+}  // namespace rmodel::io

@@ -1,0 +1,215 @@
+#pragma once
+// Internal: readers of robot logs as ROS records them (MCAP, ROS 2 sqlite3, ROS 1 bag 2.0),
+// behind MessageReader. Each source walks its file in file order, decodes the messages of
+// the selected topics into io::Message and yields errors as values with the byte offset.
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "io/builder.hpp"
+#include "io/trajectory.hpp"
+#include "rmodel/io/bag.hpp"
+#include "rmodel/io/reader.hpp"
+
+namespace rmodel::io::detail {
+
+/// Little-endian cursor over a byte range; every read is bounds-checked (ok() turns false
+/// and stays false on the first read past the end).
+class ByteCursor {
+public:
+  ByteCursor() = default;
+  ByteCursor(const std::uint8_t* data, std::size_t size) noexcept : p_(data), end_(data + size), begin_(data) {}
+
+  [[nodiscard]] bool ok() const noexcept { return ok_; }
+  [[nodiscard]] std::size_t pos() const noexcept { return static_cast<std::size_t>(p_ - begin_); }
+  [[nodiscard]] std::size_t left() const noexcept { return static_cast<std::size_t>(end_ - p_); }
+  [[nodiscard]] const std::uint8_t* here() const noexcept { return p_; }
+
+  bool skip(std::size_t n) noexcept {
+    if (!ok_ || left() < n) return fail();
+    p_ += n;
+    return true;
+  }
+  /// Advances to a multiple of `n` from `origin` bytes before begin (CDR alignment).
+  bool align(std::size_t n, std::size_t origin) noexcept {
+    const std::size_t off = (pos() - origin) % n;
+    return off == 0 ? ok_ : skip(n - off);
+  }
+  template <class T>
+  bool get(T& v) noexcept {
+    if (!ok_ || left() < sizeof(T)) return fail();
+    std::uint64_t u = 0;
+    for (std::size_t i = 0; i < sizeof(T); ++i) u |= static_cast<std::uint64_t>(p_[i]) << (8 * i);
+    p_ += sizeof(T);
+    if constexpr (sizeof(T) == 8) {
+      std::memcpy(&v, &u, 8);
+    } else {
+      const auto w = static_cast<std::uint32_t>(u);
+      if constexpr (sizeof(T) == 4) {
+        std::memcpy(&v, &w, 4);
+      } else {
+        const auto h = static_cast<std::uint16_t>(u);
+        if constexpr (sizeof(T) == 2) std::memcpy(&v, &h, 2);
+        else v = static_cast<T>(u);
+      }
+    }
+    return true;
+  }
+  bool bytes(std::size_t n, std::string_view& out) noexcept {
+    if (!ok_ || left() < n) return fail();
+    out = std::string_view(reinterpret_cast<const char*>(p_), n);
+    p_ += n;
+    return true;
+  }
+  bool fail() noexcept {
+    ok_ = false;
+    p_ = end_;
+    return false;
+  }
+
+private:
+  const std::uint8_t* p_ = nullptr;
+  const std::uint8_t* end_ = nullptr;
+  const std::uint8_t* begin_ = nullptr;
+  bool ok_ = true;
+};
+
+/// CRC-32 (ISO-HDLC, as zlib; MCAP's checksum), continued from `crc` (0 to start).
+std::uint32_t crc32(std::uint32_t crc, const std::uint8_t* data, std::size_t size) noexcept;
+
+/// What a channel / connection carries, for the decoder.
+enum class RosType : std::uint8_t { JointState, Trajectory, Other };
+enum class RosWire : std::uint8_t { Cdr, Ros1 };
+
+/// ROS type of a type name, ROS 1 (`sensor_msgs/JointState`) or ROS 2 spelling.
+RosType classify_type(std::string_view type) noexcept;
+
+/// Decodes a JointState (CDR or ROS 1 serialization) into `out.joint`, reusing its buffers
+/// (names through `names`: no allocation once warm). Sets stamp seconds and ns. False with
+/// `why` on malformed data.
+bool decode_joint_state(RosWire wire, std::span<const std::uint8_t> data, Message& out,
+                        StringListSink& names, std::string& why);
+
+/// Decodes a JointTrajectory and expands it like a JSON trajectory (message.hpp) into
+/// `pending` (line = message number); `base_ns` replaces header.stamp when given (log
+/// time). False with `why` on malformed data.
+bool decode_trajectory(RosWire wire, std::span<const std::uint8_t> data, std::size_t number,
+                       std::optional<std::int64_t> base_ns, std::vector<PendingItem>& pending, std::string& why);
+
+/// True when a `ros2msg` (or ROS 1 `.msg`) definition's top-level fields are the layout
+/// rmodel decodes for `type`; else `why` says what differs.
+bool definition_matches(RosType type, std::string_view definition, std::string& why);
+
+/// Reading options that matter to log sources.
+struct BagOptions {
+  std::vector<std::string> topics;  ///< empty: every JointState topic
+  TimeSource time = TimeSource::Header;
+};
+
+/// One topic seen by a source: what it is and whether it is read.
+struct TopicState {
+  std::string name;
+  std::string type;
+  RosType kind = RosType::Other;
+  bool selected = false;
+  bool layout_ok = true;       ///< the file's definition matches rmodel's decoder
+  std::string layout_problem;  ///< why not
+  std::uint64_t skipped = 0;   ///< selected messages that could not be decoded as this type
+};
+
+/// Shared part of every log source: topic selection, decoding, pending expansion, the
+/// once-per-topic reports at the end, and the error text with byte offset.
+class BagSource {
+public:
+  BagSource(std::string name, BagOptions options) : name_(std::move(name)), options_(std::move(options)) {}
+  virtual ~BagSource() = default;
+  BagSource(const BagSource&) = delete;
+  BagSource& operator=(const BagSource&) = delete;
+
+  /// Ok (a message in `out`), Error (in `err`) or End.
+  ReadStatus next(Message& out, ReadError& err);
+  /// True when a decoded message is waiting (next() will not read the file).
+  [[nodiscard]] bool pending() const noexcept { return pending_pos_ < pending_.size(); }
+  /// Scans the whole log without decoding payloads (log-info).
+  LogInfo scan();
+
+protected:
+  friend class Rosbag2DirSource;
+  /// One raw message of the log.
+  struct Raw {
+    std::size_t topic = 0;  ///< index in topics_
+    std::int64_t log_time_ns = 0;
+    std::span<const std::uint8_t> data;
+    std::optional<std::uint64_t> offset;  ///< file byte offset of its record (none in sqlite)
+  };
+  enum class Step { Message, Error, End };
+  /// Reads the next raw message (any topic) or an error (fill error_ via fail()).
+  virtual Step read_raw(Raw& raw) = 0;
+  /// Format name for log-info.
+  [[nodiscard]] virtual std::string format_name() const = 0;
+  /// Adds a topic; returns its index.
+  std::size_t add_topic(std::string name, std::string type, std::string_view definition,
+                        bool have_definition);
+  Step fail(std::optional<std::uint64_t> offset, std::string reason);
+  void set_profile(std::string s) { profile_ = std::move(s); }
+
+  std::string name_;
+  BagOptions options_;
+  std::vector<TopicState> topics_;
+  std::uint64_t number_ = 0;  ///< messages seen in the file (all topics), 1-based numbering
+  ReadError error_;
+  bool done_ = false;  ///< a fatal error or the end was reached
+
+private:
+  ReadStatus finish(ReadError& err);
+  std::vector<PendingItem> pending_;
+  std::size_t pending_pos_ = 0;
+  std::vector<std::string> spare_;
+  StringListSink names_{spare_};
+  std::string why_;
+  std::string profile_;
+  bool ended_ = false;
+  bool had_error_ = false;
+  std::size_t report_pos_ = 0;
+  std::vector<std::string> reports_;
+};
+
+/// Opens the log source for `path` / `fd` when its content is a ROS log (magic bytes or a
+/// rosbag2 directory), else nullptr. `format` is the detected one.
+std::unique_ptr<BagSource> open_bag_source(int fd, const std::string& path, const ReaderOptions& options,
+                                           Format& format);
+
+std::unique_ptr<BagSource> make_mcap_source(int fd, std::string name, BagOptions options);
+std::unique_ptr<BagSource> make_rosbag1_source(int fd, std::string name, BagOptions options);
+std::unique_ptr<BagSource> make_sqlite_source(const std::string& path, std::string name, BagOptions options);
+/// A rosbag2 directory: its metadata.yaml's files in order (each .db3 or .mcap).
+std::unique_ptr<BagSource> make_rosbag2_dir_source(const std::string& dir, std::string name, BagOptions options);
+
+/// Buffered sequential reads of a file descriptor with the current byte offset.
+class FileReader {
+public:
+  explicit FileReader(int fd) noexcept : fd_(fd) {}
+  /// Reads exactly n bytes into out (resized); returns the bytes read (< n at the end).
+  std::size_t read(std::vector<std::uint8_t>& out, std::size_t n);
+  std::size_t read(std::uint8_t* out, std::size_t n);
+  /// Skips n bytes; returns the bytes skipped.
+  std::size_t skip(std::size_t n);
+  [[nodiscard]] std::uint64_t offset() const noexcept { return offset_; }
+
+private:
+  bool fill();
+  int fd_;
+  std::vector<std::uint8_t> buf_ = std::vector<std::uint8_t>(std::size_t{1} << 16);
+  std::size_t pos_ = 0;
+  std::size_t size_ = 0;
+  std::uint64_t offset_ = 0;
+  bool eof_ = false;
+};
+
+}  // namespace rmodel::io::detail

@@ -1,0 +1,281 @@
+// ROS 1 bag format 2.0 reader, written from the format description (wiki.ros.org/Bags/Format/2.0):
+// `#ROSBAG V2.0\n`, then records `header_len u32 | header | data_len u32 | data`; a header is
+// fields `len u32 | name=value`, `op` telling the record kind. Chunks (compression none, bz2,
+// lz4) hold connection and message records; index and chunk-info records are skipped. Read
+// in file order, one chunk at a time.
+#include <sys/stat.h>
+
+#include <algorithm>
+
+#include <bzlib.h>
+#include <fmt/format.h>
+#include <lz4frame.h>
+
+#include "io/ros/bag_source.hpp"
+
+namespace rmodel::io::detail {
+namespace {
+
+enum Op : std::uint8_t { kMsgData = 0x02, kBagHeader = 0x03, kIndex = 0x04, kChunk = 0x05, kChunkInfo = 0x06, kConn = 0x07 };
+constexpr std::string_view kMagic("#ROSBAG V2.0\n", 13);
+constexpr std::uint32_t kMaxChunk = std::uint32_t{1} << 28;
+
+/// Fields of a record header (views into the record).
+struct Fields {
+  std::string_view op, conn, time, compression, size, topic, index_pos;
+  bool parse(ByteCursor c) {
+    *this = {};
+    while (c.left() > 0) {
+      std::uint32_t n = 0;
+      std::string_view f;
+      if (!c.get(n) || !c.bytes(n, f)) return false;
+      const auto eq = f.find('=');
+      if (eq == std::string_view::npos) return false;
+      const std::string_view k = f.substr(0, eq), v = f.substr(eq + 1);
+      if (k == "op") op = v;
+      else if (k == "conn") conn = v;
+      else if (k == "time") time = v;
+      else if (k == "compression") compression = v;
+      else if (k == "size") size = v;
+      else if (k == "topic") topic = v;
+      else if (k == "index_pos") index_pos = v;
+    }
+    return op.size() == 1;
+  }
+};
+
+template <class T>
+bool le(std::string_view v, T& out) {
+  if (v.size() != sizeof(T)) return false;
+  ByteCursor c(reinterpret_cast<const std::uint8_t*>(v.data()), v.size());
+  return c.get(out);
+}
+
+/// The value of `key` in a connection header (the data of a connection record).
+std::string_view conn_field(ByteCursor c, std::string_view key) {
+  while (c.left() > 0) {
+    std::uint32_t n = 0;
+    std::string_view f;
+    if (!c.get(n) || !c.bytes(n, f)) return {};
+    const auto eq = f.find('=');
+    if (eq != std::string_view::npos && f.substr(0, eq) == key) return f.substr(eq + 1);
+  }
+  return {};
+}
+
+class Rosbag1Source final : public BagSource {
+public:
+  Rosbag1Source(int fd, std::string name, BagOptions options) : BagSource(std::move(name), std::move(options)), file_(fd) {
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) limit_ = static_cast<std::uint64_t>(st.st_size);
+  }
+  ~Rosbag1Source() override {
+    if (lz4_ != nullptr) LZ4F_freeDecompressionContext(lz4_);
+  }
+  Rosbag1Source(const Rosbag1Source&) = delete;
+  Rosbag1Source& operator=(const Rosbag1Source&) = delete;
+
+protected:
+  [[nodiscard]] std::string format_name() const override { return "bag"; }
+
+  Step read_raw(Raw& raw) override {
+    if (stopped_) return Step::End;
+    if (!magic_checked_) {
+      magic_checked_ = true;
+      std::uint8_t m[13] = {};
+      const std::size_t n = file_.read(m, 13);
+      if (n == 0) return stop(0, "empty file: no ROS bag magic");
+      if (n < 13 || std::string_view(reinterpret_cast<const char*>(m), 13) != kMagic)
+        return stop(0, "not a ROS 1 bag 2.0 file (bad magic)");
+    }
+    for (;;) {
+      if (in_chunk_) {
+        const Step st = chunk_record(raw);
+        if (st != Step::End) return st;
+        in_chunk_ = false;
+        continue;
+      }
+      const std::uint64_t at = file_.offset();
+      std::uint8_t len4[4] = {};
+      const std::size_t n = file_.read(len4, 4);
+      if (n == 0) {
+        if (index_pos_ > 0 && at < index_pos_)
+          return stop(at, fmt::format("file ends before its index (at byte {}): truncated", index_pos_));
+        stopped_ = true;
+        return Step::End;
+      }
+      std::uint32_t hlen = 0;
+      ByteCursor lc(len4, n);
+      if (!lc.get(hlen)) return stop(at, "truncated record header length");
+      if (limit_ > 0 && hlen > limit_) return stop(at, fmt::format("record header of {} bytes runs past the end of the file: truncated", hlen));
+      if (file_.read(head_, hlen) < hlen) return stop(at, "truncated record header");
+      std::uint8_t d4[4] = {};
+      std::uint32_t dlen = 0;
+      ByteCursor dc(d4, file_.read(d4, 4));
+      if (!dc.get(dlen)) return stop(at, "truncated record (no data length)");
+      Fields f;
+      if (!f.parse(ByteCursor(head_.data(), head_.size()))) return stop(at, "malformed record header (no 'op' field)");
+      const auto op = static_cast<std::uint8_t>(f.op[0]);
+      if (limit_ > 0 && dlen > limit_ - std::min(limit_, file_.offset()))
+        return stop(at, fmt::format("record (op 0x{:02x}) data of {} bytes runs past the end of the file ({} bytes): truncated",
+                                    op, dlen, limit_));
+      if (op == kChunk || op == kMsgData || op == kConn) {
+        if (dlen > kMaxChunk) return stop(at, "record too large");
+        if (file_.read(data_, dlen) < dlen)
+          return stop(at, fmt::format("truncated {} record: {} bytes announced", op == kChunk ? "chunk" : "record", dlen));
+      } else {
+        if (file_.skip(dlen) < dlen) return stop(at, "truncated record");
+        if (op == kBagHeader) {
+          std::uint64_t ip = 0;
+          if (le(f.index_pos, ip)) index_pos_ = ip;
+        }
+        continue;
+      }
+      ByteCursor data(data_.data(), data_.size());
+      if (op == kConn) {
+        if (!connection(f, data)) return stop(at, "malformed connection record");
+        continue;
+      }
+      if (op == kMsgData) return message(f, data, at, raw);
+      const Step st = open_chunk(f, at);
+      if (st != Step::End) return st;
+    }
+  }
+
+private:
+  Step stop(std::uint64_t at, std::string why) {
+    stopped_ = true;
+    return fail(at, std::move(why));
+  }
+
+  bool connection(const Fields& f, ByteCursor data) {
+    std::uint32_t id = 0;
+    if (!le(f.conn, id)) return false;
+    if (id > 1'000'000) return false;
+    if (id >= conns_.size()) conns_.resize(std::size_t{id} + 1, -1);
+    if (conns_[id] >= 0) return true;
+    std::string_view topic = f.topic;
+    const std::string_view t2 = conn_field(data, "topic");
+    if (!t2.empty()) topic = t2;
+    const std::string_view type = conn_field(data, "type");
+    const std::string_view def = conn_field(data, "message_definition");
+    conns_[id] = static_cast<std::int32_t>(add_topic(std::string(topic), std::string(type), def, !def.empty()));
+    return true;
+  }
+
+  Step message(const Fields& f, ByteCursor data, std::uint64_t at, Raw& raw) {
+    ++number_;
+    std::uint32_t id = 0;
+    std::uint64_t time = 0;
+    if (!le(f.conn, id) || !le(f.time, time)) return fail(at, "message record without conn or time");
+    if (id >= conns_.size() || conns_[id] < 0) return fail(at, fmt::format("message on unknown connection {}", id));
+    const std::uint64_t secs = time & 0xFFFFFFFFU, nsecs = time >> 32;
+    raw.topic = static_cast<std::size_t>(conns_[id]);
+    raw.log_time_ns = static_cast<std::int64_t>(secs * 1'000'000'000U + nsecs);
+    raw.data = std::span<const std::uint8_t>(data.here(), data.left());
+    raw.offset = at;
+    return Step::Message;
+  }
+
+  Step open_chunk(const Fields& f, std::uint64_t at) {
+    std::uint32_t size = 0;
+    if (!le(f.size, size)) return stop(at, "chunk without 'size'");
+    if (size > kMaxChunk) return stop(at, fmt::format("chunk: uncompressed size {} too large", size));
+    chunk_exact_ = false;
+    if (std::find(compressions_.begin(), compressions_.end(), f.compression) == compressions_.end()) {
+      compressions_.emplace_back(f.compression);
+      std::string d = "chunks:";
+      for (const auto& c : compressions_) d += " " + c;
+      set_profile(std::move(d));
+    }
+    if (f.compression == "none") {
+      if (data_.size() != size) return stop(at, fmt::format("chunk: holds {} bytes, header says {}", data_.size(), size));
+      chunk_.assign(data_.begin(), data_.end());
+      chunk_exact_ = true;
+    } else if (f.compression == "bz2") {
+      chunk_.resize(size);
+      unsigned int out = size;
+      const int r = BZ2_bzBuffToBuffDecompress(reinterpret_cast<char*>(chunk_.data()), &out,
+                                               reinterpret_cast<char*>(data_.data()),
+                                               static_cast<unsigned int>(data_.size()), 0, 0);
+      if (r != BZ_OK) return stop(at, fmt::format("chunk: bz2 error {}", r));
+      if (out != size) return stop(at, fmt::format("chunk: bz2 gave {} bytes, header says {}", out, size));
+    } else if (f.compression == "lz4") {
+      if (lz4_ == nullptr && LZ4F_isError(LZ4F_createDecompressionContext(&lz4_, LZ4F_VERSION)))
+        return stop(at, "chunk: cannot create an lz4 context");
+      LZ4F_resetDecompressionContext(lz4_);
+      chunk_.resize(size);
+      std::size_t in_pos = 0, out_pos = 0, hint = 1;
+      while (in_pos < data_.size() && hint != 0) {
+        std::size_t out_size = size - out_pos, in_size = data_.size() - in_pos;
+        hint = LZ4F_decompress(lz4_, chunk_.data() + out_pos, &out_size, data_.data() + in_pos, &in_size, nullptr);
+        if (LZ4F_isError(hint)) return stop(at, fmt::format("chunk: lz4: {}", LZ4F_getErrorName(hint)));
+        in_pos += in_size;
+        out_pos += out_size;
+        if (in_size == 0 && out_size == 0) break;
+      }
+      if (out_pos != size) return stop(at, fmt::format("chunk: lz4 gave {} bytes, header says {}", out_pos, size));
+    } else {
+      return stop(at, fmt::format("chunk: unknown compression '{}' (rmodel reads none, bz2, lz4)", f.compression));
+    }
+    chunk_at_ = at;
+    chunk_data_at_ = file_.offset() - data_.size();
+    chunk_cur_ = ByteCursor(chunk_.data(), chunk_.size());
+    in_chunk_ = true;
+    return Step::End;
+  }
+
+  Step chunk_record(Raw& raw) {
+    ByteCursor& c = chunk_cur_;
+    while (c.left() > 0) {
+      const std::size_t rel = c.pos();
+      const std::uint64_t at = chunk_exact_ ? chunk_data_at_ + rel : chunk_at_;
+      std::uint32_t hlen = 0, dlen = 0;
+      ByteCursor header;
+      if (c.get(hlen) && hlen <= c.left()) {
+        header = ByteCursor(c.here(), hlen);
+        c.skip(hlen);
+      } else {
+        c.fail();
+      }
+      if (!c.get(dlen) || dlen > c.left())
+        return stop(at, fmt::format("chunk at byte {}: record at offset {} of its data runs past the chunk", chunk_at_, rel));
+      ByteCursor data(c.here(), dlen);
+      c.skip(dlen);
+      Fields f;
+      if (!f.parse(header)) return stop(at, fmt::format("chunk at byte {}: malformed record header", chunk_at_));
+      const auto op = static_cast<std::uint8_t>(f.op[0]);
+      if (op == kConn) {
+        if (!connection(f, data)) return stop(at, "chunk: malformed connection record");
+      } else if (op == kMsgData) {
+        return message(f, data, at, raw);
+      }
+    }
+    return Step::End;
+  }
+
+  FileReader file_;
+  std::uint64_t limit_ = 0;
+  std::uint64_t index_pos_ = 0;
+  bool magic_checked_ = false;
+  bool stopped_ = false;
+  bool in_chunk_ = false;
+  bool chunk_exact_ = false;
+  std::uint64_t chunk_at_ = 0;
+  std::uint64_t chunk_data_at_ = 0;
+  ByteCursor chunk_cur_;
+  std::vector<std::uint8_t> head_;
+  std::vector<std::uint8_t> data_;
+  std::vector<std::uint8_t> chunk_;
+  std::vector<std::int32_t> conns_;
+  std::vector<std::string> compressions_;
+  LZ4F_dctx* lz4_ = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<BagSource> make_rosbag1_source(int fd, std::string name, BagOptions options) {
+  return std::make_unique<Rosbag1Source>(fd, std::move(name), std::move(options));
+}
+
+}  // namespace rmodel::io::detail

@@ -1,0 +1,61 @@
+// ROS logs through the command: aggregate over every fixture log equals aggregate over its
+// truth JSON Lines; log-info text and JSON.
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "test_support.hpp"
+
+using rmodel::test::fixture;
+using rmodel::test::run_rmodel;
+
+namespace {
+std::vector<std::string> model_args() {
+  return {"-u", fixture("sweetie_bot_proto2/sweetie_bot_proto2.urdf").string(), "-s",
+          fixture("sweetie_bot_proto2/kinematic_chains.cpf").string()};
+}
+}  // namespace
+
+TEST(CliBags, AggregateOfEveryLogEqualsAggregateOfItsTruth) {
+  RMODEL_REQUIRE_FIXTURES();
+  const std::vector<std::pair<std::string, std::vector<std::string>>> sets = {
+      {"greeting", {"greeting.zstd.mcap", "greeting.lz4.mcap", "greeting_db3", "greeting.bag", "greeting.bz2.bag"}},
+      {"hoof_wave", {"hoof_wave.mcap", "hoof_wave.zstd.mcap", "hoof_wave_db3", "hoof_wave.lz4.bag"}}};
+  for (const auto& [stem, files] : sets) {
+    auto args = model_args();
+    args.insert(args.begin(), "aggregate");
+    args.push_back(fixture("bags/" + stem + ".truth.jsonl").string());
+    const auto want = run_rmodel(args);
+    ASSERT_EQ(want.exit_code, 0) << want.err;
+    ASSERT_FALSE(want.out.empty());
+    for (const auto& f : files) {
+      args.back() = fixture("bags/" + f).string();
+      const auto got = run_rmodel(args);
+      EXPECT_EQ(got.exit_code, 0) << f << ": " << got.err;
+      EXPECT_EQ(got.out, want.out) << f;
+    }
+  }
+}
+
+TEST(CliBags, LogInfoTextAndJson) {
+  RMODEL_REQUIRE_FIXTURES();
+  const auto text = run_rmodel({"log-info", fixture("bags/greeting.lz4.mcap").string()});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("Format:       mcap (profile ros2, chunks: lz4)"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("Messages:     1387"), std::string::npos);
+  EXPECT_NE(text.out.find("sensor_msgs/msg/JointState"), std::string::npos);
+  const auto js = run_rmodel({"log-info", "--format", "json", fixture("bags/hoof_wave.lz4.bag").string()});
+  ASSERT_EQ(js.exit_code, 0) << js.err;
+  const auto doc = nlohmann::json::parse(js.out);
+  EXPECT_EQ(doc["format"], "bag");
+  EXPECT_EQ(doc["messages"], 546);
+  bool found = false;
+  for (const auto& t : doc["topics"])
+    if (t["name"] == "/joint_states") {
+      found = true;
+      EXPECT_EQ(t["type"], "sensor_msgs/JointState");
+      EXPECT_EQ(t["messages"], 542);
+    }
+  EXPECT_TRUE(found);
+}

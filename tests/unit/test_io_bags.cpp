@@ -1,0 +1,419 @@
+// ROS logs (io/bag.hpp): every fixture log (written by the formats' reference libraries) read
+// message by message against its truth JSON Lines; corner files built here byte by byte from
+// the MCAP specification (empty, truncated chunk, unknown compression, bad CRC, arrays that
+// disagree with `name`); no allocation per JointState once warm.
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <bit>
+#include <map>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "alloc_counter.hpp"
+#include "rmodel/io/bag.hpp"
+#include "rmodel/io/reader.hpp"
+#include "test_support.hpp"
+
+namespace io = rmodel::io;
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+struct Read {
+  std::vector<io::Message> messages;
+  std::vector<io::ReadError> errors;
+};
+
+Read read_all(const std::string& path, io::ReaderOptions options = {}) {
+  auto reader = io::MessageReader::open(path, options);
+  Read r;
+  io::Message m;
+  for (;;) {
+    const auto st = reader.next(m);
+    if (st == io::ReadStatus::End) break;
+    if (st == io::ReadStatus::Ok) r.messages.push_back(m);
+    if (st == io::ReadStatus::Error) r.errors.push_back(reader.error());
+  }
+  return r;
+}
+
+bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
+
+void expect_same_doubles(const std::vector<double>& got, const json& want, const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (std::size_t i = 0; i < got.size(); ++i)
+    EXPECT_TRUE(same_bits(got[i], want[i].get<double>())) << what << "[" << i << "]: " << got[i] << " vs " << want[i];
+}
+
+std::vector<json> truth(const std::string& stem) {
+  return rmodel::test::json_lines(rmodel::test::read_file(rmodel::test::fixture("bags/" + stem + ".truth.jsonl")));
+}
+
+const char* const kGreeting[] = {"greeting.zstd.mcap", "greeting.lz4.mcap", "greeting_db3", "greeting_db3/greeting_db3_0.db3",
+                                 "greeting.bag", "greeting.bz2.bag"};
+const char* const kHoofWave[] = {"hoof_wave.mcap", "hoof_wave.zstd.mcap", "hoof_wave_db3", "hoof_wave.lz4.bag"};
+
+void check_against_truth(const std::string& file, const std::vector<json>& want, io::TimeSource time) {
+  SCOPED_TRACE(file);
+  io::ReaderOptions o;
+  o.time = time;
+  const Read r = read_all(rmodel::test::fixture("bags/" + file).string(), o);
+  EXPECT_TRUE(r.errors.empty()) << r.errors.front().to_string(file);
+  ASSERT_EQ(r.messages.size(), want.size());
+  for (std::size_t k = 0; k < want.size(); ++k) {
+    const io::Message& m = r.messages[k];
+    const json& w = want[k];
+    ASSERT_EQ(m.kind, io::MessageKind::Joint);
+    const std::int64_t sec = w["header"]["stamp"]["sec"].get<std::int64_t>();
+    const std::int64_t nsec = w["header"]["stamp"]["nanosec"].get<std::int64_t>();
+    const std::int64_t log_ns = w["log_time_ns"].get<std::int64_t>();
+    ASSERT_TRUE(m.stamp_ns.has_value());
+    if (time == io::TimeSource::Header) {
+      EXPECT_EQ(*m.stamp_ns, sec * 1'000'000'000 + nsec) << "message " << k;
+      EXPECT_TRUE(same_bits(m.joint.stamp, static_cast<double>(sec) + static_cast<double>(nsec) * 1e-9));
+    } else {
+      EXPECT_EQ(*m.stamp_ns, log_ns) << "message " << k;
+    }
+    EXPECT_EQ(m.joint.name, w["name"].get<std::vector<std::string>>()) << "message " << k;
+    expect_same_doubles(m.joint.position, w["position"], "position");
+    expect_same_doubles(m.joint.velocity, w["velocity"], "velocity");
+    expect_same_doubles(m.joint.effort, w["effort"], "effort");
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+}  // namespace
+
+TEST(IoBags, EveryFixtureLogEqualsItsTruth) {
+  RMODEL_REQUIRE_FIXTURES();
+  const auto greeting = truth("greeting");
+  const auto hoof = truth("hoof_wave");
+  ASSERT_EQ(greeting.size(), 1383U);
+  ASSERT_EQ(hoof.size(), 542U);
+  for (const char* f : kGreeting) check_against_truth(f, greeting, io::TimeSource::Header);
+  for (const char* f : kHoofWave) check_against_truth(f, hoof, io::TimeSource::Header);
+}
+
+TEST(IoBags, LogTimeIsTheRecordersTime) {
+  RMODEL_REQUIRE_FIXTURES();
+  const auto greeting = truth("greeting");
+  for (const char* f : kGreeting) check_against_truth(f, greeting, io::TimeSource::Log);
+}
+
+TEST(IoBags, FormatIsDetectedFromContent) {
+  RMODEL_REQUIRE_FIXTURES();
+  for (auto [file, format] : {std::pair{"greeting.zstd.mcap", io::Format::Mcap}, std::pair{"greeting.bag", io::Format::Ros1Bag},
+                              std::pair{"greeting_db3", io::Format::Ros2Sqlite}}) {
+    const std::string path = rmodel::test::fixture(std::string("bags/") + file).string();
+    const int fd = ::open(path.c_str(), O_RDONLY);
+    ASSERT_GE(fd, 0);
+    io::MessageReader reader(fd, path, {}, true);  // Format::Auto and no extension look-up: bytes only
+    EXPECT_EQ(reader.format(), format) << file;
+  }
+}
+
+TEST(IoBags, TrajectoryTopicExpandsLikeItsJsonTruth) {
+  RMODEL_REQUIRE_FIXTURES();
+  for (const std::string stem : {"greeting", "hoof_wave"}) {
+    const Read want = read_all(rmodel::test::fixture("bags/" + stem + ".trajectory.truth.jsonl").string());
+    ASSERT_TRUE(want.errors.empty());
+    ASSERT_GT(want.messages.size(), 2U);
+    for (const char* f : stem == "greeting" ? std::vector<const char*>(std::begin(kGreeting), std::end(kGreeting))
+                                            : std::vector<const char*>(std::begin(kHoofWave), std::end(kHoofWave))) {
+      SCOPED_TRACE(f);
+      io::ReaderOptions o;
+      o.topics = {"/trajectory"};
+      const Read got = read_all(rmodel::test::fixture(std::string("bags/") + f).string(), o);
+      EXPECT_TRUE(got.errors.empty());
+      ASSERT_EQ(got.messages.size(), want.messages.size());
+      for (std::size_t k = 0; k < got.messages.size(); ++k) {
+        const auto& a = got.messages[k];
+        const auto& b = want.messages[k];
+        ASSERT_EQ(a.kind, b.kind);
+        EXPECT_EQ(a.item, b.item);
+        if (a.kind == io::MessageKind::Joint) {
+          EXPECT_EQ(a.joint, b.joint) << "point " << a.item;
+        } else {
+          EXPECT_EQ(a.support, b.support) << "point " << a.item;
+        }
+      }
+    }
+  }
+}
+
+TEST(IoBags, UnreadTypeIsCountedAndReportedOnce) {
+  RMODEL_REQUIRE_FIXTURES();
+  for (const char* f : {"greeting.zstd.mcap", "greeting.bag", "greeting_db3"}) {
+    io::ReaderOptions o;
+    o.topics = {"/rosout"};
+    const Read r = read_all(rmodel::test::fixture(std::string("bags/") + f).string(), o);
+    EXPECT_TRUE(r.messages.empty()) << f;
+    ASSERT_EQ(r.errors.size(), 1U) << f;
+    EXPECT_NE(r.errors[0].reason.find("/rosout"), std::string::npos);
+    EXPECT_NE(r.errors[0].reason.find("3 messages skipped"), std::string::npos) << r.errors[0].reason;
+  }
+}
+
+TEST(IoBags, LogInfoCountsEveryTopic) {
+  RMODEL_REQUIRE_FIXTURES();
+  for (const char* f : kGreeting) {
+    const io::LogInfo info = io::read_log_info(rmodel::test::fixture(std::string("bags/") + f).string());
+    EXPECT_EQ(info.messages, 1387U) << f;
+    EXPECT_TRUE(info.problems.empty()) << f;
+    std::map<std::string, std::uint64_t> counts;
+    for (const auto& t : info.topics) counts[t.name] = t.messages;
+    EXPECT_EQ(counts["/joint_states"], 1383U) << f;
+    EXPECT_EQ(counts["/trajectory"], 1U) << f;
+    EXPECT_EQ(counts["/rosout"], 3U) << f;
+  }
+}
+
+TEST(IoBags, TruncatedFixtureDeliversEverythingBeforeTheDamage) {
+  RMODEL_REQUIRE_FIXTURES();
+  const auto greeting = truth("greeting");
+  const fs::path dir = rmodel::test::make_temp_dir("rmodel-bags");
+  for (const char* f : {"greeting.bag", "greeting.bz2.bag", "greeting.zstd.mcap", "greeting.lz4.mcap"}) {
+    SCOPED_TRACE(f);
+    const std::string bytes = rmodel::test::read_file(rmodel::test::fixture(std::string("bags/") + f));
+    const fs::path cut = dir / f;
+    std::ofstream(cut, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size() / 2));
+    const Read r = read_all(cut.string());
+    ASSERT_EQ(r.errors.size(), 1U);
+    ASSERT_TRUE(r.errors[0].byte_offset.has_value());
+    EXPECT_LT(*r.errors[0].byte_offset, bytes.size() / 2);
+    EXPECT_NE(r.errors[0].to_string(cut.string()).find(": byte "), std::string::npos);
+    ASSERT_GT(r.messages.size(), 0U);
+    ASSERT_LT(r.messages.size(), greeting.size());
+    for (std::size_t k = 0; k < r.messages.size(); ++k)
+      ASSERT_EQ(r.messages[k].joint.name, greeting[k]["name"].get<std::vector<std::string>>());
+  }
+  fs::remove_all(dir);
+}
+
+// ---- corner files built here from the MCAP specification ----
+
+namespace {
+
+struct Bytes {
+  std::string s;
+  template <class T>
+  void le(T v) {
+    for (std::size_t i = 0; i < sizeof(T); ++i) s += static_cast<char>((static_cast<std::uint64_t>(v) >> (8 * i)) & 0xFF);
+  }
+  void f64(double d) { le(std::bit_cast<std::uint64_t>(d)); }
+  void str(std::string_view v) {
+    le(static_cast<std::uint32_t>(v.size()));
+    s += v;
+  }
+  void record(std::uint8_t op, const std::string& body) {
+    le(op);
+    le(static_cast<std::uint64_t>(body.size()));
+    s += body;
+  }
+};
+
+std::uint32_t crc32_ref(const std::string& data) {  // bitwise, the MCAP (zlib) polynomial
+  std::uint32_t c = 0xFFFFFFFFU;
+  for (unsigned char b : data) {
+    c ^= b;
+    for (int k = 0; k < 8; ++k) c = (c & 1U) ? 0xEDB88320U ^ (c >> 1) : c >> 1;
+  }
+  return ~c;
+}
+
+/// CDR sensor_msgs/msg/JointState, encoded by hand (4-byte header, alignment from its end).
+std::string cdr_joint_state(std::int32_t sec, std::uint32_t nsec, const std::vector<std::string>& names,
+                            const std::vector<double>& pos) {
+  Bytes b;
+  b.s = std::string("\x00\x01\x00\x00", 4);
+  auto align = [&](std::size_t n) {
+    while ((b.s.size() - 4) % n) b.s += '\0';
+  };
+  b.le(sec);
+  b.le(nsec);
+  b.le(std::uint32_t{1});  // frame_id "" (just the NUL)
+  b.s += '\0';
+  align(4);
+  b.le(static_cast<std::uint32_t>(names.size()));
+  for (const auto& n : names) {
+    align(4);
+    b.le(static_cast<std::uint32_t>(n.size() + 1));
+    b.s += n;
+    b.s += '\0';
+  }
+  align(4);
+  b.le(static_cast<std::uint32_t>(pos.size()));
+  if (!pos.empty()) align(8);
+  for (double d : pos) b.f64(d);
+  align(4);
+  b.le(std::uint32_t{0});  // velocity
+  align(4);
+  b.le(std::uint32_t{0});  // effort
+  return b.s;
+}
+
+std::string message_record(std::uint64_t t, const std::string& data) {
+  Bytes m;
+  m.le(std::uint16_t{1});
+  m.le(std::uint32_t{0});
+  m.le(t);
+  m.le(t);
+  m.s += data;
+  Bytes r;
+  r.record(0x05, m.s);
+  return r.s;
+}
+
+std::string chunk_record(const std::string& records, std::string_view compression, bool good_crc = true) {
+  Bytes c;
+  c.le(std::uint64_t{0});
+  c.le(std::uint64_t{0});
+  c.le(static_cast<std::uint64_t>(records.size()));
+  c.le(good_crc ? crc32_ref(records) : crc32_ref(records) ^ 1U);
+  c.str(compression);
+  c.le(static_cast<std::uint64_t>(records.size()));
+  c.s += records;
+  Bytes r;
+  r.record(0x06, c.s);
+  return r.s;
+}
+
+/// An MCAP file: header, schema, channel, then `chunks` (each a list of messages), footer.
+/// `offsets` gets the byte offset of each chunk record.
+std::string mcap_file(const std::vector<std::string>& chunks, std::vector<std::size_t>* offsets = nullptr) {
+  Bytes f;
+  f.s = std::string("\x89MCAP0\r\n", 8);
+  Bytes h;
+  h.str("ros2");
+  h.str("rmodel test");
+  f.record(0x01, h.s);
+  Bytes sc;
+  sc.le(std::uint16_t{1});
+  sc.str("sensor_msgs/msg/JointState");
+  sc.str("ros2msg");
+  sc.str("std_msgs/Header header\nstring[] name\nfloat64[] position\nfloat64[] velocity\nfloat64[] effort\n");
+  f.record(0x03, sc.s);
+  Bytes ch;
+  ch.le(std::uint16_t{1});
+  ch.le(std::uint16_t{1});
+  ch.str("/joint_states");
+  ch.str("cdr");
+  ch.le(std::uint32_t{0});
+  f.record(0x04, ch.s);
+  for (const auto& c : chunks) {
+    if (offsets) offsets->push_back(f.s.size());
+    f.s += c;
+  }
+  Bytes de;
+  de.le(std::uint32_t{0});
+  f.record(0x0F, de.s);
+  Bytes ft;
+  ft.le(std::uint64_t{0});
+  ft.le(std::uint64_t{0});
+  ft.le(std::uint32_t{0});
+  f.record(0x02, ft.s);
+  f.s += std::string("\x89MCAP0\r\n", 8);
+  return f.s;
+}
+
+std::string messages(int first, int count) {
+  std::string r;
+  for (int k = first; k < first + count; ++k)
+    r += message_record(1000 + static_cast<std::uint64_t>(k),
+                        cdr_joint_state(k, 0, {"a", "b"}, {0.5 * k, -0.25 * k}));
+  return r;
+}
+
+struct TempFile {
+  fs::path path;
+  TempFile(const std::string& name, const std::string& bytes) {
+    path = fs::temp_directory_path() / ("rmodel-bags-" + std::to_string(::getpid()) + "-" + name);
+    std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  }
+  ~TempFile() { fs::remove(path); }
+};
+
+}  // namespace
+
+TEST(IoBags, HandBuiltMcapReadsBack) {
+  const TempFile f("good.mcap", mcap_file({chunk_record(messages(0, 3), ""), chunk_record(messages(3, 2), "")}));
+  const Read r = read_all(f.path.string());
+  EXPECT_TRUE(r.errors.empty());
+  ASSERT_EQ(r.messages.size(), 5U);
+  for (int k = 0; k < 5; ++k) {
+    EXPECT_EQ(r.messages[static_cast<std::size_t>(k)].joint.stamp, k);
+    EXPECT_EQ(r.messages[static_cast<std::size_t>(k)].joint.name, (std::vector<std::string>{"a", "b"}));
+    EXPECT_EQ(r.messages[static_cast<std::size_t>(k)].joint.position, (std::vector<double>{0.5 * k, -0.25 * k}));
+    EXPECT_EQ(r.messages[static_cast<std::size_t>(k)].line, static_cast<std::size_t>(k + 1));
+  }
+}
+
+TEST(IoBags, EmptyFileIsAnErrorAtByteZero) {
+  const TempFile f("empty.mcap", "");
+  const Read r = read_all(f.path.string());
+  EXPECT_TRUE(r.messages.empty());
+  ASSERT_EQ(r.errors.size(), 1U);
+  EXPECT_EQ(r.errors[0].byte_offset, 0U);
+  EXPECT_EQ(r.errors[0].to_string("e.mcap"), "e.mcap: byte 0: empty file: no MCAP magic");
+}
+
+TEST(IoBags, DamagedSecondChunkKeepsTheFirst) {
+  struct Case {
+    const char* name;
+    std::string second;
+    const char* reason;
+  };
+  const std::vector<Case> cases = {
+      {"unknown-compression", chunk_record(messages(3, 2), "xz"), "unknown compression 'xz'"},
+      {"bad-crc", chunk_record(messages(3, 2), "", false), "CRC mismatch"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    std::vector<std::size_t> at;
+    const TempFile f(std::string(c.name) + ".mcap", mcap_file({chunk_record(messages(0, 3), ""), c.second}, &at));
+    const Read r = read_all(f.path.string());
+    ASSERT_EQ(r.messages.size(), 3U);
+    ASSERT_EQ(r.errors.size(), 1U);
+    EXPECT_EQ(r.errors[0].byte_offset, at[1]);
+    EXPECT_NE(r.errors[0].reason.find(c.reason), std::string::npos) << r.errors[0].reason;
+  }
+  // Truncated in the middle of the second chunk.
+  std::vector<std::size_t> at;
+  const std::string whole = mcap_file({chunk_record(messages(0, 3), ""), chunk_record(messages(3, 2), "")}, &at);
+  const TempFile f("truncated.mcap", whole.substr(0, at[1] + 40));
+  const Read r = read_all(f.path.string());
+  ASSERT_EQ(r.messages.size(), 3U);
+  ASSERT_EQ(r.errors.size(), 1U);
+  EXPECT_EQ(r.errors[0].byte_offset, at[1]);
+  EXPECT_NE(r.errors[0].to_string("t.mcap").find("t.mcap: byte " + std::to_string(at[1]) + ": "), std::string::npos);
+}
+
+TEST(IoBags, ArraysThatDisagreeWithNameAreCarriedFaithfully) {
+  const std::string recs = message_record(1, cdr_joint_state(1, 0, {"a", "b"}, {1.0}));
+  const TempFile f("sizes.mcap", mcap_file({chunk_record(recs, "")}));
+  const Read r = read_all(f.path.string());
+  ASSERT_EQ(r.messages.size(), 1U);
+  const auto problem = io::check_sizes(r.messages[0]);
+  ASSERT_TRUE(problem.has_value());  // the aggregator rejects it, as a JSON message of that shape
+  EXPECT_EQ(problem->field, "position");
+}
+
+TEST(IoBags, DecodingAJointStateAllocatesNothingOnceWarm) {
+  const TempFile f("alloc.mcap", mcap_file({chunk_record(messages(0, 200), "")}));
+  auto reader = io::MessageReader::open(f.path.string());
+  io::Message m;
+  for (int k = 0; k < 20; ++k) ASSERT_EQ(reader.next(m), io::ReadStatus::Ok);
+  const rmodel::test::AllocationCounter counter;
+  for (int k = 20; k < 200; ++k) ASSERT_EQ(reader.next(m), io::ReadStatus::Ok);
+  EXPECT_EQ(counter.count(), 0U);
+}
