@@ -1,4 +1,5 @@
 #pragma once
+#include "rmodel/export.hpp"
 /// @file io/bag.hpp
 /// Robot logs as ROS records them, read by MessageReader like any other stream:
 ///
@@ -36,7 +37,7 @@
 namespace rmodel::io {
 
 /// One topic of a log.
-struct LogTopic {
+struct RMODEL_API LogTopic {
   std::string name;
   std::string type;           ///< as stored (`sensor_msgs/msg/JointState`, `sensor_msgs/JointState`)
   std::uint64_t messages = 0;
@@ -50,7 +51,7 @@ struct LogTopic {
 };
 
 /// What `rmodel log-info` shows: topics, types, counts, time span.
-struct LogInfo {
+struct RMODEL_API LogInfo {
   std::string path;
   Format format = Format::Auto;
   std::string detail;             ///< e.g. MCAP profile and compression, ROS 1 chunk compression
@@ -63,6 +64,6 @@ struct LogInfo {
 
 /// Scans a log (MCAP, .db3 / rosbag2 directory, ROS 1 bag) without decoding messages.
 /// Throws IoError when the path cannot be opened, InvalidArgument when it is not a ROS log.
-[[nodiscard]] LogInfo read_log_info(const std::string& path);
+[[nodiscard]] RMODEL_API LogInfo read_log_info(const std::string& path);
 
 }  // namespace rmodel::io

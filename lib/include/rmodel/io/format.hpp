@@ -40,7 +40,7 @@ enum class TimeSource {
 };
 
 /// Parses `header` or `log`. Throws InvalidArgument otherwise.
-[[nodiscard]] TimeSource parse_time_source(std::string_view name);
+[[nodiscard]] RMODEL_API TimeSource parse_time_source(std::string_view name);
 
 /// How a JSON Lines writer spells the time besides the exact `t` field (seconds).
 enum class StampLayout {
