@@ -168,7 +168,7 @@ TEST(SyncOracle, CycleZeroMeansAbsentAndCycleNumbersImplyMissingTicks) {
       "{\"cycle\":3,\"name\":[\"neck_pitch\"],\"position\":[0.4]}\n";
   const Outcome r = aggregate({"--ticks", "stream"}, input);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("warning:"), std::string::npos) << r.err;
   ASSERT_EQ(r.poses.size(), 4U);  // ticks 0, 1, 2, and 3 at end of input
   for (int k = 0; k < 4; ++k) EXPECT_EQ(r.poses[static_cast<std::size_t>(k)].value("cycle", -1), k);
   EXPECT_JOINT(r.poses[0], "neck_pitch", 0.1, 0.0);
@@ -185,7 +185,7 @@ TEST(SyncOracle, LateCycleIsAWarningAndAppliedToTheCurrentCycle) {
       "{\"sync\":true}\n"
       "{\"cycle\":1,\"name\":[\"neck_pitch\"],\"position\":[0.2]}\n";
   const Outcome r = aggregate({"--ticks", "stream"}, input);
-  EXPECT_NE(r.err.find("warning"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("warning:"), std::string::npos) << r.err;
   ASSERT_EQ(r.poses.size(), 3U);
   EXPECT_JOINT(r.poses[2], "neck_pitch", 0.2, 10.0);  // applied in cycle 2 against the held 0.1
 }
