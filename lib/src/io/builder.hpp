@@ -1,4 +1,6 @@
 #pragma once
+// RMODEL_API here: the test-only JSON parsers (tests/json_parsers) link against these.
+#include "rmodel/export.hpp"
 // Internal: fills a Message from the fields of one JSON message, whichever parser reads
 // them, and decides its kind at the end. Keeps the Message's buffers (no allocation once
 // warm) and a pool of spare strings for names.
@@ -71,11 +73,11 @@ enum class Key : std::uint8_t {
 };
 
 /// Key of a top-level message field.
-Key classify_key(std::string_view key) noexcept;
+RMODEL_API Key classify_key(std::string_view key) noexcept;
 
 /// Keys inside `header.stamp`.
 enum class StampKey : std::uint8_t { Unknown, Secs, Nsecs };
-StampKey classify_stamp_key(std::string_view key) noexcept;
+RMODEL_API StampKey classify_stamp_key(std::string_view key) noexcept;
 
 /// Outcome of parsing one JSON value as a message.
 enum class ParseStatus {

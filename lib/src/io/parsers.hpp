@@ -1,4 +1,6 @@
 #pragma once
+// RMODEL_API here: the test-only JSON parsers (tests/json_parsers) register through it.
+#include "rmodel/export.hpp"
 // Internal: the JSON message parsers behind JsonParser, and the structural scanner used to
 // split JSON documents into values.
 
@@ -23,7 +25,7 @@ using JsonParserFactory = std::unique_ptr<JsonMessageParser> (*)();
 /// Makes the parser `which` (not Native) available to MessageReader in this process. The
 /// test and benchmark programs register the simdjson and nlohmann_json parsers
 /// (tests/json_parsers) from static constructors; nothing else calls this.
-void register_json_parser(JsonParser which, JsonParserFactory factory) noexcept;
+RMODEL_API void register_json_parser(JsonParser which, JsonParserFactory factory) noexcept;
 /// True for Native and for registered parsers.
 bool json_parser_available(JsonParser which) noexcept;
 
