@@ -5,7 +5,7 @@
 ///
 /// Output is `Space<V>::Tangent`: unit/s for scalars and joint arrays, m/s for Vector3,
 /// angular velocity (rad/s, reference frame) for orientations, a Twist for poses.
-/// S-function scheme of SPEC §3 (see integrators.hpp); arrays are sized by `x0` at
+/// S-function scheme of SPEC §3 (SFunction, sfunction.hpp); arrays are sized by `x0` at
 /// construction or start(x0), and output/update never allocate.
 
 #include <cmath>
@@ -14,6 +14,7 @@
 
 #include <Eigen/Cholesky>
 
+#include "rmodel/filters/sfunction.hpp"
 #include "rmodel/filters/space.hpp"
 #include "rmodel/filters/validate.hpp"
 
@@ -24,7 +25,10 @@ namespace rmodel::filters {
 /// Variable step (the `dt` forms): the difference over the actual interval,
 /// y[k] = (u[k] ⊖ u[k-1]) / dt — still exact for inputs linear in time.
 template <FilterValue V>
-class BackwardDifference {
+class BackwardDifference
+    : public SFunction<BackwardDifference<V>, V, typename Space<V>::Tangent> {
+  friend class SFunction<BackwardDifference<V>, V, typename Space<V>::Tangent>;
+
 public:
   using Value = V;
   using Output = typename Space<V>::Tangent;
@@ -40,57 +44,18 @@ public:
 
   void start() noexcept {
     detail::assign(x_, detail::lin(x0_));
-    pending_ = false;
+    this->clear_pending();
   }
   void start(const V& x0) {
     detail::copy_value(x0_, x0);
     detail::copy_value(x_, x0);
-    detail::copy_value(u_last_, x0);
+    detail::copy_value(this->u_last_, x0);
     detail::zero_like(y_, x0);
-    pending_ = false;
+    this->clear_pending();
   }
 
-  const Output& output(const V& u) noexcept {
-    detail::assert_same_size(u, x_);
-    detail::assign(u_last_, detail::lin(u));
-    dt_last_ = T_;
-    pending_ = true;
-    detail::assign(y_, inv_T_ * Space<V>::local(x_, u));
-    return y_;
-  }
-  const Output& update(const V& u) noexcept {
-    detail::assert_same_size(u, x_);
-    detail::assign(y_, inv_T_ * Space<V>::local(x_, u));
-    detail::assign(x_, detail::lin(u));
-    pending_ = false;
-    return y_;
-  }
-  void update() noexcept {
-    if (pending_) (void)update(u_last_, Interval{dt_last_});
-  }
-  /// y[k] for a sample dt seconds (> 0) after the previous one; does not advance.
-  const Output& output(const V& u, Interval interval) noexcept {
-    const double dt = interval.seconds;
-    if (dt == T_) return output(u);
-    (void)output(u);
-    dt_last_ = dt;
-    detail::assign(y_, (1.0 / dt) * Space<V>::local(x_, u));
-    return y_;
-  }
-  /// As output(u, dt), and advances.
-  const Output& update(const V& u, Interval interval) noexcept {
-    const double dt = interval.seconds;
-    if (dt == T_) return update(u);
-    detail::assert_same_size(u, x_);
-    detail::assign(y_, (1.0 / dt) * Space<V>::local(x_, u));
-    detail::assign(x_, detail::lin(u));
-    pending_ = false;
-    return y_;
-  }
-  /// Advances with the input last given to output(), over dt seconds.
-  void update(Interval dt) noexcept {
-    if (pending_) (void)update(u_last_, dt);
-  }
+  // output/update/update() and their Interval forms come from SFunction.
+
   /// Restarts component i of an array: x0 is taken as the input before the next sample.
   void restart_element(Eigen::Index i, double x0, double /*next_input*/) noexcept
     requires detail::is_array_v<V>
@@ -101,11 +66,35 @@ public:
   [[nodiscard]] double period() const noexcept { return T_; }
 
 private:
+  const Output& output_step(const V& u) noexcept {
+    detail::assert_same_size(u, x_);
+    detail::assign(y_, inv_T_ * Space<V>::local(x_, u));
+    return y_;
+  }
+  const Output& update_step(const V& u) noexcept {
+    detail::assert_same_size(u, x_);
+    detail::assign(y_, inv_T_ * Space<V>::local(x_, u));
+    detail::assign(x_, detail::lin(u));
+    return y_;
+  }
+  /// The difference over dt seconds (dt == T: the fixed step, with the stored 1/T).
+  const Output& output_step(const V& u, double dt) noexcept {
+    if (dt == T_) return output_step(u);
+    detail::assert_same_size(u, x_);
+    detail::assign(y_, (1.0 / dt) * Space<V>::local(x_, u));
+    return y_;
+  }
+  const Output& update_step(const V& u, double dt) noexcept {
+    if (dt == T_) return update_step(u);
+    detail::assert_same_size(u, x_);
+    detail::assign(y_, (1.0 / dt) * Space<V>::local(x_, u));
+    detail::assign(x_, detail::lin(u));
+    return y_;
+  }
+
   double T_, inv_T_;
-  double dt_last_ = 0.0;
-  V x0_{}, x_{}, u_last_{};
+  V x0_{}, x_{};
   Output y_{};
-  bool pending_ = false;
 };
 
 /// First-order lag differentiator, transfer function s/(τs + 1): the derivative seen
@@ -118,7 +107,10 @@ private:
 /// a = exp(−dt/τ); then y[k] = (u[k] ⊖ x[k]) / τ. Exact at the sample times for inputs
 /// linear in time: a ramp of slope c started from rest gives c·(1 − exp(−t/τ)).
 template <FilterValue V>
-class LagDifferentiator {
+class LagDifferentiator
+    : public SFunction<LagDifferentiator<V>, V, typename Space<V>::Tangent> {
+  friend class SFunction<LagDifferentiator<V>, V, typename Space<V>::Tangent>;
+
 public:
   using Value = V;
   using Output = typename Space<V>::Tangent;
@@ -138,7 +130,7 @@ public:
   void start() noexcept {
     detail::assign(x_, detail::lin(x0_));
     primed_ = false;
-    pending_ = false;
+    this->clear_pending();
   }
   void start(const V& x0) {
     detail::copy_value(x0_, x0);
@@ -146,54 +138,12 @@ public:
     detail::copy_value(xs_, x0);
     detail::copy_value(xt_, x0);
     detail::copy_value(us_, x0);
-    detail::copy_value(u_last_, x0);
+    detail::copy_value(this->u_last_, x0);
     detail::zero_like(y_, x0);
     start();
   }
 
-  const Output& output(const V& u) noexcept {
-    detail::assert_same_size(u, x_);
-    detail::assign(u_last_, detail::lin(u));
-    dt_last_ = T_;
-    pending_ = true;
-    detail::assign(y_, inv_tau_ * Space<V>::local(x_, u));
-    return y_;
-  }
-  const Output& update(const V& u) noexcept {
-    detail::assert_same_size(u, x_);
-    detail::assign(y_, inv_tau_ * Space<V>::local(x_, u));
-    commit(u);
-    return y_;
-  }
-  void update() noexcept {
-    if (pending_) (void)update(u_last_, Interval{dt_last_});
-  }
-
-  /// y[k] for a sample dt seconds (> 0) after the previous one; does not advance.
-  const Output& output(const V& u, Interval interval) noexcept {
-    if (interval.seconds == T_) return output(u);
-    detail::assert_same_size(u, x_);
-    detail::assign(u_last_, detail::lin(u));
-    dt_last_ = interval.seconds;
-    pending_ = true;
-    const V& x = advanced(xt_, u, interval.seconds);
-    detail::assign(y_, inv_tau_ * Space<V>::local(x, u));
-    return y_;
-  }
-  /// As output(u, dt), and advances.
-  const Output& update(const V& u, Interval interval) noexcept {
-    if (interval.seconds == T_) return update(u);
-    detail::assert_same_size(u, x_);
-    // x_ takes the low-passed value at this sample; commit() then moves it to xs_.
-    detail::assign(x_, detail::lin(advanced(xt_, u, interval.seconds)));
-    detail::assign(y_, inv_tau_ * Space<V>::local(x_, u));
-    commit(u);
-    return y_;
-  }
-  /// Advances with the input last given to output(), over dt seconds.
-  void update(Interval dt) noexcept {
-    if (pending_) (void)update(u_last_, dt);
-  }
+  // output/update/update() and their Interval forms come from SFunction.
 
   /// Restarts component i of an array: x0 is its low-passed input (over a variable step,
   /// its value at the previous sample, the input ramping from x0 to the next one).
@@ -211,6 +161,36 @@ public:
   [[nodiscard]] double tau() const noexcept { return tau_; }
 
 private:
+  const Output& output_step(const V& u) noexcept {
+    detail::assert_same_size(u, x_);
+    detail::assign(y_, inv_tau_ * Space<V>::local(x_, u));
+    return y_;
+  }
+  const Output& update_step(const V& u) noexcept {
+    detail::assert_same_size(u, x_);
+    detail::assign(y_, inv_tau_ * Space<V>::local(x_, u));
+    commit(u);
+    return y_;
+  }
+  /// y[k] for a sample dt seconds (> 0) after the previous one; does not advance.
+  const Output& output_step(const V& u, double dt) noexcept {
+    if (dt == T_) return output_step(u);
+    detail::assert_same_size(u, x_);
+    const V& x = advanced(xt_, u, dt);
+    detail::assign(y_, inv_tau_ * Space<V>::local(x, u));
+    return y_;
+  }
+  /// As output_step(u, dt), and advances.
+  const Output& update_step(const V& u, double dt) noexcept {
+    if (dt == T_) return update_step(u);
+    detail::assert_same_size(u, x_);
+    // x_ takes the low-passed value at this sample; commit() then moves it to xs_.
+    detail::assign(x_, detail::lin(advanced(xt_, u, dt)));
+    detail::assign(y_, inv_tau_ * Space<V>::local(x_, u));
+    commit(u);
+    return y_;
+  }
+
   /// x_ holds x[k] (the value at sample k); keeps it and u[k] in xs_, us_ for the
   /// variable step and advances x_ by the fixed step T.
   void commit(const V& u) noexcept {
@@ -218,7 +198,6 @@ private:
     detail::assign(x_, Space<V>::retract(xs_, T_ * detail::lin(y_)));
     detail::assign(us_, detail::lin(u));
     primed_ = true;
-    pending_ = false;
   }
 
   /// The low-passed input at a sample dt after the last one, into `out`.
@@ -232,11 +211,9 @@ private:
   }
 
   double T_, tau_, inv_tau_;
-  double dt_last_ = 0.0;
-  V x0_{}, x_{}, xs_{}, xt_{}, us_{}, u_last_{};  // xs_, us_: x and u at the last sample
+  V x0_{}, x_{}, xs_{}, xt_{}, us_{};  // xs_, us_: x and u at the last sample
   Output y_{};
   bool primed_ = false;
-  bool pending_ = false;
 };
 
 /// Weights w[0..window-1] of the least-squares polynomial differentiator: fitting a
@@ -258,7 +235,9 @@ RMODEL_API std::vector<double> polynomial_derivative_weights(int window, int ord
 /// over the window, which keeps them well conditioned); still exact for polynomials up to
 /// `order`. While the window's spacing is exactly T the fixed weights are used.
 template <VectorValue V>
-class FirDifferentiator {
+class FirDifferentiator : public SFunction<FirDifferentiator<V>, V, V> {
+  friend class SFunction<FirDifferentiator<V>, V, V>;
+
 public:
   using Value = V;
   using Output = V;
@@ -290,55 +269,18 @@ public:
     for (V& h : history_) detail::assign(h, detail::lin(x0_));
     for (double& g : gaps_) g = T_;
     newest_ = 0;
-    pending_ = false;
+    this->clear_pending();
   }
   /// Sets a new initial history value (may resize arrays) and resets.
   void start(const V& x0) {
     detail::copy_value(x0_, x0);
     for (V& h : history_) detail::copy_value(h, x0);
     detail::copy_value(y_, x0);
-    detail::copy_value(u_last_, x0);
+    detail::copy_value(this->u_last_, x0);
     start();
   }
 
-  const Output& output(const V& u) noexcept {
-    detail::assign(u_last_, detail::lin(u));
-    dt_last_ = T_;
-    pending_ = true;
-    compute(weights_, u);
-    return y_;
-  }
-  const Output& update(const V& u) noexcept {
-    compute(weights_, u);
-    push(u, T_);
-    return y_;
-  }
-  void update() noexcept {
-    if (pending_) (void)update(u_last_, Interval{dt_last_});
-  }
-
-  /// y[k] for a sample dt seconds (> 0) after the previous one; does not advance.
-  const Output& output(const V& u, Interval interval) noexcept {
-    if (uniform(interval.seconds)) return output(u);
-    detail::assign(u_last_, detail::lin(u));
-    dt_last_ = interval.seconds;
-    pending_ = true;
-    fit(interval.seconds);
-    compute(fit_, u);
-    return y_;
-  }
-  /// As output(u, dt), and advances.
-  const Output& update(const V& u, Interval interval) noexcept {
-    if (uniform(interval.seconds)) return update(u);
-    fit(interval.seconds);
-    compute(fit_, u);
-    push(u, interval.seconds);
-    return y_;
-  }
-  /// Advances with the input last given to output(), over dt seconds.
-  void update(Interval dt) noexcept {
-    if (pending_) (void)update(u_last_, dt);
-  }
+  // output/update/update() and their Interval forms come from SFunction.
 
   /// Restarts component i: every past sample of it becomes x0. No allocation.
   void restart_element(Eigen::Index i, double x0, double /*next_input*/) noexcept
@@ -352,6 +294,31 @@ public:
   [[nodiscard]] double period() const noexcept { return T_; }
 
 private:
+  const Output& output_step(const V& u) noexcept {
+    compute(weights_, u);
+    return y_;
+  }
+  const Output& update_step(const V& u) noexcept {
+    compute(weights_, u);
+    push(u, T_);
+    return y_;
+  }
+  /// y[k] for a sample dt seconds (> 0) after the previous one; does not advance.
+  const Output& output_step(const V& u, double dt) noexcept {
+    if (uniform(dt)) return output_step(u);
+    fit(dt);
+    compute(fit_, u);
+    return y_;
+  }
+  /// As output_step(u, dt), and advances.
+  const Output& update_step(const V& u, double dt) noexcept {
+    if (uniform(dt)) return update_step(u);
+    fit(dt);
+    compute(fit_, u);
+    push(u, dt);
+    return y_;
+  }
+
   void compute(const std::vector<double>& w, const V& u) noexcept {
     using detail::lin;
     detail::assert_same_size(u, y_);
@@ -370,7 +337,6 @@ private:
     // The slot after the newest holds the oldest sample, which has just left the window.
     newest_ = newest_ + 1 == history_.size() ? 0 : newest_ + 1;
     detail::assign(history_[newest_], detail::lin(u));
-    pending_ = false;
   }
 
   /// True when a sample dt after the newest leaves every interval of the window at T.
@@ -426,7 +392,6 @@ private:
 
   double T_;
   Eigen::Index order_;
-  double dt_last_ = 0.0;
   std::vector<double> weights_;
   std::vector<V> history_;     // ring of the last window-1 inputs
   std::vector<double> gaps_;   // gaps_[j]: time from history_[j] to the next newer sample
@@ -435,8 +400,7 @@ private:
   SmallVec rhs_, coef_, basis_;
   Eigen::LDLT<Small> ldlt_{kMaxTerms};
   std::size_t newest_ = 0;
-  V x0_{}, y_{}, u_last_{};
-  bool pending_ = false;
+  V x0_{}, y_{};
 };
 
 }  // namespace rmodel::filters

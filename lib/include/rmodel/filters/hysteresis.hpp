@@ -8,12 +8,13 @@
 /// With on == off it is a plain comparator (on wins the tie).
 ///
 /// Values: double or Eigen/KDL joint arrays (each joint has its own relay, same
-/// thresholds). S-function scheme of SPEC §3; start() turns every relay off unless
-/// start(x0) gave other initial states (nonzero = on). No allocation after
-/// construction/start.
+/// thresholds). S-function scheme of SPEC §3 (SFunction, sfunction.hpp); start() turns
+/// every relay off unless start(x0) gave other initial states (nonzero = on). No
+/// allocation after construction/start.
 
 #include <type_traits>
 
+#include "rmodel/filters/sfunction.hpp"
 #include "rmodel/filters/space.hpp"
 #include "rmodel/filters/validate.hpp"
 
@@ -26,7 +27,9 @@ concept ComponentValue = std::is_same_v<V, double> || std::is_same_v<V, KDL::Jnt
 
 /// Per-component relay with hysteresis; see the file comment.
 template <ComponentValue V>
-class Hysteresis {
+class Hysteresis : public SFunction<Hysteresis<V>, V, V, Pending::Adopt, /*Timed=*/false> {
+  friend class SFunction<Hysteresis<V>, V, V, Pending::Adopt, false>;
+
 public:
   using Value = V;
 
@@ -43,7 +46,7 @@ public:
 
   void start() noexcept {
     detail::assign(x_, detail::lin(x0_));
-    pending_ = false;
+    this->clear_pending();
   }
   /// Sets new initial states (nonzero = on; may resize arrays) and resets.
   void start(const V& x0) {
@@ -60,23 +63,8 @@ public:
     start();
   }
 
-  /// y[k] for input u; does not advance.
-  const V& output(const V& u) noexcept {
-    step(y_, u);
-    pending_ = true;
-    return y_;
-  }
-  /// y[k], and x[k+1] = y[k].
-  const V& update(const V& u) noexcept {
-    step(x_, u);
-    pending_ = false;
-    return x_;
-  }
-  /// x[k+1] = the y[k] of the last output(); nothing if there was none.
-  void update() noexcept {
-    if (pending_) detail::swap_values(x_, y_);
-    pending_ = false;
-  }
+  // From SFunction: output(u) gives y[k] without advancing, update(u) gives y[k] and makes
+  // it the state, update() makes the y[k] of the last output() the state.
 
   /// Restarts the relay of component i: on if x0 is nonzero. Arrays only; no allocation.
   void restart_element(Eigen::Index i, double x0, double /*next_input*/) noexcept
@@ -90,6 +78,16 @@ public:
   [[nodiscard]] double off_threshold() const noexcept { return off_; }
 
 private:
+  const V& output_step(const V& u) noexcept {
+    step(y_, u);
+    return y_;
+  }
+  const V& update_step(const V& u) noexcept {
+    step(x_, u);
+    return x_;
+  }
+  void adopt_output() noexcept { detail::swap_values(x_, y_); }
+
   static double relay(double u, double previous, double on, double off) noexcept {
     return u >= on ? 1.0 : (u <= off ? 0.0 : previous);
   }
@@ -108,7 +106,6 @@ private:
 
   double on_, off_;
   V x0_{}, x_{}, y_{};
-  bool pending_ = false;
 };
 
 }  // namespace rmodel::filters

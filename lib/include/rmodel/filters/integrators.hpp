@@ -8,13 +8,15 @@
 /// `q' = ½ ω ⊗ q` is integrated with the exponential map, so results stay unit quaternions
 /// (orthonormal matrices) however long the run.
 ///
-/// All three follow the S-function scheme of SPEC §3: `start()`/`start(x0)` reset,
-/// `output(u)` gives y[k] without advancing, `update(u)` gives y[k] and advances, `update()`
-/// advances with the input last given to `output`. Arrays are sized by `x0` at
+/// All three follow the S-function scheme of SPEC §3 (the shared plumbing is SFunction,
+/// sfunction.hpp): `start()`/`start(x0)` reset, `output(u)` gives y[k] without advancing,
+/// `update(u)` gives y[k] and advances, `update()` advances with the input last given to
+/// `output`. Arrays are sized by `x0` at
 /// construction or `start(x0)`; `output`/`update` never allocate. Inputs must have the
 /// size of `x0` (checked by eigen_assert in debug builds). Returned references stay valid
 /// until the next call on the filter.
 
+#include "rmodel/filters/sfunction.hpp"
 #include "rmodel/filters/space.hpp"
 #include "rmodel/filters/validate.hpp"
 
@@ -27,7 +29,10 @@ namespace rmodel::filters {
 /// previous sample — the input is held over the interval it starts (exact for inputs that
 /// are piecewise constant between samples).
 template <FilterValue V>
-class EulerIntegrator {
+class EulerIntegrator
+    : public SFunction<EulerIntegrator<V>, typename Space<V>::Tangent, V> {
+  friend class SFunction<EulerIntegrator<V>, typename Space<V>::Tangent, V>;
+
 public:
   using Value = V;
   using Input = typename Space<V>::Tangent;
@@ -45,7 +50,7 @@ public:
     detail::assign(x_, detail::lin(x0_));
     detail::assign(i_, detail::lin(x0_));
     detail::zero_like(u_prev_, x0_);
-    pending_ = false;
+    this->clear_pending();
   }
   /// Sets a new initial value (may resize arrays) and resets to it.
   void start(const V& x0) {
@@ -53,63 +58,16 @@ public:
     detail::copy_value(x_, x0);
     detail::copy_value(i_, x0);
     detail::copy_value(y_, x0);
-    detail::zero_like(u_last_, x0);
+    detail::zero_like(this->u_last_, x0);
     detail::zero_like(u_prev_, x0);
-    pending_ = false;
+    this->clear_pending();
   }
 
-  /// y[k] = x[k]; does not advance. Remembers u for update().
-  const V& output(const Input& u) noexcept {
-    detail::assert_same_size(u, x_);
-    detail::assign(u_last_, detail::lin(u));
-    dt_last_ = T_;
-    pending_ = true;
-    return x_;
-  }
-  /// y[k] = x[k], then x[k+1] = x[k] ⊕ T·u[k].
-  const V& update(const Input& u) noexcept {
-    detail::assert_same_size(u, x_);
-    // The old state becomes the output by a swap (O(1) for arrays), so the step below is a
-    // single pass writing the new state.
-    detail::swap_values(i_, x_);
-    detail::assign(x_, Space<V>::retract(i_, T_ * detail::lin(u)));
-    detail::assign(u_prev_, detail::lin(u));
-    pending_ = false;
-    return i_;
-  }
-  /// Advances with the input last given to output(); does nothing if there was none since
-  /// the last update or start.
-  void update() noexcept {
-    if (pending_) (void)update(u_last_, Interval{dt_last_});
-  }
+  // output/update/update() and their Interval forms come from SFunction.
 
-  /// y[k] = y[k-1] ⊕ dt·u[k-1] for a sample dt seconds (> 0) after the previous one;
-  /// does not advance. dt == T gives output(u).
-  const V& output(const Input& u, Interval interval) noexcept {
-    const double dt = interval.seconds;
-    if (dt == T_) return output(u);
-    detail::assert_same_size(u, x_);
-    detail::assign(u_last_, detail::lin(u));
-    dt_last_ = dt;
-    pending_ = true;
-    detail::assign(y_, Space<V>::retract(i_, dt * detail::lin(u_prev_)));
-    return y_;
-  }
-  /// As output(u, dt), and advances.
-  const V& update(const Input& u, Interval interval) noexcept {
-    const double dt = interval.seconds;
-    if (dt == T_) return update(u);
-    detail::assert_same_size(u, x_);
-    detail::assign(i_, Space<V>::retract(i_, dt * detail::lin(u_prev_)));
-    detail::assign(x_, Space<V>::retract(i_, T_ * detail::lin(u)));
-    detail::assign(u_prev_, detail::lin(u));
-    pending_ = false;
-    return i_;
-  }
-  /// Advances with the input last given to output(), over dt seconds.
-  void update(Interval dt) noexcept {
-    if (pending_) (void)update(u_last_, dt);
-  }
+  /// x[k]: the value the next output will return, unit of V.
+  [[nodiscard]] const V& state() const noexcept { return x_; }
+  [[nodiscard]] double period() const noexcept { return T_; }
 
   /// Restarts component i of an array from x0 at the next sample (its interval so far
   /// is dropped). Arrays only; no allocation.
@@ -121,16 +79,43 @@ public:
     detail::lin(u_prev_)[i] = 0.0;
   }
 
-  /// x[k]: the value the next output will return, unit of V.
-  [[nodiscard]] const V& state() const noexcept { return x_; }
-  [[nodiscard]] double period() const noexcept { return T_; }
-
 private:
+  /// y[k] = x[k]; does not advance.
+  const V& output_step(const Input& u) noexcept {
+    detail::assert_same_size(u, x_);
+    return x_;
+  }
+  /// y[k] = x[k], then x[k+1] = x[k] ⊕ T·u[k].
+  const V& update_step(const Input& u) noexcept {
+    detail::assert_same_size(u, x_);
+    // The old state becomes the output by a swap (O(1) for arrays), so the step below is a
+    // single pass writing the new state.
+    detail::swap_values(i_, x_);
+    detail::assign(x_, Space<V>::retract(i_, T_ * detail::lin(u)));
+    detail::assign(u_prev_, detail::lin(u));
+    return i_;
+  }
+  /// y[k] = y[k-1] ⊕ dt·u[k-1] for a sample dt seconds (> 0) after the previous one;
+  /// does not advance. dt == T gives output(u).
+  const V& output_step(const Input& u, double dt) noexcept {
+    if (dt == T_) return output_step(u);
+    detail::assert_same_size(u, x_);
+    detail::assign(y_, Space<V>::retract(i_, dt * detail::lin(u_prev_)));
+    return y_;
+  }
+  /// As output(u, dt), and advances.
+  const V& update_step(const Input& u, double dt) noexcept {
+    if (dt == T_) return update_step(u);
+    detail::assert_same_size(u, x_);
+    detail::assign(i_, Space<V>::retract(i_, dt * detail::lin(u_prev_)));
+    detail::assign(x_, Space<V>::retract(i_, T_ * detail::lin(u)));
+    detail::assign(u_prev_, detail::lin(u));
+    return i_;
+  }
+
   double T_;
-  double dt_last_ = 0.0;
   V x0_{}, x_{}, i_{}, y_{};  // x_ = i_ ⊕ T·u_prev_: the next fixed-step output
-  Input u_prev_{}, u_last_{};
-  bool pending_ = false;
+  Input u_prev_{};
 };
 
 /// Trapezoid rule: y[k] = y[k-1] ⊕ T/2·(u[k-1] + u[k]), y[0] = x0 (direct feedthrough of
@@ -141,7 +126,10 @@ private:
 /// T²/12·(ω[k] × ω[k-1]), which makes it exact for a constant angular velocity and
 /// accurate when the rotation axis turns.
 template <FilterValue V>
-class TrapezoidIntegrator {
+class TrapezoidIntegrator
+    : public SFunction<TrapezoidIntegrator<V>, typename Space<V>::Tangent, V> {
+  friend class SFunction<TrapezoidIntegrator<V>, typename Space<V>::Tangent, V>;
+
 public:
   using Value = V;
   using Input = typename Space<V>::Tangent;
@@ -158,40 +146,18 @@ public:
   void start() noexcept {
     detail::assign(i_, detail::lin(x0_));
     primed_ = false;
-    pending_ = false;
+    this->clear_pending();
   }
   void start(const V& x0) {
     detail::copy_value(x0_, x0);
     detail::copy_value(i_, x0);
     detail::copy_value(y_, x0);
     detail::zero_like(u_prev_, x0);
-    detail::zero_like(u_last_, x0);
+    detail::zero_like(this->u_last_, x0);
     start();
   }
 
-  const V& output(const Input& u) noexcept { return output(u, Interval{T_}); }
-  const V& update(const Input& u) noexcept { return update(u, Interval{T_}); }
-  void update() noexcept {
-    if (pending_) (void)update(u_last_, Interval{dt_last_});
-  }
-  /// y[k] for a sample dt seconds (> 0) after the previous one; does not advance.
-  const V& output(const Input& u, Interval interval) noexcept {
-    const double dt = interval.seconds;
-    detail::assign(u_last_, detail::lin(u));
-    dt_last_ = dt;
-    pending_ = true;
-    return step<false>(u, dt);
-  }
-  /// As output(u, dt), and advances.
-  const V& update(const Input& u, Interval interval) noexcept {
-    const double dt = interval.seconds;
-    pending_ = false;
-    return step<true>(u, dt);
-  }
-  /// Advances with the input last given to output(), over dt seconds.
-  void update(Interval dt) noexcept {
-    if (pending_) (void)update(u_last_, dt);
-  }
+  // output/update/update() and their Interval forms come from SFunction.
 
   /// Restarts component i of an array from x0 at the next sample, whose input is
   /// `next_input`: the interval closed by that sample adds nothing to it. No allocation.
@@ -208,6 +174,11 @@ public:
   [[nodiscard]] double period() const noexcept { return T_; }
 
 private:
+  const V& output_step(const Input& u) noexcept { return step<false>(u, T_); }
+  const V& update_step(const Input& u) noexcept { return step<true>(u, T_); }
+  const V& output_step(const Input& u, double dt) noexcept { return step<false>(u, dt); }
+  const V& update_step(const Input& u, double dt) noexcept { return step<true>(u, dt); }
+
   template <bool Commit>
   const V& step(const Input& u, double h) noexcept {
     detail::assert_same_size(u, i_);
@@ -232,11 +203,9 @@ private:
   }
 
   double T_;
-  double dt_last_ = 0.0;
   V x0_{}, i_{}, y_{};
-  Input u_prev_{}, u_last_{};
+  Input u_prev_{};
   bool primed_ = false;
-  bool pending_ = false;
 };
 
 /// Simpson's rule run online. Every even sample closes a Simpson panel
@@ -256,7 +225,10 @@ private:
 /// Still exact for quadratics at every sample (cubics need equal spacing). The commutator
 /// terms use the panel's length (H²/12 per panel, h2²/12 per odd step).
 template <FilterValue V>
-class SimpsonIntegrator {
+class SimpsonIntegrator
+    : public SFunction<SimpsonIntegrator<V>, typename Space<V>::Tangent, V> {
+  friend class SFunction<SimpsonIntegrator<V>, typename Space<V>::Tangent, V>;
+
 public:
   using Value = V;
   using Input = typename Space<V>::Tangent;
@@ -273,7 +245,7 @@ public:
   void start() noexcept {
     detail::assign(even_, detail::lin(x0_));
     k_ = 0;
-    pending_ = false;
+    this->clear_pending();
   }
   void start(const V& x0) {
     detail::copy_value(x0_, x0);
@@ -281,31 +253,11 @@ public:
     detail::copy_value(y_, x0);
     detail::zero_like(u1_, x0);
     detail::zero_like(u2_, x0);
-    detail::zero_like(u_last_, x0);
+    detail::zero_like(this->u_last_, x0);
     start();
   }
 
-  const V& output(const Input& u) noexcept { return output(u, Interval{T_}); }
-  const V& update(const Input& u) noexcept { return update(u, Interval{T_}); }
-  void update() noexcept {
-    if (pending_) (void)update(u_last_, Interval{dt_last_});
-  }
-  /// y[k] for a sample dt seconds (> 0) after the previous one; does not advance.
-  const V& output(const Input& u, Interval dt) noexcept {
-    detail::assign(u_last_, detail::lin(u));
-    dt_last_ = dt.seconds;
-    pending_ = true;
-    return step<false>(u, dt.seconds);
-  }
-  /// As output(u, dt), and advances.
-  const V& update(const Input& u, Interval dt) noexcept {
-    pending_ = false;
-    return step<true>(u, dt.seconds);
-  }
-  /// Advances with the input last given to output(), over dt seconds.
-  void update(Interval dt) noexcept {
-    if (pending_) (void)update(u_last_, dt);
-  }
+  // output/update/update() and their Interval forms come from SFunction.
 
   [[nodiscard]] double period() const noexcept { return T_; }
 
@@ -319,6 +271,11 @@ public:
   }
 
 private:
+  const V& output_step(const Input& u) noexcept { return step<false>(u, T_); }
+  const V& update_step(const Input& u) noexcept { return step<true>(u, T_); }
+  const V& output_step(const Input& u, double dt) noexcept { return step<false>(u, dt); }
+  const V& update_step(const Input& u, double dt) noexcept { return step<true>(u, dt); }
+
   template <bool Commit>
   const V& step(const Input& u, double h2) noexcept {
     detail::assert_same_size(u, even_);
@@ -384,11 +341,10 @@ private:
   }
 
   double T_;
-  double gap_ = 0.0, dt_last_ = 0.0;
+  double gap_ = 0.0;
   V x0_{}, even_{}, y_{};
-  Input u1_{}, u2_{}, u_last_{};  // u[k-1], u[k-2]
-  unsigned k_ = 0;                // 0, 1, then 2/3 alternating (even/odd next sample)
-  bool pending_ = false;
+  Input u1_{}, u2_{};  // u[k-1], u[k-2]
+  unsigned k_ = 0;     // 0, 1, then 2/3 alternating (even/odd next sample)
 };
 
 }  // namespace rmodel::filters

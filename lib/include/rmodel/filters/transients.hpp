@@ -19,11 +19,13 @@
 /// the state is kept inside and fed back automatically, while `output(ur, u)` and
 /// `update(ur, u)` take the current value u from outside (e.g. a measured pose) instead.
 ///
-/// S-function scheme of SPEC §3: `start()` resets x to x0, `start(x0)` sets a new x0 (may
-/// resize arrays); `output`/`update` never allocate; inputs must have the size of x0.
+/// S-function scheme of SPEC §3 (SFunction, sfunction.hpp): `start()` resets x to x0,
+/// `start(x0)` sets a new x0 (may resize arrays); `output`/`update` never allocate; inputs
+/// must have the size of x0.
 
 #include <cmath>
 
+#include "rmodel/filters/sfunction.hpp"
 #include "rmodel/filters/space.hpp"
 #include "rmodel/filters/validate.hpp"
 
@@ -38,7 +40,10 @@ enum class TransientLaw {
 
 /// First-order transient; see the file comment and the aliases below.
 template <FilterValue V, TransientLaw Law>
-class Transient {
+class Transient : public SFunction<Transient<V, Law>, V, V, Pending::Adopt> {
+  using Base = SFunction<Transient<V, Law>, V, V, Pending::Adopt>;
+  friend Base;
+
 public:
   using Value = V;
   using Bound = typename Space<V>::Bound;
@@ -81,62 +86,34 @@ public:
 
   void start() noexcept {
     detail::assign(x_, detail::lin(x0_));
-    pending_ = false;
+    this->clear_pending();
   }
   void start(const V& x0) {
     detail::copy_value(x0_, x0);
     detail::copy_value(x_, x0);
     detail::copy_value(y_, x0);
-    pending_ = false;
+    this->clear_pending();
   }
 
-  /// y[k] toward reference ur from the internal state; does not advance.
-  const V& output(const V& ur) noexcept {
-    step(y_, x_, ur);
-    pending_ = true;
-    return y_;
-  }
-  /// y[k] toward ur, and x[k+1] = y[k].
-  const V& update(const V& ur) noexcept {
-    step(x_, x_, ur);
-    pending_ = false;
-    return x_;
-  }
-  /// x[k+1] = the y[k] of the last output() (of either form); nothing if there was none.
-  void update() noexcept {
-    // The next state is the output already computed: adopting it is a swap.
-    if (pending_) detail::swap_values(x_, y_);
-    pending_ = false;
-  }
+  // From SFunction: output(ur) gives y[k] toward reference ur from the internal state;
+  // update(ur) also makes it the state; update() makes the y[k] of the last output (of
+  // any form) the state; the Interval forms do the same for a sample dt seconds (> 0)
+  // after the previous one (update(dt): the interval was given to output()).
+  using Base::output;
+  using Base::update;
+
   /// y[k] toward ur from an external current value u; does not change the state.
   const V& output(const V& ur, const V& u) noexcept {
     step(y_, u, ur);
-    pending_ = true;
+    this->set_pending();
     return y_;
   }
   /// y[k] toward ur from an external current value u; the state becomes y[k].
   const V& update(const V& ur, const V& u) noexcept {
     step(x_, u, ur);
-    pending_ = false;
+    this->clear_pending();
     return x_;
   }
-
-  /// y[k] toward ur for a sample dt seconds (> 0) after the previous one; no advance.
-  const V& output(const V& ur, Interval interval) noexcept {
-    const double dt = interval.seconds;
-    step(y_, x_, ur, dt);
-    pending_ = true;
-    return y_;
-  }
-  /// As output(ur, dt), and x[k+1] = y[k].
-  const V& update(const V& ur, Interval interval) noexcept {
-    const double dt = interval.seconds;
-    step(x_, x_, ur, dt);
-    pending_ = false;
-    return x_;
-  }
-  /// x[k+1] = the y[k] of the last output(); the interval was given to output().
-  void update(Interval /*dt*/) noexcept { update(); }
 
   /// Restarts component i of an array at x0 (its current value). No allocation.
   void restart_element(Eigen::Index i, double x0, double /*next_input*/) noexcept
@@ -150,6 +127,25 @@ public:
   [[nodiscard]] double period() const noexcept { return T_; }
 
 private:
+  const V& output_step(const V& ur) noexcept {
+    step(y_, x_, ur);
+    return y_;
+  }
+  const V& update_step(const V& ur) noexcept {
+    step(x_, x_, ur);
+    return x_;
+  }
+  const V& output_step(const V& ur, double dt) noexcept {
+    step(y_, x_, ur, dt);
+    return y_;
+  }
+  const V& update_step(const V& ur, double dt) noexcept {
+    step(x_, x_, ur, dt);
+    return x_;
+  }
+  /// The next state is the output already computed: adopting it is a swap.
+  void adopt_output() noexcept { detail::swap_values(x_, y_); }
+
   static constexpr const char* name() noexcept {
     switch (Law) {
       case TransientLaw::Linear: return "TransientLinear";
@@ -191,7 +187,6 @@ private:
   double T_, tau_, gain_;
   Bound speed_{}, step_bound_{};
   V x0_{}, x_{}, y_{};
-  bool pending_ = false;
 };
 
 /// Moves toward the reference at constant speed v (step min(v·T, distance)).
