@@ -18,6 +18,16 @@ _rmodel_dirs() {
     COMPREPLY=($(compgen -d -- "$cur"))
 }
 
+# COMPREPLY: names of kind $1 read from the model named on the command line so far; after a
+# comma, the next item of a comma-separated list.
+_rmodel_dynamic() {
+    local IFS=$'\n' names prefix=
+    names=$("${COMP_WORDS[0]}" __complete "$1" "${COMP_WORDS[@]:1:COMP_CWORD-1}" 2>/dev/null)
+    [[ $cur == *,* ]] && prefix=${cur%,*},
+    COMPREPLY=($(compgen -P "$prefix" -W "$names" -- "${cur##*,}"))
+    [[ $1 == joint-values || $1 == filter-params ]] && compopt -o nospace 2>/dev/null
+}
+
 # REPLY: the subcommands of the command path $1 ("" for rmodel itself).
 _rmodel_subcommands() {
     case $1 in
@@ -29,24 +39,24 @@ _rmodel_subcommands() {
 # REPLY: every option of the command path $1.
 _rmodel_options() {
     case $1 in
-        '') REPLY='-h --help -V --version --debug' ;;
-        'check') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample -f --format --strict -q --quiet' ;;
-        'info') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample -f --format --pose --pose-file' ;;
-        'tree') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample -f --format' ;;
-        'joints') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample -f --format' ;;
-        'chains') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample -f --format --with-virtual' ;;
-        'groups') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample -f --format' ;;
-        'contacts') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample -f --format --pose --pose-file --chain --contact' ;;
-        'index') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample -f --format -k --kind' ;;
+        '') REPLY='-h --help -V --version --debug --color' ;;
+        'check') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format --strict -q --quiet' ;;
+        'info') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format --pose --pose-file' ;;
+        'tree') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format' ;;
+        'joints') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format' ;;
+        'chains') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format --with-virtual' ;;
+        'groups') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format' ;;
+        'contacts') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format --pose --pose-file --chain --contact' ;;
+        'index') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format -k --kind' ;;
         'convert') REPLY='-h --help -o --output -t --to --from' ;;
-        'poses') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample -f --format --full' ;;
-        'diff') REPLY='-h --help -s --semantics --old-semantics --new-semantics --tolerance --strict -q --quiet -f --format' ;;
-        'check-log') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample -i --input-format --topic --time --max-gap --period --max-acceleration --tolerance --max-reports -f --format -q --quiet' ;;
+        'poses') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format --full' ;;
+        'diff') REPLY='-h --help -s --semantics --old-semantics --new-semantics --limits --old-limits --new-limits --tolerance --strict -q --quiet -f --format' ;;
+        'check-log') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -i --input-format --topic --time --max-gap --period --max-acceleration --tolerance --max-reports -f --format -q --quiet' ;;
         'log-info') REPLY='-h --help -f --format' ;;
-        'aggregate') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample -i --input-format -o --output -O --output-format --stamp --max-errors -q --quiet --flush-each --topic --time -k --kind --period --ticks --update --brake-deceleration --diff --quad --clamp --publish --no-support --filter --filter-param' ;;
-        'filter') REPLY='-h --help -i --input-format -o --output -O --output-format --stamp --max-errors -q --quiet --flush-each --topic --time -u --urdf -s --semantics --semantics-format -m --model --sample -p --param --field --joints --list -f --format --step --duration --plot --plot-joints' ;;
-        'fk') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample --pose --pose-file -f --format --links --chain --with-virtual --orientation --log -i --input-format --topic --time --max-errors -q --quiet --flush-each' ;;
-        'jacobian') REPLY='-h --help -u --urdf -s --semantics --semantics-format -m --model --sample --pose --pose-file -f --format --chain --link --point --with-virtual' ;;
+        'aggregate') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -i --input-format -o --output -O --output-format --stamp --max-errors -q --quiet --flush-each --topic --time -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --clamp --initial-pose --no-support --filter --filter-param' ;;
+        'filter') REPLY='-h --help -i --input-format -o --output -O --output-format --stamp --max-errors -q --quiet --flush-each --topic --time -u --urdf -s --semantics --semantics-format --limits -m --model --sample -p --param --field --joints --list -f --format --step --duration --plot --from --to --plot-joints' ;;
+        'fk') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --pose --pose-file -f --format --links --chain --with-virtual --orientation --log -i --input-format --topic --time --max-errors -q --quiet --flush-each' ;;
+        'jacobian') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --pose --pose-file -f --format --chain --link --point --with-virtual' ;;
         'help') REPLY='-h --help' ;;
         'version') REPLY='-h --help -f --format' ;;
         *) REPLY= ;;
@@ -56,24 +66,24 @@ _rmodel_options() {
 # REPLY: the options of the command path $1 that take a value, space-delimited.
 _rmodel_value_options() {
     case $1 in
-        '') REPLY='  ' ;;
-        'check') REPLY=' -u --urdf -s --semantics --semantics-format -m --model -f --format ' ;;
-        'info') REPLY=' -u --urdf -s --semantics --semantics-format -m --model -f --format --pose --pose-file ' ;;
-        'tree') REPLY=' -u --urdf -s --semantics --semantics-format -m --model -f --format ' ;;
-        'joints') REPLY=' -u --urdf -s --semantics --semantics-format -m --model -f --format ' ;;
-        'chains') REPLY=' -u --urdf -s --semantics --semantics-format -m --model -f --format ' ;;
-        'groups') REPLY=' -u --urdf -s --semantics --semantics-format -m --model -f --format ' ;;
-        'contacts') REPLY=' -u --urdf -s --semantics --semantics-format -m --model -f --format --pose --pose-file --chain --contact ' ;;
-        'index') REPLY=' -u --urdf -s --semantics --semantics-format -m --model -f --format -k --kind ' ;;
+        '') REPLY=' --color ' ;;
+        'check') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format ' ;;
+        'info') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format --pose --pose-file ' ;;
+        'tree') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format ' ;;
+        'joints') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format ' ;;
+        'chains') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format ' ;;
+        'groups') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format ' ;;
+        'contacts') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format --pose --pose-file --chain --contact ' ;;
+        'index') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format -k --kind ' ;;
         'convert') REPLY=' -o --output -t --to --from ' ;;
-        'poses') REPLY=' -u --urdf -s --semantics --semantics-format -m --model -f --format --full ' ;;
-        'diff') REPLY=' -s --semantics --old-semantics --new-semantics --tolerance -f --format ' ;;
-        'check-log') REPLY=' -u --urdf -s --semantics --semantics-format -m --model -i --input-format --topic --time --max-gap --period --max-acceleration --tolerance --max-reports -f --format ' ;;
+        'poses') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format --full ' ;;
+        'diff') REPLY=' -s --semantics --old-semantics --new-semantics --limits --old-limits --new-limits --tolerance -f --format ' ;;
+        'check-log') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -i --input-format --topic --time --max-gap --period --max-acceleration --tolerance --max-reports -f --format ' ;;
         'log-info') REPLY=' -f --format ' ;;
-        'aggregate') REPLY=' -u --urdf -s --semantics --semantics-format -m --model -i --input-format -o --output -O --output-format --stamp --max-errors --topic --time -k --kind --period --ticks --update --brake-deceleration --diff --quad --publish --filter --filter-param ' ;;
-        'filter') REPLY=' -i --input-format -o --output -O --output-format --stamp --max-errors --topic --time -u --urdf -s --semantics --semantics-format -m --model -p --param --field --joints -f --format --duration --plot --plot-joints ' ;;
-        'fk') REPLY=' -u --urdf -s --semantics --semantics-format -m --model --pose --pose-file -f --format --links --chain --orientation --log -i --input-format --topic --time --max-errors ' ;;
-        'jacobian') REPLY=' -u --urdf -s --semantics --semantics-format -m --model --pose --pose-file -f --format --chain --link --point ' ;;
+        'aggregate') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -i --input-format -o --output -O --output-format --stamp --max-errors --topic --time -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --initial-pose --filter --filter-param ' ;;
+        'filter') REPLY=' -i --input-format -o --output -O --output-format --stamp --max-errors --topic --time -u --urdf -s --semantics --semantics-format --limits -m --model -p --param --field --joints -f --format --duration --plot --from --to --plot-joints ' ;;
+        'fk') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --pose --pose-file -f --format --links --chain --orientation --log -i --input-format --topic --time --max-errors ' ;;
+        'jacobian') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --pose --pose-file -f --format --chain --link --point ' ;;
         'help') REPLY='  ' ;;
         'version') REPLY=' -f --format ' ;;
         *) REPLY= ;;
@@ -83,6 +93,7 @@ _rmodel_value_options() {
 # COMPREPLY: the values of option $2 of the command path $1.
 _rmodel_option_values() {
     case "$1|$2" in
+        '|--color') _rmodel_words 'auto always never' ;;
         'check|-u'|'check|--urdf') _rmodel_files ;;
         'check|-s'|'check|--semantics') _rmodel_files ;;
         'check|--semantics-format') _rmodel_words 'cpf json srdf' ;;
@@ -93,6 +104,7 @@ _rmodel_option_values() {
         'info|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'info|-m'|'info|--model') _rmodel_files ;;
         'info|-f'|'info|--format') _rmodel_words 'text json' ;;
+        'info|--pose') _rmodel_dynamic poses ;;
         'info|--pose-file') _rmodel_files ;;
         'tree|-u'|'tree|--urdf') _rmodel_files ;;
         'tree|-s'|'tree|--semantics') _rmodel_files ;;
@@ -119,13 +131,16 @@ _rmodel_option_values() {
         'contacts|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'contacts|-m'|'contacts|--model') _rmodel_files ;;
         'contacts|-f'|'contacts|--format') _rmodel_words 'text json csv' ;;
+        'contacts|--pose') _rmodel_dynamic poses ;;
         'contacts|--pose-file') _rmodel_files ;;
+        'contacts|--chain') _rmodel_dynamic chains ;;
+        'contacts|--contact') _rmodel_dynamic contacts ;;
         'index|-u'|'index|--urdf') _rmodel_files ;;
         'index|-s'|'index|--semantics') _rmodel_files ;;
         'index|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'index|-m'|'index|--model') _rmodel_files ;;
         'index|-f'|'index|--format') _rmodel_words 'text json csv' ;;
-        'index|-k'|'index|--kind') _rmodel_words 'chain group joint' ;;
+        'index|-k'|'index|--kind') _rmodel_words 'joint chain group' ;;
         'convert|-o'|'convert|--output') _rmodel_files ;;
         'convert|-t'|'convert|--to') _rmodel_words 'cpf json' ;;
         'convert|--from') _rmodel_words 'cpf json srdf' ;;
@@ -137,6 +152,9 @@ _rmodel_option_values() {
         'diff|-s'|'diff|--semantics') _rmodel_files ;;
         'diff|--old-semantics') _rmodel_files ;;
         'diff|--new-semantics') _rmodel_files ;;
+        'diff|--limits') _rmodel_files ;;
+        'diff|--old-limits') _rmodel_files ;;
+        'diff|--new-limits') _rmodel_files ;;
         'diff|-f'|'diff|--format') _rmodel_words 'text json' ;;
         'check-log|-u'|'check-log|--urdf') _rmodel_files ;;
         'check-log|-s'|'check-log|--semantics') _rmodel_files ;;
@@ -158,9 +176,10 @@ _rmodel_option_values() {
         'aggregate|--topic') _rmodel_files ;;
         'aggregate|--time') _rmodel_words 'header log' ;;
         'aggregate|-k'|'aggregate|--kind') _rmodel_words 'simple sync' ;;
-        'aggregate|--ticks') _rmodel_words 'time stream' ;;
+        'aggregate|--ticks') _rmodel_words 'auto time stream' ;;
         'aggregate|--update') _rmodel_words 'hold hold-zero-velocity extrapolate brake' ;;
-        'aggregate|--publish') _rmodel_words 'message sync' ;;
+        'aggregate|--publish') _rmodel_words 'message tick both' ;;
+        'aggregate|--initial-pose') _rmodel_files ;;
         'filter|-i'|'filter|--input-format') _rmodel_words 'auto jsonl json csv mcap db3 bag' ;;
         'filter|-o'|'filter|--output') _rmodel_files ;;
         'filter|-O'|'filter|--output-format') _rmodel_words 'auto jsonl csv' ;;
@@ -171,15 +190,20 @@ _rmodel_option_values() {
         'filter|-s'|'filter|--semantics') _rmodel_files ;;
         'filter|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'filter|-m'|'filter|--model') _rmodel_files ;;
+        'filter|-p'|'filter|--param') _rmodel_dynamic filter-params ;;
         'filter|--field') _rmodel_words 'position velocity effort' ;;
+        'filter|--joints') _rmodel_dynamic joints ;;
         'filter|-f'|'filter|--format') _rmodel_words 'text json' ;;
         'filter|--plot') _rmodel_files ;;
+        'filter|--plot-joints') _rmodel_dynamic joints ;;
         'fk|-u'|'fk|--urdf') _rmodel_files ;;
         'fk|-s'|'fk|--semantics') _rmodel_files ;;
         'fk|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'fk|-m'|'fk|--model') _rmodel_files ;;
+        'fk|--pose') _rmodel_dynamic poses ;;
         'fk|--pose-file') _rmodel_files ;;
         'fk|-f'|'fk|--format') _rmodel_words 'text json csv' ;;
+        'fk|--chain') _rmodel_dynamic chains ;;
         'fk|--orientation') _rmodel_words 'quat rpy' ;;
         'fk|--log') _rmodel_files ;;
         'fk|-i'|'fk|--input-format') _rmodel_words 'auto jsonl json csv mcap db3 bag' ;;
@@ -189,8 +213,10 @@ _rmodel_option_values() {
         'jacobian|-s'|'jacobian|--semantics') _rmodel_files ;;
         'jacobian|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'jacobian|-m'|'jacobian|--model') _rmodel_files ;;
+        'jacobian|--pose') _rmodel_dynamic poses ;;
         'jacobian|--pose-file') _rmodel_files ;;
         'jacobian|-f'|'jacobian|--format') _rmodel_words 'text json csv' ;;
+        'jacobian|--chain') _rmodel_dynamic chains ;;
         'version|-f'|'version|--format') _rmodel_words 'text json' ;;
     esac
 }
@@ -199,19 +225,19 @@ _rmodel_option_values() {
 _rmodel_positional() {
     case $1 in
         'chains')
-            if (( $2 >= 0 )); then :
+            if (( $2 >= 0 )); then _rmodel_dynamic chains
             fi
             ;;
         'groups')
-            if (( $2 >= 0 )); then :
+            if (( $2 >= 0 )); then _rmodel_dynamic groups
             fi
             ;;
         'contacts')
-            if (( $2 >= 0 )); then :
+            if (( $2 >= 0 )); then _rmodel_dynamic contacts
             fi
             ;;
         'index')
-            if (( $2 >= 0 )); then :
+            if (( $2 >= 0 )); then _rmodel_dynamic index-names
             fi
             ;;
         'convert')
@@ -219,7 +245,7 @@ _rmodel_positional() {
             fi
             ;;
         'poses')
-            if (( $2 >= 0 )); then :
+            if (( $2 >= 0 )); then _rmodel_dynamic poses
             fi
             ;;
         'diff')
@@ -240,16 +266,16 @@ _rmodel_positional() {
             fi
             ;;
         'filter')
-            if (( $2 == 0 )); then :
+            if (( $2 == 0 )); then _rmodel_dynamic filter-kinds
             elif (( $2 >= 1 )); then _rmodel_files
             fi
             ;;
         'fk')
-            if (( $2 >= 0 )); then :
+            if (( $2 >= 0 )); then _rmodel_dynamic joint-values
             fi
             ;;
         'jacobian')
-            if (( $2 >= 0 )); then :
+            if (( $2 >= 0 )); then _rmodel_dynamic joint-values
             fi
             ;;
         'help')
