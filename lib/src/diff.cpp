@@ -165,6 +165,13 @@ private:
     }
     if_differs_number(out, "velocity", a.velocity_limit, b.velocity_limit);
     if_differs_number(out, "effort", a.effort_limit, b.effort_limit);
+    // From a joint_limits.yaml: a limits change is a model change too. 0 means none and is
+    // shown as null ("-"), as position limits are.
+    auto optional_limit = [](double value) { return value != 0.0 ? DiffValue{value} : DiffValue{}; };
+    if (!near(a.acceleration_limit, b.acceleration_limit))
+      out.push_back({"acceleration", optional_limit(a.acceleration_limit), optional_limit(b.acceleration_limit)});
+    if (!near(a.jerk_limit, b.jerk_limit))
+      out.push_back({"jerk", optional_limit(a.jerk_limit), optional_limit(b.jerk_limit)});
     return out;
   }
 

@@ -226,10 +226,16 @@ std::vector<std::string> flagged_names(const Entities& entities, const std::vect
 }  // namespace
 
 std::vector<std::string> Model::chains_groups(std::span<const std::string> chains) const {
+  // The original's order: each group the first time one of the given chains meets it.
   std::vector<bool> seen(impl_->groups.size(), false);
-  for (const auto& name : chains)
-    if (int g = chain(name).group; g >= 0) seen[static_cast<std::size_t>(g)] = true;
-  return flagged_names(impl_->groups, seen);
+  std::vector<std::string> names;
+  for (const auto& name : chains) {
+    const int g = chain(name).group;
+    if (g < 0 || seen[static_cast<std::size_t>(g)]) continue;
+    seen[static_cast<std::size_t>(g)] = true;
+    names.push_back(impl_->groups[static_cast<std::size_t>(g)].name);
+  }
+  return names;
 }
 
 std::vector<std::string> Model::joint_chains(std::string_view joint) const {
@@ -289,10 +295,12 @@ std::vector<std::string> Model::group_chains(std::string_view name) const {
 }
 
 std::vector<std::string> Model::groups_chains(std::span<const std::string> groups) const {
-  std::vector<bool> seen(impl_->chains.size(), false);
+  // The original's order: the groups as given, each group's chains in its own order; a
+  // group named twice gives its chains twice, as the original does.
+  std::vector<std::string> names;
   for (const auto& name : groups)
-    for (int c : group(name).chains) seen[static_cast<std::size_t>(c)] = true;
-  return flagged_names(impl_->chains, seen);
+    for (int c : group(name).chains) names.push_back(impl_->chains[static_cast<std::size_t>(c)].name);
+  return names;
 }
 
 std::optional<std::string> Model::joint_group(std::string_view joint) const {
@@ -302,9 +310,14 @@ std::optional<std::string> Model::joint_group(std::string_view joint) const {
 }
 
 std::vector<std::string> Model::joints_groups(std::span<const std::string> joints) const {
+  // Every group holding any of the joints, in declaration order: with overlapping groups a
+  // joint is in more than its owning group (joint_group), and the original asks each group.
+  std::vector<bool> wanted(impl_->pose_names.size(), false);
+  for (const auto& joint : joints) wanted[joint_index(joint)] = true;
   std::vector<bool> seen(impl_->groups.size(), false);
-  for (const auto& joint : joints)
-    if (int g = impl_->joint_group[joint_index(joint)]; g >= 0) seen[static_cast<std::size_t>(g)] = true;
+  for (std::size_t g = 0; g < impl_->groups.size(); ++g)
+    seen[g] = std::ranges::any_of(impl_->groups[g].joint_indices,
+                                  [&](int j) { return wanted[static_cast<std::size_t>(j)]; });
   return flagged_names(impl_->groups, seen);
 }
 

@@ -5,8 +5,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -259,6 +261,68 @@ TEST(CliFilter, AggregateWithFilter) {
   const auto bad = run_rmodel({"aggregate", "--sample", "--filter", "nope"}, "");
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("unknown filter kind 'nope'"), std::string::npos) << bad.err;
+}
+
+// With a limits file, the bounds the user leaves out default to the tightest limit of the
+// filtered joints: the same output as giving them by hand, and one line on stderr each.
+TEST(CliFilter, BoundsDefaultToTheJointLimits) {
+  const auto dir = test::make_temp_dir("rmodel-filter-limits");
+  const std::string limits = (dir / "joint_limits.yaml").string();
+  std::ofstream(limits) << "joint_limits:\n  neck_pitch:\n    has_velocity_limits: true\n    max_velocity: 0.05\n"
+                           "    has_acceleration_limits: true\n    max_acceleration: 3\n";
+  // The lines about bounds taken from the limits (the stream summary aside).
+  auto said = [](const std::string& err) {
+    std::string lines, line;
+    std::istringstream in(err);
+    while (std::getline(in, line))
+      if (line.find("from the joint limits") != std::string::npos) lines += line + "\n";
+    return lines;
+  };
+  std::string input;
+  for (int k = 0; k <= 4; ++k)
+    input += "{\"t\": " + std::to_string(k * 0.1) + ", \"name\": [\"neck_pitch\", \"head_yaw\"], \"position\": [" +
+             (k == 0 ? "0, 0" : "1, 1") + "]}\n";
+  const std::vector<std::string> base{"filter", "linear", "--sample", "-p", "T=0.1", "--joints", "neck_pitch,head_yaw"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_rmodel(args, input);
+  };
+  const auto defaulted = with({"--limits", limits});
+  ASSERT_EQ(defaulted.exit_code, 0) << defaulted.err;
+  EXPECT_EQ(said(defaulted.err), "rmodel filter: v = 0.05 rad/s from the joint limits\n") << defaulted.err;
+  const auto by_hand = with({"--limits", limits, "-p", "v=0.05"});
+  ASSERT_EQ(by_hand.exit_code, 0) << by_hand.err;
+  EXPECT_EQ(said(by_hand.err), "") << by_hand.err;
+  EXPECT_EQ(defaulted.out, by_hand.out);
+  // The bound at work: at most v*T = 0.005 rad per period toward 1, over 4 periods.
+  const auto last = json_lines(defaulted.out).back();
+  const auto pos = std::find(last["name"].begin(), last["name"].end(), "neck_pitch");
+  ASSERT_NE(pos, last["name"].end()) << defaulted.out;
+  const double y = last["position"][static_cast<std::size_t>(pos - last["name"].begin())].get<double>();
+  EXPECT_GT(y, 0.0) << defaulted.out;
+  EXPECT_LE(y, 4 * 0.005 + 1e-12) << defaulted.out;
+  // Without a limits file the registry's default (v = 1) stays, and nothing is said.
+  const auto plain = with({});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_EQ(said(plain.err), "") << plain.err;
+  EXPECT_NE(plain.out, defaulted.out);
+  // head_yaw alone: its URDF velocity (2 rad/s) is the tightest.
+  const auto head = run_rmodel({"filter", "linear", "--sample", "--limits", limits, "--joints", "head_yaw"}, input);
+  ASSERT_EQ(head.exit_code, 0) << head.err;
+  EXPECT_EQ(said(head.err), "rmodel filter: v = 2 rad/s from the joint limits\n") << head.err;
+  // aggregate --filter bounds every pose joint: the tightest is neck_pitch's, both bounds given.
+  const auto agg = run_rmodel({"aggregate", "--sample", "--no-support", "--limits", limits, "--filter",
+                               "second_order_acc", "--filter-param", "T=0.01"},
+                              input);
+  ASSERT_EQ(agg.exit_code, 0) << agg.err;
+  EXPECT_EQ(said(agg.err), "rmodel aggregate: amax = 3 units/s^2 from the joint limits\n") << agg.err;
+  const auto agg_linear = run_rmodel({"aggregate", "--sample", "--no-support", "--limits", limits, "--filter",
+                                      "linear", "--filter-param", "T=0.1"},
+                                     input);
+  ASSERT_EQ(agg_linear.exit_code, 0) << agg_linear.err;
+  EXPECT_EQ(said(agg_linear.err), "rmodel aggregate: v = 0.05 units/s from the joint limits\n") << agg_linear.err;
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

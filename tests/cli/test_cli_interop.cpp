@@ -318,6 +318,39 @@ TEST_F(CliDiff, RenamedJointAndChangedLimits) {
   EXPECT_EQ(nlohmann::json::parse(loose.out)["joints"]["changed"].size(), 0U);
 }
 
+// diff compares the joint limits a joint_limits.yaml gives (they replace the URDF's velocity
+// and add acceleration/jerk), so a limits change is a model change; the pose is untouched.
+TEST_F(CliDiff, LimitsFileChangesShowUpPerSide) {
+  const std::string limits = write("joint_limits.yaml",
+                                   "joint_limits:\n  neck_pitch:\n    has_velocity_limits: true\n"
+                                   "    max_velocity: 1.5\n    has_acceleration_limits: true\n"
+                                   "    max_acceleration: 4\n");
+  const auto r = run_rmodel({"diff", urdf_, urdf_, "--semantics", json_, "--new-limits", limits});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "full pose: identical (20 joints): logs recorded with OLD are read correctly with NEW\n"
+                   "joints:\n"
+                   "  changed   neck_pitch: velocity 2 → 1.5; acceleration - → 4\n");
+  // --limits applies to both sides: no difference; --old-limits overrides it for OLD.
+  const auto both = run_rmodel({"diff", urdf_, urdf_, "--semantics", json_, "--limits", limits});
+  EXPECT_EQ(both.exit_code, 0) << both.err;
+  EXPECT_EQ(both.out, "full pose: identical (20 joints): logs recorded with OLD are read correctly with NEW\n"
+                      "no other differences\n");
+  const auto j = run_rmodel({"diff", urdf_, urdf_, "--limits", limits, "--old-limits", write("none.yaml", "joint_limits: {}\n"),
+                             "-f", "json"});
+  EXPECT_EQ(j.exit_code, 0) << j.err;
+  const auto doc = nlohmann::json::parse(j.out);
+  EXPECT_EQ(doc["new"]["limits"], limits);
+  ASSERT_EQ(doc["joints"]["changed"].size(), 1U) << j.out;
+  EXPECT_EQ(doc["joints"]["changed"][0]["name"], "neck_pitch");
+  EXPECT_EQ(doc["joints"]["changed"][0]["changes"][1],
+            (nlohmann::json{{"property", "acceleration"}, {"old", nullptr}, {"new", 4.0}}));
+  // A limits file naming a joint the model lacks fails that side's load.
+  const std::string bad = write("bad.yaml", "joint_limits:\n  neck_ptich:\n    has_jerk_limits: true\n    max_jerk: 4\n");
+  const auto b = run_rmodel({"diff", urdf_, urdf_, "--old-limits", bad});
+  EXPECT_EQ(b.exit_code, 1);
+  EXPECT_NE(b.err.find("bad.yaml:2"), std::string::npos) << b.err;
+}
+
 TEST_F(CliDiff, UsageErrorsExitTwo) {
   EXPECT_EQ(run_rmodel({"diff", urdf_}).exit_code, 2);
   EXPECT_EQ(run_rmodel({"diff", urdf_, "/nonexistent.urdf"}).exit_code, 2);

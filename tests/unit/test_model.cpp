@@ -124,6 +124,47 @@ TEST(ModelSample, PoseOrderFollowsChainsThenGroupJoints) {
   EXPECT_NEAR(*model.total_mass(), 2.0 + 4 * (0.2 + 0.1 + 0.05) + 0.15 + 0.3 + 0.02 + 0.05, 1e-12);
 }
 
+// The order of the multi-name queries is the original service's (getChainsGroups,
+// getGroupsChains, getJointsGroups), written out by hand from pony.json: chains front_left,
+// front_right, rear_left, rear_right, head, neck; groups legs (the four legs), head (head,
+// neck + jaw_slide), tail (tail_swing).
+TEST(ModelSample, MultiNameQueriesAnswerInTheOriginalsOrder) {
+  const Model model = load_sample();
+  // Groups in the order the given chains first meet them, no repeats.
+  std::vector<std::string> chains{"neck", "rear_left", "head", "front_right"};
+  EXPECT_EQ(model.chains_groups(chains), (std::vector<std::string>{"head", "legs"}));
+  // The groups as given, each group's chains in its own order.
+  std::vector<std::string> groups{"head", "legs"};
+  EXPECT_EQ(model.groups_chains(groups), (std::vector<std::string>{"head", "neck", "front_left", "front_right",
+                                                                   "rear_left", "rear_right"}));
+  // A group without chains gives nothing; a group named twice gives its chains twice.
+  std::vector<std::string> twice{"tail", "head", "head"};
+  EXPECT_EQ(model.groups_chains(twice), (std::vector<std::string>{"head", "neck", "head", "neck"}));
+  // Groups in declaration order, whatever the order of the joints.
+  std::vector<std::string> joints{"tail_swing", "jaw_slide", "rear_right_knee"};
+  EXPECT_EQ(model.joints_groups(joints), (std::vector<std::string>{"legs", "head", "tail"}));
+  // rmodel's group order (chain joints root to tip, then the extra joints).
+  EXPECT_EQ(model.group_joints("head"), (std::vector<std::string>{"neck_pitch", "head_yaw", "jaw_slide"}));
+  // Unknown names throw (the original skipped them).
+  std::vector<std::string> unknown{"head", "nope"};
+  EXPECT_THROW((void)model.chains_groups(unknown), NotFound);
+  EXPECT_THROW((void)model.groups_chains(unknown), NotFound);
+}
+
+// The same on Sweetie Bot: chains leg1, leg3, leg4, leg2, head, nose; groups leg1, leg3,
+// leg4, leg2 (one chain each), head (head, nose), eyes (eyes_pitch, eyes_yaw).
+TEST(ModelSweetie, MultiNameQueriesAnswerInTheOriginalsOrder) {
+  RMODEL_REQUIRE_FIXTURES();
+  const Model model = load_sweetie();
+  std::vector<std::string> chains{"nose", "leg2", "head", "leg1"};
+  EXPECT_EQ(model.chains_groups(chains), (std::vector<std::string>{"head", "leg2", "leg1"}));
+  std::vector<std::string> groups{"head", "leg4", "leg1"};
+  EXPECT_EQ(model.groups_chains(groups), (std::vector<std::string>{"head", "nose", "leg4", "leg1"}));
+  std::vector<std::string> joints{"eyes_yaw", "joint21", "joint13"};
+  EXPECT_EQ(model.joints_groups(joints), (std::vector<std::string>{"leg1", "leg2", "eyes"}));
+  EXPECT_EQ(model.group_joints("eyes"), (std::vector<std::string>{"eyes_pitch", "eyes_yaw"}));
+}
+
 TEST(ModelSample, NotFoundIsDistinctFromAnswers) {
   const Model model = load_sample();
   EXPECT_FALSE(model.find_joint_index("nope").has_value());

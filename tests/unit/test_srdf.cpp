@@ -124,6 +124,12 @@ TEST(SrdfFixtures, PandaJointGroupsAndDefaultPose) {
   EXPECT_EQ(s.groups[0].joints.size(), 7U);
   EXPECT_EQ(model.group_joints("arm_and_hand").size(), 8U);  // the aggregate keeps its joints
   EXPECT_EQ(model.joint_group("panda_finger_joint1"), "hand");  // owned by the first declared
+  // joints_groups asks every group, as the original getJointsGroups: the overlapping
+  // aggregate counts too, in declaration order.
+  const std::vector<std::string> finger{"panda_finger_joint1"};
+  EXPECT_EQ(model.joints_groups(finger), (std::vector<std::string>{"hand", "arm_and_hand"}));
+  const std::vector<std::string> arm{"panda_finger_joint1", "panda_joint3"};
+  EXPECT_EQ(model.joints_groups(arm), (std::vector<std::string>{"arm", "hand", "arm_and_hand"}));
   EXPECT_EQ(model.pose_size(), 8U);
   EXPECT_EQ(model.joint_names().back(), "panda_finger_joint1");
   ASSERT_EQ(s.end_effectors.size(), 1U);

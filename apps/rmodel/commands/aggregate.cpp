@@ -6,6 +6,7 @@
 #include <map>
 
 #include "command.hpp"
+#include "limit_defaults.hpp"
 #include "model_options.hpp"
 #include "pose_options.hpp"
 #include "rmodel/aggregator.hpp"
@@ -114,6 +115,7 @@ public:
     if (!filter_kind_.empty()) {
       filters::FilterParams params;
       for (const auto& a : filter_param_args_) filters::parse_param_assignment(a, params);
+      default_bounds_from_limits("aggregate", filters::filter_kind(filter_kind_), params, model, {});
       filtered.emplace(sink, filter_kind_, params, model.pose_size());
     }
     const stream::Summary summary =

@@ -96,6 +96,9 @@ public:
         ->type_name("FILE");
     app.add_option("--new-semantics", new_semantics_, "Semantics of the new model (overrides --semantics)")
         ->type_name("FILE");
+    app.add_option("--limits", limits_, "MoveIt joint_limits.yaml for both sides")->type_name("FILE");
+    app.add_option("--old-limits", old_limits_, "Limits of the old model (overrides --limits)")->type_name("FILE");
+    app.add_option("--new-limits", new_limits_, "Limits of the new model (overrides --limits)")->type_name("FILE");
     app.add_option("--tolerance", tolerance_, "Numbers closer than this are equal (origins, axes, limits, points)")
         ->check(CLI::NonNegativeNumber)
         ->default_str("1e-09");
@@ -105,8 +108,10 @@ public:
   }
 
   int run() override {
-    const ModelSource old_source = source(old_, old_semantics_.empty() ? semantics_ : old_semantics_);
-    const ModelSource new_source = source(new_, new_semantics_.empty() ? semantics_ : new_semantics_);
+    const ModelSource old_source = source(old_, old_semantics_.empty() ? semantics_ : old_semantics_,
+                                          old_limits_.empty() ? limits_ : old_limits_);
+    const ModelSource new_source = source(new_, new_semantics_.empty() ? semantics_ : new_semantics_,
+                                          new_limits_.empty() ? limits_ : new_limits_);
     if (old_source.urdf_path == "-" && new_source.urdf_path == "-")
       throw InvalidArgument("only one of OLD and NEW can be read from stdin");
     const Model old_model = Model::load(old_source);
@@ -122,17 +127,19 @@ public:
   }
 
 private:
-  static ModelSource source(const std::string& path, const std::string& semantics) {
+  static ModelSource source(const std::string& path, const std::string& semantics, const std::string& limits) {
     ModelOptions options;
     if (is_manifest(path)) options.manifest = path;
     else options.urdf = path;
     options.semantics = semantics;
+    options.limits = limits;  // empty keeps a manifest's "limits"
     return options.resolve();
   }
 
   Json side_json(const ModelSource& s, std::size_t pose_size) const {
     return {{"urdf", display_name(s.urdf_path)},
             {"semantics", s.semantics_path.empty() ? Json(nullptr) : Json(display_name(s.semantics_path))},
+            {"limits", s.limits_path.empty() ? Json(nullptr) : Json(display_name(s.limits_path))},
             {"pose_size", pose_size}};
   }
 
@@ -234,6 +241,7 @@ private:
 
   std::string old_, new_;
   std::string semantics_, old_semantics_, new_semantics_;
+  std::string limits_, old_limits_, new_limits_;
   double tolerance_ = 1e-9;
   bool strict_ = false;
   bool quiet_ = false;

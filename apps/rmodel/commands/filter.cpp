@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "command.hpp"
+#include "limit_defaults.hpp"
 #include "model_options.hpp"
 #include "output.hpp"
 #include "plot.hpp"
@@ -273,6 +274,9 @@ private:
       if (selection.empty()) selection = names;
       known = names;
     }
+    // Position bounds the user left out default to the joint limits (with a limits file).
+    if (model && field_ == rf::JointField::position)
+      default_bounds_from_limits("filter", kind, given_params_, *model, selection);
     // The parameters as given: a T given forces the fixed step (resolved ones always have T).
     rf::StreamFilter filter(kind.name, given_params_, field_, selection, known);
     if (model) filter.add_joints(model->joint_names());

@@ -229,7 +229,8 @@ public:
   [[nodiscard]] const ChainExtra* chain_extra(std::string_view chain, std::string_view parameter) const;
   /// Group of a chain; nullopt when the chain is in no group. @throws NotFound
   [[nodiscard]] std::optional<std::string> chain_group(std::string_view chain) const;
-  /// Distinct groups of the given chains, in group order (chains without a group skipped).
+  /// Distinct groups of the given chains, in the order the chains first meet them (chains
+  /// without a group skipped), as the original getChainsGroups. @throws NotFound
   [[nodiscard]] std::vector<std::string> chains_groups(std::span<const std::string> chains) const;
   /// Chains owning a joint (a joint may be shared), in chain order. @throws NotFound
   [[nodiscard]] std::vector<std::string> joint_chains(std::string_view joint) const;
@@ -243,12 +244,19 @@ public:
   [[nodiscard]] const Group& group(std::string_view name) const;
   [[nodiscard]] std::optional<std::size_t> find_group_index(std::string_view name) const noexcept;
   [[nodiscard]] std::size_t group_index(std::string_view name) const;
+  /// A group's joints: its chains' joints in the group's chain order (root to tip, first
+  /// occurrence), then its extra joints — Group::joint_indices. (The original answered in
+  /// full-pose order; see docs/design.md.) @throws NotFound
   [[nodiscard]] std::vector<std::string> group_joints(std::string_view group) const;
   [[nodiscard]] std::vector<std::string> group_chains(std::string_view group) const;
-  /// Chains of several groups, in chain order without repeats.
+  /// Chains of several groups: the groups in the given order, each group's chains in its
+  /// order; a group given twice gives its chains twice (as the original getGroupsChains).
+  /// @throws NotFound
   [[nodiscard]] std::vector<std::string> groups_chains(std::span<const std::string> groups) const;
   /// Group of a joint (through its chains or directly); nullopt when none. @throws NotFound
   [[nodiscard]] std::optional<std::string> joint_group(std::string_view joint) const;
+  /// Every group that holds any of the joints (overlapping groups included), in group
+  /// declaration order, as the original getJointsGroups. @throws NotFound
   [[nodiscard]] std::vector<std::string> joints_groups(std::span<const std::string> joints) const;
 
   // ---- contacts ----
