@@ -251,6 +251,11 @@ struct RMODEL_API RunOptions {
 class RMODEL_API Pipeline {
 public:
   Pipeline(Stage& stage, Sink& sink, EventHandler handler = {}, RunOptions options = {});
+  // output_ points into reporter_: a copied or moved pipeline would count into the old one.
+  Pipeline(const Pipeline&) = delete;
+  Pipeline& operator=(const Pipeline&) = delete;
+  Pipeline(Pipeline&&) = delete;
+  Pipeline& operator=(Pipeline&&) = delete;
 
   /// Pushes one message (an embedding program's entry point). Returns false once the run
   /// must stop (error budget spent or output closed); later pushes are ignored.
