@@ -8,6 +8,7 @@
 #include "rmodel/io/message.hpp"
 #include "rmodel/io/reader.hpp"
 #include "rmodel/pose.hpp"
+#include "rmodel/stream.hpp"
 
 namespace rmodel::cli {
 
@@ -46,24 +47,47 @@ void apply_joint_state(const Model& model, const JointState& state, std::vector<
 
 namespace {
 
-/// The first joint-state message of a file, as a sorted full pose.
+/// Thrown by FirstPose to end the run at the first joint state: the rest of the file is
+/// not needed (it may be a long log).
+struct FirstPoseFound {};
+
+/// The pipeline stage that keeps the first joint state of a stream as a sorted full pose.
+class FirstPose final : public stream::Stage {
+public:
+  FirstPose(const Model& model, const std::string& source) : model_(&model), source_(&source) {}
+
+  void push(const io::Message& message, stream::Output& /*out*/, stream::Reporter& /*report*/) override {
+    if (message.kind != io::MessageKind::Joint) return;
+    if (message.joint.position.empty())
+      throw Error(fmt::format("{}:{}: the first joint state has no positions", *source_, message.line));
+    pose_.name = model_->joint_names();
+    pose_.position.assign(model_->pose_size(), 0.0);
+    apply_joint_state(*model_, message.joint, pose_.position);
+    throw FirstPoseFound{};
+  }
+  [[nodiscard]] JointState take() { return std::move(pose_); }
+
+private:
+  const Model* model_;
+  const std::string* source_;
+  JointState pose_;
+};
+
+/// The first joint-state message of a file, as a sorted full pose. Read through the
+/// library's pipeline (the one reader loop of the commands); a line the reader cannot
+/// read ends it with a ParseError naming file and line.
 JointState read_pose_file(const Model& model, const std::string& path) {
   io::MessageReader reader = io::MessageReader::open(path);
-  io::Message message;
-  while (true) {
-    const io::ReadStatus status = reader.next(message);
-    if (status == io::ReadStatus::End) break;
-    if (status == io::ReadStatus::WouldBlock) continue;
-    if (status == io::ReadStatus::Error)
-      throw ParseError({reader.source(), static_cast<int>(reader.error().line)}, reader.error().reason);
-    if (message.kind != io::MessageKind::Joint) continue;
-    if (message.joint.position.empty())
-      throw Error(fmt::format("{}:{}: the first joint state has no positions", reader.source(), message.line));
-    JointState state;
-    state.name = model.joint_names();
-    state.position.assign(model.pose_size(), 0.0);
-    apply_joint_state(model, message.joint, state.position);
-    return state;
+  FirstPose stage(model, reader.source());
+  stream::CallbackSink sink({});
+  stream::Pipeline pipeline(stage, sink, [&](const stream::Event& e) {
+    if (e.severity == Severity::error)
+      throw ParseError({reader.source(), static_cast<int>(e.line)}, std::string(e.text));
+  });
+  try {
+    (void)pipeline.run(reader);
+  } catch (const FirstPoseFound&) {
+    return stage.take();
   }
   throw Error(fmt::format("{}: no joint state message", reader.source()));
 }

@@ -35,69 +35,105 @@ filters::FilterParams filter_params(double period, const std::vector<std::pair<s
 
 }  // namespace
 
-/// Per joint: a differentiator (velocity from position) and an integrator (position from
-/// velocity), each stepped once per tick with the last input of the cycle. A filter that
-/// was restarted in the cycle and given no input since keeps its restarted state.
+/// The differentiator (velocity from position) and the integrator (position from velocity)
+/// of all pose joints: one ArrayFilter per kind over the n joints (the --diff and --quad
+/// kinds are element-wise), with the last input of every joint. A message stages the
+/// inputs of its joints and computes one output; a tick advances each kind once, over the
+/// cycle's length, with every joint's last input.
+///
+/// Per joint the documented rules hold (docs/streaming.md): a filter restarted in the cycle
+/// and given no input since keeps its restarted state through the tick, and a joint never
+/// seen keeps its filters unstarted. Both come from keeping each joint's restart here until
+/// its next input and handing it to the filter before each output of the cycle that carries
+/// an input of the joint: the tick's step of a joint without input is then overwritten, and
+/// an unstarted joint starts from its first sample.
 class JointFilters {
 public:
+  enum Which { diff = 0, quad = 1 };
+
   JointFilters(std::size_t n, const AggregatorOptions& o) {
     const filters::FilterKind& dk = checked_kind(o.diff_method, "differentiator", "--diff");
     const filters::FilterKind& qk = checked_kind(o.quad_method, "integrator", "--quad");
-    const filters::FilterParams dp = filter_params(o.period, o.diff_params);
-    const filters::FilterParams qp = filter_params(o.period, o.quad_params);
-    for (std::size_t j = 0; j < n; ++j) {
-      diff_.push_back(filters::make_array_filter(dk.name, 1, dp));
-      quad_.push_back(filters::make_array_filter(qk.name, 1, qp));
-    }
-    diff_input_.assign(n, 0);
-    quad_input_.assign(n, 0);
+    const auto size = static_cast<Eigen::Index>(n);
+    bank_[diff].filter = filters::make_array_filter(dk.name, size, filter_params(o.period, o.diff_params));
+    bank_[quad].filter = filters::make_array_filter(qk.name, size, filter_params(o.period, o.quad_params));
     // A T given explicitly keeps that filter fixed-step; otherwise it steps by the cycles'
     // actual lengths.
     const auto forced = [](const std::vector<std::pair<std::string, double>>& p) {
       return std::any_of(p.begin(), p.end(), [](const auto& kv) { return kv.first == "T"; });
     };
-    diff_fixed_ = forced(o.diff_params);
-    quad_fixed_ = forced(o.quad_params);
+    bank_[diff].fixed = forced(o.diff_params);
+    bank_[quad].fixed = forced(o.quad_params);
+    for (Bank& b : bank_) {
+      b.input = Eigen::VectorXd::Zero(size);
+      b.x0.assign(n, 0.0);
+      b.restart.assign(n, kNatural);  // unstarted: the first input starts the joint
+      b.given.assign(n, 0);
+    }
   }
 
+  /// Sets joint j's input of the coming output() of `which`.
+  void stage(Which which, std::size_t j, double u) {
+    Bank& b = bank_[which];
+    const auto e = static_cast<Eigen::Index>(j);
+    if (b.restart[j] == kNatural) {
+      // The natural start, fixed at the first input: a differentiator from it, an integral from 0.
+      b.x0[j] = which == diff ? u : 0.0;
+      b.restart[j] = kFrom;
+    }
+    // Handed again before every output of the cycle, so that each output starts from the
+    // restarted state (as one filter restarted and given the cycle's inputs one by one).
+    if (b.restart[j] == kFrom) b.filter->restart(e, b.x0[j]);
+    b.given[j] = 1;
+    b.input[e] = u;
+    b.staged = true;
+  }
+  /// The output for the joints staged since the last call (their element of the result);
   /// `dt`: the length of the previous cycle (docs/streaming.md).
-  double diff_output(std::size_t j, double p, double dt) {
-    return output(*diff_[j], diff_input_[j], p, diff_fixed_ ? 0.0 : dt);
+  const Eigen::VectorXd& output(Which which, double dt) {
+    Bank& b = bank_[which];
+    if (b.staged) {
+      (void)(b.fixed ? b.filter->output(b.input) : b.filter->output(b.input, dt));
+      b.staged = false;
+      b.stepped = true;
+    }
+    return b.filter->y();
   }
-  double quad_output(std::size_t j, double v, double dt) {
-    return output(*quad_[j], quad_input_[j], v, quad_fixed_ ? 0.0 : dt);
+  /// Joint j of `which` restarts from x at its next input.
+  void restart(Which which, std::size_t j, double x) {
+    bank_[which].restart[j] = kFrom;
+    bank_[which].x0[j] = x;
+    bank_[which].given[j] = 0;
   }
-  void diff_restart(std::size_t j, double x) { restart(*diff_[j], diff_input_[j], x); }
-  void quad_restart(std::size_t j, double x) { restart(*quad_[j], quad_input_[j], x); }
 
-  /// Steps every filter that was given an input in the cycle, over the cycle's length dt.
+  /// Steps each kind that had an output in the cycle over the cycle's length dt. A joint
+  /// given no input since its restart is stepped too, harmlessly: its restart, still
+  /// pending, sets its state before its next output.
   void tick(double dt) {
-    for (std::size_t j = 0; j < diff_.size(); ++j) {
-      if (diff_input_[j]) diff_fixed_ ? diff_[j]->update() : diff_[j]->update(dt);
-      if (quad_input_[j]) quad_fixed_ ? quad_[j]->update() : quad_[j]->update(dt);
-      diff_input_[j] = 0;
-      quad_input_[j] = 0;
+    for (Bank& b : bank_) {
+      if (b.stepped) b.fixed ? b.filter->update() : b.filter->update(dt);
+      b.stepped = false;
+      // A restart given its input in the cycle is done; one without input stays due.
+      for (std::size_t j = 0; j < b.given.size(); ++j) {
+        if (b.given[j]) b.restart[j] = kNone;
+        b.given[j] = 0;
+      }
     }
   }
 
 private:
-  /// dt 0: fixed step (the filter's T).
-  double output(filters::ArrayFilter& f, char& given, double u, double dt) {
-    scalar_[0] = u;
-    (void)(dt > 0 ? f.output(scalar_, dt) : f.output(scalar_));
-    given = 1;
-    return f.y()[0];
-  }
-  void restart(filters::ArrayFilter& f, char& given, double x) {
-    scalar_[0] = x;
-    f.start(scalar_);
-    given = 0;
-  }
-
-  std::vector<std::unique_ptr<filters::ArrayFilter>> diff_, quad_;
-  std::vector<char> diff_input_, quad_input_;
-  bool diff_fixed_ = false, quad_fixed_ = false;
-  Eigen::VectorXd scalar_ = Eigen::VectorXd::Zero(1);
+  enum : unsigned char { kNone = 0, kNatural = 1, kFrom = 2 };
+  struct Bank {
+    std::unique_ptr<filters::ArrayFilter> filter;
+    Eigen::VectorXd input;               // last input per joint
+    std::vector<double> x0;              // restart values
+    std::vector<unsigned char> restart;  // per joint: restart due at its next input
+    std::vector<unsigned char> given;    // per joint: an input since its restart, this cycle
+    bool fixed = false;                  // steps by T, whatever the cycles' lengths
+    bool staged = false;                 // inputs set since the last output
+    bool stepped = false;                // an output since the last tick
+  };
+  Bank bank_[2];
 };
 
 struct Aggregator::State {
@@ -180,8 +216,8 @@ struct Aggregator::State {
       std::copy(options.initial_positions.begin(), options.initial_positions.end(), pose.position.begin());
       if (sync)
         for (std::size_t j = 0; j < n; ++j) {
-          filters->diff_restart(j, pose.position[j]);
-          filters->quad_restart(j, pose.position[j]);
+          filters->restart(JointFilters::diff, j, pose.position[j]);
+          filters->restart(JointFilters::quad, j, pose.position[j]);
           seen[j] = 1;
         }
     }
@@ -225,31 +261,46 @@ struct Aggregator::State {
         if (has_vel) pose.velocity[j] = js.velocity[i];
         continue;
       }
-      if (has_pos && has_vel) {
-        // Both measured: take them; both filters restart from the position.
+      if (has_pos) {
         const double x = checked_position(m, i, j, js.position[i], report);
         pose.position[j] = x;
-        pose.velocity[j] = js.velocity[i];
-        filters->diff_restart(j, x);
-        filters->quad_restart(j, x);
-      } else if (has_pos) {
-        const double x = checked_position(m, i, j, js.position[i], report);
-        pose.position[j] = x;
-        pose.velocity[j] = filters->diff_output(j, x, dt_prev);
-        filters->quad_restart(j, x);
+        if (has_vel) {
+          // Both measured: take them; both filters restart from the position.
+          pose.velocity[j] = js.velocity[i];
+          filters->restart(JointFilters::diff, j, x);
+        } else {
+          filters->stage(JointFilters::diff, j, x);  // velocity below, from one output
+        }
+        filters->restart(JointFilters::quad, j, x);
       } else if (has_vel) {
         pose.velocity[j] = js.velocity[i];
-        const double integrated = filters->quad_output(j, js.velocity[i], dt_prev);
-        const double x = checked_position(m, i, j, integrated, report);
-        // A clamped integral restarts at the limit: no wind-up past it.
-        if (x != integrated) filters->quad_restart(j, x);
-        pose.position[j] = x;
-        filters->diff_restart(j, x);
+        filters->stage(JointFilters::quad, j, js.velocity[i]);  // position below
       } else {
         continue;  // names only: nothing measured
       }
       fresh[j] = 1;
       seen[j] = 1;
+    }
+    // One filter output per message for all its joints.
+    if (sync && has_pos && !has_vel) {
+      const Eigen::VectorXd& v = filters->output(JointFilters::diff, dt_prev);
+      for (std::size_t i = 0; i < js.name.size(); ++i)
+        if (slots[i] != stream::SlotMapper::kUnknown) {
+          const auto j = static_cast<std::size_t>(slots[i]);
+          pose.velocity[j] = v[static_cast<Eigen::Index>(j)];
+        }
+    } else if (sync && has_vel && !has_pos) {
+      const Eigen::VectorXd& p = filters->output(JointFilters::quad, dt_prev);
+      for (std::size_t i = 0; i < js.name.size(); ++i) {
+        if (slots[i] == stream::SlotMapper::kUnknown) continue;
+        const auto j = static_cast<std::size_t>(slots[i]);
+        const double integrated = p[static_cast<Eigen::Index>(j)];
+        const double x = checked_position(m, i, j, integrated, report);
+        // A clamped integral restarts at the limit: no wind-up past it.
+        if (x != integrated) filters->restart(JointFilters::quad, j, x);
+        pose.position[j] = x;
+        filters->restart(JointFilters::diff, j, x);
+      }
     }
     pose.stamp = js.stamp;
     return true;
@@ -318,8 +369,8 @@ struct Aggregator::State {
       }
     }
     if (bounded[j] && options.clamp) pose.position[j] = std::clamp(pose.position[j], lower[j], upper[j]);
-    filters->diff_restart(j, pose.position[j]);
-    filters->quad_restart(j, pose.position[j]);
+    filters->restart(JointFilters::diff, j, pose.position[j]);
+    filters->restart(JointFilters::quad, j, pose.position[j]);
   }
 
   /// Tick k: ends the current cycle at `time` (if known) and publishes it.

@@ -49,7 +49,13 @@ double max_abs(double current, double value) {
 }  // namespace
 
 LogChecker::LogChecker(const Model& model, LogCheckOptions options)
-    : model_(model), options_(options), first_stamp_(kNaN), last_stamp_(kNaN), stream_stamp_(kNaN) {
+    : model_(model),
+      options_(options),
+      mapper_(model_.joint_names()),
+      first_stamp_(kNaN),
+      last_stamp_(kNaN),
+      stream_stamp_(kNaN) {
+  mapper_.set_repeats(stream::SlotMapper::Repeats::skip);
   for (double v : {options.max_gap, options.period, options.max_acceleration, options.tolerance})
     if (!(v >= 0.0) || std::isinf(v))
       throw InvalidArgument(fmt::format("log check bounds must be finite numbers ≥ 0, got {}", v));
@@ -62,7 +68,7 @@ LogChecker::LogChecker(const Model& model, LogCheckOptions options)
     stats_[i].min_position = stats_[i].max_position = kNaN;
     stats_[i].max_abs_velocity = stats_[i].max_abs_implied_velocity = stats_[i].max_abs_acceleration = kNaN;
   }
-  tracks_.assign(n, JointTrack{kNaN, kNaN, kNaN, 0, kNaN});
+  tracks_.assign(n, JointTrack{kNaN, kNaN, kNaN, kNaN});
   budget_.assign(static_cast<std::size_t>(kCodeCount) * (n + 1), 0);
 }
 
@@ -116,12 +122,12 @@ void LogChecker::unknown_joint(const io::Message& m, const std::string& name) {
 void LogChecker::check_joint_state(const io::Message& m) {
   ++joint_states_;
   const JointState& s = m.joint;
-  if (const auto bad = io::check_sizes(s)) {
+  if (!mapper_.map(m, quiet_)) {  // sizes only: a joint named twice is marked, not refused
     if (count(Severity::error, kSize, stats_.size()))
-      keep(Severity::error, &m, kSize, stats_.size(),
-           fmt::format("'{}' has {} values for {} names; the message is skipped", bad->field, bad->got, bad->expected));
+      keep(Severity::error, &m, kSize, stats_.size(), fmt::format("{}; the message is skipped", mapper_.problem_text()));
     return;
   }
+  const auto slots = mapper_.slots();
 
   // Time of the message and gaps in the stream.
   const bool stamped = m.has_stamp && std::isfinite(s.stamp);
@@ -150,22 +156,20 @@ void LogChecker::check_joint_state(const io::Message& m) {
   const double tol = options_.tolerance;
   const double period = options_.period;
   for (std::size_t i = 0; i < s.name.size(); ++i) {
-    const auto found = model_.find_joint_index(s.name[i]);
-    if (!found) {
+    if (slots[i] == stream::SlotMapper::kUnknown) {
       unknown_joint(m, s.name[i]);
       continue;
     }
-    const std::size_t j = *found;
+    if (slots[i] == stream::SlotMapper::kRepeated) {
+      const std::size_t first = *mapper_.find(s.name[i]);
+      if (count(Severity::error, kDuplicate, first))
+        keep(Severity::error, &m, kDuplicate, first, fmt::format("{}; the second is skipped", mapper_.repeated_text(i)));
+      continue;
+    }
+    const auto j = static_cast<std::size_t>(slots[i]);
     const JointInfo& info = model_.pose_joint(j);
     JointTrack& track = tracks_[j];
     JointLogStats& st = stats_[j];
-    if (track.seen_in == messages_) {
-      if (count(Severity::error, kDuplicate, j))
-        keep(Severity::error, &m, kDuplicate, j,
-             fmt::format("joint '{}' appears twice in the message; the second is skipped", info.name));
-      continue;
-    }
-    track.seen_in = messages_;
     ++st.samples;
 
     // Order of the joint's samples, and gaps in them.

@@ -17,6 +17,7 @@
 #include "rmodel/io/message.hpp"
 #include "rmodel/io/reader.hpp"
 #include "rmodel/model.hpp"
+#include "rmodel/stream.hpp"
 
 namespace rmodel {
 
@@ -108,7 +109,6 @@ private:
     double last_stamp;     ///< NaN until a stamped sample
     double last_position;  ///< NaN until a finite position
     double last_velocity;  ///< given or implied; NaN until known
-    std::uint64_t seen_in;  ///< number of the message that last carried the joint
     double last_acceleration;  ///< implied; NaN until two velocities were known
   };
 
@@ -120,6 +120,10 @@ private:
 
   Model model_;
   LogCheckOptions options_;
+  /// Names → joints of the full pose (the streaming commands' one mapper), keeping the
+  /// first of a joint named twice; its reporter has no handler: the problems are kept here.
+  stream::SlotMapper mapper_;
+  stream::Reporter quiet_;
   std::vector<JointLogStats> stats_;
   std::vector<JointTrack> tracks_;
   std::vector<std::uint32_t> budget_;  ///< problems kept per (code, slot)

@@ -113,6 +113,11 @@ private:
 class RMODEL_API SlotMapper {
 public:
   static constexpr std::int32_t kUnknown = -1;
+  /// In slots(), with Repeats::skip: an element naming a slot an earlier element named.
+  static constexpr std::int32_t kRepeated = -2;
+  /// What map() does with a message naming a slot twice: reject it, or keep the first
+  /// element and mark the later ones kRepeated (a checker that reports every problem).
+  enum class Repeats { reject, skip };
 
   /// Fixed slots: `names[i]` is slot i. `what` names the entity in messages ("joint").
   explicit SlotMapper(std::vector<std::string> names, bool open = false, std::string what = "joint");
@@ -132,6 +137,13 @@ public:
   [[nodiscard]] Problem problem() const noexcept { return problem_; }
   /// After Problem::repeated: the 0-based element naming a slot a second time.
   [[nodiscard]] std::size_t repeated_element() const noexcept { return repeated_element_; }
+  /// After map() returned false: what is wrong, e.g. "'position' has 3 values for 4 names"
+  /// (the text of the rejection without its "message rejected: ").
+  [[nodiscard]] const std::string& problem_text() const noexcept { return problem_text_; }
+  /// Element `element` (0-based) of the last mapped message names a slot an earlier one
+  /// named: "joint 'X' is named twice (elements 2 and 5)". The one wording of that problem.
+  [[nodiscard]] std::string repeated_text(std::size_t element) const;
+  void set_repeats(Repeats repeats) noexcept { repeats_ = repeats; }
   /// The slot of `name`, adding it when absent (whether the mapper is open or not).
   std::size_t add(const std::string& name);
 
@@ -158,6 +170,9 @@ private:
   std::vector<std::size_t> named_at_;
   Problem problem_ = Problem::none;
   std::size_t repeated_element_ = 0;
+  std::string problem_text_;
+  Repeats repeats_ = Repeats::reject;
+  std::vector<std::size_t> first_of_;  // per element marked kRepeated: the element named first
 };
 
 /// Where a pipeline's results go.
@@ -251,6 +266,11 @@ struct RMODEL_API RunOptions {
 class RMODEL_API Pipeline {
 public:
   Pipeline(Stage& stage, Sink& sink, EventHandler handler = {}, RunOptions options = {});
+  // output_ points into reporter_: a copied or moved pipeline would count into the old one.
+  Pipeline(const Pipeline&) = delete;
+  Pipeline& operator=(const Pipeline&) = delete;
+  Pipeline(Pipeline&&) = delete;
+  Pipeline& operator=(Pipeline&&) = delete;
 
   /// Pushes one message (an embedding program's entry point). Returns false once the run
   /// must stop (error budget spent or output closed); later pushes are ignored.

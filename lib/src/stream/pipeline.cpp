@@ -70,18 +70,26 @@ std::int32_t SlotMapper::resolve(std::size_t element, const std::string& name) {
   return slot;
 }
 
+std::string SlotMapper::repeated_text(std::size_t element) const {
+  const std::size_t first = element < first_of_.size() ? first_of_[element] : 0;
+  const std::string& name = element < cache_names_.size() ? cache_names_[element] : what_;
+  return fmt::format("{} '{}' is named twice (elements {} and {})", what_, name, first + 1, element + 1);
+}
+
 bool SlotMapper::map(const JointState& state, const io::Message& message, Reporter& report) {
   const std::size_t n = state.name.size();
   problem_ = Problem::none;
   const auto size_problem = [&](std::string_view field, std::size_t got) {
     problem_ = Problem::size;
-    report.reject(message, fmt::format("message rejected: '{}' has {} values for {} names", field, got, n));
+    problem_text_ = fmt::format("'{}' has {} values for {} names", field, got, n);
+    report.reject(message, fmt::format("message rejected: {}", problem_text_));
     return false;
   };
   if (!state.position.empty() && state.position.size() != n) return size_problem("position", state.position.size());
   if (!state.velocity.empty() && state.velocity.size() != n) return size_problem("velocity", state.velocity.size());
   if (!state.effort.empty() && state.effort.size() != n) return size_problem("effort", state.effort.size());
   slots_.resize(n);
+  if (first_of_.size() < n) first_of_.resize(n, 0);
   ++generation_;
   for (std::size_t i = 0; i < n; ++i) {
     const std::int32_t slot = resolve(i, state.name[i]);
@@ -89,10 +97,15 @@ bool SlotMapper::map(const JointState& state, const io::Message& message, Report
     if (slot == kUnknown) continue;
     const auto s = static_cast<std::size_t>(slot);
     if (named_in_[s] == generation_) {
+      first_of_[i] = named_at_[s];
+      if (repeats_ == Repeats::skip) {
+        slots_[i] = kRepeated;
+        continue;
+      }
       problem_ = Problem::repeated;
       repeated_element_ = i;
-      report.reject(message, fmt::format("message rejected: {} '{}' is named twice (elements {} and {})", what_,
-                                         state.name[i], named_at_[s] + 1, i + 1));
+      problem_text_ = repeated_text(i);
+      report.reject(message, fmt::format("message rejected: {}", problem_text_));
       return false;
     }
     named_in_[s] = generation_;
