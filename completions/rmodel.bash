@@ -50,7 +50,7 @@ _rmodel_options() {
         'index') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format -k --kind' ;;
         'convert') REPLY='-h --help -o --output -t --to --from' ;;
         'poses') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format --full' ;;
-        'diff') REPLY='-h --help -s --semantics --old-semantics --new-semantics --tolerance --strict -q --quiet -f --format' ;;
+        'diff') REPLY='-h --help -s --semantics --old-semantics --new-semantics --limits --old-limits --new-limits --tolerance --strict -q --quiet -f --format' ;;
         'check-log') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -i --input-format --topic --time --max-gap --period --max-acceleration --tolerance --max-reports -f --format -q --quiet' ;;
         'log-info') REPLY='-h --help -f --format' ;;
         'aggregate') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -i --input-format -o --output -O --output-format --stamp --max-errors -q --quiet --flush-each --topic --time -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --clamp --initial-pose --no-support --filter --filter-param' ;;
@@ -77,7 +77,7 @@ _rmodel_value_options() {
         'index') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format -k --kind ' ;;
         'convert') REPLY=' -o --output -t --to --from ' ;;
         'poses') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format --full ' ;;
-        'diff') REPLY=' -s --semantics --old-semantics --new-semantics --tolerance -f --format ' ;;
+        'diff') REPLY=' -s --semantics --old-semantics --new-semantics --limits --old-limits --new-limits --tolerance -f --format ' ;;
         'check-log') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -i --input-format --topic --time --max-gap --period --max-acceleration --tolerance --max-reports -f --format ' ;;
         'log-info') REPLY=' -f --format ' ;;
         'aggregate') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -i --input-format -o --output -O --output-format --stamp --max-errors --topic --time -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --initial-pose --filter --filter-param ' ;;
@@ -152,6 +152,9 @@ _rmodel_option_values() {
         'diff|-s'|'diff|--semantics') _rmodel_files ;;
         'diff|--old-semantics') _rmodel_files ;;
         'diff|--new-semantics') _rmodel_files ;;
+        'diff|--limits') _rmodel_files ;;
+        'diff|--old-limits') _rmodel_files ;;
+        'diff|--new-limits') _rmodel_files ;;
         'diff|-f'|'diff|--format') _rmodel_words 'text json' ;;
         'check-log|-u'|'check-log|--urdf') _rmodel_files ;;
         'check-log|-s'|'check-log|--semantics') _rmodel_files ;;
