@@ -398,7 +398,9 @@ private:
   std::vector<double> ages_, fit_;
   Small gram_;
   SmallVec rhs_, coef_, basis_;
-  Eigen::LDLT<Small> ldlt_{kMaxTerms};
+  // Decomposed once here so that every member of the LDLT is set: Eigen leaves its `info`
+  // uninitialised until compute(), and moving the filter would copy it (UBSan).
+  Eigen::LDLT<Small> ldlt_{Small::Identity(kMaxTerms, kMaxTerms)};
   std::size_t newest_ = 0;
   V x0_{}, y_{};
 };
