@@ -93,6 +93,19 @@ std::filesystem::path make_temp_dir(const std::string& prefix) {
   return templ;
 }
 
+ReadResult read_log(const std::string& path, io::ReaderOptions options) {
+  auto reader = io::MessageReader::open(path, options);
+  ReadResult r;
+  io::Message m;
+  for (;;) {
+    const auto st = reader.next(m);
+    if (st == io::ReadStatus::End) break;
+    if (st == io::ReadStatus::Ok) r.messages.push_back(m);
+    if (st == io::ReadStatus::Error) r.errors.push_back(reader.error());
+  }
+  return r;
+}
+
 std::vector<nlohmann::json> json_lines(const std::string& text) {
   std::vector<nlohmann::json> out;
   std::istringstream in(text);

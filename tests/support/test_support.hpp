@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "rmodel/io/reader.hpp"
+
 namespace rmodel::test {
 
 /// ../shared/fixtures (or RMODEL_FIXTURES_DIR); may not exist.
@@ -27,6 +29,14 @@ std::filesystem::path make_temp_dir(const std::string& prefix);
 
 /// Parses JSON Lines output: one JSON value per non-empty line (throws on a bad line).
 std::vector<nlohmann::json> json_lines(const std::string& text);
+
+/// Every message and every error of a log, read to its end.
+struct ReadResult {
+  std::vector<io::Message> messages;
+  std::vector<io::ReadError> errors;
+};
+/// Opens `path` with `options` and reads it to the end.
+ReadResult read_log(const std::string& path, io::ReaderOptions options = {});
 
 /// Result of running the rmodel command.
 struct RunResult {

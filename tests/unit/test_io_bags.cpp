@@ -29,22 +29,10 @@ using nlohmann::json;
 
 namespace {
 
-struct Read {
-  std::vector<io::Message> messages;
-  std::vector<io::ReadError> errors;
-};
+using Read = rmodel::test::ReadResult;
 
 Read read_all(const std::string& path, io::ReaderOptions options = {}) {
-  auto reader = io::MessageReader::open(path, options);
-  Read r;
-  io::Message m;
-  for (;;) {
-    const auto st = reader.next(m);
-    if (st == io::ReadStatus::End) break;
-    if (st == io::ReadStatus::Ok) r.messages.push_back(m);
-    if (st == io::ReadStatus::Error) r.errors.push_back(reader.error());
-  }
-  return r;
+  return rmodel::test::read_log(path, std::move(options));
 }
 
 bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }

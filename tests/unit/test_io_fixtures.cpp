@@ -31,22 +31,10 @@ std::vector<fs::path> fixture_files(const std::string& dir) {
   return files;
 }
 
-struct Read {
-  std::vector<io::Message> messages;
-  std::vector<io::ReadError> errors;
-};
+using Read = rmodel::test::ReadResult;
 
 Read read_path(const std::string& path, io::ReaderOptions options = {}) {
-  auto reader = io::MessageReader::open(path, options);
-  Read r;
-  io::Message m;
-  for (;;) {
-    const auto st = reader.next(m);
-    if (st == io::ReadStatus::End) break;
-    if (st == io::ReadStatus::Ok) r.messages.push_back(m);
-    if (st == io::ReadStatus::Error) r.errors.push_back(reader.error());
-  }
-  return r;
+  return rmodel::test::read_log(path, std::move(options));
 }
 
 Read read_text(const std::string& text, io::ReaderOptions options = {}) {
