@@ -396,6 +396,19 @@ TEST(IoBags, ArraysThatDisagreeWithNameAreCarriedFaithfully) {
   EXPECT_EQ(problem->field, "position");
 }
 
+// Found by fuzz_db3: an empty joint name was decoded and passed on, while the JSON readers
+// refuse one. A bag message holding one is now refused too, and the next message still read.
+TEST(IoBags, EmptyJointNameIsRefusedAsInJson) {
+  const std::string recs = message_record(1, cdr_joint_state(1, 0, {"a", ""}, {1.0, 2.0})) +
+                           message_record(2, cdr_joint_state(2, 0, {"a", "b"}, {1.0, 2.0}));
+  const TempFile f("empty-name.mcap", mcap_file({chunk_record(recs, "")}));
+  const Read r = read_all(f.path.string());
+  ASSERT_EQ(r.errors.size(), 1U);
+  EXPECT_NE(r.errors[0].reason.find("'name' element 2 is empty"), std::string::npos) << r.errors[0].reason;
+  ASSERT_EQ(r.messages.size(), 1U);
+  EXPECT_EQ(r.messages[0].joint.name, (std::vector<std::string>{"a", "b"}));
+}
+
 TEST(IoBags, DecodingAJointStateAllocatesNothingOnceWarm) {
   const TempFile f("alloc.mcap", mcap_file({chunk_record(messages(0, 200), "")}));
   auto reader = io::MessageReader::open(f.path.string());

@@ -163,9 +163,11 @@ bool decode_joint_state(RosWire wire, std::span<const std::uint8_t> data, Messag
   std::uint32_t n = 0;
   d.count(n, wire == RosWire::Cdr ? 5 : 4);
   names.begin(out.joint.name);
+  std::uint32_t first_empty = 0;  // 1-based; an empty name cannot match a joint: the message is broken
   for (std::uint32_t i = 0; i < n && d.ok(); ++i) {
     std::string_view s;
     if (d.str(s)) names.push(s);
+    if (s.empty() && first_empty == 0) first_empty = i + 1;
   }
   names.end();
   d.doubles(out.joint.position);
@@ -173,6 +175,11 @@ bool decode_joint_state(RosWire wire, std::span<const std::uint8_t> data, Messag
   d.doubles(out.joint.effort);
   if (!d.ok()) {
     why = fmt::format("JointState payload malformed or truncated ({} bytes)", data.size());
+    return false;
+  }
+  if (first_empty != 0) {
+    // The same rule and wording as the JSON readers (builder.hpp).
+    why = fmt::format("'name' element {} is empty", first_empty);
     return false;
   }
   return true;
