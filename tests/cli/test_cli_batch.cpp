@@ -332,47 +332,103 @@ RunResult run_bash(const fs::path& dir, const std::string& script) {
   return r;
 }
 
-TEST_F(CliBatch, GnuParallelRecipeOfTheReadmeRunsOnThisMachine) {
-  // The README's fleet recipe, with `--sshlogin :` (this machine) instead of the hosts.
-  const auto version = run_bash(dir_, "parallel --will-cite --version 2>/dev/null | head -n 1\n");
-  if (version.out.find("GNU parallel") == std::string::npos)
-    GTEST_SKIP() << "GNU parallel is not installed (Debian package 'parallel'; scripts/install-deps.sh); skipping "
-                    "the fleet recipe";
-  // Logs of the rover (model.json): the arm waving, and the same wave slower and shifted.
-  fs::create_directories(dir_ / "logs");
-  fs::copy_file(example("arm_wave.jsonl"), dir_ / "logs" / "wave.jsonl");
+/// True when GNU parallel (not moreutils' parallel) is on PATH.
+bool have_gnu_parallel(const fs::path& dir) {
+  return run_bash(dir, "parallel --will-cite --version 2>/dev/null | head -n 1\n").out.find("GNU parallel") !=
+         std::string::npos;
+}
+
+/// The rover's logs and model files of the fleet recipe in `dir`: logs/{wave,slow,shifted}.jsonl.
+std::vector<std::string> fleet_inputs(const fs::path& dir) {
+  // The arm waving, and the same wave slower and shifted.
+  fs::create_directories(dir / "logs");
+  fs::copy_file(example("arm_wave.jsonl"), dir / "logs" / "wave.jsonl");
   for (const char* name : {"slow.jsonl", "shifted.jsonl"}) {
-    std::ofstream out(dir_ / "logs" / name);
+    std::ofstream out(dir / "logs" / name);
     for (int i = 0; i <= 40; ++i)
       out << fmt::format("{{\"t\": {:.2f}, \"name\": [\"arm_pan\", \"elbow\"], \"position\": [{:.4f}, {:.4f}]}}\n",
                          0.05 * i, 0.4 * std::sin(0.1 * i), name[1] == 'l' ? -0.5 : -0.7);
   }
-  for (const char* file : {"model.json", "robot.urdf", "robot.json"}) fs::copy_file(example(file), dir_ / file);
-  const auto r = run_bash(dir_, fmt::format(R"(export PATH="{}:$PATH"
-parallel --will-cite --sshlogin : --basefile model.json --basefile robot.urdf --basefile robot.json \
+  for (const char* file : {"model.json", "robot.urdf", "robot.json"}) fs::copy_file(example(file), dir / file);
+  return {"wave", "slow", "shifted"};
+}
+
+/// The README's recipe, with `sshlogin` (and extra options of parallel) for the hosts.
+std::string fleet_recipe(const std::string& parallel_options) {
+  return fmt::format(R"(export PATH="{}:$PATH"
+parallel --will-cite {} \
+  --basefile model.json --basefile robot.urdf --basefile robot.json \
   --transferfile {{}} --return poses/{{/.}}.jsonl --cleanup \
   'mkdir -p poses && rmodel aggregate --model model.json --kind sync {{}} -o poses/{{/.}}.jsonl' ::: logs/*.jsonl
 )",
-                                            fs::path(RMODEL_EXE).parent_path().string()));
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  const std::vector<std::string> logs = {"wave", "slow", "shifted"};
-  std::vector<std::string> inputs;
+                     fs::path(RMODEL_EXE).parent_path().string(), parallel_options);
+}
+
+/// Each poses/LOG.jsonl of `dir` is `rmodel aggregate` run alone on logs/LOG.jsonl.
+void expect_fleet_outputs(const fs::path& dir, const std::vector<std::string>& logs, const RunResult& r) {
   for (const auto& log : logs) {
     SCOPED_TRACE(log);
-    const std::string input = (dir_ / "logs" / (log + ".jsonl")).string();
-    inputs.push_back(input);
-    const auto alone = run_rmodel({"aggregate", "--model", (dir_ / "model.json").string(), "--kind", "sync", input});
+    const std::string input = (dir / "logs" / (log + ".jsonl")).string();
+    const auto alone = run_rmodel({"aggregate", "--model", (dir / "model.json").string(), "--kind", "sync", input});
     ASSERT_EQ(alone.exit_code, 0) << alone.err;
-    ASSERT_TRUE(fs::exists(dir_ / "poses" / (log + ".jsonl"))) << r.err;
-    EXPECT_EQ(read_file(dir_ / "poses" / (log + ".jsonl")), alone.out);
+    ASSERT_TRUE(fs::exists(dir / "poses" / (log + ".jsonl"))) << r.err;
+    EXPECT_EQ(read_file(dir / "poses" / (log + ".jsonl")), alone.out);
   }
+}
+
+TEST_F(CliBatch, GnuParallelRecipeOfTheReadmeRunsOnThisMachine) {
+  // The README's fleet recipe, with `--sshlogin :` (this machine) instead of the hosts.
+  if (!have_gnu_parallel(dir_))
+    GTEST_SKIP() << "GNU parallel is not installed (Debian package 'parallel'; scripts/install-deps.sh); skipping "
+                    "the fleet recipe";
+  const auto logs = fleet_inputs(dir_);
+  const auto r = run_bash(dir_, fleet_recipe("--sshlogin :"));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  expect_fleet_outputs(dir_, logs, r);
   // rmodel's own batch gives the same files.
-  const auto batch = run_rmodel(std::vector<std::string>{"aggregate", "--model", (dir_ / "model.json").string(),
-                                                         "--kind", "sync", "--output-dir", (dir_ / "batch").string(),
-                                                         "-j", "2"} + inputs);
+  std::vector<std::string> args = {"aggregate", "--model", (dir_ / "model.json").string(), "--kind", "sync",
+                                   "--output-dir", (dir_ / "batch").string(), "-j", "2"};
+  for (const auto& log : logs) args.push_back((dir_ / "logs" / (log + ".jsonl")).string());
+  const auto batch = run_rmodel(args);
   EXPECT_EQ(batch.exit_code, 0) << batch.err;
   for (const auto& log : logs)
     EXPECT_EQ(read_file(dir_ / "batch" / (log + ".jsonl")), read_file(dir_ / "poses" / (log + ".jsonl"))) << log;
+}
+
+TEST_F(CliBatch, GnuParallelRecipeWithAStandInRemoteHost) {
+  // The same recipe with a host: its "ssh" runs commands in a directory of its own (the
+  // host's home), so the model files and logs must really travel there (rsync), the outputs
+  // come back, and --cleanup leaves the host empty.
+  if (!have_gnu_parallel(dir_))
+    GTEST_SKIP() << "GNU parallel is not installed (Debian package 'parallel'); skipping the fleet recipe";
+  if (run_bash(dir_, "command -v rsync\n").exit_code != 0)
+    GTEST_SKIP() << "rsync is not installed (parallel transfers files with it; scripts/install-deps.sh); skipping "
+                    "the remote fleet recipe";
+  const fs::path local = dir_ / "local", remote = dir_ / "remote";
+  fs::create_directories(local);
+  fs::create_directories(remote);
+  std::ofstream(dir_ / "ssh") << fmt::format(R"(#!/bin/bash
+# ssh HOST [--] COMMAND: COMMAND in {} (options before HOST are dropped)
+echo "$*" >> '{}'
+while [[ $# -gt 0 && "$1" == -* ]]; do
+  case "$1" in -l|-p|-o|-i|-S|-O) shift 2;; *) shift;; esac
+done
+shift
+[[ "$1" == "--" ]] && shift
+cd '{}' && exec bash -c "$*"
+)",
+                                             remote.string(), (dir_ / "ssh.log").string(), remote.string());
+  fs::permissions(dir_ / "ssh", fs::perms::owner_all);
+  const auto logs = fleet_inputs(local);
+  const auto r = run_bash(local, fleet_recipe(fmt::format("--ssh '{}' --sshlogin 2/host1", (dir_ / "ssh").string())));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  expect_fleet_outputs(local, logs, r);
+  EXPECT_TRUE(fs::is_empty(remote)) << "--cleanup left files on the host";
+  const std::string calls = read_file(dir_ / "ssh.log");
+  // parallel sends the job's command hex-encoded: "rmodel aggregate" is 726d...7465.
+  EXPECT_NE(calls.find("726d6f64656c20616767726567617465"), std::string::npos) << "rmodel did not run on the host:\n"
+                                                                               << calls;
+  EXPECT_NE(calls.find("rsync --server"), std::string::npos) << "nothing was transferred:\n" << calls;
 }
 
 }  // namespace
