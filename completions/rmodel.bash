@@ -51,10 +51,10 @@ _rmodel_options() {
         'convert') REPLY='-h --help -o --output -t --to --from' ;;
         'poses') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format --full' ;;
         'diff') REPLY='-h --help -s --semantics --old-semantics --new-semantics --limits --old-limits --new-limits --tolerance --strict -q --quiet -f --format' ;;
-        'check-log') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -i --input-format --topic --time --max-gap --period --max-acceleration --tolerance --max-reports -f --format -q --quiet' ;;
+        'check-log') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -i --input-format --topic --time --max-gap --period --max-acceleration --tolerance --max-reports -f --format -q --quiet --output-dir -j --jobs' ;;
         'log-info') REPLY='-h --help -f --format' ;;
-        'aggregate') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -i --input-format -o --output -O --output-format --stamp --max-errors -q --quiet --flush-each --topic --time -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --clamp --initial-pose --no-support --filter --filter-param' ;;
-        'filter') REPLY='-h --help -i --input-format -o --output -O --output-format --stamp --max-errors -q --quiet --flush-each --topic --time -u --urdf -s --semantics --semantics-format --limits -m --model --sample -p --param --field --joints --list -f --format --step --duration --plot --from --to --plot-joints' ;;
+        'aggregate') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -i --input-format -o --output -O --output-format --stamp --max-errors -q --quiet --flush-each --topic --time --output-dir -j --jobs -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --clamp --initial-pose --no-support --filter --filter-param' ;;
+        'filter') REPLY='-h --help -i --input-format -o --output -O --output-format --stamp --max-errors -q --quiet --flush-each --topic --time --output-dir -j --jobs -u --urdf -s --semantics --semantics-format --limits -m --model --sample -p --param --field --joints --list -f --format --step --duration --plot --from --to --plot-joints' ;;
         'fk') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --pose --pose-file -f --format --links --chain --with-virtual --orientation --log -i --input-format --topic --time --max-errors -q --quiet --flush-each' ;;
         'jacobian') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --pose --pose-file -f --format --chain --link --point --with-virtual' ;;
         'help') REPLY='-h --help' ;;
@@ -78,10 +78,10 @@ _rmodel_value_options() {
         'convert') REPLY=' -o --output -t --to --from ' ;;
         'poses') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format --full ' ;;
         'diff') REPLY=' -s --semantics --old-semantics --new-semantics --limits --old-limits --new-limits --tolerance -f --format ' ;;
-        'check-log') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -i --input-format --topic --time --max-gap --period --max-acceleration --tolerance --max-reports -f --format ' ;;
+        'check-log') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -i --input-format --topic --time --max-gap --period --max-acceleration --tolerance --max-reports -f --format --output-dir -j --jobs ' ;;
         'log-info') REPLY=' -f --format ' ;;
-        'aggregate') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -i --input-format -o --output -O --output-format --stamp --max-errors --topic --time -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --initial-pose --filter --filter-param ' ;;
-        'filter') REPLY=' -i --input-format -o --output -O --output-format --stamp --max-errors --topic --time -u --urdf -s --semantics --semantics-format --limits -m --model -p --param --field --joints -f --format --duration --plot --from --to --plot-joints ' ;;
+        'aggregate') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -i --input-format -o --output -O --output-format --stamp --max-errors --topic --time --output-dir -j --jobs -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --initial-pose --filter --filter-param ' ;;
+        'filter') REPLY=' -i --input-format -o --output -O --output-format --stamp --max-errors --topic --time --output-dir -j --jobs -u --urdf -s --semantics --semantics-format --limits -m --model -p --param --field --joints -f --format --duration --plot --from --to --plot-joints ' ;;
         'fk') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --pose --pose-file -f --format --links --chain --orientation --log -i --input-format --topic --time --max-errors ' ;;
         'jacobian') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --pose --pose-file -f --format --chain --link --point ' ;;
         'help') REPLY='  ' ;;
@@ -164,6 +164,7 @@ _rmodel_option_values() {
         'check-log|--topic') _rmodel_files ;;
         'check-log|--time') _rmodel_words 'header log' ;;
         'check-log|-f'|'check-log|--format') _rmodel_words 'text json' ;;
+        'check-log|--output-dir') _rmodel_dirs ;;
         'log-info|-f'|'log-info|--format') _rmodel_words 'text json' ;;
         'aggregate|-u'|'aggregate|--urdf') _rmodel_files ;;
         'aggregate|-s'|'aggregate|--semantics') _rmodel_files ;;
@@ -175,6 +176,7 @@ _rmodel_option_values() {
         'aggregate|--stamp') _rmodel_words 'none ros1 ros2' ;;
         'aggregate|--topic') _rmodel_files ;;
         'aggregate|--time') _rmodel_words 'header log' ;;
+        'aggregate|--output-dir') _rmodel_dirs ;;
         'aggregate|-k'|'aggregate|--kind') _rmodel_words 'simple sync' ;;
         'aggregate|--ticks') _rmodel_words 'auto time stream' ;;
         'aggregate|--update') _rmodel_words 'hold hold-zero-velocity extrapolate brake' ;;
@@ -186,6 +188,7 @@ _rmodel_option_values() {
         'filter|--stamp') _rmodel_words 'none ros1 ros2' ;;
         'filter|--topic') _rmodel_files ;;
         'filter|--time') _rmodel_words 'header log' ;;
+        'filter|--output-dir') _rmodel_dirs ;;
         'filter|-u'|'filter|--urdf') _rmodel_files ;;
         'filter|-s'|'filter|--semantics') _rmodel_files ;;
         'filter|--semantics-format') _rmodel_words 'cpf json srdf' ;;
@@ -254,7 +257,7 @@ _rmodel_positional() {
             fi
             ;;
         'check-log')
-            if (( $2 == 0 )); then _rmodel_files
+            if (( $2 >= 0 )); then _rmodel_files
             fi
             ;;
         'log-info')

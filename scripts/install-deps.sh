@@ -7,7 +7,7 @@ packages=(
   nlohmann-json3-dev libfmt-dev libsimdjson-dev libyaml-cpp-dev
   libzstd-dev liblz4-dev libbz2-dev libsqlite3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  python3 jq gnuplot-nox liburdfdom-tools hyperfine
+  python3 jq gnuplot-nox liburdfdom-tools hyperfine parallel rsync
 )
 missing=()
 for p in "${packages[@]}"; do

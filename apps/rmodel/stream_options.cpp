@@ -72,15 +72,21 @@ std::vector<std::string> StreamOptions::checked_inputs() const {
   return list;
 }
 
-void StreamStats::print_summary(const char* command) const {
-  terminal::diagnostic(fmt::format("rmodel {}: read {} message{}, wrote {}, rejected {}, {} warning{}{}", command, read,
-             read == 1 ? "" : "s", written, rejected, warnings, warnings == 1 ? "" : "s",
-             stopped_early ? " (stopped early)" : ""));
+void StreamStats::print_summary(const char* command, const std::string& label) const {
+  terminal::diagnostic(fmt::format("rmodel {}: {}read {} message{}, wrote {}, rejected {}, {} warning{}{}", command,
+                                   label.empty() ? std::string() : label + ": ", read, read == 1 ? "" : "s", written,
+                                   rejected, warnings, warnings == 1 ? "" : "s",
+                                   stopped_early ? " (stopped early)" : ""));
 }
 
 stream::Summary run_stream(const char* command, const StreamOptions& options, stream::Stage& stage,
                            stream::Sink& sink) {
-  const auto inputs = options.checked_inputs();
+  return run_stream(command, options, stage, sink, StreamRun{options.checked_inputs(), {}, true});
+}
+
+stream::Summary run_stream(const char* command, const StreamOptions& options, stream::Stage& stage,
+                           stream::Sink& sink, const StreamRun& run) {
+  const auto& inputs = run.inputs;
   std::string source;  // the input being read, for the messages
   stream::EventHandler handler;
   if (!options.quiet)
@@ -100,7 +106,7 @@ stream::Summary run_stream(const char* command, const StreamOptions& options, st
     if (fd < 0) throw IoError(path, "cannot open");
     io::MessageReader reader(fd, path == "-" ? "<stdin>" : path, options.reader_options(), path != "-");
     source = reader.source();
-    Progress bar(fd, path);
+    Progress bar(run.progress ? fd : -1, path);
     progress = &bar;
     const bool go_on = pipeline.run(reader);
     progress = nullptr;
@@ -111,7 +117,7 @@ stream::Summary run_stream(const char* command, const StreamOptions& options, st
   if (summary.budget_exhausted)
     terminal::diagnostic(fmt::format("rmodel: stopping after {} rejected messages (--max-errors)", summary.rejected));
   StreamStats stats{summary.read, summary.written, summary.rejected, summary.warnings, summary.stopped_early()};
-  stats.print_summary(command);
+  stats.print_summary(command, run.label);
   return summary;
 }
 

@@ -45,8 +45,9 @@ struct StreamStats {
   std::uint64_t warnings = 0;
   bool stopped_early = false;  ///< --max-errors reached or output closed
 
-  /// "rmodel CMD: read N messages, wrote M, rejected R, W warnings".
-  void print_summary(const char* command) const;
+  /// "rmodel CMD: read N messages, wrote M, rejected R, W warnings"; with a label (a batch's
+  /// input), "rmodel CMD: LABEL: read ...".
+  void print_summary(const char* command, const std::string& label = {}) const;
 };
 
 /// Runs every input of `options` through `stage` into `sink` (one library Pipeline, so one
@@ -55,6 +56,18 @@ struct StreamStats {
 /// summary "rmodel COMMAND: read N messages, ...". Returns the summary.
 stream::Summary run_stream(const char* command, const StreamOptions& options, stream::Stage& stage,
                            stream::Sink& sink);
+
+/// What one run_stream() call reads, when not every input of the options (batch.hpp: one
+/// input per run).
+struct StreamRun {
+  std::vector<std::string> inputs;  ///< read in turn as one stream
+  std::string label;                ///< named by the summary line
+  bool progress = true;             ///< per-file progress bar (off in batches: threads)
+};
+
+/// run_stream() over `run.inputs` instead of the options' inputs (which are not checked).
+stream::Summary run_stream(const char* command, const StreamOptions& options, stream::Stage& stage,
+                           stream::Sink& sink, const StreamRun& run);
 
 /// Reports a problem of an input message on stderr: "rmodel: SOURCE:LINE: TEXT".
 void report_input(const std::string& source, std::size_t line, std::size_t item, const std::string& text);

@@ -11,6 +11,8 @@ namespace {
 
 ColorMode g_mode = ColorMode::automatic;
 std::string g_status;  // the status line drawn now, empty when none
+// This thread's Capture buffer, or null: only the main thread touches the terminal.
+thread_local std::string* t_capture = nullptr;
 
 void write_stderr(std::string_view text) { std::fwrite(text.data(), 1, text.size(), stderr); }
 
@@ -72,6 +74,11 @@ std::string colorize(std::string_view text) {
 }
 
 void diagnostic(std::string_view line) {
+  if (t_capture != nullptr) {
+    t_capture->append(line);
+    t_capture->push_back('\n');
+    return;
+  }
   std::string out;
   if (!g_status.empty()) out += "\r\033[K";
   out += colorize(line);
@@ -83,6 +90,17 @@ void diagnostic(std::string_view line) {
 
 void error(std::string_view message) { diagnostic(std::string("rmodel: error: ") + std::string(message)); }
 void warning(std::string_view message) { diagnostic(std::string("rmodel: warning: ") + std::string(message)); }
+
+Capture::Capture(std::string& buffer) : previous_(t_capture) { t_capture = &buffer; }
+Capture::~Capture() { t_capture = previous_; }
+
+void replay(std::string_view captured) {
+  while (!captured.empty()) {
+    const std::size_t end = captured.find('\n');
+    diagnostic(captured.substr(0, end));
+    captured.remove_prefix(end == std::string_view::npos ? captured.size() : end + 1);
+  }
+}
 
 void show_status(std::string_view text) {
   g_status.assign(text);

@@ -36,6 +36,24 @@ void error(std::string_view message);
 /// "rmodel: warning: MESSAGE" through diagnostic().
 void warning(std::string_view message);
 
+/// While alive, the lines diagnostic() writes on this thread are appended to `buffer` (each
+/// with its newline, uncoloured) instead of going to stderr: a batch run's worker threads
+/// collect each input's lines, which the main thread prints together (replay()).
+class Capture {
+public:
+  explicit Capture(std::string& buffer);
+  ~Capture();
+  Capture(const Capture&) = delete;
+  Capture& operator=(const Capture&) = delete;
+
+private:
+  std::string* previous_;
+};
+
+/// Prints captured lines through diagnostic(), one by one (so they are coloured and the
+/// status line is kept).
+void replay(std::string_view captured);
+
 /// Draws `text` as the status line (no newline; replaces the previous one). Only call it when
 /// stderr is a terminal.
 void show_status(std::string_view text);

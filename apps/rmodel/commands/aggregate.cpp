@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 
+#include "batch.hpp"
 #include "command.hpp"
 #include "limit_defaults.hpp"
 #include "model_options.hpp"
@@ -27,6 +28,7 @@ public:
         "anything was rejected");
     model_.add_to(app);
     stream_.add_to(app);
+    batch_.add_to(app);
     const char* group = "Aggregator";
     add_enum_option(app, "-k,--kind", options_.kind,
                     {{"simple", AggregatorKind::simple}, {"sync", AggregatorKind::sync}},
@@ -92,7 +94,11 @@ public:
   }
 
   int run() override {
-    (void)stream_.checked_inputs();
+    batch_.check();
+    // Every input is checked (and a batch's names and directory) before the model is loaded.
+    const std::vector<BatchItem> items =
+        batch_.active() ? plan_stream_batch(stream_, batch_) : std::vector<BatchItem>{};
+    if (!batch_.active()) (void)stream_.checked_inputs();
     const Model model = model_.load();
     if (publish_option_->count() > 0) options_.publish = publish_;
     options_.support = !no_support_;
@@ -100,7 +106,7 @@ public:
     options_.quad_params = parse_params(quad_param_args_);
     if (!initial_pose_.empty()) options_.initial_positions = resolve_pose_argument(model, initial_pose_);
     if (filter_kind_.empty() && !filter_param_args_.empty()) throw InvalidArgument("--filter-param needs --filter KIND");
-    Aggregator aggregator(model, options_);
+    (void)Aggregator(model, options_);  // refuses bad options before any output file is made
 
     io::WriterOptions writer_options = stream_.writer_options();
     writer_options.csv_joints = model.joint_names();
@@ -108,18 +114,27 @@ public:
     // start (empty cells while absent).
     writer_options.csv_fields = io::CsvPosition | io::CsvVelocity | io::CsvEffort;
     if (!no_support_) writer_options.csv_support = model.chain_names();
-    io::MessageWriter writer = io::MessageWriter::open(stream_.output, writer_options);
-    stream::WriterSink sink(writer);
-
-    std::optional<filters::FilterSink> filtered;
+    filters::FilterParams filter_params;
     if (!filter_kind_.empty()) {
-      filters::FilterParams params;
-      for (const auto& a : filter_param_args_) filters::parse_param_assignment(a, params);
-      default_bounds_from_limits("aggregate", filters::filter_kind(filter_kind_), params, model, {});
-      filtered.emplace(sink, filter_kind_, params, model.pose_size());
+      for (const auto& a : filter_param_args_) filters::parse_param_assignment(a, filter_params);
+      default_bounds_from_limits("aggregate", filters::filter_kind(filter_kind_), filter_params, model, {});
     }
-    const stream::Summary summary =
-        run_stream("aggregate", stream_, aggregator, filtered ? static_cast<stream::Sink&>(*filtered) : sink);
+
+    // One run: a fresh aggregator and output filter (batch inputs run this in threads; it
+    // only reads what was set up above).
+    const auto run_one = [&](const std::string& output, const StreamRun& run) {
+      Aggregator aggregator(model, options_);
+      io::MessageWriter writer = io::MessageWriter::open(output, writer_options);
+      stream::WriterSink sink(writer);
+      std::optional<filters::FilterSink> filtered;
+      if (!filter_kind_.empty()) filtered.emplace(sink, filter_kind_, filter_params, model.pose_size());
+      return run_stream("aggregate", stream_, aggregator, filtered ? static_cast<stream::Sink&>(*filtered) : sink,
+                        run);
+    };
+    if (batch_.active())
+      return run_stream_batch("aggregate", batch_, items,
+                              [&](const BatchItem& item) { return run_one(item.output, batch_stream_run(item)); });
+    const stream::Summary summary = run_one(stream_.output, StreamRun{stream_.checked_inputs(), {}, true});
     return summary.rejected > 0 ? kFailed : kOk;
   }
 
@@ -132,6 +147,7 @@ private:
 
   ModelOptions model_;
   StreamOptions stream_;
+  BatchOptions batch_;
   AggregatorOptions options_;
   PublishPolicy publish_ = PublishPolicy::message;
   CLI::Option* publish_option_ = nullptr;

@@ -1,11 +1,14 @@
 // rmodel check-log: validate a recorded joint-state log against a model, streaming with
 // bounded memory; problems as they are found, then a summary per joint. Exit 0 when the log
 // has no error, 1 when it has, 2 on usage errors.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 
 #include <fmt/format.h>
 
+#include "batch.hpp"
 #include "command.hpp"
 #include "model_options.hpp"
 #include "output.hpp"
@@ -14,6 +17,7 @@
 #include "rmodel/io/reader.hpp"
 #include "rmodel/log_check.hpp"
 #include "rmodel/stream.hpp"
+#include "terminal.hpp"
 
 namespace rmodel::cli {
 namespace {
@@ -26,10 +30,13 @@ std::string where(const std::string& source, const LogProblem& p) {
   return fmt::format("{}:{}: item {}", source, p.line, p.item);
 }
 
+void write_to(std::FILE* out, const std::string& text) { std::fwrite(text.data(), 1, text.size(), out); }
+
 /// The checker as a pipeline stage; prints each new problem as it is found (text output).
 class CheckStage final : public stream::Stage {
 public:
-  CheckStage(LogChecker& checker, const std::string* source) : checker_(checker), source_(source) {}
+  CheckStage(LogChecker& checker, const std::string* source, std::FILE* out)
+      : checker_(checker), source_(source), out_(out) {}
   void push(const io::Message& message, stream::Output&, stream::Reporter&) override {
     checker_.add(message);
     print_new();
@@ -38,28 +45,30 @@ public:
     if (source_ == nullptr) return;
     for (; printed_ < checker_.problems().size(); ++printed_) {
       const LogProblem& p = checker_.problems()[printed_];
-      write_out(fmt::format("{}: {}: {} [{}]\n", where(*source_, p), to_string(p.severity), p.message, p.code));
+      write_to(out_, fmt::format("{}: {}: {} [{}]\n", where(*source_, p), to_string(p.severity), p.message, p.code));
     }
   }
 
 private:
   LogChecker& checker_;
   const std::string* source_;
+  std::FILE* out_;
   std::size_t printed_ = 0;
 };
 
 /// Flushes the problems printed so far when the reader is about to wait for input.
-class StdoutSink final : public stream::Sink {
+class ReportSink final : public stream::Sink {
 public:
-  explicit StdoutSink(bool active) : active_(active) {}
+  ReportSink(bool active, std::FILE* out) : active_(active), out_(out) {}
   void joint_state(const JointState&, std::optional<std::int64_t>) override {}
   void support_state(const SupportState&, std::optional<std::int64_t>) override {}
   void flush() override {
-    if (active_) std::fflush(stdout);
+    if (active_) std::fflush(out_);
   }
 
 private:
   bool active_;
+  std::FILE* out_;
 };
 
 class CheckLogCommand : public Command {
@@ -71,7 +80,8 @@ public:
         "limit and, with --period, implied velocities and accelerations. Streams with bounded memory. Exit 0 when "
         "the log has no error, 1 when it has, 2 on usage errors");
     model_.add_to(app);
-    app.add_option("log", log_, "Joint-state log (.jsonl, .json, .csv, .mcap, .db3, .bag; '-' for stdin)")
+    app.add_option("log", logs_,
+                   "Joint-state log (.jsonl, .json, .csv, .mcap, .db3, .bag; '-' for stdin); several with --output-dir")
         ->required()
         ->type_name("LOG");
     app.add_option("-i,--input-format", input_format_, "Log format")
@@ -99,22 +109,63 @@ public:
         ->check(CLI::PositiveNumber)
         ->default_str("10");
     add_format_option(app, format_, {OutputFormat::text, OutputFormat::json});
-    app.add_flag("-q,--quiet", quiet_, "Print nothing; only the exit status tells");
+    app.add_flag("-q,--quiet", quiet_, "Print nothing; only the exit status tells (--output-dir: the reports are still written)");
+    batch_.add_to(app);
   }
 
   int run() override {
+    batch_.check();
+    std::vector<BatchItem> items;
+    if (batch_.active())
+      items = plan_batch(logs_, batch_.output_dir, format_ == OutputFormat::json ? "json" : "txt");
+    else if (logs_.size() > 1)
+      throw InvalidArgument("check-log checks one log; for one report per log, give --output-dir DIR");
     const Model model = model_.load();
+    if (!batch_.active()) return check(model, logs_.front(), stdout, quiet_, nullptr);
+
+    // One report per log, DIR/<log name>.txt or .json, byte for byte what `check-log LOG`
+    // prints; on stderr one verdict line per log (in log order) and the count.
+    std::vector<int> valid(items.size(), -1);  // per log: 1 valid, 0 invalid, -1 failed
+    const auto codes = run_batch(items.size(), batch_.workers(items.size()), [&](std::size_t i) {
+      std::string verdict_line;
+      const int code = check(model, items[i].input, nullptr, false, &verdict_line, &items[i].output);
+      valid[i] = code == kOk ? 1 : 0;
+      if (!quiet_) terminal::diagnostic(fmt::format("rmodel check-log: {}: {}", items[i].input, verdict_line));
+      return code;
+    });
+    if (!quiet_) {
+      const auto count = [&](int v) { return std::count(valid.begin(), valid.end(), v); };
+      std::string failed = count(-1) > 0 ? fmt::format(", {} failed", count(-1)) : "";
+      terminal::diagnostic(fmt::format("rmodel check-log: {} log{}: {} valid, {} invalid{}", items.size(),
+                                       items.size() == 1 ? "" : "s", count(1), count(0), failed));
+    }
+    return worst_exit_code(codes);
+  }
+
+private:
+  /// Checks one log and writes its report to `out`, or to the file `path` when given
+  /// (created once the log is open, so that a log that cannot be read leaves no report).
+  /// `verdict_line`: the last line of the text report, without its newline. Returns the
+  /// exit code: kOk when the log is valid.
+  int check(const Model& model, const std::string& log, std::FILE* out, bool quiet, std::string* verdict_line,
+            const std::string* path = nullptr) const {
     LogChecker checker(model, options_);
     io::ReaderOptions reader_options;
     reader_options.format = io::parse_format(input_format_);
     reader_options.topics = topics_;
     reader_options.time = io::parse_time_source(time_source_);
-    io::MessageReader reader = io::MessageReader::open(log_, reader_options);
-    const bool stream_text = format_ == OutputFormat::text && !quiet_;
+    io::MessageReader reader = io::MessageReader::open(log, reader_options);
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(nullptr, &std::fclose);
+    if (path != nullptr) {
+      file.reset(std::fopen(path->c_str(), "wb"));
+      if (!file) throw WriteError(*path, "cannot create");
+      out = file.get();
+    }
+    const bool stream_text = format_ == OutputFormat::text && !quiet;
     // The library's run loop reads; the checker is its stage. Read errors reach the
     // checker through the event handler (the checker counts and words them itself).
-    CheckStage stage(checker, stream_text ? &reader.source() : nullptr);
-    StdoutSink sink(stream_text);
+    CheckStage stage(checker, stream_text ? &reader.source() : nullptr, out);
+    ReportSink sink(stream_text, out);
     stream::Pipeline pipeline(stage, sink, [&](const stream::Event& e) {
       if (e.severity != Severity::error) return;
       checker.add_read_error(io::ReadError{e.line, e.item, std::string(e.text)});
@@ -122,13 +173,21 @@ public:
     });
     pipeline.run(reader);
     pipeline.finish();
-    if (quiet_) return checker.valid() ? kOk : kFailed;
-    if (format_ == OutputFormat::json) write_out(json_text(to_json(model, checker, reader.source())));
-    else write_out(summary(model, checker));
+    if (verdict_line != nullptr) {
+      *verdict_line = verdict(checker);
+      verdict_line->pop_back();
+    }
+    if (!quiet) {
+      if (format_ == OutputFormat::json) write_to(out, json_text(to_json(model, checker, reader.source())));
+      else write_to(out, summary(model, checker));
+    }
+    if (file) {
+      const bool failed = std::ferror(file.get()) != 0;
+      if (std::fclose(file.release()) != 0 || failed) throw WriteError(*path, "write failed");
+    }
     return checker.valid() ? kOk : kFailed;
   }
 
-private:
   /// Values computed from differences: 6 significant digits in text (no 43.00000000000001).
   static Json computed(double v, bool text) {
     if (std::isnan(v)) return nullptr;
@@ -213,7 +272,8 @@ private:
   }
 
   ModelOptions model_;
-  std::string log_;
+  BatchOptions batch_;
+  std::vector<std::string> logs_;
   std::string input_format_ = "auto";
   std::vector<std::string> topics_;
   std::string time_source_ = "header";

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "batch.hpp"
 #include "command.hpp"
 #include "limit_defaults.hpp"
 #include "model_options.hpp"
@@ -80,6 +81,7 @@ public:
         "skipped; exit 1 if anything was rejected. Also: --list the kinds, --step response, --plot for tuning");
     app.add_option("kind", kind_, "Filter kind (rmodel filter --list)");
     stream_.add_to(app);
+    batch_.add_to(app);
     model_.add_to(app);
     const char* group = "Filter";
     app.add_option("-p,--param", param_args_, "Filter parameter NAME=VALUE (repeatable; see --list)")
@@ -121,6 +123,9 @@ public:
       return kOk;
     }
     if (kind_.empty()) throw InvalidArgument("filter: a filter kind is required (see rmodel filter --list)");
+    batch_.check();
+    if (batch_.active() && (step_ || !plot_.empty()))
+      throw InvalidArgument("--output-dir filters logs; --step and --plot draw one response or log at a time");
     const rf::FilterKind& kind = rf::filter_kind(kind_);
     rf::FilterParams given;
     for (const auto& a : param_args_) rf::parse_param_assignment(a, given);
@@ -259,7 +264,9 @@ private:
   };
 
   int run_stream(const rf::FilterKind& kind, const rf::FilterParams& params, const std::string& gnuplot) {
-    (void)stream_.checked_inputs();
+    const std::vector<BatchItem> items =
+        batch_.active() ? plan_stream_batch(stream_, batch_) : std::vector<BatchItem>{};
+    if (!batch_.active()) (void)stream_.checked_inputs();
     field_ = rf::parse_joint_field(field_text_);
     std::optional<Model> model;
     if (model_given()) model.emplace(model_.load());
@@ -278,21 +285,38 @@ private:
     if (model && field_ == rf::JointField::position)
       default_bounds_from_limits("filter", kind, given_params_, *model, selection);
     // The parameters as given: a T given forces the fixed step (resolved ones always have T).
+    const auto add_model_joints = [&](rf::StreamFilter& filter) {
+      if (model) filter.add_joints(model->joint_names());
+    };
+    io::WriterOptions writer_options = stream_.writer_options();
+    if (model) writer_options.csv_joints = model->joint_names();
+    if (model) writer_options.csv_fields = io::CsvPosition | io::CsvVelocity | io::CsvEffort;
+
+    if (batch_.active()) {
+      // Refuses bad parameters before any output file is made.
+      (void)rf::StreamFilter(kind.name, given_params_, field_, selection, known);
+      // One run per input: fresh filters (threads; they only read the setup above).
+      return run_stream_batch("filter", batch_, items, [&](const BatchItem& item) {
+        rf::StreamFilter filter(kind.name, given_params_, field_, selection, known);
+        add_model_joints(filter);
+        io::MessageWriter writer = io::MessageWriter::open(item.output, writer_options);
+        stream::WriterSink sink(writer);
+        RecordingStage stage(filter);
+        return rmodel::cli::run_stream("filter", stream_, stage, sink, batch_stream_run(item));
+      });
+    }
+
     rf::StreamFilter filter(kind.name, given_params_, field_, selection, known);
-    if (model) filter.add_joints(model->joint_names());
+    add_model_joints(filter);
     for (const auto& j : plot_joints_) plot_index_.emplace(j, plot_index_.size());
     traces_.resize(plot_joints_.size());
     for (std::size_t i = 0; i < plot_joints_.size(); ++i) traces_[i].title = plot_joints_[i];
     period_ = filter.params().count("T") != 0 ? filter.params().at("T") : 0.01;
 
-    io::WriterOptions writer_options = stream_.writer_options();
-    if (model) writer_options.csv_joints = model->joint_names();
-    if (model) writer_options.csv_fields = io::CsvPosition | io::CsvVelocity | io::CsvEffort;
     io::MessageWriter writer = io::MessageWriter::open(stream_.output, writer_options);
     stream::WriterSink sink(writer);
     RecordingStage stage(filter);
     PlotSink plot_sink(*this, sink, stage, filter);
-
     const stream::Summary summary =
         rmodel::cli::run_stream("filter", stream_, stage, plot_.empty() ? static_cast<stream::Sink&>(sink) : plot_sink);
     int code = summary.rejected > 0 ? kFailed : kOk;
@@ -363,6 +387,7 @@ private:
 
   ModelOptions model_;
   StreamOptions stream_;
+  BatchOptions batch_;
   std::string kind_;
   std::vector<std::string> param_args_;
   std::string field_text_ = "position";

@@ -1,0 +1,80 @@
+#pragma once
+// Whole archives: `--output-dir DIR` and `-j N` of aggregate, filter and check-log. Each
+// input is then its own run (fresh aggregator, filters or checks, as if rmodel ran once per
+// input) writing DIR/<input name without extension>.<ext>; N inputs run at once in threads
+// of this process, and each input's diagnostics are printed together, in input order.
+// Without --output-dir the inputs stay one stream (run_stream, docs/streaming.md).
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "rmodel/stream.hpp"
+#include "stream_options.hpp"
+
+namespace rmodel::cli {
+
+/// --output-dir and -j/--jobs.
+struct BatchOptions {
+  std::string output_dir;  ///< empty: not a batch
+  unsigned jobs = 1;       ///< inputs at once; 0: one per core
+  CLI::Option* jobs_option = nullptr;
+
+  void add_to(CLI::App& app);
+  [[nodiscard]] bool active() const { return !output_dir.empty(); }
+  /// Refuses -j without --output-dir (InvalidArgument).
+  void check() const;
+  /// The worker count for `inputs` inputs: jobs, or the cores for 0, at most `inputs`.
+  [[nodiscard]] unsigned workers(std::size_t inputs) const;
+};
+
+/// One input of a batch and the file its result goes to.
+struct BatchItem {
+  std::string input;   ///< as given on the command line
+  std::string output;  ///< DIR/<name>.<extension>
+};
+
+/// The base name an input's output gets: a file's name without its last extension
+/// (`logs/a.zstd.mcap` → `a.zstd`), a rosbag2 directory's whole name (`run_db3/` → `run_db3`).
+[[nodiscard]] std::string batch_output_name(const std::string& input);
+
+/// Checks a batch before anything runs and creates `dir` (with its parents) when missing.
+/// Refuses (InvalidArgument, exit 2) no input, `-` (stdin) as an input, two inputs whose
+/// outputs would have the same name (naming both), an output that would overwrite its own
+/// input; (IoError, exit 2) an input that does not exist, a directory that is not a rosbag2
+/// one, an output directory that cannot be created.
+[[nodiscard]] std::vector<BatchItem> plan_batch(const std::vector<std::string>& inputs, const std::string& dir,
+                                                std::string_view extension);
+
+/// Runs `run_one(i)` for every item index i in [0, count), `workers` at a time (threads of
+/// this process; 1: one after the other on this thread). An exception thrown by run_one is
+/// that input's failure: "rmodel: error: WHAT" among its diagnostics and exit code 1; the
+/// other inputs go on. With more than one worker, each input's diagnostics (everything
+/// terminal::diagnostic() is given on its thread) are held and printed together when it and
+/// every input before it have completed; with one, they are printed as they come. On a
+/// terminal, the status line shows "k/N inputs done". Returns the exit codes in input order.
+std::vector<int> run_batch(std::size_t count, unsigned workers, const std::function<int(std::size_t)>& run_one);
+
+/// The exit status of a batch: the worst of its inputs'.
+[[nodiscard]] int worst_exit_code(const std::vector<int>& codes);
+
+/// plan_batch() for aggregate and filter: refuses -o with --output-dir; the extension is the
+/// output format's (jsonl unless -O says otherwise).
+[[nodiscard]] std::vector<BatchItem> plan_stream_batch(const StreamOptions& options, const BatchOptions& batch);
+
+/// The StreamRun of one batch input.
+[[nodiscard]] inline StreamRun batch_stream_run(const BatchItem& item) { return {{item.input}, item.input, false}; }
+
+/// Runs a stream command once per item (run_batch): `run_one` builds that input's stage and
+/// sink, writes item.output and returns run_stream()'s summary (called with
+/// batch_stream_run(item): the summary line names the input, no per-file progress bar). An input with rejected messages (or that failed) exits 1, as it
+/// would alone. Then prints the total, "rmodel COMMAND: N inputs (F failed): read ...", and
+/// returns the worst exit code.
+int run_stream_batch(const char* command, const BatchOptions& batch, const std::vector<BatchItem>& items,
+                     const std::function<stream::Summary(const BatchItem&)>& run_one);
+
+}  // namespace rmodel::cli

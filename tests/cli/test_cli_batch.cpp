@@ -1,0 +1,435 @@
+// Whole archives: `--output-dir DIR` and `-j N` of aggregate, filter and check-log. The
+// oracle is the documented promise (README "Whole archives and fleets", docs/streaming.md):
+// each output file is byte for byte what the same command prints for that input alone, each
+// input's stderr lines are those of its run alone (its summary line naming it), together and
+// in input order, followed by a total; the exit status is the worst of the runs.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include <sys/wait.h>
+
+#include <fmt/format.h>
+
+#include "test_support.hpp"
+
+namespace rmodel {
+namespace {
+
+namespace fs = std::filesystem;
+using test::read_file;
+using test::run_rmodel;
+using test::RunResult;
+
+std::string example(const std::string& file) {
+  return (test::source_dir() / "share" / "rmodel" / "examples" / file).string();
+}
+
+/// A temporary directory removed with the fixture.
+class CliBatch : public ::testing::Test {
+protected:
+  void SetUp() override { dir_ = test::make_temp_dir("rmodel-batch-"); }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  /// A log of `count` messages of two sample-robot joints, every 0.01 s, with a malformed
+  /// line at each of `bad_lines` (1-based) instead of a message.
+  std::string make_log(const std::string& name, int count, std::vector<int> bad_lines = {}) const {
+    const fs::path path = dir_ / "logs" / name;
+    fs::create_directories(path.parent_path());
+    std::ofstream out(path);
+    for (int i = 1; i <= count; ++i) {
+      if (std::find(bad_lines.begin(), bad_lines.end(), i) != bad_lines.end()) {
+        out << fmt::format("{{\"t\": {:.2f}, \"name\": [\"neck_pitch\"], \"position\": [0.1, 0.2]}}\n", 0.01 * (i - 1));
+        continue;
+      }
+      out << fmt::format("{{\"t\": {:.2f}, \"name\": [\"neck_pitch\", \"head_yaw\"], \"position\": [{:.6f}, {:.6f}]}}\n",
+                         0.01 * (i - 1), 0.5 * std::sin(0.01 * i), 0.3 * std::cos(0.02 * i));
+    }
+    return path.string();
+  }
+
+  fs::path dir_;
+};
+
+/// A command over several inputs and how to get one input's output alone.
+struct Case {
+  std::string name;
+  std::vector<std::string> args;  ///< the command without inputs and outputs
+  std::string extension;          ///< of the batch's output files
+  bool to_stdout;                 ///< check-log: the report is stdout; else `-o FILE`
+};
+
+std::vector<Case> cases() {
+  return {{"aggregate simple", {"aggregate", "--sample"}, "jsonl", false},
+          {"aggregate sync", {"aggregate", "--sample", "--kind", "sync", "--publish", "both"}, "jsonl", false},
+          {"aggregate csv", {"aggregate", "--sample", "-O", "csv"}, "csv", false},
+          {"filter", {"filter", "exponential", "-p", "tau=0.05", "--sample"}, "jsonl", false},
+          {"check-log text", {"check-log", "--sample", "--period", "0.01"}, "txt", true},
+          {"check-log json", {"check-log", "--sample", "-f", "json"}, "json", true}};
+}
+
+std::vector<std::string> operator+(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+/// The input's run alone: its output (the file of -o, or stdout) and its result.
+struct Alone {
+  std::string output;
+  RunResult result;
+};
+
+Alone run_alone(const Case& c, const std::string& input, const fs::path& scratch) {
+  Alone a;
+  if (c.to_stdout) {
+    a.result = run_rmodel(c.args + std::vector<std::string>{input});
+    a.output = a.result.out;
+  } else {
+    const fs::path out = scratch / ("alone." + c.extension);
+    a.result = run_rmodel(c.args + std::vector<std::string>{input, "-o", out.string()});
+    a.output = read_file(out);
+    fs::remove(out);
+  }
+  return a;
+}
+
+std::string base_name(const std::string& input) { return fs::path(input).stem().string(); }
+
+/// The stderr a batch must print: per input, its lines alone with the summary line naming
+/// the input; then the total, summed from the runs alone.
+std::string expected_stderr(const Case& c, const std::vector<std::string>& inputs, const std::vector<Alone>& alone) {
+  const std::string command = c.args.front();
+  std::string expected;
+  if (command == "check-log") {
+    int valid = 0;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      EXPECT_EQ(alone[i].result.err, "") << inputs[i];
+      // The verdict is the last line of the text report (of the run alone, in text).
+      std::vector<std::string> text_args;
+      for (std::size_t k = 0; k < c.args.size(); ++k) {
+        if (c.args[k] == "-f") ++k;
+        else text_args.push_back(c.args[k]);
+      }
+      std::string report = run_rmodel(text_args + std::vector<std::string>{inputs[i]}).out;
+      report.pop_back();
+      const std::string verdict = report.substr(report.rfind('\n') + 1);
+      valid += verdict.starts_with("valid:") ? 1 : 0;
+      expected += fmt::format("rmodel check-log: {}: {}\n", inputs[i], verdict);
+    }
+    return expected + fmt::format("rmodel check-log: {} logs: {} valid, {} invalid\n", inputs.size(), valid,
+                                  static_cast<int>(inputs.size()) - valid);
+  }
+  const std::regex summary("rmodel " + command + ": read (\\d+) messages?, wrote (\\d+), rejected (\\d+), (\\d+) warnings?\n$");
+  unsigned long long total[4] = {0, 0, 0, 0};
+  int failed = 0;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const std::string& err = alone[i].result.err;
+    std::smatch m;
+    EXPECT_TRUE(std::regex_search(err, m, summary)) << err;
+    if (m.empty()) continue;
+    for (int k = 0; k < 4; ++k) total[k] += std::stoull(m[k + 1].str());
+    failed += alone[i].result.exit_code != 0 ? 1 : 0;
+    const std::size_t at = static_cast<std::size_t>(m.position(0));
+    expected += err.substr(0, at) + "rmodel " + command + ": " + inputs[i] + ": " + err.substr(at + command.size() + 9);
+  }
+  return expected + fmt::format("rmodel {}: {} inputs ({} failed): read {} message{}, wrote {}, rejected {}, {} warning{}\n",
+                                command, inputs.size(), failed, total[0], total[0] == 1 ? "" : "s", total[1],
+                                total[2], total[3], total[3] == 1 ? "" : "s");
+}
+
+int worst(const std::vector<Alone>& alone) {
+  int code = 0;
+  for (const auto& a : alone) code = std::max(code, a.result.exit_code);
+  return code;
+}
+
+TEST_F(CliBatch, EachOutputIsTheInputsRunAloneWhateverTheJobs) {
+  // The shipped logs (with their mistakes) and a longer one with bad lines; the long one
+  // first, so that with -j 3 the others usually end before it and must wait to be printed.
+  const std::vector<std::string> inputs = {make_log("long.jsonl", 3000, {700, 2100}), example("pony_log.jsonl"),
+                                           example("walk.jsonl"), example("fl.jsonl"),
+                                           make_log("short.jsonl", 20, {5})};
+  for (const Case& c : cases()) {
+    SCOPED_TRACE(c.name);
+    std::vector<Alone> alone;
+    for (const auto& input : inputs) alone.push_back(run_alone(c, input, dir_));
+    ASSERT_EQ(worst(alone), 1) << "the inputs have mistakes: some run alone fails";
+    for (const char* jobs : {"1", "3"}) {
+      SCOPED_TRACE(std::string("-j ") + jobs);
+      const fs::path out = dir_ / (std::string("out-") + jobs);
+      const auto r = run_rmodel(c.args + inputs + std::vector<std::string>{"--output-dir", out.string(), "-j", jobs});
+      EXPECT_EQ(r.exit_code, worst(alone)) << r.err;
+      EXPECT_EQ(r.out, "");
+      std::size_t files = 0;
+      for ([[maybe_unused]] const auto& e : fs::directory_iterator(out)) ++files;
+      EXPECT_EQ(files, inputs.size());
+      for (std::size_t i = 0; i < inputs.size(); ++i) {
+        const fs::path file = out / (base_name(inputs[i]) + "." + c.extension);
+        ASSERT_TRUE(fs::exists(file)) << file;
+        EXPECT_EQ(read_file(file), alone[i].output) << file;
+      }
+      EXPECT_EQ(r.err, expected_stderr(c, inputs, alone));
+      fs::remove_all(out);
+    }
+  }
+}
+
+TEST_F(CliBatch, QuietBatchKeepsTheSummariesAndTheOutputs) {
+  const std::vector<std::string> inputs = {make_log("a.jsonl", 50, {3}), example("walk.jsonl")};
+  const Case c{"aggregate quiet", {"aggregate", "--sample", "-q"}, "jsonl", false};
+  std::vector<Alone> alone;
+  for (const auto& input : inputs) alone.push_back(run_alone(c, input, dir_));
+  const auto r = run_rmodel(c.args + inputs + std::vector<std::string>{"--output-dir", (dir_ / "out").string(), "-j", "2"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, expected_stderr(c, inputs, alone));
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    EXPECT_EQ(read_file(dir_ / "out" / (base_name(inputs[i]) + ".jsonl")), alone[i].output);
+}
+
+TEST_F(CliBatch, SeveralInputsWithoutOutputDirStayOneStream) {
+  // The default is unchanged: two logs are read as one stream (one summary, one output).
+  const std::string a = make_log("a.jsonl", 10), b = make_log("b.jsonl", 10);
+  const auto both = run_rmodel({"aggregate", "--sample", a, b});
+  EXPECT_EQ(both.exit_code, 0) << both.err;
+  EXPECT_EQ(both.err, "rmodel aggregate: read 20 messages, wrote 20, rejected 0, 0 warnings\n");
+  EXPECT_EQ(both.out, run_rmodel({"aggregate", "--sample", "-"}, read_file(a) + read_file(b)).out);
+}
+
+TEST_F(CliBatch, AnInputThatFailsDoesNotStopTheOthers) {
+  // A rosbag2 directory whose metadata.yaml lists no file cannot even be opened: that input
+  // fails (its error among its lines), the others are written as alone, and the batch exits 1.
+  const fs::path broken = dir_ / "logs" / "broken_db3";
+  fs::create_directories(broken);
+  std::ofstream(broken / "metadata.yaml") << "rosbag2_bagfile_information:\n  version: 5\n";
+  const std::string good = make_log("good.jsonl", 30);
+  const Case c{"aggregate", {"aggregate", "--sample"}, "jsonl", false};
+  const Alone broken_alone = run_alone(c, broken.string(), dir_);
+  EXPECT_NE(broken_alone.result.exit_code, 0);
+  const Alone good_alone = run_alone(c, good, dir_);
+  ASSERT_EQ(good_alone.result.exit_code, 0);
+  for (const char* jobs : {"1", "2"}) {
+    const fs::path out = dir_ / (std::string("out-") + jobs);
+    const auto r = run_rmodel({"aggregate", "--sample", broken.string(), good, example("fl.jsonl"), "--output-dir",
+                               out.string(), "-j", jobs});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_EQ(read_file(out / "good.jsonl"), good_alone.output);
+    EXPECT_TRUE(fs::exists(out / "fl.jsonl"));
+    // The broken input's error comes first (input order), as alone, then the others.
+    const std::size_t error_at = r.err.find("rmodel: error: ");
+    ASSERT_NE(error_at, std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(broken_alone.result.err.substr(std::string("rmodel: error: ").size())), std::string::npos)
+        << "expected the error of the run alone:\n" << broken_alone.result.err << "in:\n" << r.err;
+    EXPECT_LT(error_at, r.err.find("rmodel aggregate: " + good + ": read 30 messages"));
+    EXPECT_NE(r.err.find("rmodel aggregate: 3 inputs (1 failed): "), std::string::npos) << r.err;
+  }
+}
+
+TEST_F(CliBatch, CheckLogFailsWhenOneLogIsInvalid) {
+  const std::string clean = make_log("clean.jsonl", 20);
+  const auto r = run_rmodel({"check-log", "--sample", clean, example("walk.jsonl"), "--output-dir",
+                             (dir_ / "reports").string(), "-j", "2"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(run_rmodel({"check-log", "--sample", clean}).exit_code, 0);
+  EXPECT_NE(r.err.find("rmodel check-log: 2 logs: 1 valid, 1 invalid\n"), std::string::npos) << r.err;
+  // -q: nothing on the terminal, the reports still written.
+  const auto quiet = run_rmodel({"check-log", "--sample", "-q", clean, example("walk.jsonl"), "--output-dir",
+                                 (dir_ / "quiet").string()});
+  EXPECT_EQ(quiet.exit_code, 1);
+  EXPECT_EQ(quiet.err, "");
+  EXPECT_EQ(read_file(dir_ / "quiet" / "clean.txt"), run_rmodel({"check-log", "--sample", clean}).out);
+}
+
+TEST_F(CliBatch, UsageErrorsBeforeAnythingRuns) {
+  const std::string a = make_log("a.jsonl", 5);
+  fs::create_directories(dir_ / "other");
+  const std::string a2 = (dir_ / "other" / "a.jsonl").string();
+  std::ofstream(a2) << read_file(a);
+  const std::string out = (dir_ / "out").string();
+  std::ofstream(dir_ / "plain_file") << "x";
+  struct Bad {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<Bad> bad = {
+      {{"aggregate", "--sample", a, "-", "--output-dir", out}, "'-' (stdin) cannot be an input"},
+      {{"filter", "exponential", "-", "--output-dir", out}, "'-' (stdin) cannot be an input"},
+      {{"check-log", "--sample", "-", "--output-dir", out}, "'-' (stdin) cannot be an input"},
+      {{"aggregate", "--sample", "--output-dir", out}, "--output-dir needs input files"},
+      {{"aggregate", "--sample", a, "-o", (dir_ / "x.jsonl").string(), "--output-dir", out},
+       "-o and --output-dir exclude each other"},
+      {{"filter", "exponential", a, "-o", (dir_ / "x.jsonl").string(), "--output-dir", out},
+       "-o and --output-dir exclude each other"},
+      {{"aggregate", "--sample", a, a2, "--output-dir", out},
+       fmt::format("'{}' and '{}' would both be written to {}/a.jsonl", a, a2, out)},
+      {{"check-log", "--sample", a, a2, "--output-dir", out},
+       fmt::format("'{}' and '{}' would both be written to {}/a.txt", a, a2, out)},
+      {{"aggregate", "--sample", a, "--output-dir", (dir_ / "plain_file" / "sub").string()},
+       "cannot create the output directory"},
+      {{"aggregate", "--sample", a, (dir_ / "missing.jsonl").string(), "--output-dir", out}, "missing.jsonl: no such file"},
+      {{"aggregate", "--sample", a, "-j", "2"}, "-j/--jobs needs --output-dir DIR"},
+      {{"check-log", "--sample", a, a2}, "check-log checks one log; for one report per log, give --output-dir DIR"},
+      {{"filter", "exponential", a, "--step", "--output-dir", out}, "--step and --plot"},
+      // The output would overwrite its input: the directory of the inputs themselves.
+      {{"aggregate", "--sample", a, "--output-dir", (dir_ / "logs").string()}, "would overwrite its input"},
+  };
+  for (const Bad& b : bad) {
+    std::string line;
+    for (const auto& arg : b.args) line += arg + " ";
+    SCOPED_TRACE(line);
+    const auto r = run_rmodel(b.args);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find(b.message), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("error:"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_FALSE(fs::exists(out)) << "a usage error must come before the output directory is made";
+    EXPECT_EQ(read_file(a), read_file(a2)) << "an input was touched";
+  }
+}
+
+TEST_F(CliBatch, OutputDirIsCreatedWithItsParents) {
+  const std::string a = make_log("a.jsonl", 5);
+  const fs::path out = dir_ / "deep" / "er" / "out";
+  const auto r = run_rmodel({"filter", "exponential", "-p", "tau=0.1", a, "--output-dir", out.string()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_file(out / "a.jsonl"), run_rmodel({"filter", "exponential", "-p", "tau=0.1", a}).out);
+}
+
+TEST_F(CliBatch, RosLogsAreNamedAfterTheFileOrTheRosbag2Directory) {
+  RMODEL_REQUIRE_FIXTURES();
+  const std::vector<std::string> inputs = {test::fixture("bags/hoof_wave_db3").string() + "/",
+                                           test::fixture("bags/hoof_wave.zstd.mcap").string(),
+                                           test::fixture("bags/greeting.bz2.bag").string()};
+  const Case c{"filter", {"filter", "exponential", "-p", "tau=0.05"}, "jsonl", false};
+  const fs::path out = dir_ / "out";
+  const auto r = run_rmodel(c.args + inputs + std::vector<std::string>{"--output-dir", out.string(), "-j", "0"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<std::string> names = {"hoof_wave_db3.jsonl", "hoof_wave.zstd.jsonl", "greeting.bz2.jsonl"};
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const Alone alone = run_alone(c, inputs[i], dir_);
+    ASSERT_EQ(alone.result.exit_code, 0) << alone.result.err;
+    ASSERT_FALSE(alone.output.empty());
+    EXPECT_EQ(read_file(out / names[i]), alone.output) << names[i];
+  }
+}
+
+/// Runs a bash script (written to a file, so that no quoting is lost) in `dir`.
+RunResult run_bash(const fs::path& dir, const std::string& script) {
+  std::ofstream(dir / "script.sh") << script;
+  RunResult r;
+  const std::string command = "cd '" + dir.string() + "' && bash script.sh 2> stderr.txt";
+  if (FILE* p = popen(command.c_str(), "r")) {
+    char buf[256];
+    for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
+    const int status = pclose(p);
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+  r.err = read_file(dir / "stderr.txt");
+  return r;
+}
+
+/// True when GNU parallel (not moreutils' parallel) is on PATH.
+bool have_gnu_parallel(const fs::path& dir) {
+  return run_bash(dir, "parallel --will-cite --version 2>/dev/null | head -n 1\n").out.find("GNU parallel") !=
+         std::string::npos;
+}
+
+/// The rover's logs and model files of the fleet recipe in `dir`: logs/{wave,slow,shifted}.jsonl.
+std::vector<std::string> fleet_inputs(const fs::path& dir) {
+  // The arm waving, and the same wave slower and shifted.
+  fs::create_directories(dir / "logs");
+  fs::copy_file(example("arm_wave.jsonl"), dir / "logs" / "wave.jsonl");
+  for (const char* name : {"slow.jsonl", "shifted.jsonl"}) {
+    std::ofstream out(dir / "logs" / name);
+    for (int i = 0; i <= 40; ++i)
+      out << fmt::format("{{\"t\": {:.2f}, \"name\": [\"arm_pan\", \"elbow\"], \"position\": [{:.4f}, {:.4f}]}}\n",
+                         0.05 * i, 0.4 * std::sin(0.1 * i), name[1] == 'l' ? -0.5 : -0.7);
+  }
+  for (const char* file : {"model.json", "robot.urdf", "robot.json"}) fs::copy_file(example(file), dir / file);
+  return {"wave", "slow", "shifted"};
+}
+
+/// The README's recipe, with `sshlogin` (and extra options of parallel) for the hosts.
+std::string fleet_recipe(const std::string& parallel_options) {
+  return fmt::format(R"(export PATH="{}:$PATH"
+parallel --will-cite {} \
+  --basefile model.json --basefile robot.urdf --basefile robot.json \
+  --transferfile {{}} --return poses/{{/.}}.jsonl --cleanup \
+  'mkdir -p poses && rmodel aggregate --model model.json --kind sync {{}} -o poses/{{/.}}.jsonl' ::: logs/*.jsonl
+)",
+                     fs::path(RMODEL_EXE).parent_path().string(), parallel_options);
+}
+
+/// Each poses/LOG.jsonl of `dir` is `rmodel aggregate` run alone on logs/LOG.jsonl.
+void expect_fleet_outputs(const fs::path& dir, const std::vector<std::string>& logs, const RunResult& r) {
+  for (const auto& log : logs) {
+    SCOPED_TRACE(log);
+    const std::string input = (dir / "logs" / (log + ".jsonl")).string();
+    const auto alone = run_rmodel({"aggregate", "--model", (dir / "model.json").string(), "--kind", "sync", input});
+    ASSERT_EQ(alone.exit_code, 0) << alone.err;
+    ASSERT_TRUE(fs::exists(dir / "poses" / (log + ".jsonl"))) << r.err;
+    EXPECT_EQ(read_file(dir / "poses" / (log + ".jsonl")), alone.out);
+  }
+}
+
+TEST_F(CliBatch, GnuParallelRecipeOfTheReadmeRunsOnThisMachine) {
+  // The README's fleet recipe, with `--sshlogin :` (this machine) instead of the hosts.
+  if (!have_gnu_parallel(dir_))
+    GTEST_SKIP() << "GNU parallel is not installed (Debian package 'parallel'; scripts/install-deps.sh); skipping "
+                    "the fleet recipe";
+  const auto logs = fleet_inputs(dir_);
+  const auto r = run_bash(dir_, fleet_recipe("--sshlogin :"));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  expect_fleet_outputs(dir_, logs, r);
+  // rmodel's own batch gives the same files.
+  std::vector<std::string> args = {"aggregate", "--model", (dir_ / "model.json").string(), "--kind", "sync",
+                                   "--output-dir", (dir_ / "batch").string(), "-j", "2"};
+  for (const auto& log : logs) args.push_back((dir_ / "logs" / (log + ".jsonl")).string());
+  const auto batch = run_rmodel(args);
+  EXPECT_EQ(batch.exit_code, 0) << batch.err;
+  for (const auto& log : logs)
+    EXPECT_EQ(read_file(dir_ / "batch" / (log + ".jsonl")), read_file(dir_ / "poses" / (log + ".jsonl"))) << log;
+}
+
+TEST_F(CliBatch, GnuParallelRecipeWithAStandInRemoteHost) {
+  // The same recipe with a host: its "ssh" runs commands in a directory of its own (the
+  // host's home), so the model files and logs must really travel there (rsync), the outputs
+  // come back, and --cleanup leaves the host empty.
+  if (!have_gnu_parallel(dir_))
+    GTEST_SKIP() << "GNU parallel is not installed (Debian package 'parallel'); skipping the fleet recipe";
+  if (run_bash(dir_, "command -v rsync\n").exit_code != 0)
+    GTEST_SKIP() << "rsync is not installed (parallel transfers files with it; scripts/install-deps.sh); skipping "
+                    "the remote fleet recipe";
+  const fs::path local = dir_ / "local", remote = dir_ / "remote";
+  fs::create_directories(local);
+  fs::create_directories(remote);
+  std::ofstream(dir_ / "ssh") << fmt::format(R"(#!/bin/bash
+# ssh HOST [--] COMMAND: COMMAND in {} (options before HOST are dropped)
+echo "$*" >> '{}'
+while [[ $# -gt 0 && "$1" == -* ]]; do
+  case "$1" in -l|-p|-o|-i|-S|-O) shift 2;; *) shift;; esac
+done
+shift
+[[ "$1" == "--" ]] && shift
+cd '{}' && exec bash -c "$*"
+)",
+                                             remote.string(), (dir_ / "ssh.log").string(), remote.string());
+  fs::permissions(dir_ / "ssh", fs::perms::owner_all);
+  const auto logs = fleet_inputs(local);
+  const auto r = run_bash(local, fleet_recipe(fmt::format("--ssh '{}' --sshlogin 2/host1", (dir_ / "ssh").string())));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  expect_fleet_outputs(local, logs, r);
+  EXPECT_TRUE(fs::is_empty(remote)) << "--cleanup left files on the host";
+  const std::string calls = read_file(dir_ / "ssh.log");
+  // parallel sends the job's command hex-encoded: "rmodel aggregate" is 726d...7465.
+  EXPECT_NE(calls.find("726d6f64656c20616767726567617465"), std::string::npos) << "rmodel did not run on the host:\n"
+                                                                               << calls;
+  EXPECT_NE(calls.find("rsync --server"), std::string::npos) << "nothing was transferred:\n" << calls;
+}
+
+}  // namespace
+}  // namespace rmodel
