@@ -27,6 +27,7 @@ public:
         "anything was rejected");
     model_.add_to(app);
     stream_.add_to(app);
+    stream_.add_output_to(app, {OutputFormat::jsonl, OutputFormat::csv, OutputFormat::mcap}, OutputFormat::jsonl);
     const char* group = "Aggregator";
     add_enum_option(app, "-k,--kind", options_.kind,
                     {{"simple", AggregatorKind::simple}, {"sync", AggregatorKind::sync}},
@@ -108,7 +109,7 @@ public:
     // start (empty cells while absent).
     writer_options.csv_fields = io::CsvPosition | io::CsvVelocity | io::CsvEffort;
     if (!no_support_) writer_options.csv_support = model.chain_names();
-    io::MessageWriter writer = io::MessageWriter::open(stream_.output, writer_options);
+    io::MessageWriter writer = io::MessageWriter::open(stream_.out.path(), writer_options);
     stream::WriterSink sink(writer);
 
     std::optional<filters::FilterSink> filtered;

@@ -29,7 +29,8 @@ std::string where(const std::string& source, const LogProblem& p) {
 /// The checker as a pipeline stage; prints each new problem as it is found (text output).
 class CheckStage final : public stream::Stage {
 public:
-  CheckStage(LogChecker& checker, const std::string* source) : checker_(checker), source_(source) {}
+  CheckStage(LogChecker& checker, const std::string* source, OutputOptions& out)
+      : checker_(checker), source_(source), out_(out) {}
   void push(const io::Message& message, stream::Output&, stream::Reporter&) override {
     checker_.add(message);
     print_new();
@@ -38,28 +39,30 @@ public:
     if (source_ == nullptr) return;
     for (; printed_ < checker_.problems().size(); ++printed_) {
       const LogProblem& p = checker_.problems()[printed_];
-      write_out(fmt::format("{}: {}: {} [{}]\n", where(*source_, p), to_string(p.severity), p.message, p.code));
+      out_.write(fmt::format("{}: {}: {} [{}]\n", where(*source_, p), to_string(p.severity), p.message, p.code));
     }
   }
 
 private:
   LogChecker& checker_;
   const std::string* source_;
+  OutputOptions& out_;
   std::size_t printed_ = 0;
 };
 
 /// Flushes the problems printed so far when the reader is about to wait for input.
 class StdoutSink final : public stream::Sink {
 public:
-  explicit StdoutSink(bool active) : active_(active) {}
+  StdoutSink(bool active, OutputOptions& out) : active_(active), out_(out) {}
   void joint_state(const JointState&, std::optional<std::int64_t>) override {}
   void support_state(const SupportState&, std::optional<std::int64_t>) override {}
   void flush() override {
-    if (active_) std::fflush(stdout);
+    if (active_) out_.flush();
   }
 
 private:
   bool active_;
+  OutputOptions& out_;
 };
 
 class CheckLogCommand : public Command {
@@ -98,7 +101,10 @@ public:
                    "Problems shown per kind and joint; later ones are only counted")
         ->check(CLI::PositiveNumber)
         ->default_str("10");
-    add_format_option(app, format_, {OutputFormat::text, OutputFormat::json});
+    out_.add_to(app, {OutputFormat::text, OutputFormat::json, OutputFormat::csv}, OutputFormat::text, [this] {
+      if (quiet_ && (out_.format_given() || out_.path_given()))
+        OutputOptions::refuse("-q prints nothing: -f and -o do not apply");
+    });
     app.add_flag("-q,--quiet", quiet_, "Print nothing; only the exit status tells");
   }
 
@@ -110,11 +116,11 @@ public:
     reader_options.topics = topics_;
     reader_options.time = io::parse_time_source(time_source_);
     io::MessageReader reader = io::MessageReader::open(log_, reader_options);
-    const bool stream_text = format_ == OutputFormat::text && !quiet_;
+    const bool stream_text = out_.is(OutputFormat::text) && !quiet_;
     // The library's run loop reads; the checker is its stage. Read errors reach the
     // checker through the event handler (the checker counts and words them itself).
-    CheckStage stage(checker, stream_text ? &reader.source() : nullptr);
-    StdoutSink sink(stream_text);
+    CheckStage stage(checker, stream_text ? &reader.source() : nullptr, out_);
+    StdoutSink sink(stream_text, out_);
     stream::Pipeline pipeline(stage, sink, [&](const stream::Event& e) {
       if (e.severity != Severity::error) return;
       checker.add_read_error(io::ReadError{e.line, e.item, std::string(e.text)});
@@ -123,8 +129,10 @@ public:
     pipeline.run(reader);
     pipeline.finish();
     if (quiet_) return checker.valid() ? kOk : kFailed;
-    if (format_ == OutputFormat::json) write_out(json_text(to_json(model, checker, reader.source())));
-    else write_out(summary(model, checker));
+    if (out_.is(OutputFormat::json)) out_.write(json_text(to_json(model, checker, reader.source())));
+    else if (out_.is(OutputFormat::csv)) out_.write(problems_csv(checker));
+    else out_.write(summary(model, checker));
+    out_.close();
     return checker.valid() ? kOk : kFailed;
   }
 
@@ -185,8 +193,18 @@ private:
     return out + verdict(c);
   }
 
+  /// One row per problem found (those shown; --max-reports bounds them); the verdict is
+  /// the exit status, the per-joint summary is in the text and JSON output.
+  static std::string problems_csv(const LogChecker& c) {
+    Table table({"severity", "line", "item", "code", "joint", "message"});
+    for (const auto& p : c.problems())
+      table.add_row({std::string(to_string(p.severity)), p.line, p.item, p.code,
+                     p.joint.empty() ? Json(nullptr) : Json(p.joint), p.message});
+    return table.render(OutputFormat::csv);
+  }
+
   Json to_json(const Model& model, const LogChecker& c, const std::string& source) const {
-    Json doc;
+    Json doc = json_document("rmodel.check_log");
     doc["valid"] = c.valid();
     doc["log"] = source;
     doc["messages"] = c.message_count();
@@ -218,7 +236,7 @@ private:
   std::vector<std::string> topics_;
   std::string time_source_ = "header";
   LogCheckOptions options_;
-  OutputFormat format_ = OutputFormat::text;
+  OutputOptions out_;
   bool quiet_ = false;
 };
 
