@@ -235,7 +235,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from filter' -s q -l quiet -d 'Rep
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -l flush-each -d 'Flush the output after every message'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -l topic -r -F -d 'ROS logs: read this topic (repeatable; default: every JointState topic)'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -l time -x -a 'header log' -d 'ROS logs: message time from the header stamp or the recorder\'s log time'
-complete -c rmodel -n '__fish_seen_subcommand_from filter' -s f -l format -x -a 'jsonl csv mcap text json' -d 'Output format (default: from -o\'s extension, else jsonl)'
+complete -c rmodel -n '__fish_seen_subcommand_from filter' -s f -l format -x -a 'jsonl csv mcap text json' -d 'Output format: the stream\'s jsonl, csv or mcap; with --list text or json; with --step csv or jsonl (default: from -o\'s extension, else jsonl, text with --list, csv with --step)'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -s o -l output -r -F -d 'Output file (\'-\': stdout; its extension names the format)'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -s u -l urdf -r -F -d 'URDF file (\'-\' for stdin) [env: RMODEL_URDF]'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'

@@ -59,6 +59,9 @@ public:
   /// commands took it before -f, and scripts still pass it.
   void add_legacy_output_format(CLI::App& app);
 
+  /// The -f option (for a description that tells the modes apart).
+  [[nodiscard]] CLI::Option* format_option() const { return format_option_; }
+
   /// The format resolved after parsing.
   [[nodiscard]] OutputFormat format() const { return format_; }
   [[nodiscard]] bool is(OutputFormat f) const { return format_ == f; }

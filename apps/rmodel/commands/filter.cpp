@@ -101,6 +101,9 @@ public:
                        "a filtered stream");
           return true;
         });
+    stream_.out.format_option()->description(
+        "Output format: the stream's jsonl, csv or mcap; with --list text or json; with --step csv or jsonl "
+        "(default: from -o's extension, else jsonl, text with --list, csv with --step)");
     model_.add_to(app);
     const char* group = "Filter";
     app.add_option("-p,--param", param_args_, "Filter parameter NAME=VALUE (repeatable; see --list)")
