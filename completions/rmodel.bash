@@ -48,7 +48,7 @@ _rmodel_options() {
         'groups') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format -o --output' ;;
         'contacts') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format -o --output --pose --pose-file --chain --contact' ;;
         'index') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format -o --output -k --kind' ;;
-        'convert') REPLY='-h --help -o --output -t --to --from' ;;
+        'convert') REPLY='-h --help -o --output -f --format --from' ;;
         'poses') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format -o --output --full' ;;
         'diff') REPLY='-h --help -s --semantics --old-semantics --new-semantics --limits --old-limits --new-limits --tolerance --strict -q --quiet -f --format -o --output' ;;
         'check-log') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -i --input-format --topic --time --max-gap --period --max-acceleration --tolerance --max-reports -f --format -o --output -q --quiet' ;;
@@ -75,7 +75,7 @@ _rmodel_value_options() {
         'groups') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format -o --output ' ;;
         'contacts') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format -o --output --pose --pose-file --chain --contact ' ;;
         'index') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format -o --output -k --kind ' ;;
-        'convert') REPLY=' -o --output -t --to --from ' ;;
+        'convert') REPLY=' -o --output -f --format --from ' ;;
         'poses') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format -o --output --full ' ;;
         'diff') REPLY=' -s --semantics --old-semantics --new-semantics --limits --old-limits --new-limits --tolerance -f --format -o --output ' ;;
         'check-log') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -i --input-format --topic --time --max-gap --period --max-acceleration --tolerance --max-reports -f --format -o --output ' ;;
@@ -150,7 +150,7 @@ _rmodel_option_values() {
         'index|-o'|'index|--output') _rmodel_files ;;
         'index|-k'|'index|--kind') _rmodel_words 'joint chain group' ;;
         'convert|-o'|'convert|--output') _rmodel_files ;;
-        'convert|-t'|'convert|--to') _rmodel_words 'cpf json' ;;
+        'convert|-f'|'convert|--format') _rmodel_words 'cpf json' ;;
         'convert|--from') _rmodel_words 'cpf json srdf' ;;
         'poses|-u'|'poses|--urdf') _rmodel_files ;;
         'poses|-s'|'poses|--semantics') _rmodel_files ;;

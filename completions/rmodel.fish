@@ -132,7 +132,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from index' -a '(rmodel __complete
 # rmodel convert
 complete -c rmodel -n '__fish_seen_subcommand_from convert' -s h -l help -d 'Print this help message and exit'
 complete -c rmodel -n '__fish_seen_subcommand_from convert' -s o -l output -r -F -d 'Output file (default: stdout)'
-complete -c rmodel -n '__fish_seen_subcommand_from convert' -s t -l to -x -a 'cpf json' -d 'Target format'
+complete -c rmodel -n '__fish_seen_subcommand_from convert' -s f -l format -x -a 'cpf json' -d 'Target format'
 complete -c rmodel -n '__fish_seen_subcommand_from convert' -l from -x -a 'cpf json srdf' -d 'Input format when not evident'
 complete -c rmodel -n '__fish_seen_subcommand_from convert' -F -d 'Semantics file (.cpf, .srdf, .json; \'-\' for stdin)'
 

@@ -257,6 +257,9 @@ std::vector<Refusal> refusals() {
       // -O is the old name of -f; both at once is ambiguous.
       {{"aggregate", "--sample", log, "-O", "csv", "-f", "jsonl"}, "give -f only"},
       {{"aggregate", "--sample", log, "-O", "json"}, "'json' is not one of auto, jsonl, csv"},
+      // convert: -f names the target format, -t,--to is its old name.
+      {{"convert", example("robot.cpf"), "-f", "yaml"}, "'yaml' is not one of cpf, json"},
+      {{"convert", example("robot.cpf"), "-f", "json", "--to", "cpf"}, "give -f only"},
   };
 }
 
@@ -275,6 +278,16 @@ TEST(OutputConventionMore, TheOldOutputFormatOptionStillWorks) {
   const auto help = run_rmodel({"aggregate", "--help"});
   EXPECT_EQ(help.out.find("--output-format"), std::string::npos);
   EXPECT_NE(help.out.find("-f,--format"), std::string::npos) << help.out;
+}
+
+TEST(OutputConventionMore, ConvertTakesTheTargetFormatAsF) {
+  const auto cpf = run_rmodel({"convert", example("robot.json"), "-f", "cpf"});
+  ASSERT_EQ(cpf.exit_code, 0) << cpf.err;
+  EXPECT_EQ(cpf.out, run_rmodel({"convert", example("robot.json"), "--to", "cpf"}).out);
+  EXPECT_EQ(cpf.out.rfind("<?xml", 0), 0U) << cpf.out;
+  const auto json = run_rmodel({"convert", example("robot.cpf"), "-f", "json"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_TRUE(nlohmann::json::accept(json.out)) << json.out;
 }
 
 TEST(OutputConventionMore, StampStillAppliesToJsonLines) {
