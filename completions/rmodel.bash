@@ -40,25 +40,25 @@ _rmodel_subcommands() {
 _rmodel_options() {
     case $1 in
         '') REPLY='-h --help -V --version --debug --color' ;;
-        'check') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format --strict -q --quiet' ;;
-        'info') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format --pose --pose-file' ;;
-        'tree') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format' ;;
-        'joints') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format' ;;
-        'chains') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format --with-virtual' ;;
-        'groups') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format' ;;
-        'contacts') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format --pose --pose-file --chain --contact' ;;
-        'index') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format -k --kind' ;;
-        'convert') REPLY='-h --help -o --output -t --to --from' ;;
-        'poses') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format --full' ;;
-        'diff') REPLY='-h --help -s --semantics --old-semantics --new-semantics --limits --old-limits --new-limits --tolerance --strict -q --quiet -f --format' ;;
-        'check-log') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -i --input-format --topic --time --max-gap --period --max-acceleration --tolerance --max-reports -f --format -q --quiet --output-dir -j --jobs' ;;
-        'log-info') REPLY='-h --help -f --format' ;;
-        'aggregate') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -i --input-format -o --output -O --output-format --stamp --max-errors -q --quiet --flush-each --topic --time --output-dir -j --jobs -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --clamp --initial-pose --no-support --filter --filter-param' ;;
-        'filter') REPLY='-h --help -i --input-format -o --output -O --output-format --stamp --max-errors -q --quiet --flush-each --topic --time --output-dir -j --jobs -u --urdf -s --semantics --semantics-format --limits -m --model --sample -p --param --field --joints --list -f --format --step --duration --plot --from --to --plot-joints' ;;
-        'fk') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --pose --pose-file -f --format --links --chain --with-virtual --orientation --log -i --input-format --topic --time --max-errors -q --quiet --flush-each' ;;
-        'jacobian') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --pose --pose-file -f --format --chain --link --point --with-virtual' ;;
+        'check') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format -o --output --strict -q --quiet' ;;
+        'info') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format -o --output --pose --pose-file' ;;
+        'tree') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format -o --output' ;;
+        'joints') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format -o --output' ;;
+        'chains') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format -o --output --with-virtual' ;;
+        'groups') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format -o --output' ;;
+        'contacts') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format -o --output --pose --pose-file --chain --contact' ;;
+        'index') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format -o --output -k --kind' ;;
+        'convert') REPLY='-h --help -o --output -f --format --from' ;;
+        'poses') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format -o --output --full' ;;
+        'diff') REPLY='-h --help -s --semantics --old-semantics --new-semantics --limits --old-limits --new-limits --tolerance --strict -q --quiet -f --format -o --output' ;;
+        'check-log') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -i --input-format --topic --time --max-gap --period --max-acceleration --tolerance --max-reports -f --format -o --output -q --quiet' ;;
+        'log-info') REPLY='-h --help -f --format -o --output' ;;
+        'aggregate') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -i --input-format --stamp --max-errors -q --quiet --flush-each --topic --time -f --format -o --output -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --clamp --initial-pose --no-support --filter --filter-param' ;;
+        'filter') REPLY='-h --help -i --input-format --stamp --max-errors -q --quiet --flush-each --topic --time -f --format -o --output -u --urdf -s --semantics --semantics-format --limits -m --model --sample -p --param --field --joints --list --step --duration --plot --from --to --plot-joints' ;;
+        'fk') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --pose --pose-file -f --format -o --output --links --chain --with-virtual --orientation --log -i --input-format --topic --time --max-errors -q --quiet --flush-each' ;;
+        'jacobian') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --pose --pose-file -f --format -o --output --chain --link --point --with-virtual' ;;
         'help') REPLY='-h --help' ;;
-        'version') REPLY='-h --help -f --format' ;;
+        'version') REPLY='-h --help -f --format -o --output' ;;
         *) REPLY= ;;
     esac
 }
@@ -67,25 +67,25 @@ _rmodel_options() {
 _rmodel_value_options() {
     case $1 in
         '') REPLY=' --color ' ;;
-        'check') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format ' ;;
-        'info') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format --pose --pose-file ' ;;
-        'tree') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format ' ;;
-        'joints') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format ' ;;
-        'chains') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format ' ;;
-        'groups') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format ' ;;
-        'contacts') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format --pose --pose-file --chain --contact ' ;;
-        'index') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format -k --kind ' ;;
-        'convert') REPLY=' -o --output -t --to --from ' ;;
-        'poses') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format --full ' ;;
-        'diff') REPLY=' -s --semantics --old-semantics --new-semantics --limits --old-limits --new-limits --tolerance -f --format ' ;;
-        'check-log') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -i --input-format --topic --time --max-gap --period --max-acceleration --tolerance --max-reports -f --format --output-dir -j --jobs ' ;;
-        'log-info') REPLY=' -f --format ' ;;
-        'aggregate') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -i --input-format -o --output -O --output-format --stamp --max-errors --topic --time --output-dir -j --jobs -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --initial-pose --filter --filter-param ' ;;
-        'filter') REPLY=' -i --input-format -o --output -O --output-format --stamp --max-errors --topic --time --output-dir -j --jobs -u --urdf -s --semantics --semantics-format --limits -m --model -p --param --field --joints -f --format --duration --plot --from --to --plot-joints ' ;;
-        'fk') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --pose --pose-file -f --format --links --chain --orientation --log -i --input-format --topic --time --max-errors ' ;;
-        'jacobian') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --pose --pose-file -f --format --chain --link --point ' ;;
+        'check') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format -o --output ' ;;
+        'info') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format -o --output --pose --pose-file ' ;;
+        'tree') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format -o --output ' ;;
+        'joints') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format -o --output ' ;;
+        'chains') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format -o --output ' ;;
+        'groups') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format -o --output ' ;;
+        'contacts') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format -o --output --pose --pose-file --chain --contact ' ;;
+        'index') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format -o --output -k --kind ' ;;
+        'convert') REPLY=' -o --output -f --format --from ' ;;
+        'poses') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format -o --output --full ' ;;
+        'diff') REPLY=' -s --semantics --old-semantics --new-semantics --limits --old-limits --new-limits --tolerance -f --format -o --output ' ;;
+        'check-log') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -i --input-format --topic --time --max-gap --period --max-acceleration --tolerance --max-reports -f --format -o --output ' ;;
+        'log-info') REPLY=' -f --format -o --output ' ;;
+        'aggregate') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -i --input-format --stamp --max-errors --topic --time -f --format -o --output -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --initial-pose --filter --filter-param ' ;;
+        'filter') REPLY=' -i --input-format --stamp --max-errors --topic --time -f --format -o --output -u --urdf -s --semantics --semantics-format --limits -m --model -p --param --field --joints --duration --plot --from --to --plot-joints ' ;;
+        'fk') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --pose --pose-file -f --format -o --output --links --chain --orientation --log -i --input-format --topic --time --max-errors ' ;;
+        'jacobian') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --pose --pose-file -f --format -o --output --chain --link --point ' ;;
         'help') REPLY='  ' ;;
-        'version') REPLY=' -f --format ' ;;
+        'version') REPLY=' -f --format -o --output ' ;;
         *) REPLY= ;;
     esac
 }
@@ -98,39 +98,46 @@ _rmodel_option_values() {
         'check|-s'|'check|--semantics') _rmodel_files ;;
         'check|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'check|-m'|'check|--model') _rmodel_files ;;
-        'check|-f'|'check|--format') _rmodel_words 'text json' ;;
+        'check|-f'|'check|--format') _rmodel_words 'text json csv' ;;
+        'check|-o'|'check|--output') _rmodel_files ;;
         'info|-u'|'info|--urdf') _rmodel_files ;;
         'info|-s'|'info|--semantics') _rmodel_files ;;
         'info|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'info|-m'|'info|--model') _rmodel_files ;;
-        'info|-f'|'info|--format') _rmodel_words 'text json' ;;
+        'info|-f'|'info|--format') _rmodel_words 'text json csv' ;;
+        'info|-o'|'info|--output') _rmodel_files ;;
         'info|--pose') _rmodel_dynamic poses ;;
         'info|--pose-file') _rmodel_files ;;
         'tree|-u'|'tree|--urdf') _rmodel_files ;;
         'tree|-s'|'tree|--semantics') _rmodel_files ;;
         'tree|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'tree|-m'|'tree|--model') _rmodel_files ;;
-        'tree|-f'|'tree|--format') _rmodel_words 'text json dot' ;;
+        'tree|-f'|'tree|--format') _rmodel_words 'text json csv dot' ;;
+        'tree|-o'|'tree|--output') _rmodel_files ;;
         'joints|-u'|'joints|--urdf') _rmodel_files ;;
         'joints|-s'|'joints|--semantics') _rmodel_files ;;
         'joints|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'joints|-m'|'joints|--model') _rmodel_files ;;
         'joints|-f'|'joints|--format') _rmodel_words 'text json csv' ;;
+        'joints|-o'|'joints|--output') _rmodel_files ;;
         'chains|-u'|'chains|--urdf') _rmodel_files ;;
         'chains|-s'|'chains|--semantics') _rmodel_files ;;
         'chains|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'chains|-m'|'chains|--model') _rmodel_files ;;
         'chains|-f'|'chains|--format') _rmodel_words 'text json csv' ;;
+        'chains|-o'|'chains|--output') _rmodel_files ;;
         'groups|-u'|'groups|--urdf') _rmodel_files ;;
         'groups|-s'|'groups|--semantics') _rmodel_files ;;
         'groups|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'groups|-m'|'groups|--model') _rmodel_files ;;
         'groups|-f'|'groups|--format') _rmodel_words 'text json csv' ;;
+        'groups|-o'|'groups|--output') _rmodel_files ;;
         'contacts|-u'|'contacts|--urdf') _rmodel_files ;;
         'contacts|-s'|'contacts|--semantics') _rmodel_files ;;
         'contacts|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'contacts|-m'|'contacts|--model') _rmodel_files ;;
         'contacts|-f'|'contacts|--format') _rmodel_words 'text json csv' ;;
+        'contacts|-o'|'contacts|--output') _rmodel_files ;;
         'contacts|--pose') _rmodel_dynamic poses ;;
         'contacts|--pose-file') _rmodel_files ;;
         'contacts|--chain') _rmodel_dynamic chains ;;
@@ -140,22 +147,25 @@ _rmodel_option_values() {
         'index|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'index|-m'|'index|--model') _rmodel_files ;;
         'index|-f'|'index|--format') _rmodel_words 'text json csv' ;;
+        'index|-o'|'index|--output') _rmodel_files ;;
         'index|-k'|'index|--kind') _rmodel_words 'joint chain group' ;;
         'convert|-o'|'convert|--output') _rmodel_files ;;
-        'convert|-t'|'convert|--to') _rmodel_words 'cpf json' ;;
+        'convert|-f'|'convert|--format') _rmodel_words 'cpf json' ;;
         'convert|--from') _rmodel_words 'cpf json srdf' ;;
         'poses|-u'|'poses|--urdf') _rmodel_files ;;
         'poses|-s'|'poses|--semantics') _rmodel_files ;;
         'poses|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'poses|-m'|'poses|--model') _rmodel_files ;;
         'poses|-f'|'poses|--format') _rmodel_words 'text json csv' ;;
+        'poses|-o'|'poses|--output') _rmodel_files ;;
         'diff|-s'|'diff|--semantics') _rmodel_files ;;
         'diff|--old-semantics') _rmodel_files ;;
         'diff|--new-semantics') _rmodel_files ;;
         'diff|--limits') _rmodel_files ;;
         'diff|--old-limits') _rmodel_files ;;
         'diff|--new-limits') _rmodel_files ;;
-        'diff|-f'|'diff|--format') _rmodel_words 'text json' ;;
+        'diff|-f'|'diff|--format') _rmodel_words 'text json csv' ;;
+        'diff|-o'|'diff|--output') _rmodel_files ;;
         'check-log|-u'|'check-log|--urdf') _rmodel_files ;;
         'check-log|-s'|'check-log|--semantics') _rmodel_files ;;
         'check-log|--semantics-format') _rmodel_words 'cpf json srdf' ;;
@@ -163,32 +173,31 @@ _rmodel_option_values() {
         'check-log|-i'|'check-log|--input-format') _rmodel_words 'auto jsonl json csv mcap db3 bag' ;;
         'check-log|--topic') _rmodel_files ;;
         'check-log|--time') _rmodel_words 'header log' ;;
-        'check-log|-f'|'check-log|--format') _rmodel_words 'text json' ;;
-        'check-log|--output-dir') _rmodel_dirs ;;
-        'log-info|-f'|'log-info|--format') _rmodel_words 'text json' ;;
+        'check-log|-f'|'check-log|--format') _rmodel_words 'text json csv' ;;
+        'check-log|-o'|'check-log|--output') _rmodel_files ;;
+        'log-info|-f'|'log-info|--format') _rmodel_words 'text json csv' ;;
+        'log-info|-o'|'log-info|--output') _rmodel_files ;;
         'aggregate|-u'|'aggregate|--urdf') _rmodel_files ;;
         'aggregate|-s'|'aggregate|--semantics') _rmodel_files ;;
         'aggregate|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'aggregate|-m'|'aggregate|--model') _rmodel_files ;;
         'aggregate|-i'|'aggregate|--input-format') _rmodel_words 'auto jsonl json csv mcap db3 bag' ;;
-        'aggregate|-o'|'aggregate|--output') _rmodel_files ;;
-        'aggregate|-O'|'aggregate|--output-format') _rmodel_words 'auto jsonl csv' ;;
         'aggregate|--stamp') _rmodel_words 'none ros1 ros2' ;;
         'aggregate|--topic') _rmodel_files ;;
         'aggregate|--time') _rmodel_words 'header log' ;;
-        'aggregate|--output-dir') _rmodel_dirs ;;
+        'aggregate|-f'|'aggregate|--format') _rmodel_words 'jsonl csv mcap' ;;
+        'aggregate|-o'|'aggregate|--output') _rmodel_files ;;
         'aggregate|-k'|'aggregate|--kind') _rmodel_words 'simple sync' ;;
         'aggregate|--ticks') _rmodel_words 'auto time stream' ;;
         'aggregate|--update') _rmodel_words 'hold hold-zero-velocity extrapolate brake' ;;
         'aggregate|--publish') _rmodel_words 'message tick both' ;;
         'aggregate|--initial-pose') _rmodel_files ;;
         'filter|-i'|'filter|--input-format') _rmodel_words 'auto jsonl json csv mcap db3 bag' ;;
-        'filter|-o'|'filter|--output') _rmodel_files ;;
-        'filter|-O'|'filter|--output-format') _rmodel_words 'auto jsonl csv' ;;
         'filter|--stamp') _rmodel_words 'none ros1 ros2' ;;
         'filter|--topic') _rmodel_files ;;
         'filter|--time') _rmodel_words 'header log' ;;
-        'filter|--output-dir') _rmodel_dirs ;;
+        'filter|-f'|'filter|--format') _rmodel_words 'jsonl csv mcap text json' ;;
+        'filter|-o'|'filter|--output') _rmodel_files ;;
         'filter|-u'|'filter|--urdf') _rmodel_files ;;
         'filter|-s'|'filter|--semantics') _rmodel_files ;;
         'filter|--semantics-format') _rmodel_words 'cpf json srdf' ;;
@@ -196,7 +205,6 @@ _rmodel_option_values() {
         'filter|-p'|'filter|--param') _rmodel_dynamic filter-params ;;
         'filter|--field') _rmodel_words 'position velocity effort' ;;
         'filter|--joints') _rmodel_dynamic joints ;;
-        'filter|-f'|'filter|--format') _rmodel_words 'text json' ;;
         'filter|--plot') _rmodel_files ;;
         'filter|--plot-joints') _rmodel_dynamic joints ;;
         'fk|-u'|'fk|--urdf') _rmodel_files ;;
@@ -205,7 +213,8 @@ _rmodel_option_values() {
         'fk|-m'|'fk|--model') _rmodel_files ;;
         'fk|--pose') _rmodel_dynamic poses ;;
         'fk|--pose-file') _rmodel_files ;;
-        'fk|-f'|'fk|--format') _rmodel_words 'text json csv' ;;
+        'fk|-f'|'fk|--format') _rmodel_words 'text json csv jsonl' ;;
+        'fk|-o'|'fk|--output') _rmodel_files ;;
         'fk|--chain') _rmodel_dynamic chains ;;
         'fk|--orientation') _rmodel_words 'quat rpy' ;;
         'fk|--log') _rmodel_files ;;
@@ -219,8 +228,10 @@ _rmodel_option_values() {
         'jacobian|--pose') _rmodel_dynamic poses ;;
         'jacobian|--pose-file') _rmodel_files ;;
         'jacobian|-f'|'jacobian|--format') _rmodel_words 'text json csv' ;;
+        'jacobian|-o'|'jacobian|--output') _rmodel_files ;;
         'jacobian|--chain') _rmodel_dynamic chains ;;
         'version|-f'|'version|--format') _rmodel_words 'text json' ;;
+        'version|-o'|'version|--output') _rmodel_files ;;
     esac
 }
 
@@ -257,7 +268,7 @@ _rmodel_positional() {
             fi
             ;;
         'check-log')
-            if (( $2 >= 0 )); then _rmodel_files
+            if (( $2 == 0 )); then _rmodel_files
             fi
             ;;
         'log-info')

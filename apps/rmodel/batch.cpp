@@ -169,7 +169,7 @@ int worst_exit_code(const std::vector<int>& codes) {
 }
 
 std::vector<BatchItem> plan_stream_batch(const StreamOptions& options, const BatchOptions& batch) {
-  if (options.output != "-")
+  if (options.out.path_given())
     throw InvalidArgument("-o and --output-dir exclude each other: with --output-dir, each input's output is "
                           "DIR/<input name>.<format>");
   io::Format format = options.writer_options().format;

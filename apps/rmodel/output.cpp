@@ -1,23 +1,196 @@
 #include "output.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <map>
 
 #include <fmt/format.h>
 
+#include "rmodel/error.hpp"
 #include "rmodel/suggest.hpp"
 
 namespace rmodel::cli {
 
-CLI::Option* add_format_option(CLI::App& app, OutputFormat& format,
-                               std::initializer_list<OutputFormat> allowed) {
-  static const std::map<OutputFormat, std::string> names = {
-      {OutputFormat::text, "text"}, {OutputFormat::json, "json"},
-      {OutputFormat::csv, "csv"},   {OutputFormat::dot, "dot"}};
-  format = *allowed.begin();
-  std::vector<std::pair<std::string, OutputFormat>> pairs;
-  for (OutputFormat f : allowed) pairs.emplace_back(names.at(f), f);
-  return add_enum_option(app, "-f,--format", format, pairs, "Output format");
+namespace {
+constexpr OutputFormat kAllFormats[] = {OutputFormat::text,  OutputFormat::json, OutputFormat::csv,
+                                        OutputFormat::dot,   OutputFormat::jsonl, OutputFormat::mcap};
+
+std::string list_text(const std::vector<OutputFormat>& formats) {
+  std::string out;
+  for (OutputFormat f : formats) out += fmt::format("{}{}", out.empty() ? "" : ", ", format_name(f));
+  return out;
+}
+
+bool contains(const std::vector<OutputFormat>& formats, OutputFormat f) {
+  return std::find(formats.begin(), formats.end(), f) != formats.end();
+}
+}  // namespace
+
+std::string_view format_name(OutputFormat format) {
+  switch (format) {
+    case OutputFormat::text: return "text";
+    case OutputFormat::json: return "json";
+    case OutputFormat::csv: return "csv";
+    case OutputFormat::dot: return "dot";
+    case OutputFormat::jsonl: return "jsonl";
+    case OutputFormat::mcap: return "mcap";
+  }
+  return "text";
+}
+
+std::optional<OutputFormat> format_of_path(std::string_view path) {
+  const auto dot = path.rfind('.');
+  const auto slash = path.rfind('/');
+  if (dot == std::string_view::npos || (slash != std::string_view::npos && dot < slash)) return std::nullopt;
+  std::string ext(path.substr(dot + 1));
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  static const std::map<std::string, OutputFormat, std::less<>> by_extension = {
+      {"txt", OutputFormat::text},   {"json", OutputFormat::json}, {"jsonl", OutputFormat::jsonl},
+      {"ndjson", OutputFormat::jsonl}, {"csv", OutputFormat::csv}, {"dot", OutputFormat::dot},
+      {"gv", OutputFormat::dot},     {"mcap", OutputFormat::mcap}};
+  const auto it = by_extension.find(ext);
+  if (it == by_extension.end()) return std::nullopt;
+  return it->second;
+}
+
+Json json_document(std::string_view name, int version) {
+  Json doc = Json::object();
+  doc["schema"] = std::string(name);
+  doc["schema_version"] = version;
+  return doc;
+}
+
+OutputOptions::~OutputOptions() {
+  if (file_ != nullptr) std::fclose(file_);
+}
+
+void OutputOptions::add_to(CLI::App& app, std::vector<OutputFormat> allowed, OutputFormat fallback,
+                           std::function<void()> after_parse, const char* group) {
+  allowed_ = std::move(allowed);
+  fallback_ = fallback;
+  mode_allowed_ = allowed_;
+  mode_fallback_ = fallback;
+  format_ = fallback;
+  after_parse_ = std::move(after_parse);
+  std::vector<std::string> words;
+  std::string type;
+  for (OutputFormat f : allowed_) {
+    words.emplace_back(format_name(f));
+    type += (type.empty() ? "" : "|") + words.back();
+  }
+  format_option_ =
+      with_choices(app.add_option("-f,--format", format_text_,
+                                  fmt::format("Output format (default: from -o's extension, else {})",
+                                              format_name(fallback))),
+                   words)
+          ->type_name("{" + type + "}");
+  output_option_ = app.add_option("-o,--output", path_, "Output file ('-': stdout; its extension names the format)")
+                       ->type_name("FILE")
+                       ->default_str("-");
+  if (group != nullptr) {
+    format_option_->group(group);
+    output_option_->group(group);
+  }
+  app.final_callback([this] {
+    if (after_parse_) after_parse_();
+    resolve();
+  });
+}
+
+void OutputOptions::add_legacy_output_format(CLI::App& app) {
+  legacy_option_ = app.add_option("-O,--output-format", legacy_text_, "Old name of -f for streams (auto, jsonl, csv)")
+                       ->check(one_of({"auto", "jsonl", "csv"}))
+                       ->group("");
+}
+
+bool OutputOptions::format_given() const {
+  return (format_option_ != nullptr && format_option_->count() > 0) ||
+         (legacy_option_ != nullptr && legacy_option_->count() > 0 && legacy_text_ != "auto");
+}
+
+bool OutputOptions::path_given() const { return output_option_ != nullptr && output_option_->count() > 0; }
+
+void OutputOptions::restrict(std::vector<OutputFormat> allowed, OutputFormat fallback, std::string mode) {
+  mode_allowed_ = std::move(allowed);
+  mode_fallback_ = fallback;
+  mode_ = std::move(mode);
+}
+
+void OutputOptions::refuse(const std::string& what) { throw CLI::ValidationError(what); }
+
+void OutputOptions::resolve() {
+  if (format_option_ != nullptr && format_option_->count() > 0 && legacy_option_ != nullptr &&
+      legacy_option_->count() > 0)
+    refuse("give -f only (-O,--output-format is its old name)");
+  std::optional<OutputFormat> chosen;
+  std::string how;
+  if (format_option_ != nullptr && format_option_->count() > 0) {
+    for (OutputFormat f : kAllFormats)
+      if (format_name(f) == format_text_) chosen = f;
+    how = "-f " + format_text_;
+  } else if (legacy_option_ != nullptr && legacy_option_->count() > 0 && legacy_text_ != "auto") {
+    chosen = legacy_text_ == "csv" ? OutputFormat::csv : OutputFormat::jsonl;
+    how = "-O " + legacy_text_;
+  } else if (!to_stdout()) {
+    // No extension, or one that names no format (.out, .log): the command's default. One
+    // that names a format the command does not write is a mistake worth saying.
+    chosen = format_of_path(path_);
+    const bool stream = contains(mode_allowed_, OutputFormat::jsonl);
+    if (chosen && !contains(mode_allowed_, *chosen))
+      refuse(fmt::format("-o {} names {} output, which is not one of {}{}; {}", path_, format_name(*chosen),
+                         list_text(mode_allowed_), mode_.empty() ? "" : " (" + mode_ + ")",
+                         stream && *chosen == OutputFormat::json
+                             ? "streams are written as JSON Lines: name the file .jsonl, or give -f"
+                             : "give -f to choose"));
+  }
+  if (!chosen) {
+    format_ = mode_fallback_;
+    return;
+  }
+  if (!contains(mode_allowed_, *chosen)) {
+    const bool stream = contains(mode_allowed_, OutputFormat::jsonl);
+    refuse(fmt::format("{} does not apply{}: the formats are {}{}", how, mode_.empty() ? "" : " to " + mode_,
+                       list_text(mode_allowed_),
+                       stream && *chosen == OutputFormat::json ? " (streams are written as JSON Lines: -f jsonl)" : ""));
+  }
+  format_ = *chosen;
+}
+
+void OutputOptions::open() {
+  if (file_ != nullptr || to_stdout()) return;
+  file_ = std::fopen(path_.c_str(), "wb");
+  if (file_ == nullptr) throw WriteError(path_, fmt::format("cannot create: {}", std::strerror(errno)));
+}
+
+void OutputOptions::write(std::string_view text) {
+  if (to_stdout()) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    if (std::ferror(stdout) && errno == EPIPE) throw BrokenPipe("<stdout>", "the output was closed");
+    return;
+  }
+  open();
+  if (std::fwrite(text.data(), 1, text.size(), file_) != text.size())
+    throw WriteError(path_, fmt::format("write failed: {}", std::strerror(errno)));
+}
+
+void OutputOptions::flush() {
+  if (to_stdout()) {
+    if (std::fflush(stdout) != 0) throw BrokenPipe("<stdout>", "the output was closed");
+    return;
+  }
+  if (file_ != nullptr && std::fflush(file_) != 0)
+    throw WriteError(path_, fmt::format("write failed: {}", std::strerror(errno)));
+}
+
+void OutputOptions::close() {
+  if (to_stdout()) return;
+  open();
+  std::FILE* f = file_;
+  file_ = nullptr;
+  const bool failed = std::ferror(f) != 0;
+  if (std::fclose(f) != 0 || failed) throw WriteError(path_, fmt::format("write failed: {}", std::strerror(errno)));
 }
 
 namespace {
@@ -112,6 +285,13 @@ Json Table::to_json() const {
     out.push_back(std::move(obj));
   }
   return out;
+}
+
+std::string Table::render(OutputFormat format, std::string_view schema, const std::string& key) const {
+  if (format != OutputFormat::json) return render(format);
+  Json doc = json_document(schema);
+  doc[key] = to_json();
+  return json_text(doc);
 }
 
 std::string Table::render(OutputFormat format) const {

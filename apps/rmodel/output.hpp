@@ -2,18 +2,111 @@
 // Output formats and tables. stdout carries data only; diagnostics go to stderr.
 
 #include <cstdio>
+#include <functional>
 #include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 namespace rmodel::cli {
 
 using Json = nlohmann::ordered_json;
 
-enum class OutputFormat { text, json, csv, dot };
+/// What a command writes. text, json, csv and dot are documents written at the end of a
+/// run; jsonl and mcap are streams of messages (written as they come), csv is either.
+enum class OutputFormat { text, json, csv, dot, jsonl, mcap };
+
+/// The name of a format as -f takes it ("text", "json", ...).
+std::string_view format_name(OutputFormat format);
+
+/// The format an output file's extension names: .txt text, .json json, .jsonl/.ndjson
+/// jsonl, .csv csv, .dot/.gv dot, .mcap mcap (case-insensitive); none for any other name.
+std::optional<OutputFormat> format_of_path(std::string_view path);
+
+/// A JSON document of rmodel: an object whose first keys are "schema" (`name`, e.g.
+/// "rmodel.joints") and "schema_version" (`version`); the caller adds the data. Every JSON
+/// document a command writes (not JSON Lines messages) starts so; docs/output.md lists them.
+Json json_document(std::string_view name, int version = 1);
+
+/// -f,--format and -o,--output of a command: the one output convention (docs/output.md).
+/// The format is -f when given, else the one -o's extension names, else the command's
+/// default; a format the command (or the mode it runs in) does not write is a usage error,
+/// found while parsing. Documents go to stdout ("-") or to the file, created at the first
+/// write (so that a failed run leaves an existing file alone).
+class OutputOptions {
+public:
+  OutputOptions() = default;
+  OutputOptions(const OutputOptions&) = delete;
+  OutputOptions& operator=(const OutputOptions&) = delete;
+  ~OutputOptions();
+
+  /// Adds -f (choices: `allowed`, default `fallback`) and -o to `app`, and a check after
+  /// parsing that resolves the format. `after_parse`, when given, runs first: the place
+  /// for restrict() and for refusing options that do not apply to the format (throw
+  /// CLI::ValidationError, or call refuse()).
+  void add_to(CLI::App& app, std::vector<OutputFormat> allowed, OutputFormat fallback,
+              std::function<void()> after_parse = {}, const char* group = nullptr);
+
+  /// In a mode of the command (`mode`, e.g. "--list"), only `allowed` apply and `fallback`
+  /// is the default. Call from `after_parse`.
+  void restrict(std::vector<OutputFormat> allowed, OutputFormat fallback, std::string mode);
+
+  /// Also accept the old `-O,--output-format` (hidden; values auto, jsonl, csv): streaming
+  /// commands took it before -f, and scripts still pass it.
+  void add_legacy_output_format(CLI::App& app);
+
+  /// The -f option (for a description that tells the modes apart).
+  [[nodiscard]] CLI::Option* format_option() const { return format_option_; }
+
+  /// The format resolved after parsing.
+  [[nodiscard]] OutputFormat format() const { return format_; }
+  [[nodiscard]] bool is(OutputFormat f) const { return format_ == f; }
+  /// True when -f (or -O) was given on the command line.
+  [[nodiscard]] bool format_given() const;
+  /// The output path ("-": stdout).
+  [[nodiscard]] const std::string& path() const { return path_; }
+  [[nodiscard]] bool to_stdout() const { return path_ == "-" || path_.empty(); }
+  /// True when -o was given.
+  [[nodiscard]] bool path_given() const;
+
+  /// Writes `text` to the output. @throws WriteError naming the file when it cannot be
+  /// created or written; BrokenPipe when stdout's reader went away (streams end quietly).
+  void write(std::string_view text);
+  /// Flushes (streams: after each record, or before waiting for input).
+  void flush();
+  /// Creates the file when nothing was written, flushes and closes it. @throws WriteError.
+  void close();
+
+  /// A usage error ("rmodel: error: CMD: WHAT"), thrown while parsing.
+  [[noreturn]] static void refuse(const std::string& what);
+
+  /// Resolves the format (-f, else -o's extension, else the default) and refuses one that
+  /// does not apply; idempotent. Runs after parsing; call it from `after_parse` to check
+  /// other options against the format.
+  void resolve();
+
+private:
+  void open();
+
+  CLI::Option* format_option_ = nullptr;
+  CLI::Option* output_option_ = nullptr;
+  CLI::Option* legacy_option_ = nullptr;
+  std::string format_text_;
+  std::string legacy_text_ = "auto";
+  std::string path_ = "-";
+  std::vector<OutputFormat> allowed_;
+  OutputFormat fallback_ = OutputFormat::text;
+  std::vector<OutputFormat> mode_allowed_;
+  OutputFormat mode_fallback_ = OutputFormat::text;
+  std::string mode_;
+  std::function<void()> after_parse_;
+  OutputFormat format_ = OutputFormat::text;
+  std::FILE* file_ = nullptr;
+};
 
 /// Refuses a value that is not one of `words`: "'jsn' is not one of text, json; did you mean
 /// 'json'?". Keeps the value as given (a check, not a transform).
@@ -50,18 +143,18 @@ CLI::Option* add_enum_option(CLI::App& app, const std::string& flags, E& value,
       ->default_str(current);
 }
 
-/// Adds `-f,--format` accepting the given formats (first is the default).
-CLI::Option* add_format_option(CLI::App& app, OutputFormat& format,
-                               std::initializer_list<OutputFormat> allowed);
-
 /// A table: named columns, rows of JSON values (strings, numbers, arrays, null).
 /// Text: aligned columns, arrays joined by ',' and null as '-'. CSV: RFC 4180.
-/// JSON: an array of objects keyed by column name.
+/// JSON: an array of objects keyed by column name (to_json), written as the member `key`
+/// of a document (document()).
 class Table {
 public:
   explicit Table(std::vector<std::string> columns) : columns_(std::move(columns)) {}
   void add_row(std::vector<Json> row) { rows_.push_back(std::move(row)); }
+  /// Text or CSV (json: the bare array, for embedding).
   [[nodiscard]] std::string render(OutputFormat format) const;
+  /// Text, CSV, or the JSON document `{"schema": schema, "schema_version": 1, key: [...]}`.
+  [[nodiscard]] std::string render(OutputFormat format, std::string_view schema, const std::string& key) const;
   [[nodiscard]] Json to_json() const;
 
 private:

@@ -24,11 +24,6 @@ void StreamOptions::add_to(CLI::App& app) {
       ->check(CLI::IsMember({"auto", "jsonl", "json", "csv", "mcap", "db3", "bag"}))
       ->default_str("auto")
       ->group(group);
-  app.add_option("-o,--output", output, "Output file ('-': stdout)")->default_str("-")->group(group);
-  app.add_option("-O,--output-format", output_format, "Output format (auto: from -o's extension, else jsonl)")
-      ->check(CLI::IsMember({"auto", "jsonl", "csv"}))
-      ->default_str("auto")
-      ->group(group);
   app.add_option("--stamp", stamp, "Stamp layout written besides t in JSON Lines")
       ->check(CLI::IsMember({"none", "ros1", "ros2"}))
       ->default_str("none")
@@ -44,6 +39,25 @@ void StreamOptions::add_to(CLI::App& app) {
       ->group(group);
 }
 
+void StreamOptions::add_output_to(CLI::App& app, std::vector<OutputFormat> allowed, OutputFormat fallback,
+                                  std::function<bool()> mode) {
+  out.add_to(app, std::move(allowed), fallback,
+             [this, mode = std::move(mode)] {
+               const bool streams = mode ? mode() : true;
+               out.resolve();
+               check_output(streams);
+             },
+             "Streams");
+  out.add_legacy_output_format(app);
+}
+
+void StreamOptions::check_output(bool streams) const {
+  if (stamp != "none" && !out.is(OutputFormat::jsonl))
+    OutputOptions::refuse(fmt::format("--stamp {} applies to JSON Lines output (-f jsonl), not to {}", stamp,
+                                      format_name(out.format())));
+  if (flush_each && !streams) OutputOptions::refuse("--flush-each applies where messages are streamed out");
+}
+
 io::ReaderOptions StreamOptions::reader_options() const {
   io::ReaderOptions options;
   options.format = io::parse_format(input_format);
@@ -54,7 +68,9 @@ io::ReaderOptions StreamOptions::reader_options() const {
 
 io::WriterOptions StreamOptions::writer_options() const {
   io::WriterOptions options;
-  options.format = io::parse_format(output_format);
+  options.format = out.is(OutputFormat::csv)    ? io::Format::Csv
+                   : out.is(OutputFormat::mcap) ? io::Format::Mcap
+                                                : io::Format::JsonLines;
   options.stamp = io::parse_stamp_layout(stamp);
   options.flush_each_message = flush_each;
   return options;

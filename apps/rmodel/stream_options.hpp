@@ -3,6 +3,7 @@
 // fk): inputs, formats, output file, error budget, and the run summary on stderr.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <utility>
 #include <string>
@@ -20,8 +21,7 @@ namespace rmodel::cli {
 struct StreamOptions {
   std::vector<std::string> inputs;     ///< "-" (stdin) when empty
   std::string input_format = "auto";
-  std::string output = "-";
-  std::string output_format = "auto";
+  OutputOptions out;                   ///< -f/-o (add_output_to)
   std::string stamp = "none";
   std::uint64_t max_errors = 0;        ///< 0: no limit
   bool quiet = false;
@@ -30,6 +30,15 @@ struct StreamOptions {
   std::string time_source = "header";  ///< ROS logs: --time header|log
 
   void add_to(CLI::App& app);
+  /// Adds -f/-o (with `allowed` formats, default `fallback`) and the hidden old -O. After
+  /// parsing, `mode` runs first (it may narrow the formats with out.restrict(); it returns
+  /// whether the run streams messages out), then the options that apply to some formats or
+  /// modes only are checked (check_output()).
+  void add_output_to(CLI::App& app, std::vector<OutputFormat> allowed, OutputFormat fallback,
+                     std::function<bool()> mode = {});
+  /// Refuses --stamp ros1|ros2 unless the output is JSON Lines, and --flush-each unless
+  /// `streams` (something is written message by message). Call after out is resolved.
+  void check_output(bool streams) const;
   [[nodiscard]] io::ReaderOptions reader_options() const;
   [[nodiscard]] io::WriterOptions writer_options() const;
   /// Inputs to read, "-" when none was given. @throws IoError for a missing input, before

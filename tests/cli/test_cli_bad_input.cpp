@@ -390,7 +390,7 @@ std::vector<std::vector<std::string>> stream_commands(const std::string& log, co
                                                       const std::string& semantics) {
   return {{"aggregate", log, "--urdf", urdf, "--semantics", semantics},
           {"filter", "exponential", "-p", "tau=0.1", log},
-          {"fk", "--log", log, "--links", "head", "-f", "json", "--urdf", urdf, "--semantics", semantics},
+          {"fk", "--log", log, "--links", "head", "-f", "jsonl", "--urdf", urdf, "--semantics", semantics},
           {"check-log", log, "--urdf", urdf, "--semantics", semantics}};
 }
 

@@ -89,8 +89,9 @@ TEST(CliFilter, ListTextAndJson) {
   const auto json = run_rmodel({"filter", "--list", "-f", "json"});
   ASSERT_EQ(json.exit_code, 0) << json.err;
   const auto doc = nlohmann::json::parse(json.out);
+  EXPECT_EQ(doc["schema"], "rmodel.filter_kinds");
   bool found = false;
-  for (const auto& k : doc) {
+  for (const auto& k : doc["kinds"]) {
     if (k["name"] != "exponential") continue;
     found = true;
     EXPECT_EQ(k["params"][0]["name"], "T");

@@ -149,7 +149,9 @@ TEST(CliPoses, FullPoseOfANamedPoseWithOverrides) {
   RMODEL_REQUIRE_FIXTURES();
   const auto r = run_rmodel(sweetie({"poses", "--full", "head_basic joint52=0.1", "-f", "json"}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto doc = nlohmann::json::parse(r.out);
+  const auto whole = nlohmann::json::parse(r.out);
+  EXPECT_EQ(whole["schema"], "rmodel.pose");
+  const auto& doc = whole["joints"];
   ASSERT_EQ(doc.size(), 30U);
   EXPECT_EQ(doc[24]["name"], "joint51");
   EXPECT_EQ(doc[24]["position"], -0.15);
@@ -173,7 +175,7 @@ TEST(CliPoses, ErrorsAndProblems) {
   // The sample has no named poses: an empty list, not an error.
   const auto none = run_rmodel({"poses", "--sample", "-f", "json"});
   EXPECT_EQ(none.exit_code, 0);
-  EXPECT_EQ(none.out, "[]\n");
+  EXPECT_EQ(nlohmann::json::parse(none.out)["poses"], nlohmann::json::array());
   // A pose naming a joint outside the pose is reported on stderr, the list still printed.
   const auto dir = test::make_temp_dir("rmodel-poses-");
   const auto json = dir / "pony.json";
@@ -355,7 +357,7 @@ TEST_F(CliDiff, UsageErrorsExitTwo) {
   EXPECT_EQ(run_rmodel({"diff", urdf_}).exit_code, 2);
   EXPECT_EQ(run_rmodel({"diff", urdf_, "/nonexistent.urdf"}).exit_code, 2);
   EXPECT_EQ(run_rmodel({"diff", urdf_, urdf_, "--tolerance", "-1"}).exit_code, 2);
-  EXPECT_EQ(run_rmodel({"diff", urdf_, urdf_, "--format", "csv"}).exit_code, 2);
+  EXPECT_EQ(run_rmodel({"diff", urdf_, urdf_, "--format", "yaml"}).exit_code, 2);
   EXPECT_EQ(run_rmodel({"diff", "-", "-"}).exit_code, 2);
   // A model that does not load is the command failing, not a usage error.
   const std::string broken = write("broken.json", R"({"chains": [{"name": "a", "first_link": "base_link", "last_link": "x"}]})");

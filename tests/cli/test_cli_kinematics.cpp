@@ -49,7 +49,9 @@ std::map<std::string, Frame> fk(std::vector<std::string> args) {
   const auto r = run_rmodel(args);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   if (r.exit_code != 0) return {};
-  return frames_of(json::parse(r.out));
+  const json doc = json::parse(r.out);
+  EXPECT_EQ(doc.value("schema", ""), "rmodel.fk");
+  return frames_of(doc.at("frames"));
 }
 
 Eigen::Matrix3d ry(double angle) { return Eigen::AngleAxisd(angle, Eigen::Vector3d::UnitY()).toRotationMatrix(); }
@@ -146,7 +148,7 @@ TEST(CliFk, LogGivesOneRecordPerJointStateWithAHeldPose) {
       R"({"name": ["front_left_knee"], "position": [-0.3], "t": 2})" "\n"
       R"({"name": ["rear_left_hip"], "support": [1.0], "t": 2.5})" "\n"
       R"({"name": ["front_left_hip", "front_left_knee"], "position": [0, 0], "t": 3})" "\n";
-  const auto r = run_rmodel({"fk", "--sample", "--log", "-", "--links", "front_left_hoof", "-f", "json"}, log);
+  const auto r = run_rmodel({"fk", "--sample", "--log", "-", "--links", "front_left_hoof", "-f", "jsonl"}, log);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::vector<json> records;
   std::istringstream in(r.out);
@@ -180,7 +182,7 @@ TEST(CliFk, LogRejectsMalformedMessagesAndWarnsOnUnknownJoints) {
   const std::string log =
       R"({"name": ["front_left_hip", "bogus_joint"], "position": [0.1, 2], "t": 1})" "\n"
       R"({"name": ["front_left_hip"], "position": [0.1, 0.2], "t": 2})" "\n";
-  const auto r = run_rmodel({"fk", "--sample", "--log", "-", "-f", "json"}, log);
+  const auto r = run_rmodel({"fk", "--sample", "--log", "-", "-f", "jsonl"}, log);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("bogus_joint"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("rejected"), std::string::npos) << r.err;
@@ -216,12 +218,13 @@ TEST(CliContacts, PosedPointsAreTheEndLinkFramePlusThePoint) {
   const std::string pose = "front_left_hip=0.4,front_left_knee=-0.7,front_left_ankle=0.2,front_left_hoof_yaw=0.3";
   const auto r = run_rmodel({"contacts", "--sample", "--pose", pose, "--chain", "front_left", "-f", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const json posed = json::parse(r.out);
+  const json posed = json::parse(r.out).at("points");
   // The contact's points in the link frame, and that link's frame at the pose.
   const auto c = run_rmodel({"contacts", "--sample", "-f", "json"});
   ASSERT_EQ(c.exit_code, 0) << c.err;
   json points;
-  for (const auto& contact : json::parse(c.out))
+  const json contacts = json::parse(c.out);
+  for (const auto& contact : contacts.at("contacts"))
     if (contact.at("name") == "hoof_flat") points = contact.at("points");
   ASSERT_FALSE(points.empty());
   const auto frames = fk({"--sample", "--with-virtual", "--pose", pose, "--links", "front_left_hoof_virtual"});
@@ -242,7 +245,8 @@ TEST(CliContacts, PoseCoversEveryChainWithADefaultContact) {
   const auto r = run_rmodel({"contacts", "--sample", "--pose", "", "-f", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::set<std::string> chains;
-  for (const auto& row : json::parse(r.out)) chains.insert(row.at("chain").get<std::string>());
+  const json posed = json::parse(r.out);
+  for (const auto& row : posed.at("points")) chains.insert(row.at("chain").get<std::string>());
   EXPECT_EQ(chains, (std::set<std::string>{"front_left", "front_right", "rear_left", "rear_right"}));
 
   auto e = run_rmodel({"contacts", "--sample", "--pose", "front_left_hip=0", "--chain", "no_such_chain"});

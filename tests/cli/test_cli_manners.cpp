@@ -216,7 +216,8 @@ TEST(CliManners, CompletesNamesFromTheModelOnTheCommandLine) {
   const auto joints = run_rmodel({"joints", "--sample", "-f", "json"});
   ASSERT_EQ(joints.exit_code, 0) << joints.err;
   std::set<std::string> expected;
-  for (const auto& j : nlohmann::json::parse(joints.out)) expected.insert(j["name"].get<std::string>());
+  const auto joint_doc = nlohmann::json::parse(joints.out);
+  for (const auto& j : joint_doc["joints"]) expected.insert(j["name"].get<std::string>());
   ASSERT_FALSE(expected.empty());
   auto r = run_rmodel({"__complete", "joints", "filter", "--sample", "--joints"});
   EXPECT_EQ(r.exit_code, 0);
@@ -224,7 +225,8 @@ TEST(CliManners, CompletesNamesFromTheModelOnTheCommandLine) {
 
   const auto chains = run_rmodel({"chains", "--sample", "-f", "json"});
   std::set<std::string> chain_names;
-  for (const auto& c : nlohmann::json::parse(chains.out)) chain_names.insert(c["name"].get<std::string>());
+  const auto chain_doc = nlohmann::json::parse(chains.out);
+  for (const auto& c : chain_doc["chains"]) chain_names.insert(c["name"].get<std::string>());
   r = run_rmodel({"__complete", "index-names", "index", "--sample", "-k", "chain"});
   EXPECT_EQ(word_set(r.out), chain_names);
   r = run_rmodel({"__complete", "chains", "jacobian", "--model=" + test::sample("model.json").string()});
@@ -241,7 +243,8 @@ TEST(CliManners, CompletesFilterKindsAndTheirParameters) {
   const auto list = run_rmodel({"filter", "--list", "-f", "json"});
   ASSERT_EQ(list.exit_code, 0) << list.err;
   std::set<std::string> kinds, params;
-  for (const auto& k : nlohmann::json::parse(list.out)) {
+  const auto list_doc = nlohmann::json::parse(list.out);
+  for (const auto& k : list_doc["kinds"]) {
     kinds.insert(k["name"].get<std::string>());
     if (k["name"] == "exponential")
       for (const auto& p : k["params"]) params.insert(p["name"].get<std::string>() + "=");

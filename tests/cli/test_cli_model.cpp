@@ -80,7 +80,7 @@ TEST(CliJoints, SweetieBotOrderIsNominalJsonOrder) {
   RMODEL_REQUIRE_FIXTURES();
   const auto r = run_rmodel(sweetie_args({"joints", "--format", "json"}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto doc = nlohmann::json::parse(r.out);
+  const auto doc = nlohmann::json::parse(r.out)["joints"];
   const auto nominal = nlohmann::json::parse(read_file(fixture("sweetie_bot_proto2/joint_state/nominal.json")));
   ASSERT_EQ(doc.size(), 32U);
   for (std::size_t i = 0; i < doc.size(); ++i) {
@@ -96,7 +96,7 @@ TEST(CliTree, FixtureRobotsPrintTheirTrees) {
     const auto r = run_rmodel({"tree", "--urdf", fixture(urdf).string(), "--format", "json"});
     ASSERT_EQ(r.exit_code, 0) << urdf << r.err;
     const auto info = run_rmodel({"info", "--urdf", fixture(urdf).string(), "--format", "json"});
-    EXPECT_EQ(nlohmann::json::parse(r.out).size(), nlohmann::json::parse(info.out)["links"]) << urdf;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["links"].size(), nlohmann::json::parse(info.out)["links"]) << urdf;
     const auto text = run_rmodel({"tree", "--urdf", fixture(urdf).string()});
     EXPECT_EQ(text.exit_code, 0);
     EXPECT_NE(text.out.find("└── "), std::string::npos);
@@ -220,7 +220,7 @@ TEST(CliSrdf, LimitsFileAddsColumnsToJoints) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
   bool found = false;
-  for (const auto& row : doc)
+  for (const auto& row : doc["joints"])
     if (row["name"] == "neck_pitch") {
       EXPECT_EQ(row["acceleration"], 4.0);
       EXPECT_TRUE(row["jerk"].is_null());

@@ -83,7 +83,8 @@ TEST(CliHelp, ShowsACommandsPageAsTextWhenNotATerminal) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");
   for (const char* expected : {"NAME\n       rmodel-joints - ", "SYNOPSIS\n       rmodel joints [OPTIONS]",
-                               "-f, --format {text|json|csv}", "Output format. Default: text.", "-u, --urdf FILE",
+                               "-f, --format {text|json|csv}", "Output format (default: from -o's extension, else text).",
+                               "-o, --output FILE", "-u, --urdf FILE",
                                "EXIT STATUS", "SEE ALSO\n       rmodel(1)"})
     EXPECT_NE(r.out.find(expected), std::string::npos) << expected << " in\n" << r.out;
 }
@@ -117,6 +118,7 @@ TEST(CliVersion, FlagAndCommandAgree) {
   const auto json = run_rmodel({"version", "--format", "json"});
   ASSERT_EQ(json.exit_code, 0) << json.err;
   const auto doc = nlohmann::json::parse(json.out);
+  EXPECT_EQ(doc.at("schema"), "rmodel.version");
   EXPECT_EQ(doc.at("name"), "rmodel");
   const std::string version = doc.at("version");
   EXPECT_TRUE(std::regex_match(version, std::regex(R"(\d+\.\d+\.\d+)"))) << version;
@@ -206,7 +208,7 @@ TEST_F(BashCompletion, OptionsOfTheSubcommand) {
 
 TEST_F(BashCompletion, FormatValues) {
   EXPECT_EQ(complete({"rmodel", "joints", "--format", ""}), (std::vector<std::string>{"csv", "json", "text"}));
-  EXPECT_EQ(complete({"rmodel", "check", "-f", ""}), (std::vector<std::string>{"json", "text"}));
+  EXPECT_EQ(complete({"rmodel", "check", "-f", ""}), (std::vector<std::string>{"csv", "json", "text"}));
   EXPECT_EQ(complete({"rmodel", "joints", "--format", "=", "j"}), std::vector<std::string>{"json"});
   EXPECT_EQ(complete({"rmodel", "index", "--kind", ""}), (std::vector<std::string>{"chain", "group", "joint"}));
   // After a value, options again.

@@ -21,7 +21,7 @@ std::vector<std::vector<std::string>> stream_commands() {
   const std::string semantics = sample("pony.json").string();
   return {{"aggregate", "--urdf", urdf, "--semantics", semantics, "--no-support"},
           {"filter", "exponential", "-p", "tau=0.1"},
-          {"fk", "--log", "-", "--links", "head", "-f", "json", "--urdf", urdf, "--semantics", semantics},
+          {"fk", "--log", "-", "--links", "head", "-f", "jsonl", "--urdf", urdf, "--semantics", semantics},
           {"check-log", "-", "-f", "json", "--urdf", urdf, "--semantics", semantics}};
 }
 

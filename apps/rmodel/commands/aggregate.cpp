@@ -29,6 +29,7 @@ public:
     model_.add_to(app);
     stream_.add_to(app);
     batch_.add_to(app);
+    stream_.add_output_to(app, {OutputFormat::jsonl, OutputFormat::csv, OutputFormat::mcap}, OutputFormat::jsonl);
     const char* group = "Aggregator";
     add_enum_option(app, "-k,--kind", options_.kind,
                     {{"simple", AggregatorKind::simple}, {"sync", AggregatorKind::sync}},
@@ -134,7 +135,7 @@ public:
     if (batch_.active())
       return run_stream_batch("aggregate", batch_, items,
                               [&](const BatchItem& item) { return run_one(item.output, batch_stream_run(item)); });
-    const stream::Summary summary = run_one(stream_.output, StreamRun{stream_.checked_inputs(), {}, true});
+    const stream::Summary summary = run_one(stream_.out.path(), StreamRun{stream_.checked_inputs(), {}, true});
     return summary.rejected > 0 ? kFailed : kOk;
   }
 

@@ -16,7 +16,7 @@ public:
   void setup(CLI::App& app) override {
     app.description("Kinematic chains: index, links, default contact, group, joints with their pose indices");
     model_.add_to(app);
-    add_format_option(app, format_, {OutputFormat::text, OutputFormat::json, OutputFormat::csv});
+    out_.add_to(app, {OutputFormat::text, OutputFormat::json, OutputFormat::csv}, OutputFormat::text);
     app.add_flag("--with-virtual", with_virtual_, "Include the virtual joints (past last_link) in the joint lists");
     app.add_option("names", names_, "Chains to show (default: all)");
   }
@@ -44,13 +44,14 @@ public:
       }
       table.add_row(row);
     }
-    write_out(table.render(format_));
+    out_.write(table.render(out_.format(), "rmodel.chains", "chains"));
+    out_.close();
     return kOk;
   }
 
 private:
   ModelOptions model_;
-  OutputFormat format_ = OutputFormat::text;
+  OutputOptions out_;
   bool with_virtual_ = false;
   std::vector<std::string> names_;
 };

@@ -108,7 +108,13 @@ public:
                    "Problems shown per kind and joint; later ones are only counted")
         ->check(CLI::PositiveNumber)
         ->default_str("10");
-    add_format_option(app, format_, {OutputFormat::text, OutputFormat::json});
+    out_.add_to(app, {OutputFormat::text, OutputFormat::json, OutputFormat::csv}, OutputFormat::text, [this] {
+      if (batch_.output_dir.empty() && quiet_ && (out_.format_given() || out_.path_given()))
+        OutputOptions::refuse("-q prints nothing: -f and -o do not apply");
+      if (!batch_.output_dir.empty() && out_.path_given())
+        OutputOptions::refuse("-o and --output-dir exclude each other: with --output-dir, each log's report is "
+                              "DIR/<log name>.<format>");
+    });
     app.add_flag("-q,--quiet", quiet_, "Print nothing; only the exit status tells (--output-dir: the reports are still written)");
     batch_.add_to(app);
   }
@@ -117,11 +123,13 @@ public:
     batch_.check();
     std::vector<BatchItem> items;
     if (batch_.active())
-      items = plan_batch(logs_, batch_.output_dir, format_ == OutputFormat::json ? "json" : "txt");
+      items = plan_batch(logs_, batch_.output_dir,
+                         out_.is(OutputFormat::text) ? std::string("txt") : std::string(format_name(out_.format())));
     else if (logs_.size() > 1)
       throw InvalidArgument("check-log checks one log; for one report per log, give --output-dir DIR");
     const Model model = model_.load();
-    if (!batch_.active()) return check(model, logs_.front(), stdout, quiet_, nullptr);
+    if (!batch_.active())
+      return check(model, logs_.front(), stdout, quiet_, nullptr, out_.to_stdout() ? nullptr : &out_.path());
 
     // One report per log, DIR/<log name>.txt or .json, byte for byte what `check-log LOG`
     // prints; on stderr one verdict line per log (in log order) and the count.
@@ -161,7 +169,7 @@ private:
       if (!file) throw WriteError(*path, "cannot create");
       out = file.get();
     }
-    const bool stream_text = format_ == OutputFormat::text && !quiet;
+    const bool stream_text = out_.is(OutputFormat::text) && !quiet;
     // The library's run loop reads; the checker is its stage. Read errors reach the
     // checker through the event handler (the checker counts and words them itself).
     CheckStage stage(checker, stream_text ? &reader.source() : nullptr, out);
@@ -178,7 +186,8 @@ private:
       verdict_line->pop_back();
     }
     if (!quiet) {
-      if (format_ == OutputFormat::json) write_to(out, json_text(to_json(model, checker, reader.source())));
+      if (out_.is(OutputFormat::json)) write_to(out, json_text(to_json(model, checker, reader.source())));
+      else if (out_.is(OutputFormat::csv)) write_to(out, problems_csv(checker));
       else write_to(out, summary(model, checker));
     }
     if (file) {
@@ -244,8 +253,18 @@ private:
     return out + verdict(c);
   }
 
+  /// One row per problem found (those shown; --max-reports bounds them); the verdict is
+  /// the exit status, the per-joint summary is in the text and JSON output.
+  static std::string problems_csv(const LogChecker& c) {
+    Table table({"severity", "line", "item", "code", "joint", "message"});
+    for (const auto& p : c.problems())
+      table.add_row({std::string(to_string(p.severity)), p.line, p.item, p.code,
+                     p.joint.empty() ? Json(nullptr) : Json(p.joint), p.message});
+    return table.render(OutputFormat::csv);
+  }
+
   Json to_json(const Model& model, const LogChecker& c, const std::string& source) const {
-    Json doc;
+    Json doc = json_document("rmodel.check_log");
     doc["valid"] = c.valid();
     doc["log"] = source;
     doc["messages"] = c.message_count();
@@ -278,7 +297,7 @@ private:
   std::vector<std::string> topics_;
   std::string time_source_ = "header";
   LogCheckOptions options_;
-  OutputFormat format_ = OutputFormat::text;
+  OutputOptions out_;
   bool quiet_ = false;
 };
 

@@ -20,7 +20,7 @@ public:
   void setup(CLI::App& app) override {
     app.description("Contacts: index, points in the frame of a chain's last link (m), chains using it by default");
     model_.add_to(app);
-    add_format_option(app, format_, {OutputFormat::text, OutputFormat::json, OutputFormat::csv});
+    out_.add_to(app, {OutputFormat::text, OutputFormat::json, OutputFormat::csv}, OutputFormat::text);
     app.add_option("names", names_, "Contacts to show (default: all)");
     pose_.add_to(app, false);
     const char* group = "Pose";
@@ -40,7 +40,7 @@ public:
     for (const Contact* c : select_entities(model.contacts(), names_, "contact")) {
       Json points = Json::array();
       for (const auto& p : c->points) {
-        if (format_ == OutputFormat::json)
+        if (out_.is(OutputFormat::json))
           points.push_back({p.x(), p.y(), p.z()});
         else
           points.push_back(fmt::format("({} {} {})", number_text(p.x()), number_text(p.y()), number_text(p.z())));
@@ -50,7 +50,8 @@ public:
         if (chain.default_contact == c->name) users.push_back(chain.name);
       table.add_row({c->index, c->name, points, users});
     }
-    write_out(table.render(format_));
+    out_.write(table.render(out_.format(), "rmodel.contacts", "contacts"));
+    out_.close();
     return kOk;
   }
 
@@ -68,7 +69,7 @@ private:
     const auto km = kin::KinematicModel::from_model(model);
     kin::Workspace ws(km);
     kin::forward_kinematics(km, ws, pose);
-    const bool text = format_ == OutputFormat::text;
+    const bool text = out_.is(OutputFormat::text);
     Table table({"chain", "contact", "link", "point", "x", "y", "z"});
     std::vector<Eigen::Vector3d> positions;
     for (const auto& chain : chains) {
@@ -84,7 +85,8 @@ private:
         table.add_row(std::move(row));
       }
     }
-    write_out(table.render(format_));
+    out_.write(table.render(out_.format(), "rmodel.contact_points", "points"));
+    out_.close();
     return kOk;
   }
 
@@ -92,7 +94,7 @@ private:
   PoseOptions pose_;
   std::vector<std::string> chains_;
   std::string contact_;
-  OutputFormat format_ = OutputFormat::text;
+  OutputOptions out_;
   std::vector<std::string> names_;
 };
 

@@ -104,7 +104,10 @@ public:
         ->default_str("1e-09");
     app.add_flag("--strict", strict_, "Joints appended at the end of the full pose make it incompatible too");
     app.add_flag("-q,--quiet", quiet_, "Print nothing; only the exit status tells");
-    add_format_option(app, format_, {OutputFormat::text, OutputFormat::json});
+    out_.add_to(app, {OutputFormat::text, OutputFormat::json, OutputFormat::csv}, OutputFormat::text, [this] {
+      if (quiet_ && (out_.format_given() || out_.path_given()))
+        OutputOptions::refuse("-q prints nothing: -f and -o do not apply");
+    });
   }
 
   int run() override {
@@ -119,10 +122,13 @@ public:
     const ModelDiff d = diff_models(old_model, new_model, {tolerance_});
     const bool compatible = d.pose.compatible(!strict_);
     if (quiet_) return compatible ? kOk : kFailed;
-    if (format_ == OutputFormat::json)
-      write_out(json_text(to_json(d, compatible, old_source, new_source)));
+    if (out_.is(OutputFormat::json))
+      out_.write(json_text(to_json(d, compatible, old_source, new_source)));
+    else if (out_.is(OutputFormat::csv))
+      out_.write(to_csv(d));
     else
-      write_out(to_text(d, compatible));
+      out_.write(to_text(d, compatible));
+    out_.close();
     return compatible ? kOk : kFailed;
   }
 
@@ -144,8 +150,7 @@ private:
   }
 
   Json to_json(const ModelDiff& d, bool compatible, const ModelSource& a, const ModelSource& b) const {
-    Json doc;
-    doc["rmodel_diff"] = 1;
+    Json doc = json_document("rmodel.diff");
     doc["compatible"] = compatible;
     doc["strict"] = strict_;
     doc["tolerance"] = tolerance_;
@@ -185,6 +190,43 @@ private:
     doc["contacts"] = entities_json(d.contacts);
     doc["poses"] = entities_json(d.poses);
     return doc;
+  }
+
+  /// One row per change: section (pose, robot, links, joints, ...), change (removed, added,
+  /// moved, unit, renamed, changed), the entity, the property and its old and new values.
+  /// The verdict is the exit status.
+  static std::string to_csv(const ModelDiff& d) {
+    Table table({"section", "change", "name", "property", "old", "new"});
+    const Json none(nullptr);
+    for (const auto& e : d.pose.removed) table.add_row({"pose", "removed", e.name, "index", e.index, none});
+    for (const auto& e : d.pose.added) table.add_row({"pose", "added", e.name, "index", none, e.index});
+    for (const auto& m : d.pose.moved) table.add_row({"pose", "moved", m.name, "index", m.old_index, m.new_index});
+    for (const auto& u : d.pose.unit_changes)
+      table.add_row({"pose", "unit", u.name, "type", std::string(to_string(u.old_type)),
+                     std::string(to_string(u.new_type))});
+    auto changes = [&](const char* section, const char* change, const std::string& name,
+                       const std::vector<PropertyChange>& list) {
+      for (const auto& c : list)
+        table.add_row({section, change, name.empty() ? none : Json(name), c.property, value_text(c.old_value),
+                       value_text(c.new_value)});
+    };
+    changes("robot", "changed", "", d.robot);
+    auto entities = [&](const char* section, const EntityDiff& e) {
+      for (const auto& n : e.removed) table.add_row({section, "removed", n, none, none, none});
+      for (const auto& n : e.added) table.add_row({section, "added", n, none, none, none});
+      for (const auto& c : e.changed) changes(section, "changed", c.name, c.changes);
+    };
+    entities("links", d.links);
+    for (const auto& r : d.renamed) {
+      table.add_row({"joints", "renamed", r.new_name, "name", r.old_name, r.new_name});
+      changes("joints", "changed", r.new_name, r.changes);
+    }
+    entities("joints", d.joints);
+    entities("chains", d.chains);
+    entities("groups", d.groups);
+    entities("contacts", d.contacts);
+    entities("poses", d.poses);
+    return table.render(OutputFormat::csv);
   }
 
   std::string to_text(const ModelDiff& d, bool compatible) const {
@@ -245,7 +287,7 @@ private:
   double tolerance_ = 1e-9;
   bool strict_ = false;
   bool quiet_ = false;
-  OutputFormat format_ = OutputFormat::text;
+  OutputOptions out_;
 };
 
 }  // namespace

@@ -82,6 +82,30 @@ public:
     app.add_option("kind", kind_, "Filter kind (rmodel filter --list)");
     stream_.add_to(app);
     batch_.add_to(app);
+    // -f: the list's format with --list, the table's with --step, the stream's otherwise.
+    stream_.add_output_to(
+        app, {OutputFormat::jsonl, OutputFormat::csv, OutputFormat::mcap, OutputFormat::text, OutputFormat::json},
+        OutputFormat::jsonl, [this] {
+          OutputOptions& out = stream_.out;
+          if (list_) {
+            out.restrict({OutputFormat::text, OutputFormat::json}, OutputFormat::text, "--list");
+            if (stream_.stamp != "none") OutputOptions::refuse("--stamp does not apply to --list");
+            return false;
+          }
+          if (step_) {
+            if (!plot_.empty() && (out.format_given() || out.path_given()))
+              OutputOptions::refuse("--step --plot draws a plot: -f and -o do not apply");
+            out.restrict({OutputFormat::csv, OutputFormat::jsonl}, OutputFormat::csv, "--step");
+            if (stream_.stamp != "none") OutputOptions::refuse("--stamp does not apply to --step");
+            return false;
+          }
+          out.restrict({OutputFormat::jsonl, OutputFormat::csv, OutputFormat::mcap}, OutputFormat::jsonl,
+                       "a filtered stream");
+          return true;
+        });
+    stream_.out.format_option()->description(
+        "Output format: the stream's jsonl, csv or mcap; with --list text or json; with --step csv or jsonl "
+        "(default: from -o's extension, else jsonl, text with --list, csv with --step)");
     model_.add_to(app);
     const char* group = "Filter";
     app.add_option("-p,--param", param_args_, "Filter parameter NAME=VALUE (repeatable; see --list)")
@@ -98,10 +122,9 @@ public:
         ->allow_extra_args(false)
         ->group(group);
     app.add_flag("--list", list_, "List the filter kinds with their parameters, units and defaults")->group(group);
-    add_format_option(app, format_, {OutputFormat::text, OutputFormat::json})->group(group);
     app.add_flag("--step", step_,
                  "Step response of the filter (unit step at t=0) instead of filtering a log: a plot with --plot, "
-                 "else a table t,input,output on -o (CSV; JSON Lines with -O jsonl)")
+                 "else a table t,input,output on -o (CSV; JSON Lines with -f jsonl)")
         ->group(group);
     app.add_option("--duration", duration_, "Length of the --step response (s; default: a few time constants)")
         ->check(CLI::NonNegativeNumber)
@@ -142,10 +165,12 @@ public:
   }
 
 private:
-  void list_kinds() const {
+  void list_kinds() {
     const auto& kinds = rf::filter_kinds();
-    if (format_ == OutputFormat::json) {
-      Json doc = Json::array();
+    OutputOptions& out_file = stream_.out;
+    if (out_file.is(OutputFormat::json)) {
+      Json doc = json_document("rmodel.filter_kinds");
+      doc["kinds"] = Json::array();
       for (const rf::FilterKind& k : kinds) {
         Json params = Json::array();
         for (const rf::ParamInfo& p : k.params)
@@ -154,13 +179,14 @@ private:
                             {"default", p.default_value},
                             {"integer", p.integer},
                             {"description", p.description}});
-        doc.push_back({{"name", k.name},
-                       {"family", k.family},
-                       {"description", k.description},
-                       {"initial_state", k.initial_state},
-                       {"params", params}});
+        doc["kinds"].push_back({{"name", k.name},
+                                {"family", k.family},
+                                {"description", k.description},
+                                {"initial_state", k.initial_state},
+                                {"params", params}});
       }
-      write_out(json_text(doc));
+      out_file.write(json_text(doc));
+      out_file.close();
       return;
     }
     std::string out;
@@ -176,7 +202,8 @@ private:
         out += fmt::format("    {:<{}}  {:<{}}  default {:<{}}  {}{}\n", p.name, name_w, p.unit, unit_w,
                            number_text(p.default_value), def_w, p.description, p.integer ? " (integer)" : "");
     }
-    write_out(out);
+    out_file.write(out);
+    out_file.close();
   }
 
   std::string title(const rf::FilterKind& kind, const rf::FilterParams& params, std::string_view what) const {
@@ -198,9 +225,7 @@ private:
                      {tr});
       return ok ? kOk : kFailed;
     }
-    io::Format format = io::parse_format(stream_.output_format);
-    if (format == io::Format::Auto && stream_.output != "-") format = io::format_from_path(stream_.output);
-    const bool jsonl = format == io::Format::JsonLines || format == io::Format::Json;
+    const bool jsonl = stream_.out.is(OutputFormat::jsonl);
     std::string text = jsonl ? "" : "t,input,output\n";
     for (const rf::StepSample& s : samples) {
       if (jsonl)
@@ -209,14 +234,8 @@ private:
       else
         text += fmt::format("{},{},{}\n", number_text(s.t), number_text(s.u), number_text(s.y));
     }
-    if (stream_.output == "-") {
-      write_out(text);
-    } else {
-      std::ofstream out(stream_.output, std::ios::binary);
-      if (!out) throw IoError(stream_.output, "cannot create");
-      out << text;
-      if (!out.flush()) throw IoError(stream_.output, "write failed");
-    }
+    stream_.out.write(text);
+    stream_.out.close();
     return kOk;
   }
 
@@ -313,7 +332,7 @@ private:
     for (std::size_t i = 0; i < plot_joints_.size(); ++i) traces_[i].title = plot_joints_[i];
     period_ = filter.params().count("T") != 0 ? filter.params().at("T") : 0.01;
 
-    io::MessageWriter writer = io::MessageWriter::open(stream_.output, writer_options);
+    io::MessageWriter writer = io::MessageWriter::open(stream_.out.path(), writer_options);
     stream::WriterSink sink(writer);
     RecordingStage stage(filter);
     PlotSink plot_sink(*this, sink, stage, filter);
@@ -395,7 +414,6 @@ private:
   rf::JointField field_ = rf::JointField::position;
   std::vector<std::string> joints_;
   bool list_ = false;
-  OutputFormat format_ = OutputFormat::text;
   bool step_ = false;
   double duration_ = 0.0;
   std::string plot_;

@@ -42,7 +42,16 @@ public:
         "every joint-state message of a log (--log)");
     model_.add_to(app);
     pose_.add_to(app, true);
-    add_format_option(app, format_, {OutputFormat::text, OutputFormat::json, OutputFormat::csv});
+    // One pose: text, json, csv. --log: a record per joint state, text, jsonl or csv.
+    out_.add_to(app, {OutputFormat::text, OutputFormat::json, OutputFormat::csv, OutputFormat::jsonl},
+                OutputFormat::text, [this] {
+                  if (log_.empty())
+                    out_.restrict({OutputFormat::text, OutputFormat::json, OutputFormat::csv}, OutputFormat::text,
+                                  "one pose");
+                  else
+                    out_.restrict({OutputFormat::text, OutputFormat::jsonl, OutputFormat::csv}, OutputFormat::text,
+                                  "--log");
+                });
     const char* select = "Selection";
     app.add_option("--links", links_, "Links to show, comma-separated (default: all)")
         ->delimiter(',')
@@ -97,7 +106,8 @@ public:
     std::vector<double> pose = pose_.resolve(model);
     if (!inputs) {
       kin::forward_kinematics(km, ws, pose);
-      write_out(frames_table(km, ws).render(format_));
+      out_.write(frames_table(km, ws).render(out_.format(), "rmodel.fk", "frames"));
+      out_.close();
       return kOk;
     }
     return stream(model, km, ws, pose, inputs->front());
@@ -165,7 +175,7 @@ private:
     for (std::size_t b : bodies_) {
       std::vector<Json> row{km.body(b).name};
       for (double v : frame_values(ws.frame(b)))
-        row.push_back(format_ == OutputFormat::text ? Json(fixed_text(v)) : Json(v));
+        row.push_back(out_.is(OutputFormat::text) ? Json(fixed_text(v)) : Json(v));
       table.add_row(std::move(row));
     }
     return table;
@@ -176,14 +186,14 @@ private:
   /// One record: a JSON line, a CSV row (wide: <link>.<column>), or a text block.
   [[nodiscard]] std::string record(const kin::KinematicModel& km, const kin::Workspace& ws, const io::Message& m,
                                    std::uint64_t number) const {
-    if (format_ == OutputFormat::json) {
+    if (out_.is(OutputFormat::jsonl)) {
       Json doc = Json::object();
       if (m.has_stamp) doc["t"] = m.stamp();
       if (m.cycle) doc["cycle"] = *m.cycle;
       doc["frames"] = frames_table(km, ws).to_json();
       return doc.dump() + "\n";
     }
-    if (format_ == OutputFormat::csv) {
+    if (out_.is(OutputFormat::csv)) {
       std::string out = m.has_stamp ? number_text(m.stamp()) : std::string();
       for (std::size_t b : bodies_)
         for (double v : frame_values(ws.frame(b))) out += "," + number_text(v);
@@ -203,12 +213,12 @@ private:
     return out + "\n";
   }
 
-  /// Writes `text` to stdout; a failed write (the reader went away) ends the run as a
+  /// Writes `text` to the output; a failed write (the reader went away) ends the run as a
   /// closed output does in every streaming command.
-  static void emit(const std::string& text, bool flush) {
-    write_out(text);
-    if (flush) std::fflush(stdout);
-    if (std::ferror(stdout)) throw BrokenPipe("<stdout>", "the output was closed");
+  void emit(const std::string& text, bool flush) const {
+    out_.write(text);
+    if (flush) out_.flush();
+    if (out_.to_stdout() && std::ferror(stdout)) throw BrokenPipe("<stdout>", "the output was closed");
   }
 
   /// fk --log as a pipeline stage: each joint state updates the pose (names through the
@@ -227,7 +237,7 @@ private:
       for (std::size_t i = 0; i < js.position.size(); ++i)
         if (slots[i] != stream::SlotMapper::kUnknown) pose_[static_cast<std::size_t>(slots[i])] = js.position[i];
       kin::forward_kinematics(km_, ws_, pose_);
-      emit(command_.record(km_, ws_, message, ++written_), command_.stream_.flush_each);
+      command_.emit(command_.record(km_, ws_, message, ++written_), command_.stream_.flush_each);
       // Counted by the summary as written: records are not joint states, so count here.
       ++report.summary().written;
     }
@@ -241,29 +251,32 @@ private:
     std::uint64_t written_ = 0;
   };
 
-  /// Flushes stdout when the reader is about to wait for input.
+  /// Flushes the output when the reader is about to wait for input.
   class StdoutSink final : public stream::Sink {
   public:
+    explicit StdoutSink(OutputOptions& out) : out_(out) {}
     void joint_state(const JointState&, std::optional<std::int64_t>) override {}
     void support_state(const SupportState&, std::optional<std::int64_t>) override {}
-    void flush() override {
-      if (std::fflush(stdout) != 0) throw BrokenPipe("<stdout>", "the output was closed");
-    }
+    void flush() override { out_.flush(); }
+
+  private:
+    OutputOptions& out_;
   };
 
   int stream(const Model& model, const kin::KinematicModel& km, kin::Workspace& ws, std::vector<double>& pose,
              const std::string& /*path*/) {
-    if (format_ == OutputFormat::csv) emit(csv_header(km), false);
+    if (out_.is(OutputFormat::csv)) emit(csv_header(km), false);
     FkStage stage(*this, model, km, ws, pose);
-    StdoutSink sink;
+    StdoutSink sink(out_);
     const stream::Summary summary = run_stream("fk", stream_, stage, sink);
+    out_.close();
     return summary.rejected > 0 ? kFailed : kOk;
   }
 
   ModelOptions model_;
   PoseOptions pose_;
   StreamOptions stream_;
-  OutputFormat format_ = OutputFormat::text;
+  mutable OutputOptions out_;  // written from the const record path of the stage
   std::vector<std::string> links_;
   std::string chain_;
   bool with_virtual_ = false;

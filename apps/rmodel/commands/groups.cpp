@@ -12,7 +12,7 @@ public:
   void setup(CLI::App& app) override {
     app.description("Joint groups: index, chains, extra joints, and every joint with its pose index");
     model_.add_to(app);
-    add_format_option(app, format_, {OutputFormat::text, OutputFormat::json, OutputFormat::csv});
+    out_.add_to(app, {OutputFormat::text, OutputFormat::json, OutputFormat::csv}, OutputFormat::text);
     app.add_option("names", names_, "Groups to show (default: all)");
   }
 
@@ -26,13 +26,14 @@ public:
       for (int j : g->joint_indices) indices.push_back(j);
       table.add_row({g->index, g->name, model.group_chains(g->name), extra, model.group_joints(g->name), indices});
     }
-    write_out(table.render(format_));
+    out_.write(table.render(out_.format(), "rmodel.groups", "groups"));
+    out_.close();
     return kOk;
   }
 
 private:
   ModelOptions model_;
-  OutputFormat format_ = OutputFormat::text;
+  OutputOptions out_;
   std::vector<std::string> names_;
 };
 

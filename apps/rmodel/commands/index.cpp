@@ -17,7 +17,7 @@ public:
         "Print the index of each NAME, one per line in the order given (text), or name,index (csv, json). "
         "Any unknown name: nothing is printed and the exit status is 1");
     model_.add_to(app);
-    add_format_option(app, format_, {OutputFormat::text, OutputFormat::json, OutputFormat::csv});
+    out_.add_to(app, {OutputFormat::text, OutputFormat::json, OutputFormat::csv}, OutputFormat::text);
     add_enum_option(app, "-k,--kind", kind_, {{"joint", Kind::joint}, {"chain", Kind::chain}, {"group", Kind::group}},
                     "What the names are");
     app.add_option("names", names_, "Joint (chain, group) names")->required();
@@ -33,21 +33,23 @@ public:
         case Kind::group: indices.push_back(model.group_index(name)); break;
       }
     }
-    if (format_ == OutputFormat::text) {
+    if (out_.is(OutputFormat::text)) {
       std::string out;
       for (std::size_t i : indices) out += fmt::format("{}\n", i);
-      write_out(out);
+      out_.write(out);
+      out_.close();
       return kOk;
     }
     Table table({"name", "index"});
     for (std::size_t i = 0; i < names_.size(); ++i) table.add_row({names_[i], indices[i]});
-    write_out(table.render(format_));
+    out_.write(table.render(out_.format(), "rmodel.index", "entries"));
+    out_.close();
     return kOk;
   }
 
 private:
   ModelOptions model_;
-  OutputFormat format_ = OutputFormat::text;
+  OutputOptions out_;
   Kind kind_ = Kind::joint;
   std::vector<std::string> names_;
 };

@@ -32,7 +32,7 @@ public:
   void setup(CLI::App& app) override {
     app.description("Summary of a model: robot name, counts of links, joints, chains, groups, contacts; total mass");
     model_.add_to(app);
-    add_format_option(app, format_, {OutputFormat::text, OutputFormat::json});
+    out_.add_to(app, {OutputFormat::text, OutputFormat::json, OutputFormat::csv}, OutputFormat::text);
     pose_.add_to(app, false);  // --pose: also the centre of mass at that pose
   }
 
@@ -42,7 +42,7 @@ public:
     const auto& joints = model.urdf_joints();
     const auto movable = static_cast<std::size_t>(
         std::count_if(joints.begin(), joints.end(), [](const JointInfo& j) { return j.movable(); }));
-    Json doc;
+    Json doc = json_document("rmodel.info");
     doc["robot"] = model.robot_name();
     doc["urdf"] = model.urdf_source();
     doc["semantics"] = model.has_semantics() ? Json(display_name(source.semantics_path)) : Json(nullptr);
@@ -78,8 +78,25 @@ public:
     for (const auto& v : sem.virtual_joints)
       doc["virtual_joints"].push_back(
           {{"name", v.name}, {"type", v.type}, {"parent_frame", v.parent_frame}, {"child_link", v.child_link}});
-    if (format_ == OutputFormat::json) {
-      write_out(json_text(doc));
+    if (out_.is(OutputFormat::json)) {
+      out_.write(json_text(doc));
+      out_.close();
+      return kOk;
+    }
+    if (out_.is(OutputFormat::csv)) {
+      // key,value rows, the keys of the JSON document; lists of entities by name.
+      Table table({"key", "value"});
+      for (const auto& [key, value] : doc.items()) {
+        if (key == "schema" || key == "schema_version") continue;
+        Json cell = value;
+        if (value.is_array() && !value.empty() && value.front().is_object()) {
+          cell = Json::array();
+          for (const auto& e : value) cell.push_back(e["name"]);
+        }
+        table.add_row({key, cell});
+      }
+      out_.write(table.render(OutputFormat::csv));
+      out_.close();
       return kOk;
     }
     std::vector<std::pair<std::string, std::string>> rows;
@@ -113,14 +130,15 @@ public:
     for (const auto& [key, _] : rows) width = std::max(width, key.size());
     std::string out;
     for (const auto& [key, value] : rows) out += fmt::format("{:<{}} {}\n", key, width, value);
-    write_out(out);
+    out_.write(out);
+    out_.close();
     return kOk;
   }
 
 private:
   ModelOptions model_;
   PoseOptions pose_;
-  OutputFormat format_ = OutputFormat::text;
+  OutputOptions out_;
 };
 
 }  // namespace

@@ -26,7 +26,7 @@ public:
         "wx wy wz: angular velocity of the link) by the chain's joints, in the chain's first_link frame");
     model_.add_to(app);
     pose_.add_to(app, true);
-    add_format_option(app, format_, {OutputFormat::text, OutputFormat::json, OutputFormat::csv});
+    out_.add_to(app, {OutputFormat::text, OutputFormat::json, OutputFormat::csv}, OutputFormat::text);
     app.add_option("--chain", chain_, "The chain (its movable joints are the columns)")->required();
     app.add_option("--link", link_, "Link of the chain whose motion is given (default: the chain's end link)");
     app.add_option("--point", point_, "Reference point in the link frame (m; default: the link origin)")
@@ -65,31 +65,33 @@ public:
     const std::string& frame = km.body(0).name;
     const std::string& link = km.body(body).name;
 
-    if (format_ == OutputFormat::json) {
+    if (out_.is(OutputFormat::json)) {
       Json data = Json::array();
       for (int r = 0; r < 6; ++r) {
         Json row = Json::array();
         for (int index : indices) row.push_back(full(r, index));
         data.push_back(std::move(row));
       }
-      Json doc = {{"chain", chain_},
-                  {"link", link},
-                  {"frame", frame},
-                  {"point", {point.x(), point.y(), point.z()}},
-                  {"rows", kRows},
-                  {"columns", joints},
-                  {"data", std::move(data)}};
-      write_out(json_text(doc));
+      Json doc = json_document("rmodel.jacobian");
+      doc["chain"] = chain_;
+      doc["link"] = link;
+      doc["frame"] = frame;
+      doc["point"] = {point.x(), point.y(), point.z()};
+      doc["rows"] = kRows;
+      doc["columns"] = joints;
+      doc["data"] = std::move(data);
+      out_.write(json_text(doc));
+      out_.close();
       return kOk;
     }
-    std::vector<std::string> columns{format_ == OutputFormat::csv ? "row" : ""};
+    std::vector<std::string> columns{out_.is(OutputFormat::csv) ? "row" : ""};
     columns.insert(columns.end(), joints.begin(), joints.end());
     Table table(columns);
     for (int r = 0; r < 6; ++r) {
       std::vector<Json> row{kRows[r]};
       for (int index : indices) {
         double v = full(r, index);
-        if (format_ == OutputFormat::text) {
+        if (out_.is(OutputFormat::text)) {
           if (std::abs(v) < 5e-7) v = 0.0;
           row.push_back(fmt::format("{:.6f}", v));
         } else {
@@ -99,17 +101,18 @@ public:
       table.add_row(std::move(row));
     }
     std::string out;
-    if (format_ == OutputFormat::text)
+    if (out_.is(OutputFormat::text))
       out = fmt::format("# chain {}, link {}, point ({} {} {}) m, frame {}\n", chain_, link, number_text(point.x()),
                         number_text(point.y()), number_text(point.z()), frame);
-    write_out(out + table.render(format_));
+    out_.write(out + table.render(out_.format()));
+    out_.close();
     return kOk;
   }
 
 private:
   ModelOptions model_;
   PoseOptions pose_;
-  OutputFormat format_ = OutputFormat::text;
+  OutputOptions out_;
   std::string chain_;
   std::string link_;
   std::vector<double> point_;

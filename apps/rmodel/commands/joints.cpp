@@ -17,7 +17,7 @@ public:
         "The full sorted pose: index, joint name, type, owning chain(s), group and limits "
         "(rad, m, rad/s, m/s, N·m, N)");
     model_.add_to(app);
-    add_format_option(app, format_, {OutputFormat::text, OutputFormat::json, OutputFormat::csv});
+    out_.add_to(app, {OutputFormat::text, OutputFormat::json, OutputFormat::csv}, OutputFormat::text);
   }
 
   int run() override {
@@ -41,13 +41,14 @@ public:
       if (extra) row.insert(row.end(), {positive(joint.acceleration_limit), positive(joint.jerk_limit)});
       table.add_row(row);
     }
-    write_out(table.render(format_));
+    out_.write(table.render(out_.format(), "rmodel.joints", "joints"));
+    out_.close();
     return kOk;
   }
 
 private:
   ModelOptions model_;
-  OutputFormat format_ = OutputFormat::text;
+  OutputOptions out_;
 };
 
 }  // namespace

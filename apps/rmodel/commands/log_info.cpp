@@ -21,13 +21,13 @@ public:
         "What a ROS log holds: format, topics with their types, message counts, time span and rate. Reads "
         "MCAP files, ROS 2 .db3 files and rosbag2 directories, and ROS 1 bags, without decoding the messages");
     app.add_option("log", log_, "ROS log (.mcap, .db3, .bag, or a rosbag2 directory)")->required()->type_name("LOG");
-    add_format_option(app, format_, {OutputFormat::text, OutputFormat::json});
+    out_.add_to(app, {OutputFormat::text, OutputFormat::json, OutputFormat::csv}, OutputFormat::text);
   }
 
   int run() override {
     const io::LogInfo info = io::read_log_info(log_);
-    if (format_ == OutputFormat::json) {
-      Json doc;
+    if (out_.is(OutputFormat::json)) {
+      Json doc = json_document("rmodel.log_info");
       doc["path"] = info.path;
       doc["format"] = std::string(io::to_string(info.format));
       doc["detail"] = info.detail;
@@ -40,7 +40,13 @@ public:
         doc["topics"].push_back({{"name", t.name}, {"type", t.type}, {"messages", t.messages},
                                  {"first_ns", t.first_ns}, {"last_ns", t.last_ns}, {"rate_hz", t.rate_hz()}});
       doc["problems"] = info.problems;
-      write_out(json_text(doc));
+      out_.write(json_text(doc));
+    } else if (out_.is(OutputFormat::csv)) {
+      // One row per topic.
+      Table table({"topic", "type", "messages", "first_ns", "last_ns", "rate_hz"});
+      for (const auto& t : info.topics)
+        table.add_row({t.name, t.type, t.messages, t.first_ns, t.last_ns, t.rate_hz()});
+      out_.write(table.render(OutputFormat::csv));
     } else {
       std::string out;
       out += fmt::format("Files:        {}\n", info.path);
@@ -58,14 +64,15 @@ public:
       for (const auto& t : info.topics)
         out += fmt::format("  {:<{}}  {:<{}}  {:>7} msgs  {:>9.3f} Hz\n", t.name, w, t.type, tw, t.messages, t.rate_hz());
       for (const auto& p : info.problems) out += fmt::format("Problem:      {}\n", p);
-      write_out(out);
+      out_.write(out);
     }
+    out_.close();
     return info.problems.empty() ? kOk : 1;
   }
 
 private:
   std::string log_;
-  OutputFormat format_ = OutputFormat::text;
+  OutputOptions out_;
 };
 
 }  // namespace

@@ -20,7 +20,7 @@ public:
         "Named poses (SRDF group states): name, group, joint=value. With --full, one pose expanded to the "
         "full sorted pose (joints it does not name are 0)");
     model_.add_to(app);
-    add_format_option(app, format_, {OutputFormat::text, OutputFormat::json, OutputFormat::csv});
+    out_.add_to(app, {OutputFormat::text, OutputFormat::json, OutputFormat::csv}, OutputFormat::text);
     app.add_option("--full", full_,
                    "Print the full sorted pose of POSE: a named pose, joint=value items, or both "
                    "('stand joint51=0.2')")
@@ -45,17 +45,19 @@ public:
     selected.erase(std::unique(selected.begin(), selected.end()), selected.end());
 
     const auto& all = model.semantics().poses;
-    if (format_ == OutputFormat::json) {
-      Json doc = Json::array();
+    if (out_.is(OutputFormat::json)) {
+      Json doc = json_document("rmodel.poses");
+      doc["poses"] = Json::array();
       for (const NamedPose* p : selected) {
         Json joints = Json::object();
         for (const auto& [joint, value] : p->joints) joints[joint] = value;
-        doc.push_back({{"index", p - all.data()},
+        doc["poses"].push_back({{"index", p - all.data()},
                        {"name", p->name},
                        {"group", p->group.empty() ? Json(nullptr) : Json(p->group)},
                        {"joints", joints}});
       }
-      write_out(json_text(doc));
+      out_.write(json_text(doc));
+      out_.close();
       return kOk;
     }
     Table table({"index", "name", "group", "joints"});
@@ -64,22 +66,24 @@ public:
       for (const auto& [joint, value] : p->joints) joints.push_back(fmt::format("{}={}", joint, value));
       table.add_row({p - all.data(), p->name, p->group.empty() ? Json(nullptr) : Json(p->group), joints});
     }
-    write_out(table.render(format_));
+    out_.write(table.render(out_.format()));
+    out_.close();
     return kOk;
   }
 
 private:
-  int print_full(const Model& model) const {
+  int print_full(const Model& model) {
     const JointState state = resolve_pose(model, full_);
     Table table({"index", "name", "position"});
     for (std::size_t i = 0; i < state.name.size(); ++i)
       table.add_row({i, state.name[i], state.position[i]});
-    write_out(table.render(format_));
+    out_.write(table.render(out_.format(), "rmodel.pose", "joints"));
+    out_.close();
     return kOk;
   }
 
   ModelOptions model_;
-  OutputFormat format_ = OutputFormat::text;
+  OutputOptions out_;
   std::string full_;
   std::vector<std::string> names_;
 };

@@ -1,4 +1,4 @@
-// rmodel tree: the kinematic tree, indented text, flat JSON or Graphviz dot.
+// rmodel tree: the kinematic tree, indented text, a flat table (JSON, CSV) or Graphviz dot.
 #include <fmt/format.h>
 
 #include "command.hpp"
@@ -55,27 +55,24 @@ public:
   void setup(CLI::App& app) override {
     app.description("The kinematic tree: links indented under their parents, with the joints between");
     model_.add_to(app);
-    add_format_option(app, format_, {OutputFormat::text, OutputFormat::json, OutputFormat::dot});
+    out_.add_to(app, {OutputFormat::text, OutputFormat::json, OutputFormat::csv, OutputFormat::dot}, OutputFormat::text);
   }
 
   int run() override {
     const Model model = model_.load();
     const auto lines = walk(model);
     std::string out;
-    switch (format_) {
-      case OutputFormat::json: {
-        Json doc = Json::array();
-        for (const auto& l : lines) {
-          Json e;
-          e["link"] = l.link->name;
-          e["depth"] = l.depth;
-          e["parent"] = l.joint ? Json(l.joint->parent_link) : Json(nullptr);
-          e["joint"] = l.joint ? Json(l.joint->name) : Json(nullptr);
-          e["type"] = l.joint ? Json(to_string(l.joint->type)) : Json(nullptr);
-          e["index"] = l.joint && l.joint->index >= 0 ? Json(l.joint->index) : Json(nullptr);
-          doc.push_back(std::move(e));
-        }
-        out = json_text(doc);
+    switch (out_.format()) {
+      case OutputFormat::json:
+      case OutputFormat::csv: {
+        // One row per link, depth-first: the tree as a flat table.
+        Table table({"link", "depth", "parent", "joint", "type", "index"});
+        for (const auto& l : lines)
+          table.add_row({l.link->name, l.depth, l.joint ? Json(l.joint->parent_link) : Json(nullptr),
+                         l.joint ? Json(l.joint->name) : Json(nullptr),
+                         l.joint ? Json(to_string(l.joint->type)) : Json(nullptr),
+                         l.joint && l.joint->index >= 0 ? Json(l.joint->index) : Json(nullptr)});
+        out = table.render(out_.format(), "rmodel.tree", "links");
         break;
       }
       case OutputFormat::dot: {
@@ -98,13 +95,14 @@ public:
           out += fmt::format("{}{}{}  ({})\n", l.prefix, l.last ? "└── " : "├── ", l.link->name, joint_label(*l.joint));
         }
     }
-    write_out(out);
+    out_.write(out);
+    out_.close();
     return kOk;
   }
 
 private:
   ModelOptions model_;
-  OutputFormat format_ = OutputFormat::text;
+  OutputOptions out_;
 };
 
 }  // namespace

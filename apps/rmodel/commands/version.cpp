@@ -12,26 +12,28 @@ class VersionCommand : public Command {
 public:
   void setup(CLI::App& app) override {
     app.description("Print the version of rmodel, of the loaded librmodel, and of the libraries they were built with");
-    add_format_option(app, format_, {OutputFormat::text, OutputFormat::json});
+    out_.add_to(app, {OutputFormat::text, OutputFormat::json}, OutputFormat::text);
   }
 
   int run() override {
-    if (format_ == OutputFormat::text) {
-      write_out(version_text() + "\n");
+    if (out_.is(OutputFormat::text)) {
+      out_.write(version_text() + "\n");
+      out_.close();
       return kOk;
     }
-    Json doc;
+    Json doc = json_document("rmodel.version");
     doc["name"] = "rmodel";
     doc["version"] = RMODEL_VERSION_STRING;
     doc["library_version"] = std::string(rmodel::version());
     doc["built_with"] = Json::object();
     for (const auto& [name, version] : build_versions()) doc["built_with"][name] = version;
-    write_out(json_text(doc));
+    out_.write(json_text(doc));
+    out_.close();
     return kOk;
   }
 
 private:
-  OutputFormat format_ = OutputFormat::text;
+  OutputOptions out_;
 };
 
 }  // namespace
