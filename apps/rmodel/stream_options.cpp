@@ -26,7 +26,7 @@ void StreamOptions::add_to(CLI::App& app) {
       ->group(group);
   app.add_option("-o,--output", output, "Output file ('-': stdout)")->default_str("-")->group(group);
   app.add_option("-O,--output-format", output_format, "Output format (auto: from -o's extension, else jsonl)")
-      ->check(CLI::IsMember({"auto", "jsonl", "csv"}))
+      ->check(CLI::IsMember({"auto", "jsonl", "csv", "mcap"}))
       ->default_str("auto")
       ->group(group);
   app.add_option("--stamp", stamp, "Stamp layout written besides t in JSON Lines")

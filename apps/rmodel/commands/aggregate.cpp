@@ -120,6 +120,7 @@ public:
     }
     const stream::Summary summary =
         run_stream("aggregate", stream_, aggregator, filtered ? static_cast<stream::Sink&>(*filtered) : sink);
+    if (!summary.output_closed) writer.close();  // MCAP: the summary and footer
     return summary.rejected > 0 ? kFailed : kOk;
   }
 

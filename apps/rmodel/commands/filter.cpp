@@ -295,6 +295,7 @@ private:
 
     const stream::Summary summary =
         rmodel::cli::run_stream("filter", stream_, stage, plot_.empty() ? static_cast<stream::Sink&>(sink) : plot_sink);
+    if (!summary.output_closed) writer.close();  // MCAP: the summary and footer
     int code = summary.rejected > 0 ? kFailed : kOk;
     const std::string field_name(rf::to_string(field_));
     if (!plot_.empty()) {

@@ -1,4 +1,5 @@
 #include "io/ros/bag_source.hpp"
+#include "io/ros/stamp.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -160,8 +161,7 @@ ReadStatus BagSource::next(Message& out, ReadError& err) {
       }
       if (options_.time == TimeSource::Log) {
         out.stamp_ns = raw.log_time_ns;
-        out.joint.stamp = static_cast<double>(raw.log_time_ns / 1'000'000'000) +
-                          static_cast<double>(raw.log_time_ns % 1'000'000'000) * 1e-9;
+        out.joint.stamp = seconds_from_ns(raw.log_time_ns);
       }
       out.line = number;
       return ReadStatus::Ok;
