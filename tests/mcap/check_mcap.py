@@ -17,6 +17,8 @@ Usage: check_mcap.py FILE.mcap [--jsonl FILE.jsonl] [--expect-compression none|z
            positions/velocities/efforts with the JSON Lines file (one object per message,
            rmodel's JSON Lines: "t", "name", "position", ...).
   --dump-schema: print the JointState schema's name, encoding and data, then exit.
+  --same-payloads OTHER.mcap: the JointState message payloads (CDR bytes) of both files are
+           equal, in order (OTHER: an uncompressed MCAP, e.g. one written by Foxglove's library).
 Exit 0 when the file is valid, 1 with a message otherwise.
 """
 import json
@@ -134,7 +136,36 @@ def decode_joint_state(data):
     return out
 
 
-def check(path, expect_compression=None, jsonl=None, dump_schema=False):
+def joint_state_payloads(path):
+    """The CDR payloads of the JointState messages of an uncompressed MCAP file, in file order."""
+    buf = open(path, "rb").read()
+    schemas, channels, out = {}, {}, []
+
+    def walk(b, start, end):
+        for _, op, body in records(b, start, end, path):
+            c = Cur(body)
+            if op == 0x03:
+                sid, name = c.u16(), c.string()
+                schemas[sid] = name
+            elif op == 0x04:
+                cid, sid = c.u16(), c.u16()
+                channels[cid] = schemas.get(sid)
+            elif op == 0x05:
+                m = parse_message(c)
+                if channels.get(m["channel"]) == "sensor_msgs/msg/JointState":
+                    out.append(bytes(m["data"]))
+            elif op == 0x06:
+                c.u64(), c.u64(), c.u64(), c.u32()
+                need(c.string() == "", f"{path}: compressed chunk (need an uncompressed file)")
+                inner = c.bytes64()
+                walk(inner, 0, len(inner))
+            elif op == 0x0F:
+                return
+    walk(buf, 8, len(buf) - 8)
+    return out
+
+
+def check(path, expect_compression=None, jsonl=None, dump_schema=False, same_payloads=None):
     buf = open(path, "rb").read()
     need(len(buf) >= 8 + 9 + 8 and buf[:8] == MAGIC, "no MCAP magic at the start")
     need(buf[-8:] == MAGIC, "no MCAP magic at the end")
@@ -382,6 +413,12 @@ def check(path, expect_compression=None, jsonl=None, dump_schema=False):
                 need(m["log_time"] == max(ns, 0) and m["publish_time"] == m["log_time"],
                      f"message {k}: log/publish time {m['log_time']} != stamp {ns}")
             need(m["sequence"] == k, f"message {k}: sequence {m['sequence']}")
+    if same_payloads is not None:
+        a, b = joint_state_payloads(path), joint_state_payloads(same_payloads)
+        need(len(a) == len(b), f"{len(a)} JointState payloads, {same_payloads} has {len(b)}")
+        for k, (x, y) in enumerate(zip(a, b), 1):
+            need(x == y, f"JointState message {k}: CDR payload differs from {same_payloads}'s "
+                         f"({len(x)} vs {len(y)} bytes)")
     print(f"{path}: ok: profile {profile}, {len(schemas)} schemas, {len(channels)} channels, "
           f"{len(chunks)} chunks ({', '.join(sorted(comp_seen)) or 'none'}), {len(messages)} messages"
           f"{' read' if messages or not chunks else ' (compressed: not opened)'}")
@@ -400,6 +437,11 @@ def main(argv):
         k = args.index("--expect-compression")
         comp = args[k + 1]
         del args[k:k + 2]
+    same = None
+    if "--same-payloads" in args:
+        k = args.index("--same-payloads")
+        same = args[k + 1]
+        del args[k:k + 2]
     if "--dump-schema" in args:
         args.remove("--dump-schema")
         dump = True
@@ -407,7 +449,7 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     try:
-        check(args[0], comp, jsonl, dump)
+        check(args[0], comp, jsonl, dump, same)
     except Bad as e:
         print(f"{args[0]}: {e}", file=sys.stderr)
         return 1
