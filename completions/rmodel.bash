@@ -171,7 +171,7 @@ _rmodel_option_values() {
         'aggregate|-m'|'aggregate|--model') _rmodel_files ;;
         'aggregate|-i'|'aggregate|--input-format') _rmodel_words 'auto jsonl json csv mcap db3 bag' ;;
         'aggregate|-o'|'aggregate|--output') _rmodel_files ;;
-        'aggregate|-O'|'aggregate|--output-format') _rmodel_words 'auto jsonl csv' ;;
+        'aggregate|-O'|'aggregate|--output-format') _rmodel_words 'auto jsonl csv mcap' ;;
         'aggregate|--stamp') _rmodel_words 'none ros1 ros2' ;;
         'aggregate|--topic') _rmodel_files ;;
         'aggregate|--time') _rmodel_words 'header log' ;;
@@ -182,7 +182,7 @@ _rmodel_option_values() {
         'aggregate|--initial-pose') _rmodel_files ;;
         'filter|-i'|'filter|--input-format') _rmodel_words 'auto jsonl json csv mcap db3 bag' ;;
         'filter|-o'|'filter|--output') _rmodel_files ;;
-        'filter|-O'|'filter|--output-format') _rmodel_words 'auto jsonl csv' ;;
+        'filter|-O'|'filter|--output-format') _rmodel_words 'auto jsonl csv mcap' ;;
         'filter|--stamp') _rmodel_words 'none ros1 ros2' ;;
         'filter|--topic') _rmodel_files ;;
         'filter|--time') _rmodel_words 'header log' ;;
