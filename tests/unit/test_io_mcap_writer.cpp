@@ -390,3 +390,53 @@ TEST(McapWriter, NoAllocationPerMessageOnceWarm) {
 }
 
 }  // namespace
+
+namespace {
+
+// A JSON header stamp and the same stamp in an MCAP file read as the same double (both
+// correctly rounded), and writing it to MCAP gives it back.
+TEST(McapWriter, JsonHeaderStampAndMcapStampAgree) {
+  TempDir dir;
+  const std::string jsonl = (dir.path / "h.jsonl").string();
+  {
+    std::ofstream f(jsonl);
+    f << R"({"header":{"stamp":{"sec":0,"nanosec":300000000}},"name":["j"],"position":[1]})" << '\n'
+      << R"({"header":{"stamp":{"sec":12,"nanosec":345678901}},"name":["j"],"position":[2]})" << '\n';
+  }
+  const auto json = read_states(jsonl);
+  ASSERT_EQ(json.size(), 2u);
+  EXPECT_EQ(json[0].stamp, 0.3);
+  EXPECT_EQ(json[1].stamp, 12.345678901);
+  const std::string path = (dir.path / "h.mcap").string();
+  write_all(path, json, mcap_options(ChunkCompression::None));
+  const auto back = read_states(path);
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(bits(back[0].stamp), bits(0.3));
+  EXPECT_EQ(bits(back[1].stamp), bits(12.345678901));
+}
+
+// flush() writes out closed chunks only; flush_each_message closes a chunk per message.
+TEST(McapWriter, FlushKeepsTheChunkOpenFlushEachClosesIt) {
+  JointState s;
+  s.name = {"a"};
+  s.position = {1};
+  std::string plain, each;
+  WriterOptions o = mcap_options(ChunkCompression::None);
+  MessageWriter w(plain, o);
+  o.flush_each_message = true;
+  MessageWriter e(each, o);
+  (void)w.write(s);
+  (void)e.write(s);
+  w.flush();
+  const std::size_t plain_after_one = plain.size(), each_after_one = each.size();
+  (void)w.write(s);
+  (void)e.write(s);
+  w.flush();
+  EXPECT_EQ(plain.size(), plain_after_one);  // the message waits in the open chunk
+  EXPECT_GT(each.size(), each_after_one);    // a chunk (with its message) per message
+  w.close();
+  e.close();
+  EXPECT_GT(plain.size(), plain_after_one);
+}
+
+}  // namespace
