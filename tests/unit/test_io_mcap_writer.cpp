@@ -440,3 +440,34 @@ TEST(McapWriter, FlushKeepsTheChunkOpenFlushEachClosesIt) {
 }
 
 }  // namespace
+
+namespace {
+
+// The checker itself: it accepts the MCAP files Foxglove's library wrote (so its reading of the
+// specification agrees with theirs), and it rejects a file of rmodel's with one byte changed.
+TEST(McapChecker, AcceptsFoxgloveFilesAndRejectsDamage) {
+  RMODEL_REQUIRE_FIXTURES();
+  if (checker().empty()) GTEST_SKIP() << "python3 not found";
+  for (const char* f : {"hoof_wave.mcap", "hoof_wave.zstd.mcap", "greeting.zstd.mcap", "greeting.lz4.mcap"})
+    run_checker(test::fixture(std::string("bags/") + f).string());
+
+  TempDir dir;
+  const std::string path = (dir.path / "damaged.mcap").string();
+  JointState s;
+  s.name = {"joint_a", "joint_b"};
+  s.position = {0.5, -0.25};
+  s.stamp = 1.0;
+  write_all(path, {s, s}, mcap_options(ChunkCompression::None));
+  std::string bytes = test::read_file(path);
+  const std::size_t at = bytes.find("joint_b");
+  ASSERT_NE(at, std::string::npos);
+  bytes[at] = 'J';  // inside a chunk: its CRC and the data section's no longer match
+  {
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    f << bytes;
+  }
+  const std::string cmd = checker() + " " + path + " >/dev/null 2>&1";
+  EXPECT_NE(std::system(cmd.c_str()), 0) << "the checker accepted a damaged file";
+}
+
+}  // namespace
