@@ -93,3 +93,14 @@ TEST(CliMcapOutput, LogInfoOfTheWrittenFile) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(CliMcapOutput, WriteErrorFailsWithExitOne) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  const auto r = run_rmodel({"aggregate", "--sample", example("walk.jsonl"), "-O", "mcap", "-o", "/dev/full"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("/dev/full"), std::string::npos) << r.err;
+}
+
+}  // namespace
