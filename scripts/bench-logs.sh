@@ -57,16 +57,21 @@ best() {
   echo "$bw $bc"
 }
 replay() { best "$rmodel" aggregate -q --no-support $model "$1" -o /dev/null; }
+# Writing: aggregating the partial-message log into each format.
+read -r wjw wjc < <(best "$rmodel" aggregate -q --no-support $model "$work/log.jsonl" -o "$work/w.jsonl")
+read -r wmw wmc < <(best "$rmodel" aggregate -q --no-support $model "$work/log.jsonl" -o "$work/w.mcap")
 read -r jw jc < <(replay "$work/poses.jsonl")
 read -r mw mc < <(replay "$work/poses.mcap")
 size() { python3 -c "import os; print(os.path.getsize('$1') / 1e6)"; }
 joints=$(head -1 "$work/poses.jsonl" | python3 -c "import json, sys; print(len(json.loads(sys.stdin.readline())['name']))")
-python3 - "$N" "$joints" "$(size "$work/poses.jsonl")" "$(size "$work/poses.mcap")" "$jw" "$jc" "$mw" "$mc" <<'PY'
+python3 - "$N" "$joints" "$(size "$work/poses.jsonl")" "$(size "$work/poses.mcap")" "$jw" "$jc" "$mw" "$mc" "$wjw" "$wjc" "$wmw" "$wmc" <<'PY'
 import sys
 n, joints = int(sys.argv[1]), int(sys.argv[2])
-js, ms, jw, jc, mw, mc = map(float, sys.argv[3:])
+js, ms, jw, jc, mw, mc, wjw, wjc, wmw, wmc = map(float, sys.argv[3:])
 print(f"{n} full poses ({joints} joints, position + velocity); best of runs; aggregate → JSON Lines on /dev/null")
 print(f"JSON Lines replay  {js:7.1f} MB  wall {jw:6.3f} s  cpu {jc:6.3f} s  {n / jc:10.0f} msg/s (cpu)")
 print(f"MCAP (zstd) replay {ms:7.1f} MB  wall {mw:6.3f} s  cpu {mc:6.3f} s  {n / mc:10.0f} msg/s (cpu)"
       f"   {jc / mc:4.2f}x")
+print(f"aggregate of the partial log -o .jsonl   wall {wjw:6.3f} s  cpu {wjc:6.3f} s  {n / wjc:10.0f} msg/s (cpu)")
+print(f"aggregate of the partial log -o .mcap    wall {wmw:6.3f} s  cpu {wmc:6.3f} s  {n / wmc:10.0f} msg/s (cpu)")
 PY
