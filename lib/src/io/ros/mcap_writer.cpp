@@ -4,6 +4,7 @@
 #include "io/ros/mcap_writer.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 #include <lz4frame.h>

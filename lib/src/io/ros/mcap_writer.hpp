@@ -9,6 +9,7 @@
 // Messages are ROS 2 sensor_msgs/msg/JointState in CDR. Everything is written sequentially
 // (no seeking: a pipe works); the summary is kept in memory and written at the end.
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
