@@ -331,6 +331,14 @@ TEST(McapWriter, MatchesFoxgloveFilesOfTheFixtures) {
   EXPECT_NE(mine.find("topic /joint_states encoding cdr"), std::string::npos) << mine;
   EXPECT_NE(theirs.find("topic /joint_states encoding cdr"), std::string::npos) << theirs;
   EXPECT_NE(mine.find("header: profile 'ros2'"), std::string::npos) << mine;
+  // The QoS metadata the ros2 profile requires, as Foxglove's file has it for /joint_states.
+  auto channel_line = [](const std::string& d) {
+    const auto a = d.find("topic /joint_states");
+    return d.substr(a, d.find('\n', a) - a);
+  };
+  const std::string their_channel = channel_line(theirs), my_channel = channel_line(mine);
+  const std::string qos = their_channel.substr(0, their_channel.find(", 'topic_type_hash'"));
+  EXPECT_EQ(my_channel.substr(0, qos.size()), qos) << my_channel;
   // Read back: the same messages as Foxglove's file gives, stamps exact (stamp_ns kept).
   const test::ReadResult a = test::read_log(fox), b = test::read_log(ours);
   ASSERT_EQ(a.messages.size(), b.messages.size());

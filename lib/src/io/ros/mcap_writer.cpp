@@ -88,6 +88,15 @@ int32 sec
 uint32 nanosec
 )";
 
+// The channel metadata the `ros2` profile requires: the QoS offered by the recorded publisher,
+// in rosbag2's YAML form; here a reliable, volatile publisher with the default (infinite)
+// deadline, lifespan and lease, as rosbag2 records a joint_state_publisher.
+constexpr std::string_view kQosProfiles =
+    "- history: unknown\n  depth: 0\n  reliability: reliable\n  durability: volatile\n  deadline:\n"
+    "    sec: 9223372036\n    nsec: 854775807\n  lifespan:\n    sec: 9223372036\n    nsec: 854775807\n"
+    "  liveliness: automatic\n  liveliness_lease_duration:\n    sec: 9223372036\n    nsec: 854775807\n"
+    "  avoid_ros_namespace_conventions: false";
+
 /// Little-endian stores through a pointer.
 struct Put {
   std::uint8_t* p;
@@ -218,14 +227,21 @@ void McapEncoder::begin(fmt::memory_buffer& out) {
     o.str(kJointStateSchema);
   });
   emit(out, scratch_);
-  record(scratch_, kChannel, 64 + topic_.size(), [&](Put& o) {
+  channel_record();
+  emit(out, scratch_);
+}
+
+void McapEncoder::channel_record() {
+  record(scratch_, kChannel, 96 + topic_.size() + kQosProfiles.size(), [&](Put& o) {
     o.u16(kChannelId);
     o.u16(kSchemaId);
     o.str(topic_);
     o.str("cdr");
-    o.u32(0);  // metadata: empty map
+    // metadata: map<string, string> of one entry, its byte length first
+    o.u32(static_cast<std::uint32_t>(8 + std::string_view("offered_qos_profiles").size() + kQosProfiles.size()));
+    o.str("offered_qos_profiles");
+    o.str(kQosProfiles);
   });
-  emit(out, scratch_);
 }
 
 bool McapEncoder::add(const JointState& s, std::optional<std::int64_t> ns, fmt::memory_buffer& out) {
@@ -423,13 +439,7 @@ void McapEncoder::end(fmt::memory_buffer& out) {
     o.str(kJointStateSchema);
   });
   group(kSchema, scratch_.data(), scratch_.size());
-  record(scratch_, kChannel, 64 + topic_.size(), [&](Put& o) {
-    o.u16(kChannelId);
-    o.u16(kSchemaId);
-    o.str(topic_);
-    o.str("cdr");
-    o.u32(0);
-  });
+  channel_record();
   group(kChannel, scratch_.data(), scratch_.size());
   record(scratch_, kStatistics, 64, [&](Put& o) {
     o.u64(messages_);

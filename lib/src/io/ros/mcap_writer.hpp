@@ -69,6 +69,7 @@ private:
   void emit(fmt::memory_buffer& out, const std::uint8_t* p, std::size_t n);
   void emit(fmt::memory_buffer& out, const ByteBuffer& b) { emit(out, b.data(), b.size()); }
   std::size_t compress();
+  void channel_record();  ///< the Channel record, into scratch_
 
   std::string topic_;
   ChunkCompression compression_;
