@@ -479,3 +479,24 @@ TEST(McapChecker, AcceptsFoxgloveFilesAndRejectsDamage) {
 }
 
 }  // namespace
+
+namespace {
+
+// One chunk per message: the summary's chunk indexes outgrow their first buffer (64 KiB).
+TEST(McapWriter, ThousandsOfChunksStayIndexed) {
+  TempDir dir;
+  std::vector<JointState> states(1500);
+  for (std::size_t k = 0; k < states.size(); ++k) {
+    states[k].stamp = static_cast<double>(k) * 0.01;
+    states[k].name = {"j"};
+    states[k].position = {static_cast<double>(k)};
+  }
+  const std::string path = (dir.path / "many.mcap").string();
+  write_all(path, states, mcap_options(ChunkCompression::None, 1));
+  const auto back = read_states(path);
+  ASSERT_EQ(back.size(), states.size());
+  for (std::size_t k = 0; k < states.size(); ++k) EXPECT_EQ(back[k].position, states[k].position);
+  if (!checker().empty()) run_checker(path + " --expect-compression none");
+}
+
+}  // namespace

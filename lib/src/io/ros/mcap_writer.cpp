@@ -379,7 +379,8 @@ void McapEncoder::close_chunk(fmt::memory_buffer& out) {
 
   // Its ChunkIndex, kept for the summary.
   const std::size_t at = chunk_idx_.size();
-  Put o{chunk_idx_.room(9 + 64 + comp.size())};
+  // content: 4 u64, the map (u32 + u16 + u64), u64, string (u32 + bytes), 2 u64 = 82 + comp
+  Put o{chunk_idx_.room(9 + 82 + comp.size())};
   o.u8(kChunkIndex);
   o.u64(0);
   o.u64(chunk_start_);
