@@ -100,8 +100,8 @@ void OutputOptions::add_to(CLI::App& app, std::vector<OutputFormat> allowed, Out
 }
 
 void OutputOptions::add_legacy_output_format(CLI::App& app) {
-  legacy_option_ = app.add_option("-O,--output-format", legacy_text_, "Old name of -f for streams (auto, jsonl, csv)")
-                       ->check(one_of({"auto", "jsonl", "csv"}))
+  legacy_option_ = app.add_option("-O,--output-format", legacy_text_, "Old name of -f for streams (auto, jsonl, csv, mcap)")
+                       ->check(one_of({"auto", "jsonl", "csv", "mcap"}))
                        ->group("");
 }
 
@@ -131,7 +131,7 @@ void OutputOptions::resolve() {
       if (format_name(f) == format_text_) chosen = f;
     how = "-f " + format_text_;
   } else if (legacy_option_ != nullptr && legacy_option_->count() > 0 && legacy_text_ != "auto") {
-    chosen = legacy_text_ == "csv" ? OutputFormat::csv : OutputFormat::jsonl;
+    chosen = legacy_text_ == "csv" ? OutputFormat::csv : legacy_text_ == "mcap" ? OutputFormat::mcap : OutputFormat::jsonl;
     how = "-O " + legacy_text_;
   } else if (!to_stdout()) {
     // No extension, or one that names no format (.out, .log): the command's default. One

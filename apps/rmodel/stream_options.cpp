@@ -56,6 +56,9 @@ void StreamOptions::check_output(bool streams) const {
     OutputOptions::refuse(fmt::format("--stamp {} applies to JSON Lines output (-f jsonl), not to {}", stamp,
                                       format_name(out.format())));
   if (flush_each && !streams) OutputOptions::refuse("--flush-each applies where messages are streamed out");
+  // MCAP is binary: on a terminal it is noise and can upset the terminal's state.
+  if (streams && out.is(OutputFormat::mcap) && out.to_stdout() && ::isatty(STDOUT_FILENO) != 0)
+    OutputOptions::refuse("MCAP is binary and standard output is a terminal: give -o FILE.mcap or a pipe");
 }
 
 io::ReaderOptions StreamOptions::reader_options() const {

@@ -325,6 +325,51 @@ void BM_ParseDouble(benchmark::State& state) {
   state.SetLabel(labels[state.range(0)]);
 }
 
+// Replaying a log file: the same 20000 full 32-joint poses as JSON Lines and as MCAP written
+// by rmodel (arg: 0 JSON Lines, 1 MCAP uncompressed, 2 MCAP zstd, 3 MCAP lz4), read to the
+// end through MessageReader::open; items = messages.
+std::string replay_file(int kind) {
+  static const char* names[] = {"jsonl", "none.mcap", "zstd.mcap", "lz4.mcap"};
+  const std::string path = fmt::format("/tmp/rmodel_bench_replay_{}.{}", ::getpid(), names[kind]);
+  io::WriterOptions o;
+  o.format = kind == 0 ? io::Format::JsonLines : io::Format::Mcap;
+  o.mcap_compression = kind == 1 ? io::ChunkCompression::None
+                       : kind == 3 ? io::ChunkCompression::Lz4 : io::ChunkCompression::Zstd;
+  io::MessageWriter w = io::MessageWriter::open(path, o);
+  for (const auto& m : messages(true)) (void)w.write(m);
+  w.close();
+  return path;
+}
+
+void BM_ReplayLog(benchmark::State& state) {
+  const std::string path = replay_file(static_cast<int>(state.range(0)));
+  std::int64_t count = 0;
+  io::Message m;
+  for (auto _ : state) {
+    io::MessageReader reader = io::MessageReader::open(path);
+    while (reader.next(m) == io::ReadStatus::Ok) ++count;
+    benchmark::DoNotOptimize(m.joint.position.data());
+  }
+  state.SetItemsProcessed(count);
+  std::remove(path.c_str());
+}
+
+// Writing the same poses as MCAP (arg: 1 uncompressed, 2 zstd, 3 lz4) to /dev/null.
+void BM_WriteMcap(benchmark::State& state) {
+  io::WriterOptions o;
+  o.format = io::Format::Mcap;
+  o.mcap_compression = state.range(0) == 1 ? io::ChunkCompression::None
+                       : state.range(0) == 3 ? io::ChunkCompression::Lz4 : io::ChunkCompression::Zstd;
+  std::int64_t count = 0;
+  for (auto _ : state) {
+    io::MessageWriter w = io::MessageWriter::open("/dev/null", o);
+    for (const auto& m : messages(true)) (void)w.write(m);
+    w.close();
+    count += static_cast<std::int64_t>(messages(true).size());
+  }
+  state.SetItemsProcessed(count);
+}
+
 void parser_args(benchmark::internal::Benchmark* b) {
   b->ArgNames({"parser", "full32"});
   for (int full : {0, 1})
@@ -339,6 +384,8 @@ BENCHMARK(BM_FormatJsonLine)->ArgNames({"stamp", "full32"})->Args({0, 0})->Args(
 BENCHMARK(BM_ReadWriteJsonl)->ArgNames({"parser", "full32"})->Args({0, 0})->Args({1, 0})->Args({0, 1})
     ->Args({1, 1})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ReadPartialWriteFullPose)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ReplayLog)->ArgName("jsonl0_mcap1none2zstd3lz4")->DenseRange(0, 3)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_WriteMcap)->ArgName("mcap1none2zstd3lz4")->DenseRange(1, 3)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ReadCsv)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_WriteCsv)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FormatDouble)->Arg(0)->Arg(1)->Arg(2)->Arg(3);

@@ -129,8 +129,10 @@ public:
       stream::WriterSink sink(writer);
       std::optional<filters::FilterSink> filtered;
       if (!filter_kind_.empty()) filtered.emplace(sink, filter_kind_, filter_params, model.pose_size());
-      return run_stream("aggregate", stream_, aggregator, filtered ? static_cast<stream::Sink&>(*filtered) : sink,
-                        run);
+      const stream::Summary summary =
+          run_stream("aggregate", stream_, aggregator, filtered ? static_cast<stream::Sink&>(*filtered) : sink, run);
+      if (!summary.output_closed) writer.close();  // MCAP: the summary and footer
+      return summary;
     };
     if (batch_.active())
       return run_stream_batch("aggregate", batch_, items,

@@ -321,7 +321,9 @@ private:
         io::MessageWriter writer = io::MessageWriter::open(item.output, writer_options);
         stream::WriterSink sink(writer);
         RecordingStage stage(filter);
-        return rmodel::cli::run_stream("filter", stream_, stage, sink, batch_stream_run(item));
+        const stream::Summary summary = rmodel::cli::run_stream("filter", stream_, stage, sink, batch_stream_run(item));
+        if (!summary.output_closed) writer.close();  // MCAP: the summary and footer
+        return summary;
       });
     }
 
@@ -338,6 +340,7 @@ private:
     PlotSink plot_sink(*this, sink, stage, filter);
     const stream::Summary summary =
         rmodel::cli::run_stream("filter", stream_, stage, plot_.empty() ? static_cast<stream::Sink&>(sink) : plot_sink);
+    if (!summary.output_closed) writer.close();  // MCAP: the summary and footer
     int code = summary.rejected > 0 ? kFailed : kOk;
     const std::string field_name(rf::to_string(field_));
     if (!plot_.empty()) {

@@ -14,6 +14,8 @@
 #include <fmt/format.h>
 
 #include "io/numbers.hpp"
+#include "io/ros/mcap_writer.hpp"
+#include "io/ros/stamp.hpp"
 #include "rmodel/error.hpp"
 
 namespace rmodel::io {
@@ -292,6 +294,7 @@ struct LineParts {
   double stamp = 0.0;
   bool has_stamp = true;
   std::optional<std::int64_t> cycle;
+  std::optional<std::int64_t> stamp_ns;  ///< the exact time, when the input had one
 };
 
 /// Upper bound of the size of a JSON line.
@@ -423,6 +426,7 @@ LineParts parts_of(const Message& m) {
   p.stamp = m.stamp();
   p.has_stamp = m.has_stamp;
   p.cycle = m.cycle;
+  p.stamp_ns = m.stamp_ns;
   return p;
 }
 
@@ -463,10 +467,11 @@ public:
       : name_(std::move(name)), opt_(std::move(options)), format_(format) {
     fields_ = opt_.csv_fields & (CsvPosition | CsvVelocity | CsvEffort);
     buf_.reserve(2 * kFlushThreshold);  // flushed past the threshold: no growth after this
+    if (format_ == Format::Mcap) mcap_ = std::make_unique<detail::McapEncoder>(opt_);
   }
   ~Impl() {
     try {
-      flush();
+      close();
     } catch (...) {  // NOLINT(bugprone-empty-catch): documented; call flush() to see errors
     }
     if (owns_fd_ && fd_ >= 0) ::close(fd_);
@@ -483,8 +488,11 @@ public:
   Format format_;
 
   WriteStatus write(const LineParts& m) {
+    if (closed_) throw InvalidArgument(name_ + ": write after the writer was closed");
     WriteStatus st = WriteStatus::Written;
-    if (format_ == Format::Csv) {
+    if (format_ == Format::Mcap) {
+      st = write_mcap(m);
+    } else if (format_ == Format::Csv) {
       st = write_csv(m);
     } else {
       fit_caches(caches_.numbers, m);
@@ -498,6 +506,13 @@ public:
       flush();
     }
     return st;
+  }
+
+  void close() {
+    if (closed_) return;
+    closed_ = true;
+    if (mcap_) mcap_->end(buf_);
+    flush();
   }
 
   void flush() {
@@ -532,6 +547,8 @@ public:
 
 private:
   fmt::memory_buffer buf_;
+  bool closed_ = false;
+  std::unique_ptr<detail::McapEncoder> mcap_;
   LineCaches caches_;  // numbers: JSON per array position, CSV field[0] per column
 
   // CSV state.
@@ -603,6 +620,23 @@ private:
     return last_cols_;
   }
   const std::unordered_map<std::string, int>* last_index_ = nullptr;
+
+  // One JointState message; the time in nanoseconds that reads back as the same double
+  // (stamp.hpp).
+  WriteStatus write_mcap(const LineParts& m) {
+    if (m.kind != MessageKind::Joint) return WriteStatus::Skipped;
+    std::optional<std::int64_t> ns;
+    if (m.has_stamp) {
+      if (m.stamp_ns && detail::seconds_from_ns(*m.stamp_ns) == m.stamp)
+        ns = m.stamp_ns;
+      else
+        ns = detail::ns_from_seconds(m.stamp);
+      if (!ns) return WriteStatus::Skipped;
+    }
+    if (!mcap_->add(*m.joint, ns, buf_)) return WriteStatus::Skipped;
+    if (opt_.flush_each_message) mcap_->close_chunk(buf_);
+    return WriteStatus::Written;
+  }
 
   WriteStatus write_csv(const LineParts& m) {
     if (m.kind == MessageKind::Sync) return WriteStatus::Skipped;
@@ -682,6 +716,7 @@ private:
 namespace {
 Format writer_format(Format requested, std::string_view path) {
   if (requested == Format::Auto) requested = format_from_path(path);
+  if (requested == Format::Mcap) return Format::Mcap;
   return requested == Format::Csv ? Format::Csv : Format::JsonLines;
 }
 }  // namespace
@@ -746,6 +781,7 @@ WriteStatus MessageWriter::write_sync(double stamp, std::optional<std::int64_t> 
 }
 
 void MessageWriter::flush() { impl_->flush(); }
+void MessageWriter::close() { impl_->close(); }
 Format MessageWriter::format() const noexcept { return impl_->format_; }
 
 }  // namespace rmodel::io

@@ -1,7 +1,7 @@
 #pragma once
 #include "rmodel/export.hpp"
 /// @file io/writer.hpp
-/// Writes joint-state messages as JSON Lines or wide CSV, to a file, stdout, a file
+/// Writes joint-state messages as JSON Lines, wide CSV or MCAP, to a file, stdout, a file
 /// descriptor, a std::ostream or a string.
 ///
 /// - **Exact numbers.** Doubles are written in the shortest form that parses back to the
@@ -26,16 +26,39 @@
 ///   per configured chain. Each joint state or support state is one row; cells of joints not
 ///   in the message are empty (so a partial message reads back as the same partial message;
 ///   names come back in header order). Sync ticks are not representable (WriteStatus::Skipped).
+/// - **MCAP** (Format::Mcap, or a `.mcap` path with Auto). A ROS 2 log that Foxglove,
+///   PlotJuggler and `ros2 bag play` open: profile `ros2`, one channel (WriterOptions::topic,
+///   message encoding `cdr`) of `sensor_msgs/msg/JointState` (schema encoding `ros2msg`, the
+///   standard definition with its dependencies), chunks of about
+///   WriterOptions::mcap_chunk_size uncompressed bytes (WriterOptions::mcap_compression), a
+///   message index per chunk, and a summary (schema, channel, statistics, chunk indexes,
+///   summary offsets) with every CRC filled in. Written sequentially (stdout and pipes work).
+///   Each joint state is one message: `header.stamp` and the record's `log_time` and
+///   `publish_time` are its time in nanoseconds (Message::stamp_ns when it is the same time,
+///   else the stamp rounded so that reading the file back gives the same double: exact for
+///   every time read from a ROS log, every decimal time with at most 9 digits after the
+///   point and every time of magnitude ≥ 2^23 s; −0 comes back as 0; a message without
+///   time gets 0), `frame_id` is empty, the sequence numbers count from 1. A negative time
+///   gets log_time 0. Positions, velocities and efforts are stored bit for bit (NaN,
+///   infinities and −0 included), so MessageReader gives back the same joint states.
+///   Support states, sync ticks and times outside the int32 seconds of a ROS 2 stamp
+///   (before 1901, after 2038, NaN, infinities) are WriteStatus::Skipped. cycle is not
+///   stored. The file is complete only after close() (or destruction): the last chunk,
+///   the summary and the footer are written then.
 /// - **Buffering.** Output collects in a memory buffer that is written out when it exceeds
 ///   64 KiB, on flush(), after every message with WriterOptions::flush_each_message, and on
 ///   destruction. A streaming command calls flush() before each MessageReader::next() when
 ///   MessageReader::input_pending() is false.
+///   MCAP: flush() writes out the chunks completed so far and keeps the open chunk open (a
+///   streaming command flushes whenever its input waits, which would otherwise cut the log
+///   into tiny chunks); with flush_each_message every message closes its chunk.
 /// - **Errors.** Per-message problems are returned as WriteStatus; a failing write of the
 ///   operating system (disk full, closed pipe) throws rmodel::IoError from write() or flush().
 ///   The destructor flushes and swallows such errors: call flush() to see them.
 /// - No allocation per message once the buffer and the caches have grown to the message
 ///   size.
 
+#include <cstddef>
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
@@ -56,6 +79,13 @@ enum CsvFields : unsigned {
   CsvEffort = 4,    ///< `<joint>.effort`
 };
 
+/// Compression of MCAP chunks.
+enum class ChunkCompression {
+  None,  ///< records stored as they are (`compression` "")
+  Lz4,   ///< an LZ4 frame per chunk (`lz4`)
+  Zstd,  ///< a Zstandard frame per chunk (`zstd`, level 1)
+};
+
 /// Options of a MessageWriter.
 struct RMODEL_API WriterOptions {
   /// Output format: Auto = from the path's extension, JsonLines for "-" and unknown ones.
@@ -74,6 +104,12 @@ struct RMODEL_API WriterOptions {
   std::vector<std::string> csv_support;
   /// CSV: add a `cycle` column after `t`.
   bool csv_cycle = false;
+  /// MCAP: the topic of the joint states.
+  std::string topic = "/joint_states";
+  /// MCAP: chunk compression.
+  ChunkCompression mcap_compression = ChunkCompression::Zstd;
+  /// MCAP: a chunk is closed once its records reach this many uncompressed bytes (1 MiB).
+  std::size_t mcap_chunk_size = std::size_t{1} << 20;
 };
 
 /// Result of MessageWriter::write().
@@ -81,7 +117,8 @@ enum class WriteStatus {
   Written,  ///< the whole message was written
   Partial,  ///< CSV: joints or chains not among the columns were left out
   Skipped,  ///< not representable in this format (a sync tick or, without support
-            ///< columns, a support state in CSV); nothing was written
+            ///< columns, a support state in CSV; a support state, a sync tick or a time
+            ///< beyond a ROS 2 stamp in MCAP); nothing was written
 };
 
 /// Writes messages. Move-only.
@@ -112,10 +149,17 @@ public:
   /// Writes a sync tick at `stamp` seconds, with a cycle number when given.
   WriteStatus write_sync(double stamp, std::optional<std::int64_t> cycle = std::nullopt);
 
-  /// Writes out everything buffered. Throws IoError when the system write fails.
+  /// Writes out everything buffered (MCAP: the completed chunks). Throws IoError when the
+  /// system write fails.
   void flush();
 
-  /// The format in use (JsonLines or Csv).
+  /// Ends the output and writes it out: MCAP writes its last chunk, the summary and the
+  /// footer; the other formats flush. Throws IoError when the system write fails. Writing
+  /// after close() throws InvalidArgument; close() again does nothing. The destructor
+  /// closes too, but swallows errors: call close() to see them.
+  void close();
+
+  /// The format in use (JsonLines, Csv or Mcap).
   [[nodiscard]] Format format() const noexcept;
 
   class Impl;

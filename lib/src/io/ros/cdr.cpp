@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "io/ros/bag_source.hpp"
+#include "io/ros/stamp.hpp"
 
 namespace rmodel::io::detail {
 namespace {
@@ -110,8 +111,8 @@ private:
 };
 
 void set_time(Message& out, std::int64_t sec, std::int64_t nsec) {
-  out.joint.stamp = static_cast<double>(sec) + static_cast<double>(nsec) * 1e-9;
   out.stamp_ns = sec * 1'000'000'000 + nsec;
+  out.joint.stamp = seconds_from_ns(*out.stamp_ns);  // correctly rounded (stamp.hpp)
   out.has_stamp = true;
 }
 

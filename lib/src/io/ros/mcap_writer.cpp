@@ -1,0 +1,484 @@
+// MCAP writer (see mcap_writer.hpp), from the MCAP specification: records are
+// `opcode u8 | content length u64 | content`, little endian; strings are `u32 length | bytes`,
+// byte arrays in a Chunk `u64 length | bytes`, maps `u32 byte length | entries`.
+#include "io/ros/mcap_writer.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+#include <lz4frame.h>
+#include <zstd.h>
+
+#include "io/ros/bag_source.hpp"
+#include "rmodel/error.hpp"
+
+namespace rmodel::io::detail {
+namespace {
+
+enum Op : std::uint8_t {
+  kHeader = 0x01,
+  kFooter = 0x02,
+  kSchema = 0x03,
+  kChannel = 0x04,
+  kMessage = 0x05,
+  kChunk = 0x06,
+  kMessageIndex = 0x07,
+  kChunkIndex = 0x08,
+  kStatistics = 0x0B,
+  kSummaryOffset = 0x0E,
+  kDataEnd = 0x0F,
+};
+constexpr std::uint8_t kMagic[8] = {0x89, 'M', 'C', 'A', 'P', '0', '\r', '\n'};
+constexpr std::uint16_t kSchemaId = 1;
+constexpr std::uint16_t kChannelId = 1;
+constexpr int kZstdLevel = 1;  // fast: joint states compress well at any level (design.md)
+
+// The standard ROS 2 definition of sensor_msgs/msg/JointState with its dependencies, in
+// the concatenated `ros2msg` form rosbag2 stores (each dependency after a line of 80 '='
+// and `MSG: <type>`); the same text as the MCAP files of Foxglove's tools carry.
+constexpr std::string_view kJointStateSchema =
+    R"(# This is a message that holds data to describe the state of a set of torque controlled joints.
+#
+# The state of each joint (revolute or prismatic) is defined by:
+#  * the position of the joint (rad or m),
+#  * the velocity of the joint (rad/s or m/s) and
+#  * the effort that is applied in the joint (Nm or N).
+#
+# Each joint is uniquely identified by its name
+# The header specifies the time at which the joint states were recorded. All the joint states
+# in one message have to be recorded at the same time.
+#
+# This message consists of a multiple arrays, one for each part of the joint state.
+# The goal is to make each of the fields optional. When e.g. your joints have no
+# effort associated with them, you can leave the effort array empty.
+#
+# All arrays in this message should have the same size, or be empty.
+# This is the only way to uniquely associate the joint name with the correct
+# states.
+
+std_msgs/Header header
+
+string[] name
+float64[] position
+float64[] velocity
+float64[] effort
+
+================================================================================
+MSG: std_msgs/Header
+# Standard metadata for higher-level stamped data types.
+# This is generally used to communicate timestamped data
+# in a particular coordinate frame.
+
+# Two-integer timestamp that is expressed as seconds and nanoseconds.
+builtin_interfaces/Time stamp
+
+# Transform frame with which this data is associated.
+string frame_id
+
+================================================================================
+MSG: builtin_interfaces/Time
+# This message communicates ROS Time defined here:
+# https://design.ros2.org/articles/clock_and_time.html
+
+# The seconds component, valid over all int32 values.
+int32 sec
+
+# The nanoseconds component, valid in the range [0, 1e9).
+uint32 nanosec
+)";
+
+// The channel metadata the `ros2` profile requires: the QoS offered by the recorded publisher,
+// in rosbag2's YAML form; here a reliable, volatile publisher with the default (infinite)
+// deadline, lifespan and lease, as rosbag2 records a joint_state_publisher.
+constexpr std::string_view kQosProfiles =
+    "- history: unknown\n  depth: 0\n  reliability: reliable\n  durability: volatile\n  deadline:\n"
+    "    sec: 9223372036\n    nsec: 854775807\n  lifespan:\n    sec: 9223372036\n    nsec: 854775807\n"
+    "  liveliness: automatic\n  liveliness_lease_duration:\n    sec: 9223372036\n    nsec: 854775807\n"
+    "  avoid_ros_namespace_conventions: false";
+
+/// Little-endian stores through a pointer.
+struct Put {
+  std::uint8_t* p;
+  template <class T>
+  void le(T v) noexcept {
+    std::uint64_t u = 0;
+    if constexpr (sizeof(T) == 8) {
+      std::memcpy(&u, &v, 8);
+    } else if constexpr (sizeof(T) == 4) {
+      std::uint32_t w = 0;
+      std::memcpy(&w, &v, 4);
+      u = w;
+    } else if constexpr (sizeof(T) == 2) {
+      std::uint16_t h = 0;
+      std::memcpy(&h, &v, 2);
+      u = h;
+    } else {
+      u = static_cast<std::uint8_t>(v);
+    }
+    for (std::size_t i = 0; i < sizeof(T); ++i) *p++ = static_cast<std::uint8_t>(u >> (8 * i));
+  }
+  void u8(std::uint8_t v) noexcept { *p++ = v; }
+  void u16(std::uint16_t v) noexcept { le(v); }
+  void u32(std::uint32_t v) noexcept { le(v); }
+  void u64(std::uint64_t v) noexcept { le(v); }
+  void bytes(const void* s, std::size_t n) noexcept {
+    if (n) std::memcpy(p, s, n);
+    p += n;
+  }
+  void str(std::string_view s) noexcept {
+    u32(static_cast<std::uint32_t>(s.size()));
+    bytes(s.data(), s.size());
+  }
+};
+
+/// Builds one record in `b` (cleared): opcode, then the content written by `f` into at most
+/// `bound` bytes; the length is filled in afterwards.
+template <class F>
+void record(ByteBuffer& b, std::uint8_t op, std::size_t bound, F&& f) {
+  b.clear();
+  Put o{b.room(9 + bound)};
+  o.u8(op);
+  o.u64(0);
+  f(o);
+  const auto n = static_cast<std::size_t>(o.p - b.data());
+  Put len{b.data() + 1};
+  len.u64(n - 9);
+  b.commit(n);
+}
+
+std::string_view compression_name(ChunkCompression c) noexcept {
+  switch (c) {
+    case ChunkCompression::None: return "";
+    case ChunkCompression::Lz4: return "lz4";
+    case ChunkCompression::Zstd: return "zstd";
+  }
+  return "";
+}
+
+// CDR (XCDR1, little endian) of sensor_msgs/msg/JointState, appended at `o`: alignment is
+// counted from the end of the 4-byte encapsulation header at `origin`.
+struct Cdr {
+  std::uint8_t* origin;
+  Put o;
+  void align(std::size_t n) noexcept {
+    while (static_cast<std::size_t>(o.p - origin) % n != 0) *o.p++ = 0;
+  }
+  void u32(std::uint32_t v) noexcept {
+    align(4);
+    o.u32(v);
+  }
+  void str(const std::string& s) noexcept {
+    u32(static_cast<std::uint32_t>(s.size() + 1));
+    o.bytes(s.data(), s.size());
+    o.u8(0);
+  }
+  void doubles(const std::vector<double>& v) noexcept {
+    u32(static_cast<std::uint32_t>(v.size()));
+    if (v.empty()) return;
+    align(8);
+    o.bytes(v.data(), v.size() * 8);  // little-endian host (checked below)
+  }
+};
+static_assert(std::endian::native == std::endian::little, "the MCAP writer stores doubles as in memory");
+
+std::size_t cdr_bound(const JointState& s) noexcept {
+  std::size_t n = 4 + 8 + 8 + 4 + 3 * 16;
+  for (const auto& name : s.name) n += 8 + name.size();
+  return n + 8 * (s.position.size() + s.velocity.size() + s.effort.size());
+}
+
+}  // namespace
+
+McapEncoder::McapEncoder(const WriterOptions& options)
+    : topic_(options.topic), compression_(options.mcap_compression),
+      chunk_size_(std::max<std::size_t>(options.mcap_chunk_size, 1)) {
+  const std::size_t reserve = std::min<std::size_t>(chunk_size_, std::size_t{64} << 20) + (std::size_t{64} << 10);
+  chunk_.reserve(reserve);
+  scratch_.reserve(std::size_t{64} << 10);
+  chunk_idx_.reserve(std::size_t{64} << 10);
+  index_.reserve(4096);
+}
+
+McapEncoder::~McapEncoder() {
+  if (zstd_ != nullptr) ZSTD_freeCCtx(zstd_);
+  if (lz4_ != nullptr) LZ4F_freeCompressionContext(lz4_);
+}
+
+void McapEncoder::emit(fmt::memory_buffer& out, const std::uint8_t* p, std::size_t n) {
+  out.append(reinterpret_cast<const char*>(p), reinterpret_cast<const char*>(p) + n);
+  if (in_data_) data_crc_ = crc32(data_crc_, p, n);
+  pos_ += n;
+}
+
+void McapEncoder::begin(fmt::memory_buffer& out) {
+  if (begun_) return;
+  begun_ = true;
+  emit(out, kMagic, 8);
+  record(scratch_, kHeader, 64, [](Put& o) {
+    o.str("ros2");
+    o.str("rmodel");
+  });
+  emit(out, scratch_);
+  record(scratch_, kSchema, 64 + kJointStateSchema.size(), [](Put& o) {
+    o.u16(kSchemaId);
+    o.str("sensor_msgs/msg/JointState");
+    o.str("ros2msg");
+    o.str(kJointStateSchema);
+  });
+  emit(out, scratch_);
+  channel_record();
+  emit(out, scratch_);
+}
+
+void McapEncoder::channel_record() {
+  record(scratch_, kChannel, 96 + topic_.size() + kQosProfiles.size(), [&](Put& o) {
+    o.u16(kChannelId);
+    o.u16(kSchemaId);
+    o.str(topic_);
+    o.str("cdr");
+    // metadata: map<string, string> of one entry, its byte length first
+    o.u32(static_cast<std::uint32_t>(8 + std::string_view("offered_qos_profiles").size() + kQosProfiles.size()));
+    o.str("offered_qos_profiles");
+    o.str(kQosProfiles);
+  });
+}
+
+bool McapEncoder::add(const JointState& s, std::optional<std::int64_t> ns, fmt::memory_buffer& out) {
+  if (ended_) throw InvalidArgument("MCAP writer: write after close()");
+  begin(out);
+  std::int64_t sec = 0, nsec = 0;
+  if (ns) {
+    sec = *ns / 1'000'000'000;
+    nsec = *ns % 1'000'000'000;
+    if (nsec < 0) {
+      --sec;
+      nsec += 1'000'000'000;
+    }
+    if (sec < INT32_MIN || sec > INT32_MAX) return false;
+  }
+  const std::uint64_t log_time = ns && *ns > 0 ? static_cast<std::uint64_t>(*ns) : 0;
+  const std::size_t at = chunk_.size();
+  std::uint8_t* const start = chunk_.room(9 + 22 + cdr_bound(s));
+  Put o{start};
+  o.u8(kMessage);
+  o.u64(0);
+  o.u16(kChannelId);
+  o.u32(static_cast<std::uint32_t>(messages_ + 1));
+  o.u64(log_time);  // log_time
+  o.u64(log_time);  // publish_time
+  // CDR
+  o.u8(0);
+  o.u8(1);
+  o.u8(0);
+  o.u8(0);
+  Cdr c{o.p, o};
+  c.u32(static_cast<std::uint32_t>(static_cast<std::int32_t>(sec)));
+  c.u32(static_cast<std::uint32_t>(nsec));
+  c.u32(1);  // frame_id "": length 1, a NUL
+  c.o.u8(0);
+  c.u32(static_cast<std::uint32_t>(s.name.size()));
+  for (const auto& name : s.name) c.str(name);
+  c.doubles(s.position);
+  c.doubles(s.velocity);
+  c.doubles(s.effort);
+  const auto n = static_cast<std::size_t>(c.o.p - start);
+  Put len{start + 1};
+  len.u64(n - 9);
+  chunk_.commit(n);
+
+  if (index_.empty()) {
+    chunk_start_ = chunk_end_ = log_time;
+  } else {
+    if (log_time < index_.back().time) index_sorted_ = false;
+    chunk_start_ = std::min(chunk_start_, log_time);
+    chunk_end_ = std::max(chunk_end_, log_time);
+  }
+  index_.push_back({log_time, at});
+  if (messages_ == 0) first_time_ = last_time_ = log_time;
+  first_time_ = std::min(first_time_, log_time);
+  last_time_ = std::max(last_time_, log_time);
+  ++messages_;
+  if (chunk_.size() >= chunk_size_) close_chunk(out);
+  return true;
+}
+
+std::size_t McapEncoder::compress() {
+  const std::size_t n = chunk_.size();
+  if (compression_ == ChunkCompression::Zstd) {
+    if (zstd_ == nullptr) zstd_ = ZSTD_createCCtx();
+    if (zstd_ == nullptr) throw IoError("<mcap>", "cannot create a zstd context");
+    const std::size_t cap = ZSTD_compressBound(n);
+    std::uint8_t* dst = packed_.room(cap);
+    const std::size_t r = ZSTD_compressCCtx(zstd_, dst, cap, chunk_.data(), n, kZstdLevel);
+    if (ZSTD_isError(r)) throw IoError("<mcap>", std::string("zstd: ") + ZSTD_getErrorName(r));
+    return r;
+  }
+  // lz4 frame: one frame per chunk, through a reused context.
+  if (lz4_ == nullptr && LZ4F_isError(LZ4F_createCompressionContext(&lz4_, LZ4F_VERSION)))
+    throw IoError("<mcap>", "cannot create an lz4 context");
+  LZ4F_preferences_t prefs{};
+  prefs.frameInfo.contentSize = n;
+  const std::size_t cap = LZ4F_compressBound(n, &prefs) + LZ4F_HEADER_SIZE_MAX + 16;
+  std::uint8_t* dst = packed_.room(cap);
+  std::size_t w = LZ4F_compressBegin(lz4_, dst, cap, &prefs);
+  if (LZ4F_isError(w)) throw IoError("<mcap>", std::string("lz4: ") + LZ4F_getErrorName(w));
+  std::size_t k = LZ4F_compressUpdate(lz4_, dst + w, cap - w, chunk_.data(), n, nullptr);
+  if (LZ4F_isError(k)) throw IoError("<mcap>", std::string("lz4: ") + LZ4F_getErrorName(k));
+  w += k;
+  k = LZ4F_compressEnd(lz4_, dst + w, cap - w, nullptr);
+  if (LZ4F_isError(k)) throw IoError("<mcap>", std::string("lz4: ") + LZ4F_getErrorName(k));
+  return w + k;
+}
+
+void McapEncoder::close_chunk(fmt::memory_buffer& out) {
+  if (index_.empty()) return;
+  const std::uint64_t chunk_at = pos_;
+  const std::size_t usize = chunk_.size();
+  const std::uint32_t ucrc = crc32(0, chunk_.data(), usize);
+  const std::string_view comp = compression_name(compression_);
+  const std::uint8_t* body = chunk_.data();
+  std::size_t csize = usize;
+  packed_.clear();
+  if (compression_ != ChunkCompression::None) {
+    csize = compress();
+    body = packed_.data();
+  }
+  // Chunk: the fixed fields, then the records (copied from the buffer without a copy into
+  // the record buffer).
+  const std::uint64_t content = 8 + 8 + 8 + 4 + 4 + comp.size() + 8 + csize;
+  record(scratch_, kChunk, 64, [&](Put& o) {
+    o.u64(chunk_start_);
+    o.u64(chunk_end_);
+    o.u64(usize);
+    o.u32(ucrc);
+    o.str(comp);
+    o.u64(csize);
+  });
+  Put len{scratch_.data() + 1};
+  len.u64(content);
+  emit(out, scratch_);
+  emit(out, body, csize);
+  const std::uint64_t chunk_length = pos_ - chunk_at;
+
+  // MessageIndex of the one channel, entries ordered by log_time (then offset).
+  if (!index_sorted_)
+    std::sort(index_.begin(), index_.end(),
+              [](const Entry& a, const Entry& b) { return a.time != b.time ? a.time < b.time : a.offset < b.offset; });
+  const std::uint64_t index_at = pos_;
+  record(scratch_, kMessageIndex, 6 + 16 * index_.size(), [&](Put& o) {
+    o.u16(kChannelId);
+    o.u32(static_cast<std::uint32_t>(16 * index_.size()));
+    for (const Entry& e : index_) {
+      o.u64(e.time);
+      o.u64(e.offset);
+    }
+  });
+  emit(out, scratch_);
+  const std::uint64_t index_length = pos_ - index_at;
+
+  // Its ChunkIndex, kept for the summary.
+  const std::size_t at = chunk_idx_.size();
+  // content: 4 u64, the map (u32 + u16 + u64), u64, string (u32 + bytes), 2 u64 = 82 + comp
+  Put o{chunk_idx_.room(9 + 82 + comp.size())};
+  o.u8(kChunkIndex);
+  o.u64(0);
+  o.u64(chunk_start_);
+  o.u64(chunk_end_);
+  o.u64(chunk_at);
+  o.u64(chunk_length);
+  o.u32(10);  // message_index_offsets: one entry (u16 channel, u64 offset)
+  o.u16(kChannelId);
+  o.u64(index_at);
+  o.u64(index_length);
+  o.str(comp);
+  o.u64(csize);
+  o.u64(usize);
+  const auto n = static_cast<std::size_t>(o.p - (chunk_idx_.data() + at));
+  Put clen{chunk_idx_.data() + at + 1};
+  clen.u64(n - 9);
+  chunk_idx_.commit(n);
+
+  ++chunks_;
+  chunk_.clear();
+  index_.clear();
+  index_sorted_ = true;
+}
+
+void McapEncoder::end(fmt::memory_buffer& out) {
+  if (ended_) return;
+  begin(out);
+  close_chunk(out);
+  ended_ = true;
+  record(scratch_, kDataEnd, 4, [&](Put& o) { o.u32(data_crc_); });
+  emit(out, scratch_);
+  in_data_ = false;
+
+  // Summary: one group per record kind; the CRC runs from here through the footer's
+  // summary_offset_start.
+  const std::uint64_t summary_start = pos_;
+  std::uint32_t crc = 0;
+  auto put = [&](const std::uint8_t* p, std::size_t n) {
+    crc = crc32(crc, p, n);
+    emit(out, p, n);
+  };
+  struct Group {
+    std::uint8_t op;
+    std::uint64_t start, length;
+  };
+  Group groups[4];
+  int ngroups = 0;
+  auto group = [&](std::uint8_t op, const std::uint8_t* p, std::size_t n) {
+    if (n == 0) return;
+    groups[ngroups++] = {op, pos_, n};
+    put(p, n);
+  };
+  record(scratch_, kSchema, 64 + kJointStateSchema.size(), [](Put& o) {
+    o.u16(kSchemaId);
+    o.str("sensor_msgs/msg/JointState");
+    o.str("ros2msg");
+    o.str(kJointStateSchema);
+  });
+  group(kSchema, scratch_.data(), scratch_.size());
+  channel_record();
+  group(kChannel, scratch_.data(), scratch_.size());
+  record(scratch_, kStatistics, 64, [&](Put& o) {
+    o.u64(messages_);
+    o.u16(1);       // schemas
+    o.u32(1);       // channels
+    o.u32(0);       // attachments
+    o.u32(0);       // metadata
+    o.u32(chunks_);
+    o.u64(first_time_);
+    o.u64(last_time_);
+    o.u32(10);  // channel_message_counts: one entry
+    o.u16(kChannelId);
+    o.u64(messages_);
+  });
+  group(kStatistics, scratch_.data(), scratch_.size());
+  group(kChunkIndex, chunk_idx_.data(), chunk_idx_.size());
+
+  const std::uint64_t summary_offset_start = pos_;
+  for (int g = 0; g < ngroups; ++g) {
+    record(scratch_, kSummaryOffset, 17, [&](Put& o) {
+      o.u8(groups[g].op);
+      o.u64(groups[g].start);
+      o.u64(groups[g].length);
+    });
+    put(scratch_.data(), scratch_.size());
+  }
+  // Footer: its CRC covers the summary, the summary offsets and the footer up to and
+  // including summary_offset_start.
+  std::uint8_t footer[9 + 20];
+  Put o{footer};
+  o.u8(kFooter);
+  o.u64(20);
+  o.u64(summary_start);
+  o.u64(summary_offset_start);
+  crc = crc32(crc, footer, 9 + 16);
+  o.u32(crc);
+  emit(out, footer, sizeof footer);
+  emit(out, kMagic, 8);
+}
+
+}  // namespace rmodel::io::detail
