@@ -51,11 +51,11 @@ _rmodel_options() {
         'convert') REPLY='-h --help -o --output -t --to --from' ;;
         'poses') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format --full' ;;
         'diff') REPLY='-h --help -s --semantics --old-semantics --new-semantics --limits --old-limits --new-limits --tolerance --strict -q --quiet -f --format' ;;
-        'check-log') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -i --input-format --topic --time --max-gap --period --max-acceleration --tolerance --max-reports -f --format -q --quiet' ;;
+        'check-log') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -i --input-format --topic --time --time-column --column-prefix --max-gap --period --max-acceleration --tolerance --max-reports -f --format -q --quiet' ;;
         'log-info') REPLY='-h --help -f --format' ;;
-        'aggregate') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -i --input-format -o --output -O --output-format --stamp --max-errors -q --quiet --flush-each --topic --time -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --clamp --initial-pose --no-support --filter --filter-param' ;;
-        'filter') REPLY='-h --help -i --input-format -o --output -O --output-format --stamp --max-errors -q --quiet --flush-each --topic --time -u --urdf -s --semantics --semantics-format --limits -m --model --sample -p --param --field --joints --list -f --format --step --duration --plot --from --to --plot-joints' ;;
-        'fk') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --pose --pose-file -f --format --links --chain --with-virtual --orientation --log -i --input-format --topic --time --max-errors -q --quiet --flush-each' ;;
+        'aggregate') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -i --input-format -o --output -O --output-format --stamp --max-errors -q --quiet --flush-each --topic --time --time-column --column-prefix -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --clamp --initial-pose --no-support --filter --filter-param' ;;
+        'filter') REPLY='-h --help -i --input-format -o --output -O --output-format --stamp --max-errors -q --quiet --flush-each --topic --time --time-column --column-prefix -u --urdf -s --semantics --semantics-format --limits -m --model --sample -p --param --field --joints --list -f --format --step --duration --plot --from --to --plot-joints' ;;
+        'fk') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --pose --pose-file -f --format --links --chain --with-virtual --orientation --log -i --input-format --topic --time --time-column --column-prefix --max-errors -q --quiet --flush-each' ;;
         'jacobian') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --pose --pose-file -f --format --chain --link --point --with-virtual' ;;
         'help') REPLY='-h --help' ;;
         'version') REPLY='-h --help -f --format' ;;
@@ -78,11 +78,11 @@ _rmodel_value_options() {
         'convert') REPLY=' -o --output -t --to --from ' ;;
         'poses') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format --full ' ;;
         'diff') REPLY=' -s --semantics --old-semantics --new-semantics --limits --old-limits --new-limits --tolerance -f --format ' ;;
-        'check-log') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -i --input-format --topic --time --max-gap --period --max-acceleration --tolerance --max-reports -f --format ' ;;
+        'check-log') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -i --input-format --topic --time --time-column --column-prefix --max-gap --period --max-acceleration --tolerance --max-reports -f --format ' ;;
         'log-info') REPLY=' -f --format ' ;;
-        'aggregate') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -i --input-format -o --output -O --output-format --stamp --max-errors --topic --time -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --initial-pose --filter --filter-param ' ;;
-        'filter') REPLY=' -i --input-format -o --output -O --output-format --stamp --max-errors --topic --time -u --urdf -s --semantics --semantics-format --limits -m --model -p --param --field --joints -f --format --duration --plot --from --to --plot-joints ' ;;
-        'fk') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --pose --pose-file -f --format --links --chain --orientation --log -i --input-format --topic --time --max-errors ' ;;
+        'aggregate') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -i --input-format -o --output -O --output-format --stamp --max-errors --topic --time --time-column --column-prefix -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --initial-pose --filter --filter-param ' ;;
+        'filter') REPLY=' -i --input-format -o --output -O --output-format --stamp --max-errors --topic --time --time-column --column-prefix -u --urdf -s --semantics --semantics-format --limits -m --model -p --param --field --joints -f --format --duration --plot --from --to --plot-joints ' ;;
+        'fk') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --pose --pose-file -f --format --links --chain --orientation --log -i --input-format --topic --time --time-column --column-prefix --max-errors ' ;;
         'jacobian') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --pose --pose-file -f --format --chain --link --point ' ;;
         'help') REPLY='  ' ;;
         'version') REPLY=' -f --format ' ;;
@@ -160,7 +160,7 @@ _rmodel_option_values() {
         'check-log|-s'|'check-log|--semantics') _rmodel_files ;;
         'check-log|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'check-log|-m'|'check-log|--model') _rmodel_files ;;
-        'check-log|-i'|'check-log|--input-format') _rmodel_words 'auto jsonl json csv mcap db3 bag' ;;
+        'check-log|-i'|'check-log|--input-format') _rmodel_words 'auto jsonl json csv yaml mcap db3 bag' ;;
         'check-log|--topic') _rmodel_files ;;
         'check-log|--time') _rmodel_words 'header log' ;;
         'check-log|-f'|'check-log|--format') _rmodel_words 'text json' ;;
@@ -169,7 +169,7 @@ _rmodel_option_values() {
         'aggregate|-s'|'aggregate|--semantics') _rmodel_files ;;
         'aggregate|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'aggregate|-m'|'aggregate|--model') _rmodel_files ;;
-        'aggregate|-i'|'aggregate|--input-format') _rmodel_words 'auto jsonl json csv mcap db3 bag' ;;
+        'aggregate|-i'|'aggregate|--input-format') _rmodel_words 'auto jsonl json csv yaml mcap db3 bag' ;;
         'aggregate|-o'|'aggregate|--output') _rmodel_files ;;
         'aggregate|-O'|'aggregate|--output-format') _rmodel_words 'auto jsonl csv' ;;
         'aggregate|--stamp') _rmodel_words 'none ros1 ros2' ;;
@@ -180,7 +180,7 @@ _rmodel_option_values() {
         'aggregate|--update') _rmodel_words 'hold hold-zero-velocity extrapolate brake' ;;
         'aggregate|--publish') _rmodel_words 'message tick both' ;;
         'aggregate|--initial-pose') _rmodel_files ;;
-        'filter|-i'|'filter|--input-format') _rmodel_words 'auto jsonl json csv mcap db3 bag' ;;
+        'filter|-i'|'filter|--input-format') _rmodel_words 'auto jsonl json csv yaml mcap db3 bag' ;;
         'filter|-o'|'filter|--output') _rmodel_files ;;
         'filter|-O'|'filter|--output-format') _rmodel_words 'auto jsonl csv' ;;
         'filter|--stamp') _rmodel_words 'none ros1 ros2' ;;
@@ -206,7 +206,7 @@ _rmodel_option_values() {
         'fk|--chain') _rmodel_dynamic chains ;;
         'fk|--orientation') _rmodel_words 'quat rpy' ;;
         'fk|--log') _rmodel_files ;;
-        'fk|-i'|'fk|--input-format') _rmodel_words 'auto jsonl json csv mcap db3 bag' ;;
+        'fk|-i'|'fk|--input-format') _rmodel_words 'auto jsonl json csv yaml mcap db3 bag' ;;
         'fk|--topic') _rmodel_files ;;
         'fk|--time') _rmodel_words 'header log' ;;
         'jacobian|-u'|'jacobian|--urdf') _rmodel_files ;;
