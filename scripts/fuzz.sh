@@ -3,7 +3,8 @@
 #
 #   scripts/fuzz.sh [-t SECONDS] [-j PARALLEL] [TARGET...]     (default: 60 s, nproc, all)
 #
-# Targets: urdf cpf semantics_json srdf jsonl json trajectory csv (tests/fuzz/fuzz_*.cpp).
+# Targets: urdf cpf semantics_json srdf jsonl json trajectory csv ros_yaml rostopic_csv
+# (tests/fuzz/fuzz_*.cpp).
 # Corpora start from tests/fuzz/seeds/<target> and, when ../shared/fixtures is present,
 # the fixture files of that kind (copied into the build directory, never into the
 # repository). Working corpora and findings stay in $BUILD_DIR (default build-fuzz):
@@ -20,11 +21,11 @@ while getopts "t:j:h" option; do
   case $option in
     t) SECONDS_PER_TARGET=$OPTARG ;;
     j) PARALLEL=$OPTARG ;;
-    *) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    *) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
-ALL_TARGETS=(urdf cpf semantics_json srdf jsonl json trajectory csv)
+ALL_TARGETS=(urdf cpf semantics_json srdf jsonl json trajectory csv ros_yaml rostopic_csv)
 TARGETS=("${@:-${ALL_TARGETS[@]}}")
 BUILD_DIR=${BUILD_DIR:-build-fuzz}
 FIXTURES=${RMODEL_FIXTURES_DIR:-../shared/fixtures}
@@ -39,6 +40,8 @@ dictionary_of() {
   case $1 in
     urdf|cpf|srdf) echo tests/fuzz/dict/xml.dict ;;
     csv) echo tests/fuzz/dict/csv.dict ;;
+    ros_yaml) echo tests/fuzz/dict/ros_yaml.dict ;;
+    rostopic_csv) echo tests/fuzz/dict/rostopic_csv.dict ;;
     *) echo tests/fuzz/dict/json.dict ;;
   esac
 }
