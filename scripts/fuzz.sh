@@ -3,8 +3,8 @@
 #
 #   scripts/fuzz.sh [-t SECONDS] [-j PARALLEL] [TARGET...]     (default: 60 s, nproc, all)
 #
-# Targets: urdf cpf semantics_json srdf jsonl json trajectory csv mcap rosbag1 db3
-# (tests/fuzz/fuzz_*.cpp).
+# Targets: urdf cpf semantics_json srdf jsonl json trajectory csv mcap rosbag1 db3 ros_yaml
+# rostopic_csv (tests/fuzz/fuzz_*.cpp).
 # Corpora start from tests/fuzz/seeds/<target> and, when ../shared/fixtures is present,
 # the fixture files of that kind (copied into the build directory, never into the
 # repository). Working corpora and findings stay in $BUILD_DIR (default build-fuzz):
@@ -25,7 +25,7 @@ while getopts "t:j:h" option; do
   esac
 done
 shift $((OPTIND - 1))
-ALL_TARGETS=(urdf cpf semantics_json srdf jsonl json trajectory csv mcap rosbag1 db3)
+ALL_TARGETS=(urdf cpf semantics_json srdf jsonl json trajectory csv mcap rosbag1 db3 ros_yaml rostopic_csv)
 TARGETS=("${@:-${ALL_TARGETS[@]}}")
 BUILD_DIR=${BUILD_DIR:-build-fuzz}
 FIXTURES=${RMODEL_FIXTURES_DIR:-../shared/fixtures}
@@ -41,6 +41,8 @@ dictionary_of() {
     urdf|cpf|srdf) echo tests/fuzz/dict/xml.dict ;;
     csv) echo tests/fuzz/dict/csv.dict ;;
     mcap|rosbag1|db3) echo tests/fuzz/dict/roslog.dict ;;
+    ros_yaml) echo tests/fuzz/dict/ros_yaml.dict ;;
+    rostopic_csv) echo tests/fuzz/dict/rostopic_csv.dict ;;
     *) echo tests/fuzz/dict/json.dict ;;
   esac
 }

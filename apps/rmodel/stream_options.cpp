@@ -18,10 +18,11 @@ namespace rmodel::cli {
 void StreamOptions::add_to(CLI::App& app) {
   const char* group = "Streams";
   app.add_option("logs", inputs,
-                 "Joint-state logs (.jsonl, .json, .csv, ROS logs .mcap, .db3, .bag or a rosbag2 directory; '-' or none: stdin)")
+                 "Joint-state logs (.jsonl, .json, .csv, ros2/rostopic echo .yaml, ROS logs .mcap, .db3, .bag or a rosbag2 "
+                 "directory; '-' or none: stdin)")
       ->group(group);
   app.add_option("-i,--input-format", input_format, "Input format")
-      ->check(CLI::IsMember({"auto", "jsonl", "json", "csv", "mcap", "db3", "bag"}))
+      ->check(CLI::IsMember(kInputFormatNames))
       ->default_str("auto")
       ->group(group);
   app.add_option("--stamp", stamp, "Stamp layout written besides t in JSON Lines")
@@ -33,10 +34,26 @@ void StreamOptions::add_to(CLI::App& app) {
   app.add_flag("--flush-each", flush_each, "Flush the output after every message")->group(group);
   app.add_option("--topic", topics, "ROS logs: read this topic (repeatable; default: every JointState topic)")
       ->group(group);
-  app.add_option("--time", time_source, "ROS logs: message time from the header stamp or the recorder's log time")
+  app.add_option("--time", time_source,
+                 "ROS logs and rostopic echo -p CSV: message time from the header stamp or the recorder's log time")
       ->check(CLI::IsMember({"header", "log"}))
       ->default_str("header")
       ->group(group);
+  add_csv_column_options(app, time_column, column_prefix, group);
+}
+
+void add_csv_column_options(CLI::App& app, std::string& time_column, std::string& column_prefix, const char* group) {
+  auto* column = app.add_option("--time-column", time_column,
+                                "CSV: the column holding the time in seconds (default: t, time or __time)")
+                     ->type_name("NAME");
+  auto* prefix = app.add_option("--column-prefix", column_prefix,
+                 "CSV: joint columns are PREFIX<joint>/<field>, e.g. /joint_states/ for PlotJuggler's "
+                 "/joint_states/neck_pitch/position (default: inferred when all such columns share one)")
+                     ->type_name("PREFIX");
+  if (group != nullptr) {
+    column->group(group);
+    prefix->group(group);
+  }
 }
 
 void StreamOptions::add_output_to(CLI::App& app, std::vector<OutputFormat> allowed, OutputFormat fallback,
@@ -66,6 +83,8 @@ io::ReaderOptions StreamOptions::reader_options() const {
   options.format = io::parse_format(input_format);
   options.topics = topics;
   options.time = io::parse_time_source(time_source);
+  options.time_column = time_column;
+  options.column_prefix = column_prefix;
   return options;
 }
 

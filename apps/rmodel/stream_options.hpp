@@ -27,7 +27,9 @@ struct StreamOptions {
   bool quiet = false;
   bool flush_each = false;
   std::vector<std::string> topics;     ///< ROS logs: --topic (empty: every JointState topic)
-  std::string time_source = "header";  ///< ROS logs: --time header|log
+  std::string time_source = "header";  ///< ROS logs, rostopic CSV: --time header|log
+  std::string time_column;             ///< CSV: --time-column NAME
+  std::string column_prefix;           ///< CSV: --column-prefix PREFIX
 
   void add_to(CLI::App& app);
   /// Adds -f/-o (with `allowed` formats, default `fallback`) and the hidden old -O. After
@@ -45,6 +47,14 @@ struct StreamOptions {
   /// anything is read, so that a typo costs nothing.
   [[nodiscard]] std::vector<std::string> checked_inputs() const;
 };
+
+/// Names accepted by -i/--input-format (every command that reads joint-state logs).
+inline const std::vector<std::string> kInputFormatNames = {"auto", "jsonl", "json", "csv", "yaml",
+                                                           "mcap", "db3",  "bag"};
+
+/// Adds --time-column and --column-prefix (CSV inputs) to `app`, in `group` (nullptr: the default one).
+void add_csv_column_options(CLI::App& app, std::string& time_column, std::string& column_prefix,
+                            const char* group);
 
 /// Counts of a streaming run and its report on stderr.
 struct StreamStats {

@@ -54,10 +54,10 @@ inline void check_json_line_round_trip(const io::Message& message) {
   RMODEL_FUZZ_CHECK(same_json_message(message, back), line);
 }
 
-inline void fuzz_messages(const std::uint8_t* data, std::size_t size, io::Format format, const std::string& source) {
+inline void fuzz_messages(const std::uint8_t* data, std::size_t size, const io::ReaderOptions& options,
+                          const std::string& source) {
   std::istringstream in{std::string(as_text(data, size))};
-  // A small line bound, so that the fuzzer also reaches the over-long-line path.
-  io::MessageReader reader(in, source, {.format = format, .max_line_bytes = 4096});
+  io::MessageReader reader(in, source, options);
   io::Message message;
   // Every call consumes input or ends; a CSV row yields at most one message per column.
   const std::size_t bound = 4 * size + 16;
@@ -74,6 +74,11 @@ inline void fuzz_messages(const std::uint8_t* data, std::size_t size, io::Format
     RMODEL_FUZZ_CHECK(status == io::ReadStatus::Ok, "a blocking stream returned WouldBlock");
     check_json_line_round_trip(message);
   }
+}
+
+inline void fuzz_messages(const std::uint8_t* data, std::size_t size, io::Format format, const std::string& source) {
+  // A small line bound, so that the fuzzer also reaches the over-long-line path.
+  fuzz_messages(data, size, io::ReaderOptions{.format = format, .max_line_bytes = 4096}, source);
 }
 
 }  // namespace rmodel::fuzz

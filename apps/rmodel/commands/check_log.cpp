@@ -12,6 +12,7 @@
 #include "command.hpp"
 #include "model_options.hpp"
 #include "output.hpp"
+#include "stream_options.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/io/format.hpp"
 #include "rmodel/io/reader.hpp"
@@ -81,16 +82,18 @@ public:
         "the log has no error, 1 when it has, 2 on usage errors");
     model_.add_to(app);
     app.add_option("log", logs_,
-                   "Joint-state log (.jsonl, .json, .csv, .mcap, .db3, .bag; '-' for stdin); several with --output-dir")
+                   "Joint-state log (.jsonl, .json, .csv, .yaml, .mcap, .db3, .bag; '-' for stdin); several with "
+                   "--output-dir")
         ->required()
         ->type_name("LOG");
     app.add_option("-i,--input-format", input_format_, "Log format")
-        ->check(CLI::IsMember({"auto", "jsonl", "json", "csv", "mcap", "db3", "bag"}))
+        ->check(CLI::IsMember(kInputFormatNames))
         ->default_str("auto");
     app.add_option("--topic", topics_, "ROS logs: read this topic (repeatable; default: every JointState topic)");
     app.add_option("--time", time_source_, "ROS logs: message time from the header stamp or the recorder's log time")
         ->check(CLI::IsMember({"header", "log"}))
         ->default_str("header");
+    add_csv_column_options(app, time_column_, column_prefix_, nullptr);
     app.add_option("--max-gap", options_.max_gap,
                    "Longest time without a message, or without a sample of a joint, in seconds (0: no check)")
         ->check(CLI::NonNegativeNumber);
@@ -162,6 +165,8 @@ private:
     reader_options.format = io::parse_format(input_format_);
     reader_options.topics = topics_;
     reader_options.time = io::parse_time_source(time_source_);
+    reader_options.time_column = time_column_;
+    reader_options.column_prefix = column_prefix_;
     io::MessageReader reader = io::MessageReader::open(log, reader_options);
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(nullptr, &std::fclose);
     if (path != nullptr) {
@@ -294,6 +299,8 @@ private:
   BatchOptions batch_;
   std::vector<std::string> logs_;
   std::string input_format_ = "auto";
+  std::string time_column_;
+  std::string column_prefix_;
   std::vector<std::string> topics_;
   std::string time_source_ = "header";
   LogCheckOptions options_;

@@ -67,12 +67,12 @@ public:
         ->group(select);
     const char* group = "Streams";
     auto* log = app.add_option("--log", log_,
-                               "Stream a joint-state log (.jsonl, .json, .csv, .mcap, .db3, .bag; '-': stdin): one record per joint "
+                               "Stream a joint-state log (.jsonl, .json, .csv, .yaml, .mcap, .db3, .bag; '-': stdin): one record per joint "
                                "state; partial messages update the held pose, which starts at the given pose")
                     ->type_name("FILE|-")
                     ->group(group);
     app.add_option("-i,--input-format", stream_.input_format, "Input format of --log")
-        ->check(CLI::IsMember({"auto", "jsonl", "json", "csv", "mcap", "db3", "bag"}))
+        ->check(CLI::IsMember(kInputFormatNames))
         ->default_str("auto")
         ->needs(log)
         ->group(group);
@@ -84,6 +84,7 @@ public:
         ->default_str("header")
         ->needs(log)
         ->group(group);
+    add_csv_column_options(app, stream_.time_column, stream_.column_prefix, group);
     app.add_option("--max-errors", stream_.max_errors, "Stop after N rejected messages (0: never)")
         ->needs(log)
         ->group(group);

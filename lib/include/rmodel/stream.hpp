@@ -20,6 +20,11 @@
 /// - **One run loop.** Pipeline counts messages, rejections and warnings, applies the error
 ///   budget (`max_errors`), and ends quietly when the output is closed (BrokenPipe from the
 ///   sink): the summary tells. The library never prints: problems go to the EventHandler.
+/// - **No joint at all.** An input whose joint states (at least one) name no joint of a fixed
+///   mapper (a model) is rejected as a whole at its end: `no joint of the model appears in this
+///   input: its N joint states name only 'a', 'b', ...`, so a log of another robot, or a CSV
+///   whose columns need a prefix, never passes as all-zero poses. Inputs where some messages match are fine (the others get
+///   the unknown-joint warning).
 /// - **No allocation per message** once warm (names seen before, sizes seen before), except
 ///   when a problem is reported (its text is formatted then).
 
@@ -92,6 +97,22 @@ public:
   /// True once max_errors rejections were counted (0: never).
   [[nodiscard]] bool over_budget() const noexcept;
 
+  /// How the joint states of the current input matched a fixed set of slots (a model's joints).
+  struct RMODEL_API Matching {
+    std::uint64_t messages = 0;      ///< joint states mapped (not rejected)
+    std::uint64_t matched = 0;       ///< of which at least one name had a slot
+    std::vector<std::string> names;  ///< the first few distinct names seen while none matched
+  };
+  /// Called by SlotMapper for each joint state it maps against fixed slots.
+  void note_mapping(const JointState& state, bool any_known);
+  [[nodiscard]] const Matching& matching() const noexcept { return matching_; }
+  /// Starts a new input: the matching counts restart.
+  void reset_matching() { matching_ = Matching{}; }
+  /// When joint states were mapped since reset_matching() and none named a slot, rejects the
+  /// input (line 0) with "no joint of the model appears in this input ..." and returns true.
+  /// Pipeline::run() calls it at the end of each input, Pipeline::finish() for pushed messages.
+  bool check_matching();
+
   [[nodiscard]] Summary& summary() noexcept { return summary_; }
 
 private:
@@ -103,6 +124,7 @@ private:
   std::uint64_t max_errors_ = 0;
   Summary summary_;
   std::unordered_set<std::string, Hash, std::equal_to<>> reported_;
+  Matching matching_;
 };
 
 /// Maps the joint names of messages to slots 0 … size()−1 (the one name→slot resolution of

@@ -1,11 +1,13 @@
 #include "io/csv.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 
 #include <fmt/format.h>
 
 #include "io/numbers.hpp"
+#include "io/ros/stamp.hpp"
 
 namespace rmodel::io::detail {
 namespace {
@@ -73,6 +75,7 @@ bool split_csv(std::string_view line, std::vector<std::string_view>& cells, std:
 
 std::string CsvTable::set_header(std::string_view line) {
   has_header_ = true;
+  rostopic_ = false;
   columns_.clear();
   joints_.clear();
   chains_.clear();
@@ -85,20 +88,80 @@ std::string CsvTable::set_header(std::string_view line) {
     problems = "bad header: " + problems;
     return problems;
   }
+  if (!cells_.empty() && cells_[0] == "%time") return set_rostopic_header();
+  // Columns named by topic (PlotJuggler: /joint_states/<joint>/position): the given prefix, or
+  // the one prefix that every such column shares.
+  std::string prefix = options_.column_prefix;
+  if (prefix.empty()) {
+    std::string other;
+    for (const std::string_view cell : cells_) {
+      if (cell.empty() || cell.front() != '/') continue;
+      std::string_view base;
+      for (const std::string_view f : kFieldNames) {
+        if (cell.size() > f.size() + 1 && cell.substr(cell.size() - f.size()) == f &&
+            cell[cell.size() - f.size() - 1] == '/')
+          base = cell.substr(0, cell.size() - f.size() - 1);
+      }
+      const std::size_t slash = base.rfind('/');
+      if (base.empty() || slash == std::string_view::npos || slash + 1 == base.size()) continue;
+      const std::string_view candidate = base.substr(0, slash + 1);
+      if (prefix.empty()) prefix = candidate;
+      else if (candidate != prefix && other.empty()) other = candidate;
+    }
+    if (!other.empty()) {
+      if (!problems.empty()) problems += "; ";
+      problems += fmt::format("joint columns of several topics ('{}', '{}'): choose one with a column prefix "
+                              "(--column-prefix)",
+                              prefix, other);
+      prefix.clear();
+    }
+  }
   std::unordered_map<std::string, std::uint32_t> joint_index, chain_index;
   std::vector<std::uint8_t> seen_fields;  // per joint: fields already given a column
   bool have_time = false, have_cycle = false;
   for (std::size_t c = 0; c < cells_.size(); ++c) {
     const std::string name = unquote_doubled(cells_[c]);
     Column col;
+    const bool is_time = options_.time_column.empty() ? (name == "t" || name == "time" || name == "__time")
+                                                      : name == options_.time_column;
     if (name.empty()) {
       problem(c, name, "empty column name (column ignored)");
-    } else if (name == "t" || name == "time") {
+    } else if (is_time) {
       if (have_time)
         problem(c, name, "second time column (column ignored)");
       else
         col.kind = ColumnKind::Time;
       have_time = true;
+    } else if (!prefix.empty()) {
+      // <prefix><joint>/<field>, <prefix><joint>.<field> or <prefix><joint>; every other column
+      // (other topics, header/stamp, ...) is not a joint's and is ignored.
+      if (name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0) {
+        const std::string_view rest = std::string_view(name).substr(prefix.size());
+        std::string_view joint = rest;
+        int field = 0;
+        if (const auto sep = rest.find_last_of("/."); sep != std::string_view::npos) {
+          field = -1;
+          for (int f = 0; f < 3; ++f)
+            if (rest.substr(sep + 1) == kFieldNames[f]) field = f;
+          joint = rest.substr(0, sep);
+        }
+        if (field >= 0 && !joint.empty()) {
+          auto [it, inserted] = joint_index.emplace(std::string(joint), static_cast<std::uint32_t>(joints_.size()));
+          if (inserted) {
+            joints_.emplace_back(joint);
+            seen_fields.push_back(0);
+          }
+          const auto bit = static_cast<std::uint8_t>(1u << field);
+          if (seen_fields[it->second] & bit) {
+            problem(c, name, "duplicate column (column ignored)");
+          } else {
+            seen_fields[it->second] |= bit;
+            col.kind = ColumnKind::Joint;
+            col.index = it->second;
+            col.field = static_cast<std::uint8_t>(field);
+          }
+        }
+      }
     } else if (name == "cycle") {
       if (have_cycle)
         problem(c, name, "second cycle column (column ignored)");
@@ -155,6 +218,10 @@ std::string CsvTable::set_header(std::string_view line) {
     }
     columns_.push_back(col);
   }
+  if (!options_.time_column.empty() && !have_time) {
+    if (!problems.empty()) problems += "; ";
+    problems += fmt::format("no time column '{}' (the rows have no time)", options_.time_column);
+  }
   values_.assign(joints_.size() * 3, 0.0);
   mask_.assign(joints_.size(), 0);
   support_values_.assign(chains_.size(), 0.0);
@@ -162,6 +229,144 @@ std::string CsvTable::set_header(std::string_view line) {
   group_count_ = next_group_ = 0;
   support_pending_ = false;
   return problems;
+}
+
+// `rostopic echo -p`: %time,field.header.seq,field.header.stamp,field.header.frame_id,
+// field.name0,...,field.position0,...,field.velocity0,...,field.effort0,... (a message per row).
+std::string CsvTable::set_rostopic_header() {
+  rostopic_ = true;
+  ros_names_ = 0;
+  ros_count_[0] = ros_count_[1] = ros_count_[2] = 0;
+  // An index beyond the column count cannot be a real one: such a column is ignored, so a
+  // header cannot make the table allocate more than it has columns.
+  const auto columns = static_cast<std::int64_t>(cells_.size());
+  auto index_of = [columns](std::string_view digits, std::uint32_t& k) {
+    std::int64_t v = 0;
+    if (digits.empty() || !to_int64(digits.data(), digits.data() + digits.size(), v) || v < 0 || v >= columns)
+      return false;
+    k = static_cast<std::uint32_t>(v);
+    return true;
+  };
+  for (const std::string_view name : cells_) {
+    Column col;
+    std::uint32_t k = 0;
+    if (name == "%time") {
+      col.kind = ColumnKind::RosLogTime;
+    } else if (name == "field.header.stamp") {
+      col.kind = ColumnKind::RosStamp;
+    } else if (name.substr(0, 10) == "field.name" && index_of(name.substr(10), k)) {
+      col.kind = ColumnKind::RosName;
+      col.index = k;
+      ros_names_ = std::max<std::size_t>(ros_names_, k + 1);
+    } else {
+      for (std::uint8_t f = 0; f < 3; ++f) {
+        const std::string_view field = kFieldNames[f];
+        if (name.size() > 6 + field.size() && name.substr(0, 6) == "field." && name.substr(6, field.size()) == field &&
+            index_of(name.substr(6 + field.size()), k)) {
+          col.kind = ColumnKind::RosValue;
+          col.index = k;
+          col.field = f;
+          ros_count_[f] = std::max<std::size_t>(ros_count_[f], k + 1);
+        }
+      }
+    }
+    columns_.push_back(col);
+  }
+  const std::size_t most = std::max({ros_count_[0], ros_count_[1], ros_count_[2]});
+  values_.assign(most * 3, 0.0);
+  mask_.assign(most * 3, 0);
+  ros_name_cells_.assign(ros_names_, std::string_view{});
+  ros_have_.assign(3, 0);
+  group_count_ = next_group_ = 0;
+  support_pending_ = false;
+  if (ros_names_ == 0) return "rostopic CSV without field.name0 columns (not a sensor_msgs/JointState)";
+  return {};
+}
+
+bool CsvTable::parse_rostopic_row(std::size_t line_no, std::string& error) {
+  const std::size_t most = values_.size() / 3;
+  std::fill(mask_.begin(), mask_.end(), std::uint8_t{0});
+  std::fill(ros_name_cells_.begin(), ros_name_cells_.end(), std::string_view{});
+  std::size_t filled[3] = {0, 0, 0};
+  std::optional<std::int64_t> stamp, log_time;
+  for (std::size_t c = 0; c < cells_.size(); ++c) {
+    const Column& col = columns_[c];
+    const std::string_view cell = cells_[c];
+    if (col.kind == ColumnKind::Ignore || cell.empty()) continue;
+    if (col.kind == ColumnKind::RosName) {
+      ros_name_cells_[col.index] = cell;
+      continue;
+    }
+    if (col.kind == ColumnKind::RosStamp || col.kind == ColumnKind::RosLogTime) {
+      std::int64_t ns = 0;
+      if (!to_int64(cell.data(), cell.data() + cell.size(), ns)) {
+        error = fmt::format("column {}: bad time '{}' (expected integer nanoseconds)", c + 1, cell);
+        return false;
+      }
+      (col.kind == ColumnKind::RosStamp ? stamp : log_time) = ns;
+      continue;
+    }
+    double x = 0.0;
+    const NumberStatus st = parse_csv_double(cell, x);
+    if (st != NumberStatus::Ok) {
+      error = fmt::format("column {}: {} '{}'", c + 1,
+                          st == NumberStatus::Overflow ? "number out of the range of double" : "bad number", cell);
+      return false;
+    }
+    values_[col.field * most + col.index] = x;
+    if (!mask_[col.field * most + col.index]) ++filled[col.field];
+    mask_[col.field * most + col.index] = 1;
+  }
+  for (std::size_t k = 0; k < ros_names_; ++k) {
+    if (ros_name_cells_[k].empty()) {
+      error = fmt::format("field.name{} is empty", k);
+      return false;
+    }
+  }
+  for (std::uint8_t f = 0; f < 3; ++f) {
+    if (filled[f] != 0 && filled[f] != ros_count_[f]) {
+      error = fmt::format("{} of the {} field.{}N cells are empty", ros_count_[f] - filled[f], ros_count_[f],
+                          kFieldNames[f]);
+      return false;
+    }
+    ros_have_[f] = filled[f] != 0 ? 1 : 0;
+  }
+  // --time header: field.header.stamp (the %time of the recording when the column is absent);
+  // --time log: %time.
+  const std::optional<std::int64_t>& chosen = options_.time == TimeSource::Log ? log_time : stamp;
+  const std::optional<std::int64_t>& fallback = options_.time == TimeSource::Log ? stamp : log_time;
+  const std::optional<std::int64_t> ns = chosen ? chosen : fallback;
+  has_t_ = ns.has_value();
+  ros_ns_ = ns.value_or(0);
+  t_ = detail::seconds_from_ns(ros_ns_);  // as the ROS log readers (io/ros/stamp.hpp)
+  has_cycle_ = false;
+  line_ = line_no;
+  group_count_ = ros_names_ > 0 ? 1 : 0;  // without name columns (reported on the header) rows yield nothing
+  return true;
+}
+
+void CsvTable::emit_rostopic(Message& out, StringListSink& names) {
+  next_group_ = group_count_;
+  const std::size_t most = values_.size() / 3;
+  out.kind = MessageKind::Joint;
+  out.has_stamp = has_t_;
+  out.cycle.reset();
+  out.stamp_ns.reset();
+  if (has_t_) out.stamp_ns = ros_ns_;
+  out.line = line_;
+  out.item = 0;
+  JointState& js = out.joint;
+  js.stamp = has_t_ ? t_ : 0.0;
+  names.begin(js.name);
+  for (std::size_t k = 0; k < ros_names_; ++k) names.push(ros_name_cells_[k]);
+  names.end();
+  std::vector<double>* arrays[3] = {&js.position, &js.velocity, &js.effort};
+  for (std::size_t f = 0; f < 3; ++f) {
+    arrays[f]->clear();
+    if (ros_have_[f])
+      arrays[f]->insert(arrays[f]->end(), values_.begin() + static_cast<std::ptrdiff_t>(f * most),
+                        values_.begin() + static_cast<std::ptrdiff_t>(f * most + ros_count_[f]));
+  }
 }
 
 bool CsvTable::parse_row(std::string_view line, std::size_t line_no, std::string& error) {
@@ -172,6 +377,7 @@ bool CsvTable::parse_row(std::string_view line, std::size_t line_no, std::string
     error = fmt::format("expected {} cells as in the header, got {}", columns_.size(), cells_.size());
     return false;
   }
+  if (rostopic_) return parse_rostopic_row(line_no, error);
   std::fill(mask_.begin(), mask_.end(), std::uint8_t{0});
   std::fill(support_present_.begin(), support_present_.end(), std::uint8_t{0});
   has_t_ = has_cycle_ = false;
@@ -227,6 +433,10 @@ bool CsvTable::parse_row(std::string_view line, std::size_t line_no, std::string
 }
 
 void CsvTable::emit(Message& out, StringListSink& names) {
+  if (rostopic_) {
+    emit_rostopic(out, names);
+    return;
+  }
   out.has_stamp = has_t_;
   out.cycle.reset();
   out.stamp_ns.reset();

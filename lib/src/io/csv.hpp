@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "io/builder.hpp"
+#include "rmodel/io/format.hpp"
 #include "rmodel/io/message.hpp"
 
 namespace rmodel::io::detail {
@@ -16,8 +17,18 @@ namespace rmodel::io::detail {
 /// quote.
 bool split_csv(std::string_view line, std::vector<std::string_view>& cells, std::string& error);
 
+/// What the reader's options say about CSV columns (ReaderOptions).
+struct CsvOptions {
+  std::string time_column;
+  std::string column_prefix;
+  TimeSource time = TimeSource::Header;
+};
+
 class CsvTable {
 public:
+  /// Sets the column rules; call before the header.
+  void configure(CsvOptions options) { options_ = std::move(options); }
+
   /// True once a header was read.
   [[nodiscard]] bool has_header() const noexcept { return has_header_; }
 
@@ -35,14 +46,25 @@ public:
   void emit(Message& out, StringListSink& names);
 
 private:
-  enum class ColumnKind : std::uint8_t { Ignore, Time, Cycle, Joint, Support };
+  enum class ColumnKind : std::uint8_t { Ignore, Time, Cycle, Joint, Support, RosName, RosValue, RosStamp, RosLogTime };
   struct Column {
     ColumnKind kind = ColumnKind::Ignore;
     std::uint32_t index = 0;  ///< joint or chain index
     std::uint8_t field = 0;   ///< 0 position, 1 velocity, 2 effort
   };
 
+  std::string set_rostopic_header();
+  bool parse_rostopic_row(std::size_t line_no, std::string& error);
+  void emit_rostopic(Message& out, StringListSink& names);
+
+  CsvOptions options_;
   bool has_header_ = false;
+  bool rostopic_ = false;  ///< `rostopic echo -p` layout: names in the rows (field.nameK)
+  std::size_t ros_names_ = 0;        ///< field.nameK columns
+  std::size_t ros_count_[3] = {};    ///< field.positionK / velocityK / effortK columns
+  std::int64_t ros_ns_ = 0;          ///< the row's time in nanoseconds
+  std::vector<std::string_view> ros_name_cells_;  ///< per K: the row's name cell
+  std::vector<std::uint8_t> ros_have_;            ///< per field: 0 absent, 1 present
   std::vector<Column> columns_;
   std::vector<std::string> joints_;  ///< joint names in order of first column
   std::vector<std::string> chains_;  ///< chains of support/<chain> columns

@@ -34,6 +34,7 @@ Format format_from_path(std::string_view path) noexcept {
   if (ends_with_ci(path, ".mcap")) return Format::Mcap;
   if (ends_with_ci(path, ".db3")) return Format::Ros2Sqlite;
   if (ends_with_ci(path, ".bag")) return Format::Ros1Bag;
+  if (ends_with_ci(path, ".yaml") || ends_with_ci(path, ".yml")) return Format::Yaml;
   return Format::Auto;
 }
 
@@ -47,8 +48,9 @@ Format parse_format(std::string_view name) {
   if (n == "mcap") return Format::Mcap;
   if (n == "db3" || n == "sqlite3") return Format::Ros2Sqlite;
   if (n == "bag" || n == "rosbag") return Format::Ros1Bag;
+  if (n == "yaml" || n == "yml") return Format::Yaml;
   throw InvalidArgument("unknown format '" + std::string(name) +
-                        "' (expected auto, jsonl, json, csv, mcap, db3 or bag)");
+                        "' (expected auto, jsonl, json, csv, mcap, db3, bag or yaml)");
 }
 
 TimeSource parse_time_source(std::string_view name) {
@@ -76,6 +78,7 @@ std::string_view to_string(Format format) noexcept {
     case Format::Mcap: return "mcap";
     case Format::Ros2Sqlite: return "db3";
     case Format::Ros1Bag: return "bag";
+    case Format::Yaml: return "yaml";
   }
   return "auto";
 }

@@ -126,6 +126,12 @@ bool LineSplitter::line_ready() const noexcept {
   return scan_ < end_ && std::memchr(buf_.data() + scan_, '\n', end_ - scan_) != nullptr;
 }
 
+bool LineSplitter::buffered_contains(std::string_view needle) const noexcept {
+  if (eof_) return true;
+  const std::string_view rest(buf_.data() + begin_, end_ - begin_);
+  return rest.find(needle) != std::string_view::npos;
+}
+
 LineSplitter::Status LineSplitter::drain(std::string& out) {
   for (;;) {
     out.append(buf_.data() + begin_, end_ - begin_);

@@ -67,6 +67,10 @@ public:
   /// input has ended).
   [[nodiscard]] bool line_ready() const noexcept;
 
+  /// True when the bytes buffered but not yet returned contain `needle`, or the input has
+  /// ended (a YAML reader asks whether a whole document is ready).
+  [[nodiscard]] bool buffered_contains(std::string_view needle) const noexcept;
+
   /// Appends everything not yet returned, up to the end of input, to `out`. Returns End,
   /// or WouldBlock (call again later; what was read so far is already appended).
   Status drain(std::string& out);

@@ -15,6 +15,7 @@
 #include "io/csv.hpp"
 #include "io/line_source.hpp"
 #include "io/parsers.hpp"
+#include "io/ros_yaml.hpp"
 #include "io/ros/bag_source.hpp"
 #include "io/trajectory.hpp"
 #include "rmodel/error.hpp"
@@ -72,7 +73,9 @@ public:
         name_(std::move(name)),
         max_line_(std::max<std::size_t>(options.max_line_bytes, 1)),
         lines_(*source_, max_line_),
-        format_(options.format) {}
+        format_(options.format) {
+    csv_.configure(detail::CsvOptions{options.time_column, options.column_prefix, options.time});
+  }
 
   ReadStatus next(Message& out) {
     if (bag_) {
@@ -108,6 +111,7 @@ public:
         case Mode::Lines: st = next_json_line(out); break;
         case Mode::Csv: st = next_csv_row(out); break;
         case Mode::Document: st = next_document_value(out); break;
+        case Mode::Yaml: st = next_yaml_document(out); break;
         case Mode::Done: return ReadStatus::End;
       }
       if (st) return *st;
@@ -116,6 +120,10 @@ public:
 
   [[nodiscard]] bool input_pending() const noexcept {
     if (bag_) return true;  // a log file is read as fast as the disk gives it
+    // A YAML message is complete only with its separator line: the next one is ready when a
+    // separator is buffered (or the input has ended).
+    if (mode_ == Mode::Yaml)
+      return pending_pos_ < pending_.size() || lines_.buffered_contains("---");
     return pending_pos_ < pending_.size() || csv_.pending() || held_ || mode_ == Mode::Done ||
            (mode_ == Mode::Document && doc_loaded_) || lines_.line_ready();
   }
@@ -134,7 +142,7 @@ public:
   std::unique_ptr<detail::BagSource> bag_;  ///< set when the input is a ROS log (bag.hpp)
 
 private:
-  enum class Mode { Undecided, Lines, Csv, Document, Done };
+  enum class Mode { Undecided, Lines, Csv, Document, Yaml, Done };
   Mode mode_ = Mode::Undecided;
 
   detail::MessageBuilder builder_;
@@ -161,6 +169,11 @@ private:
 
   std::vector<detail::PendingItem> pending_;
   std::size_t pending_pos_ = 0;
+
+  // ros2 / rostopic echo YAML: the document being collected; after an over-long document,
+  // its remaining lines are skipped up to the next separator.
+  detail::RosYamlDocument yaml_;
+  bool yaml_skipping_ = false;
 
   ReadStatus ok() noexcept {
     ++messages_;
@@ -222,6 +235,10 @@ private:
       mode_ = Mode::Csv;
       return std::nullopt;
     }
+    if (format_ == Format::Yaml) {
+      mode_ = Mode::Yaml;
+      return std::nullopt;
+    }
     std::string_view line;
     std::size_t no = 0;
     switch (get_line(line, no)) {
@@ -236,7 +253,10 @@ private:
     std::size_t i = 0;
     while (i < line.size() && is_json_ws(line[i])) ++i;
     const char c = line[i];
-    if (c == '{' && detail::scan_value_end(line, i) != std::string_view::npos) {
+    if (format_ == Format::Auto && i == 0 && detail::looks_like_ros_yaml(line)) {
+      mode_ = Mode::Yaml;
+      format_ = Format::Yaml;
+    } else if (c == '{' && detail::scan_value_end(line, i) != std::string_view::npos) {
       mode_ = Mode::Lines;
       format_ = Format::JsonLines;
     } else if (c == '{' || c == '[') {
@@ -315,6 +335,46 @@ private:
       return ok();
     }
     return std::nullopt;  // a row without data
+  }
+
+  // One `---`-separated document of echo output; a message is returned as soon as its
+  // separator line arrives (ros2 and rostopic print it after each message).
+  std::optional<ReadStatus> next_yaml_document(Message& out) {
+    for (;;) {
+      std::string_view line;
+      std::size_t no = 0;
+      const auto st = get_line(line, no);
+      if (st == LineSplitter::Status::WouldBlock) return ReadStatus::WouldBlock;
+      if (st == LineSplitter::Status::TooLong) {
+        yaml_.clear();
+        yaml_skipping_ = true;
+        return too_long(no);
+      }
+      const bool end = st == LineSplitter::Status::End;
+      if (!end && !detail::is_document_separator(line)) {
+        if (yaml_skipping_) continue;
+        if (!yaml_.add_line(line, no, max_line_)) {
+          const std::size_t first = yaml_.first_line();
+          yaml_.clear();
+          yaml_skipping_ = true;
+          return error(first, 0, fmt::format("YAML document longer than {} bytes (skipped up to the next '---')",
+                                             max_line_));
+        }
+        continue;
+      }
+      yaml_skipping_ = false;
+      if (yaml_.empty()) {
+        if (end) return at_end();
+        continue;
+      }
+      switch (yaml_.parse(builder_, out, pending_, error_)) {
+        case detail::RosYamlDocument::Result::Message: return ok();
+        case detail::RosYamlDocument::Result::Error: return error();
+        case detail::RosYamlDocument::Result::Pending: return std::nullopt;
+        case detail::RosYamlDocument::Result::Nothing: break;
+      }
+      if (end) return at_end();
+    }
   }
 
   std::optional<ReadStatus> next_document_value(Message& out) {

@@ -1,3 +1,6 @@
+#include <algorithm>
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "rmodel/error.hpp"
@@ -27,6 +30,39 @@ void Reporter::reject(std::size_t line, std::size_t item, std::string_view text)
 }
 
 bool Reporter::over_budget() const noexcept { return max_errors_ != 0 && summary_.rejected >= max_errors_; }
+
+void Reporter::note_mapping(const JointState& state, bool any_known) {
+  ++matching_.messages;
+  if (any_known) {
+    ++matching_.matched;
+    return;
+  }
+  if (matching_.matched != 0) return;
+  constexpr std::size_t kNames = 5;  // enough to recognise the log; the warnings list every name
+  for (const std::string& name : state.name) {
+    if (matching_.names.size() >= kNames) break;
+    if (std::find(matching_.names.begin(), matching_.names.end(), name) == matching_.names.end())
+      matching_.names.push_back(name);
+  }
+}
+
+bool Reporter::check_matching() {
+  const Matching m = std::exchange(matching_, Matching{});
+  if (m.messages == 0 || m.matched != 0) return false;
+  std::string names;
+  bool topic_like = false;
+  for (const std::string& n : m.names) {
+    names += fmt::format("{}'{}'", names.empty() ? "" : ", ", n);
+    topic_like = topic_like || n.find('/') != std::string::npos;
+  }
+  const std::string text = fmt::format(
+      "no joint of the model appears in this input: its {} joint state{} name only {}{} (a log of another robot?{})",
+      m.messages, m.messages == 1 ? "" : "s", names, m.names.size() >= 5 ? ", ..." : "",
+      topic_like ? " CSV columns named by topic, like /joint_states/<joint>/position, need --column-prefix /joint_states/"
+                 : "");
+  reject(0, 0, text);
+  return true;
+}
 
 // ---------------------------------------------------------------------------------------
 // SlotMapper
@@ -112,6 +148,11 @@ bool SlotMapper::map(const JointState& state, const io::Message& message, Report
     named_at_[s] = i;
   }
   // Warnings only for a message that is used: a rejected one is reported once, for its rejection.
+  if (!open_ && n > 0) {  // a message naming nothing says nothing about the input
+    bool any_known = false;
+    for (std::size_t i = 0; i < n && !any_known; ++i) any_known = slots_[i] != kUnknown;
+    report.note_mapping(state, any_known);
+  }
   for (std::size_t i = 0; i < n; ++i) {
     if (slots_[i] != kUnknown) continue;
     report.warn_once(message, state.name[i],
@@ -161,6 +202,8 @@ bool Pipeline::push(const io::Message& message) {
 }
 
 bool Pipeline::run(io::MessageReader& reader) {
+  // Messages pushed before this input are judged on their own.
+  (void)reporter_.check_matching();
   io::Message message;
   while (!stopped()) {
     if (!reader.input_pending()) {
@@ -181,6 +224,8 @@ bool Pipeline::run(io::MessageReader& reader) {
     }
     push(message);
   }
+  // A whole input naming no joint of the model is an error, not a run of all-zero poses.
+  if (!stopped()) (void)reporter_.check_matching();
   return !stopped();
 }
 
@@ -191,6 +236,8 @@ void Pipeline::finish() {
     // After a closed output there is nobody to publish to; after a spent error budget the
     // run ends as it is, with what was published.
     if (!stopped()) stage_->finish(output_, reporter_);
+    // After the stage's finish: a stage may map the messages it held back only now.
+    if (!stopped()) (void)reporter_.check_matching();
     if (!reporter_.summary().output_closed) sink_->flush();
   } catch (const BrokenPipe&) {
     reporter_.summary().output_closed = true;

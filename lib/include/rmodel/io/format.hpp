@@ -7,8 +7,9 @@
 /// |-------------|--------------------|----------------------------------------|----------------------|
 /// | `JsonLines` | `.jsonl` `.ndjson` | streamed line by line                  | one message per line |
 /// | `Json`      | `.json`            | detected by content (see below)        | as `JsonLines`       |
-/// | `Csv`       | `.csv`             | streamed line by line (wide table)     | wide table           |
-/// | `Auto`      | anything else, `-` | `{`/`[` first → as `Json`, else `Csv`  | `JsonLines`          |
+/// | `Csv`       | `.csv`             | streamed line by line (wide table, `rostopic echo -p`, PlotJuggler) | wide table |
+/// | `Yaml`      | `.yaml` `.yml`     | streamed document by document (`ros2 topic echo`, `rostopic echo`) | — (as `JsonLines`) |
+/// | `Auto`      | anything else, `-` | by content (below)                     | `JsonLines`          |
 ///
 /// **Detection for `Json`.** The first non-blank line is inspected: when it starts with `{`
 /// and that object closes on the same line, the input is JSON Lines and is streamed. Otherwise
@@ -16,6 +17,13 @@
 /// whole input is read and split into its top-level JSON values. A compact one-line file is
 /// therefore the same as a JSON Lines file with one line. Streams that must never be read to
 /// the end (`tail -f`, a live robot) should name `JsonLines` explicitly.
+///
+/// **Detection for `Auto`** (stdin, unknown extensions), on the first non-blank line: a ROS log's
+/// magic bytes → that log; `---`, `key:` or `key: value` (a YAML mapping key: letters, digits,
+/// `_`) or a `{` followed by an unquoted key (`--flow-style` echo output) → `Yaml`; another
+/// `{` or `[` → as `Json`; anything else → `Csv` (whose header then tells rmodel's own wide
+/// table, `rostopic echo -p` output starting with `%time`, and PlotJuggler's `__time` apart;
+/// see message.hpp).
 
 #include <string>
 #include <string_view>
@@ -31,6 +39,7 @@ enum class Format {
   Mcap,       ///< ROS 2 MCAP (`.mcap`, magic `\x89MCAP0\r\n`; see bag.hpp)
   Ros2Sqlite, ///< ROS 2 sqlite3 bag (`.db3`, or a rosbag2 directory; see bag.hpp)
   Ros1Bag,    ///< ROS 1 bag format 2.0 (`.bag`, `#ROSBAG V2.0`; see bag.hpp)
+  Yaml,       ///< `ros2 topic echo` / `rostopic echo` output: `---`-separated YAML documents
 };
 
 /// Which time a log message gets (bag.hpp).
@@ -50,19 +59,21 @@ enum class StampLayout {
 };
 
 /// Format named by a path's extension: `.jsonl`/`.ndjson` → JsonLines, `.json` → Json,
-/// `.csv` → Csv, `.mcap` → Mcap, `.db3` → Ros2Sqlite, `.bag` → Ros1Bag (case-insensitive);
+/// `.csv` → Csv, `.mcap` → Mcap, `.db3` → Ros2Sqlite, `.bag` → Ros1Bag, `.yaml`/`.yml` → Yaml
+/// (case-insensitive);
 /// anything else and `-` → Auto. For Auto, MessageReader also recognises the ROS logs by
 /// their magic bytes and a rosbag2 directory by its `metadata.yaml`.
 [[nodiscard]] RMODEL_API Format format_from_path(std::string_view path) noexcept;
 
 /// Parses a format name as given on a command line: `auto`, `jsonl` (or `ndjson`,
-/// `json-lines`), `json`, `csv`, `mcap`, `db3` (or `sqlite3`), `bag` (or `rosbag`). Throws InvalidArgument for anything else.
+/// `json-lines`), `json`, `csv`, `mcap`, `db3` (or `sqlite3`), `bag` (or `rosbag`), `yaml` (or
+/// `yml`). Throws InvalidArgument for anything else.
 [[nodiscard]] RMODEL_API Format parse_format(std::string_view name);
 
 /// Parses a stamp layout name: `none`, `ros1`, `ros2`. Throws InvalidArgument otherwise.
 [[nodiscard]] RMODEL_API StampLayout parse_stamp_layout(std::string_view name);
 
-/// The canonical name of a format (`auto`, `jsonl`, `json`, `csv`).
+/// The canonical name of a format (`auto`, `jsonl`, `json`, `csv`, `mcap`, `db3`, `bag`, `yaml`).
 [[nodiscard]] RMODEL_API std::string_view to_string(Format format) noexcept;
 
 /// The canonical name of a stamp layout (`none`, `ros1`, `ros2`).

@@ -78,6 +78,45 @@
 /// velocity and j2 only position gives {j1: position+velocity} then {j2: position}. Numbers
 /// are decimal (`1.5`, `-2e-3`, `+1`), or `nan`, `inf`, `-inf` (case-insensitive). A row
 /// with a cell count other than the header's, or with a bad number, is an error record.
+///
+/// **Time column.** ReaderOptions::time_column names it; else `t`, `time` or PlotJuggler's
+/// `__time` (seconds). A named column missing from the header is reported on the header line.
+///
+/// **Columns named by topic** (PlotJuggler's CSV export: `/joint_states/neck_pitch/position`).
+/// With a column prefix P (ReaderOptions::column_prefix) the joint columns are
+/// `P<joint>/<field>`, `P<joint>.<field>` or `P<joint>` (a position); every other column — other
+/// topics, `P header/stamp` — is ignored. Without one, a prefix is inferred when every column
+/// of the form `/.../<joint>/position|velocity|effort` shares the part before `<joint>/`; when
+/// they do not (two topics), the header line reports it and names the candidates. A joint
+/// name holding `/` needs the prefix given explicitly.
+///
+/// ## `rostopic echo -p` CSV
+/// A header whose first cell is `%time` (ROS 1 `rostopic echo -p /joint_states`):
+/// `%time,field.header.seq,field.header.stamp,field.header.frame_id,field.name0,...,
+/// field.position0,...,field.velocity0,...,field.effort0,...`. Each row is one JointState:
+/// names from the row's `field.nameK` cells (they may differ from row to row), the arrays from
+/// the `field.<array>K` cells (all of an array's cells empty: the array is absent; some
+/// empty: an error). `%time` and `field.header.stamp` are integer nanoseconds; the time is the
+/// header stamp (TimeSource::Header, the default) or `%time` (TimeSource::Log), the other one
+/// when the chosen column is missing, converted as the ROS log readers do (bag.hpp) and kept
+/// exactly in Message::stamp_ns. Other `field.` columns are ignored.
+///
+/// ## YAML (`ros2 topic echo`, `rostopic echo`)
+/// The text both echo commands print: one YAML document per message, each followed by a
+/// `---` line (a last document without it is read at the end of input; `...` also ends a
+/// document; empty documents are skipped). A document is a mapping with the keys of a JSON
+/// message (above): `sensor_msgs/JointState` as ROS 2 prints it (`header.stamp.sec` /
+/// `nanosec`, block lists `- 0.1`, `velocity: []`), with `--flow-style` (`[0.1, 0.2]` lists or
+/// the whole message in `{...}`, over several lines), or as ROS 1 prints it (`secs`/`nsecs`,
+/// `seq`, inline lists); `trajectory_msgs/JointTrajectory` documents are expanded as JSON
+/// trajectories are. Numbers: decimal, YAML's `.nan`, `.inf`, `-.inf` and `nan`, `inf`, `-inf`.
+/// Strings: plain, `'single'` (`''` for a quote) or `"double"` (backslash escapes). The time
+/// is `sec + nanosec·1e-9` (the ROS log readers' conversion), kept exactly in
+/// Message::stamp_ns. Supported is the YAML these tools print — block and flow mappings and
+/// sequences, comments — not anchors, tags or multi-line plain scalars. A list cut short by
+/// ros2's `--truncate-length` (a last element `'...'`) or elided by `--no-arr` is an error that
+/// says so. Errors carry the input line of the bad element. A document is read as soon as its
+/// `---` arrives, so `ros2 topic echo /joint_states | rmodel aggregate ... -` works live.
 
 #include <cstddef>
 #include <cstdint>
@@ -107,8 +146,8 @@ struct RMODEL_API Message {
   bool has_stamp = true;
   std::optional<std::int64_t> cycle;  ///< control-cycle number, when given
   /// The exact time in integer nanoseconds when the input had one (ROS logs: header stamp or
-  /// log time, bag.hpp); stamp() is then this value as seconds (sec + nanosec·1e-9). Readers of
-  /// text formats leave it empty. The MCAP writer writes it when present, so that a log read
+  /// log time, bag.hpp; echo YAML and `rostopic echo -p` CSV); stamp() is then this value as
+  /// seconds (sec + nanosec·1e-9). Readers of JSON and rmodel's own CSV leave it empty. The MCAP writer writes it when present, so that a log read
   /// and written again keeps its stamps exactly.
   std::optional<std::int64_t> stamp_ns{};
   /// 1-based line of the input where the message starts (0 when unknown or not from a file).

@@ -23,7 +23,8 @@
 /// ```
 ///
 /// - **Streaming.** JSON Lines and CSV are read line by line as bytes arrive (a message is
-///   returned as soon as its line is complete; nothing waits for end of input), so the
+///   returned as soon as its line is complete; nothing waits for end of input), echo YAML
+///   document by document (as soon as its `---` line arrives), so the
 ///   reader works behind `tail -f` or a pipe from a live robot. Memory stays bounded by
 ///   the longest line (see ReaderOptions::max_line_bytes). Pretty-printed JSON, JSON arrays
 ///   and trajectories are read whole first (see format.hpp for the detection rule).
@@ -87,8 +88,16 @@ struct RMODEL_API ReaderOptions {
   JsonParser parser = JsonParser::Native;
   /// ROS logs (bag.hpp): topics to read; empty = every JointState topic.
   std::vector<std::string> topics{};
-  /// ROS logs: `header.stamp` or the recorder's log time.
+  /// ROS logs and `rostopic echo -p` CSV: `header.stamp` or the recorder's log time (`%time`).
   TimeSource time = TimeSource::Header;
+  /// CSV: the column holding the time in seconds. Empty: `t`, `time` or PlotJuggler's
+  /// `__time` (message.hpp). A name not in the header is reported on the header line.
+  std::string time_column{};
+  /// CSV: the joint columns are `<prefix><joint>/<field>` (or `.<field>`, or `<prefix><joint>`
+  /// for a position), e.g. `/joint_states/` for PlotJuggler's
+  /// `/joint_states/neck_pitch/position`; other columns are ignored. Empty: inferred when
+  /// every `/.../<joint>/position|velocity|effort` column shares one prefix (message.hpp).
+  std::string column_prefix{};
 };
 
 /// Result of MessageReader::next().
@@ -146,7 +155,7 @@ public:
   [[nodiscard]] const std::string& source() const noexcept;
 
   /// The format in use: the requested one until the first next() resolves Auto or Json,
-  /// then JsonLines, Json (a whole document) or Csv.
+  /// then JsonLines, Json (a whole document), Csv or Yaml.
   [[nodiscard]] Format format() const noexcept;
 
   /// True when a complete line or decoded message is already buffered, i.e. the next call
