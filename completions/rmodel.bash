@@ -51,11 +51,11 @@ _rmodel_options() {
         'convert') REPLY='-h --help -o --output -f --format --from' ;;
         'poses') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -f --format -o --output --full' ;;
         'diff') REPLY='-h --help -s --semantics --old-semantics --new-semantics --limits --old-limits --new-limits --tolerance --strict -q --quiet -f --format -o --output' ;;
-        'check-log') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -i --input-format --topic --time --max-gap --period --max-acceleration --tolerance --max-reports -f --format -o --output -q --quiet' ;;
+        'check-log') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -i --input-format --topic --time --time-column --column-prefix --max-gap --period --max-acceleration --tolerance --max-reports -f --format -o --output -q --quiet --output-dir -j --jobs' ;;
         'log-info') REPLY='-h --help -f --format -o --output' ;;
-        'aggregate') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -i --input-format --stamp --max-errors -q --quiet --flush-each --topic --time -f --format -o --output -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --clamp --initial-pose --no-support --filter --filter-param' ;;
-        'filter') REPLY='-h --help -i --input-format --stamp --max-errors -q --quiet --flush-each --topic --time -f --format -o --output -u --urdf -s --semantics --semantics-format --limits -m --model --sample -p --param --field --joints --list --step --duration --plot --from --to --plot-joints' ;;
-        'fk') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --pose --pose-file -f --format -o --output --links --chain --with-virtual --orientation --log -i --input-format --topic --time --max-errors -q --quiet --flush-each' ;;
+        'aggregate') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -i --input-format --stamp --max-errors -q --quiet --flush-each --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --clamp --initial-pose --no-support --filter --filter-param' ;;
+        'filter') REPLY='-h --help -i --input-format --stamp --max-errors -q --quiet --flush-each --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output -u --urdf -s --semantics --semantics-format --limits -m --model --sample -p --param --field --joints --list --step --duration --plot --from --to --plot-joints' ;;
+        'fk') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --pose --pose-file -f --format -o --output --links --chain --with-virtual --orientation --log -i --input-format --topic --time --time-column --column-prefix --max-errors -q --quiet --flush-each' ;;
         'jacobian') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --pose --pose-file -f --format -o --output --chain --link --point --with-virtual' ;;
         'help') REPLY='-h --help' ;;
         'version') REPLY='-h --help -f --format -o --output' ;;
@@ -78,11 +78,11 @@ _rmodel_value_options() {
         'convert') REPLY=' -o --output -f --format --from ' ;;
         'poses') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -f --format -o --output --full ' ;;
         'diff') REPLY=' -s --semantics --old-semantics --new-semantics --limits --old-limits --new-limits --tolerance -f --format -o --output ' ;;
-        'check-log') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -i --input-format --topic --time --max-gap --period --max-acceleration --tolerance --max-reports -f --format -o --output ' ;;
+        'check-log') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -i --input-format --topic --time --time-column --column-prefix --max-gap --period --max-acceleration --tolerance --max-reports -f --format -o --output --output-dir -j --jobs ' ;;
         'log-info') REPLY=' -f --format -o --output ' ;;
-        'aggregate') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -i --input-format --stamp --max-errors --topic --time -f --format -o --output -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --initial-pose --filter --filter-param ' ;;
-        'filter') REPLY=' -i --input-format --stamp --max-errors --topic --time -f --format -o --output -u --urdf -s --semantics --semantics-format --limits -m --model -p --param --field --joints --duration --plot --from --to --plot-joints ' ;;
-        'fk') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --pose --pose-file -f --format -o --output --links --chain --orientation --log -i --input-format --topic --time --max-errors ' ;;
+        'aggregate') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -i --input-format --stamp --max-errors --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --initial-pose --filter --filter-param ' ;;
+        'filter') REPLY=' -i --input-format --stamp --max-errors --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output -u --urdf -s --semantics --semantics-format --limits -m --model -p --param --field --joints --duration --plot --from --to --plot-joints ' ;;
+        'fk') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --pose --pose-file -f --format -o --output --links --chain --orientation --log -i --input-format --topic --time --time-column --column-prefix --max-errors ' ;;
         'jacobian') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --pose --pose-file -f --format -o --output --chain --link --point ' ;;
         'help') REPLY='  ' ;;
         'version') REPLY=' -f --format -o --output ' ;;
@@ -170,21 +170,23 @@ _rmodel_option_values() {
         'check-log|-s'|'check-log|--semantics') _rmodel_files ;;
         'check-log|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'check-log|-m'|'check-log|--model') _rmodel_files ;;
-        'check-log|-i'|'check-log|--input-format') _rmodel_words 'auto jsonl json csv mcap db3 bag' ;;
+        'check-log|-i'|'check-log|--input-format') _rmodel_words 'auto jsonl json csv yaml mcap db3 bag' ;;
         'check-log|--topic') _rmodel_files ;;
         'check-log|--time') _rmodel_words 'header log' ;;
         'check-log|-f'|'check-log|--format') _rmodel_words 'text json csv' ;;
         'check-log|-o'|'check-log|--output') _rmodel_files ;;
+        'check-log|--output-dir') _rmodel_dirs ;;
         'log-info|-f'|'log-info|--format') _rmodel_words 'text json csv' ;;
         'log-info|-o'|'log-info|--output') _rmodel_files ;;
         'aggregate|-u'|'aggregate|--urdf') _rmodel_files ;;
         'aggregate|-s'|'aggregate|--semantics') _rmodel_files ;;
         'aggregate|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'aggregate|-m'|'aggregate|--model') _rmodel_files ;;
-        'aggregate|-i'|'aggregate|--input-format') _rmodel_words 'auto jsonl json csv mcap db3 bag' ;;
+        'aggregate|-i'|'aggregate|--input-format') _rmodel_words 'auto jsonl json csv yaml mcap db3 bag' ;;
         'aggregate|--stamp') _rmodel_words 'none ros1 ros2' ;;
         'aggregate|--topic') _rmodel_files ;;
         'aggregate|--time') _rmodel_words 'header log' ;;
+        'aggregate|--output-dir') _rmodel_dirs ;;
         'aggregate|-f'|'aggregate|--format') _rmodel_words 'jsonl csv mcap' ;;
         'aggregate|-o'|'aggregate|--output') _rmodel_files ;;
         'aggregate|-k'|'aggregate|--kind') _rmodel_words 'simple sync' ;;
@@ -192,10 +194,11 @@ _rmodel_option_values() {
         'aggregate|--update') _rmodel_words 'hold hold-zero-velocity extrapolate brake' ;;
         'aggregate|--publish') _rmodel_words 'message tick both' ;;
         'aggregate|--initial-pose') _rmodel_files ;;
-        'filter|-i'|'filter|--input-format') _rmodel_words 'auto jsonl json csv mcap db3 bag' ;;
+        'filter|-i'|'filter|--input-format') _rmodel_words 'auto jsonl json csv yaml mcap db3 bag' ;;
         'filter|--stamp') _rmodel_words 'none ros1 ros2' ;;
         'filter|--topic') _rmodel_files ;;
         'filter|--time') _rmodel_words 'header log' ;;
+        'filter|--output-dir') _rmodel_dirs ;;
         'filter|-f'|'filter|--format') _rmodel_words 'jsonl csv mcap text json' ;;
         'filter|-o'|'filter|--output') _rmodel_files ;;
         'filter|-u'|'filter|--urdf') _rmodel_files ;;
@@ -218,7 +221,7 @@ _rmodel_option_values() {
         'fk|--chain') _rmodel_dynamic chains ;;
         'fk|--orientation') _rmodel_words 'quat rpy' ;;
         'fk|--log') _rmodel_files ;;
-        'fk|-i'|'fk|--input-format') _rmodel_words 'auto jsonl json csv mcap db3 bag' ;;
+        'fk|-i'|'fk|--input-format') _rmodel_words 'auto jsonl json csv yaml mcap db3 bag' ;;
         'fk|--topic') _rmodel_files ;;
         'fk|--time') _rmodel_words 'header log' ;;
         'jacobian|-u'|'jacobian|--urdf') _rmodel_files ;;
@@ -268,7 +271,7 @@ _rmodel_positional() {
             fi
             ;;
         'check-log')
-            if (( $2 == 0 )); then _rmodel_files
+            if (( $2 >= 0 )); then _rmodel_files
             fi
             ;;
         'log-info')
