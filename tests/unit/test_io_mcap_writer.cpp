@@ -102,7 +102,7 @@ std::vector<JointState> awkward_states() {
   for (double t : stamps) {
     JointState s;
     s.stamp = t;
-    s.name = {"j" + std::to_string(k), "a \"quoted\" name", "", std::string(40, 'x')};
+    s.name = {"j" + std::to_string(k), "a \"quoted\" name", "é ü", std::string(40, 'x')};
     for (std::size_t i = 0; i < 4; ++i) s.position.push_back(v[(k + i) % v.size()]);
     if (k % 2 == 0)
       for (std::size_t i = 0; i < 4; ++i) s.velocity.push_back(v[(k + i + 5) % v.size()]);

@@ -97,7 +97,7 @@ TEST(IoRosYaml, Ros2EchoBlockStyle) {
   EXPECT_TRUE(a.joint.velocity.empty());
   EXPECT_TRUE(a.joint.effort.empty());
   EXPECT_TRUE(a.has_stamp);
-  // The bag readers' conversion: sec + nanosec·1e-9, and the exact nanoseconds.
+  // The bag readers' conversion (epoch stamps: sec + nanosec·1e-9, stamp.hpp), and the exact nanoseconds.
   EXPECT_EQ(a.joint.stamp, 1700000000.0 + 250000000.0 * 1e-9);
   ASSERT_TRUE(a.stamp_ns.has_value());
   EXPECT_EQ(*a.stamp_ns, 1700000000'250000000LL);
@@ -311,7 +311,7 @@ TEST(IoRostopicCsv, BadRowsAreErrors) {
   EXPECT_EQ(items[1].error.reason, "column 2: bad time 'x' (expected integer nanoseconds)");
   EXPECT_EQ(items[2].error.reason, "field.name1 is empty");
   ASSERT_EQ(items[3].status, io::ReadStatus::Ok);
-  EXPECT_EQ(items[3].message.joint.stamp, 6.0 * 1e-9);  // 0 s + 6 ns, as the bag readers convert
+  EXPECT_EQ(items[3].message.joint.stamp, 6e-9);  // 6 ns, correctly rounded as the bag readers convert
 }
 
 // ---- PlotJuggler-style CSV ----
