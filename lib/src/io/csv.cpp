@@ -122,6 +122,23 @@ std::string CsvTable::set_header(std::string_view line) {
   for (std::size_t c = 0; c < cells_.size(); ++c) {
     const std::string name = unquote_doubled(cells_[c]);
     Column col;
+    // Column c holds `field` of `joint` (a joint's first column gives it its place).
+    const auto joint_column = [&](std::string_view joint, int field) {
+      auto [it, inserted] = joint_index.emplace(std::string(joint), static_cast<std::uint32_t>(joints_.size()));
+      if (inserted) {
+        joints_.emplace_back(joint);
+        seen_fields.push_back(0);
+      }
+      const auto bit = static_cast<std::uint8_t>(1u << field);
+      if (seen_fields[it->second] & bit) {
+        problem(c, name, "duplicate column (column ignored)");
+      } else {
+        seen_fields[it->second] |= bit;
+        col.kind = ColumnKind::Joint;
+        col.index = it->second;
+        col.field = static_cast<std::uint8_t>(field);
+      }
+    };
     const bool is_time = options_.time_column.empty() ? (name == "t" || name == "time" || name == "__time")
                                                       : name == options_.time_column;
     if (name.empty()) {
@@ -145,22 +162,7 @@ std::string CsvTable::set_header(std::string_view line) {
             if (rest.substr(sep + 1) == kFieldNames[f]) field = f;
           joint = rest.substr(0, sep);
         }
-        if (field >= 0 && !joint.empty()) {
-          auto [it, inserted] = joint_index.emplace(std::string(joint), static_cast<std::uint32_t>(joints_.size()));
-          if (inserted) {
-            joints_.emplace_back(joint);
-            seen_fields.push_back(0);
-          }
-          const auto bit = static_cast<std::uint8_t>(1u << field);
-          if (seen_fields[it->second] & bit) {
-            problem(c, name, "duplicate column (column ignored)");
-          } else {
-            seen_fields[it->second] |= bit;
-            col.kind = ColumnKind::Joint;
-            col.index = it->second;
-            col.field = static_cast<std::uint8_t>(field);
-          }
-        }
+        if (field >= 0 && !joint.empty()) joint_column(joint, field);
       }
     } else if (name == "cycle") {
       if (have_cycle)
@@ -199,22 +201,7 @@ std::string CsvTable::set_header(std::string_view line) {
           field = -1;
         }
       }
-      if (field >= 0) {
-        auto [it, inserted] = joint_index.emplace(joint, static_cast<std::uint32_t>(joints_.size()));
-        if (inserted) {
-          joints_.push_back(joint);
-          seen_fields.push_back(0);
-        }
-        const auto bit = static_cast<std::uint8_t>(1u << field);
-        if (seen_fields[it->second] & bit) {
-          problem(c, name, "duplicate column (column ignored)");
-        } else {
-          seen_fields[it->second] |= bit;
-          col.kind = ColumnKind::Joint;
-          col.index = it->second;
-          col.field = static_cast<std::uint8_t>(field);
-        }
-      }
+      if (field >= 0) joint_column(joint, field);
     }
     columns_.push_back(col);
   }

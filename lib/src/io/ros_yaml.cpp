@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "io/json_escape.hpp"
 #include "io/numbers.hpp"
 
 namespace rmodel::io::detail {
@@ -41,21 +42,6 @@ NumberStatus yaml_double(std::string_view s, double& out) noexcept {
   return parse_csv_double(s, out);
 }
 
-void json_string(std::string& out, std::string_view s) {
-  out += '"';
-  for (const char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (ch == '"' || ch == '\\') {
-      out += '\\';
-      out += ch;
-    } else if (c < 0x20) {
-      out += fmt::format("\\u{:04x}", c);
-    } else {
-      out += ch;
-    }
-  }
-  out += '"';
-}
 
 /// Writes code point `cp` as UTF-8 at `w`; returns the byte count (0: not a code point).
 std::size_t put_utf8(char* w, std::uint32_t cp) noexcept {
@@ -627,7 +613,7 @@ void RosYamlDocument::to_json(std::uint32_t id, std::string& out) const {
     case Node::Null: out += "null"; return;
     case Node::Scalar: {
       if (n.quoted) {
-        json_string(out, n.text);
+        append_json_string(out, n.text);
         return;
       }
       if (n.text == "true" || n.text == "false") {
@@ -647,7 +633,7 @@ void RosYamlDocument::to_json(std::uint32_t id, std::string& out) const {
         else out += "null";  // JSON has no NaN or infinity: read back as NaN
         return;
       }
-      json_string(out, n.text);
+      append_json_string(out, n.text);
       return;
     }
     case Node::Seq:
@@ -657,7 +643,7 @@ void RosYamlDocument::to_json(std::uint32_t id, std::string& out) const {
       for (std::uint32_t c = n.first; c != kNone; c = nodes_[c].next) {
         if (c != n.first) out += ',';
         if (map) {
-          json_string(out, nodes_[c].key);
+          append_json_string(out, nodes_[c].key);
           out += ':';
         }
         to_json(c, out);

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "io/json_escape.hpp"
 #include "io/ros/bag_source.hpp"
 #include "io/ros/stamp.hpp"
 
@@ -116,21 +117,6 @@ void set_time(Message& out, std::int64_t sec, std::int64_t nsec) {
   out.has_stamp = true;
 }
 
-void json_string(std::string& out, std::string_view s) {
-  out += '"';
-  for (char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (ch == '"' || ch == '\\') {
-      out += '\\';
-      out += ch;
-    } else if (c < 0x20) {
-      out += fmt::format("\\u{:04x}", c);
-    } else {
-      out += ch;
-    }
-  }
-  out += '"';
-}
 
 void json_numbers(std::string& out, const std::vector<double>& v) {
   out += '[';
@@ -203,7 +189,7 @@ bool decode_trajectory(RosWire wire, std::span<const std::uint8_t> data, std::si
     std::string_view s;
     if (!d.str(s)) break;
     if (i) json += ',';
-    json_string(json, s);
+    append_json_string(json, s);
   }
   json += R"(],"points":[)";
   std::uint32_t points = 0;

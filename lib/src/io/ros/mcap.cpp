@@ -14,20 +14,13 @@
 #include <zstd.h>
 
 #include "io/ros/bag_source.hpp"
+#include "io/ros/mcap_records.hpp"
 
 namespace rmodel::io::detail {
 namespace {
 
-enum Op : std::uint8_t {
-  kHeader = 0x01,
-  kFooter = 0x02,
-  kSchema = 0x03,
-  kChannel = 0x04,
-  kMessage = 0x05,
-  kChunk = 0x06,
-  kDataEnd = 0x0F,
-};
-constexpr std::string_view kMagic("\x89MCAP0\r\n", 8);
+using namespace mcap;  // opcodes and magic
+
 constexpr std::uint64_t kMaxChunk = std::uint64_t{1} << 28;  // 256 MiB uncompressed
 
 bool get_string(ByteCursor& c, std::string_view& s) {

@@ -11,25 +11,14 @@
 #include <zstd.h>
 
 #include "io/ros/bag_source.hpp"
+#include "io/ros/mcap_records.hpp"
 #include "rmodel/error.hpp"
 
 namespace rmodel::io::detail {
 namespace {
 
-enum Op : std::uint8_t {
-  kHeader = 0x01,
-  kFooter = 0x02,
-  kSchema = 0x03,
-  kChannel = 0x04,
-  kMessage = 0x05,
-  kChunk = 0x06,
-  kMessageIndex = 0x07,
-  kChunkIndex = 0x08,
-  kStatistics = 0x0B,
-  kSummaryOffset = 0x0E,
-  kDataEnd = 0x0F,
-};
-constexpr std::uint8_t kMagic[8] = {0x89, 'M', 'C', 'A', 'P', '0', '\r', '\n'};
+using namespace mcap;  // opcodes and magic
+
 constexpr std::uint16_t kSchemaId = 1;
 constexpr std::uint16_t kChannelId = 1;
 constexpr int kZstdLevel = 1;  // fast: joint states compress well at any level (design.md)
@@ -214,7 +203,7 @@ void McapEncoder::emit(fmt::memory_buffer& out, const std::uint8_t* p, std::size
 void McapEncoder::begin(fmt::memory_buffer& out) {
   if (begun_) return;
   begun_ = true;
-  emit(out, kMagic, 8);
+  emit(out, reinterpret_cast<const std::uint8_t*>(kMagic.data()), kMagic.size());
   record(scratch_, kHeader, 64, [](Put& o) {
     o.str("ros2");
     o.str("rmodel");
@@ -478,7 +467,7 @@ void McapEncoder::end(fmt::memory_buffer& out) {
   crc = crc32(crc, footer, 9 + 16);
   o.u32(crc);
   emit(out, footer, sizeof footer);
-  emit(out, kMagic, 8);
+  emit(out, reinterpret_cast<const std::uint8_t*>(kMagic.data()), kMagic.size());
 }
 
 }  // namespace rmodel::io::detail
