@@ -19,7 +19,7 @@ trap 'rm -rf "$work"' EXIT
 python3 - "$N" "$work" <<'PY'
 import json, random, sys
 n, work = int(sys.argv[1]), sys.argv[2]
-chains = json.load(open(f"{work}/chains.json"))
+chains = json.load(open(f"{work}/chains.json"))["chains"]
 rng = random.Random(7)
 with open(f"{work}/log.jsonl", "w") as out:
     for k in range(n):
@@ -33,7 +33,7 @@ PY
 cat > "$work/merge.py" <<'PY'
 # The same merge in plain Python: full sorted pose updated by each partial message.
 import json, sys
-names = [j["name"] for j in json.load(open(sys.argv[1]))]
+names = [j["name"] for j in json.load(open(sys.argv[1]))["joints"]]
 index = {n: i for i, n in enumerate(names)}
 position = [0.0] * len(names)
 velocity = None

@@ -20,7 +20,7 @@ model="--urdf $FIX/sweetie_bot_proto2.urdf --semantics $FIX/kinematic_chains.cpf
 python3 - "$N" "$work" <<'PY'
 import json, random, sys
 n, work = int(sys.argv[1]), sys.argv[2]
-chains = json.load(open(f"{work}/chains.json"))
+chains = json.load(open(f"{work}/chains.json"))["chains"]
 rng = random.Random(7)
 with open(f"{work}/log.jsonl", "w") as out:
     for k in range(n):
