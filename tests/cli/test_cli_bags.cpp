@@ -38,6 +38,13 @@ TEST(CliBags, AggregateOfEveryLogEqualsAggregateOfItsTruth) {
   }
 }
 
+TEST(CliBags, LogInfoRefusesStandardInput) {
+  const auto r = run_rmodel({"log-info", "-"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("log-info reads a log file or a rosbag2 directory, not standard input"), std::string::npos)
+      << r.err;
+}
+
 TEST(CliBags, LogInfoTextAndJson) {
   RMODEL_REQUIRE_FIXTURES();
   const auto text = run_rmodel({"log-info", fixture("bags/greeting.lz4.mcap").string()});

@@ -5,6 +5,7 @@
 #include "app.hpp"
 #include "command.hpp"
 #include "output.hpp"
+#include "rmodel/error.hpp"
 #include "rmodel/io/bag.hpp"
 
 namespace rmodel::cli {
@@ -25,6 +26,8 @@ public:
   }
 
   int run() override {
+    // The summary of a log is read from its index and end records: a pipe has neither.
+    if (log_ == "-") throw InvalidArgument("log-info reads a log file or a rosbag2 directory, not standard input");
     const io::LogInfo info = io::read_log_info(log_);
     if (out_.is(OutputFormat::json)) {
       Json doc = json_document("rmodel.log_info");
