@@ -504,6 +504,22 @@ TEST(IoJsonDocument, TrajectoryOnOneJsonLine) {
   EXPECT_EQ(items[6].message.joint.name[0], "y");
 }
 
+// A header stamp of whole nanoseconds becomes the same double in a trajectory as in a joint
+// state: the correctly rounded n·1e-9 (0.3 s, where sec + nanosec·1e-9 gives
+// 0.30000000000000004), the conversion of the ROS log readers.
+TEST(IoJsonDocument, TrajectoryStampsAreConvertedAsJointStateStamps) {
+  const std::string text =
+      R"({"header":{"stamp":{"sec":0,"nanosec":300000000}},"name":["x"],"position":[0]})" "\n"
+      R"({"joint_names":["j1"],"header":{"stamp":{"sec":0,"nanosec":300000000}},)"
+      R"("points":[{"positions":[1],"time_from_start":{"sec":0,"nanosec":0}}]})" "\n";
+  const auto items = read_all(text, jsonl());
+  ASSERT_EQ(items.size(), 2u);
+  ASSERT_EQ(items[0].status, io::ReadStatus::Ok);
+  ASSERT_EQ(items[1].status, io::ReadStatus::Ok);
+  EXPECT_EQ(items[0].message.joint.stamp, 0.3);
+  EXPECT_EQ(items[1].message.joint.stamp, 0.3);
+}
+
 TEST(IoJsonLines, ReadErrorToString) {
   io::ReadError e{12, 0, "bad"};
   EXPECT_EQ(e.to_string("f.jsonl"), "f.jsonl:12: bad");

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "io/ros/stamp.hpp"
 #include "json_unique_keys.hpp"
 
 namespace rmodel::io::detail {
@@ -44,7 +45,13 @@ bool read_time(const json& v, double& out, std::string& why) {
     why = "expected {secs, nsecs} or {sec, nanosec}";
     return false;
   }
-  out = static_cast<double>(secs) + static_cast<double>(nsecs) * 1e-9;
+  // The log readers' conversion (io/ros/stamp.hpp), so that a trajectory's times agree with
+  // those of joint states to the bit; the plain sum where the nanoseconds overflow.
+  std::int64_t ns = 0;
+  if (!__builtin_mul_overflow(secs, std::int64_t{1'000'000'000}, &ns) && !__builtin_add_overflow(ns, nsecs, &ns))
+    out = seconds_from_ns(ns);
+  else
+    out = static_cast<double>(secs) + static_cast<double>(nsecs) * 1e-9;
   return true;
 }
 
