@@ -15,6 +15,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <gtest/gtest.h>
+
 #include "alloc_counter.hpp"
 
 extern char** environ;
@@ -104,6 +106,21 @@ ReadResult read_log(const std::string& path, io::ReaderOptions options) {
     if (st == io::ReadStatus::Error) r.errors.push_back(reader.error());
   }
   return r;
+}
+
+std::vector<ReadItem> read_items(const std::string& text, io::ReaderOptions options, const std::string& source) {
+  std::istringstream in(text);
+  io::MessageReader reader(in, source, std::move(options));
+  std::vector<ReadItem> items;
+  io::Message m;
+  for (std::size_t guard = 0; guard < 100000; ++guard) {
+    const io::ReadStatus st = reader.next(m);
+    if (st == io::ReadStatus::End) return items;
+    EXPECT_NE(st, io::ReadStatus::WouldBlock);
+    items.push_back({st, m, st == io::ReadStatus::Error ? reader.error() : io::ReadError{}});
+  }
+  ADD_FAILURE() << source << ": the reader did not come to an end";
+  return items;
 }
 
 std::vector<nlohmann::json> json_lines(const std::string& text) {

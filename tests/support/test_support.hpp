@@ -38,6 +38,17 @@ struct ReadResult {
 /// Opens `path` with `options` and reads it to the end.
 ReadResult read_log(const std::string& path, io::ReaderOptions options = {});
 
+/// One result of MessageReader::next(): its status and the message (Ok) or the error (Error).
+struct ReadItem {
+  io::ReadStatus status;
+  io::Message message;
+  io::ReadError error;
+};
+/// Reads `text` as the input `source` with `options` to its end, in order; a test failure
+/// when the reader would block or does not come to an end.
+std::vector<ReadItem> read_items(const std::string& text, io::ReaderOptions options = {},
+                                 const std::string& source = "<test>");
+
 /// Result of running the rmodel command.
 struct RunResult {
   int exit_code = -1;  ///< exit status, or 128+signal when killed by a signal

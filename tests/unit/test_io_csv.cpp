@@ -9,30 +9,16 @@
 #include <gtest/gtest.h>
 
 #include "rmodel/io/reader.hpp"
+#include "test_support.hpp"
 
 namespace io = rmodel::io;
 
 namespace {
 
-struct Item {
-  io::ReadStatus status;
-  io::Message message;
-  io::ReadError error;
-};
+using Item = rmodel::test::ReadItem;
 
 std::vector<Item> read_csv(const std::string& text) {
-  std::istringstream in(text);
-  io::ReaderOptions o;
-  o.format = io::Format::Csv;
-  io::MessageReader reader(in, "<csv>", o);
-  std::vector<Item> items;
-  io::Message m;
-  for (;;) {
-    const io::ReadStatus st = reader.next(m);
-    if (st == io::ReadStatus::End) break;
-    items.push_back({st, m, st == io::ReadStatus::Error ? reader.error() : io::ReadError{}});
-  }
-  return items;
+  return rmodel::test::read_items(text, {.format = io::Format::Csv}, "<csv>");
 }
 
 using Names = std::vector<std::string>;

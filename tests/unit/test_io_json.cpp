@@ -16,31 +16,17 @@
 
 #include "json_parsers.hpp"
 #include "rmodel/io/reader.hpp"
+#include "test_support.hpp"
 #include "rmodel/io/writer.hpp"
 
 namespace io = rmodel::io;
 
 namespace {
 
-struct Item {
-  io::ReadStatus status;
-  io::Message message;
-  io::ReadError error;
-};
+using Item = rmodel::test::ReadItem;
 
 std::vector<Item> read_all(const std::string& text, io::ReaderOptions options = {}) {
-  std::istringstream in(text);
-  io::MessageReader reader(in, "<test>", options);
-  std::vector<Item> items;
-  io::Message m;
-  for (int guard = 0; guard < 100000; ++guard) {
-    const io::ReadStatus st = reader.next(m);
-    if (st == io::ReadStatus::End) return items;
-    EXPECT_NE(st, io::ReadStatus::WouldBlock);
-    items.push_back({st, m, st == io::ReadStatus::Error ? reader.error() : io::ReadError{}});
-  }
-  ADD_FAILURE() << "reader did not end";
-  return items;
+  return rmodel::test::read_items(text, std::move(options));
 }
 
 io::ReaderOptions jsonl(io::JsonParser parser = io::JsonParser::Native) {

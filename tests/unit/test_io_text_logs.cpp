@@ -25,23 +25,10 @@ namespace io = rmodel::io;
 
 namespace {
 
-struct Item {
-  io::ReadStatus status;
-  io::Message message;
-  io::ReadError error;
-};
+using Item = rmodel::test::ReadItem;
 
 std::vector<Item> read_text(const std::string& text, io::ReaderOptions o, const std::string& source = "<in>") {
-  std::istringstream in(text);
-  io::MessageReader reader(in, source, o);
-  std::vector<Item> items;
-  io::Message m;
-  for (int guard = 0; guard < 10000; ++guard) {
-    const io::ReadStatus st = reader.next(m);
-    if (st == io::ReadStatus::End) break;
-    items.push_back({st, m, st == io::ReadStatus::Error ? reader.error() : io::ReadError{}});
-  }
-  return items;
+  return rmodel::test::read_items(text, std::move(o), source);
 }
 
 std::vector<Item> read_yaml(const std::string& text, io::Format f = io::Format::Yaml) {
