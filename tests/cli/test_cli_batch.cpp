@@ -358,21 +358,21 @@ std::string fleet_recipe(const std::string& parallel_options) {
   return fmt::format(R"(export PATH="{}:$PATH"
 parallel --will-cite {} \
   --basefile model.json --basefile robot.urdf --basefile robot.json \
-  --transferfile {{}} --return poses/{{/.}}.jsonl --cleanup \
-  'mkdir -p poses && rmodel aggregate --model model.json --kind sync {{}} -o poses/{{/.}}.jsonl' ::: logs/*.jsonl
+  --transferfile {{}} --return {{/.}}.poses.jsonl --cleanup \
+  'rmodel aggregate --model model.json --kind sync {{}} -o {{/.}}.poses.jsonl' ::: logs/*.jsonl
 )",
                      fs::path(RMODEL_EXE).parent_path().string(), parallel_options);
 }
 
-/// Each poses/LOG.jsonl of `dir` is `rmodel aggregate` run alone on logs/LOG.jsonl.
+/// Each LOG.poses.jsonl of `dir` is `rmodel aggregate` run alone on logs/LOG.jsonl.
 void expect_fleet_outputs(const fs::path& dir, const std::vector<std::string>& logs, const RunResult& r) {
   for (const auto& log : logs) {
     SCOPED_TRACE(log);
     const std::string input = (dir / "logs" / (log + ".jsonl")).string();
     const auto alone = run_rmodel({"aggregate", "--model", (dir / "model.json").string(), "--kind", "sync", input});
     ASSERT_EQ(alone.exit_code, 0) << alone.err;
-    ASSERT_TRUE(fs::exists(dir / "poses" / (log + ".jsonl"))) << r.err;
-    EXPECT_EQ(read_file(dir / "poses" / (log + ".jsonl")), alone.out);
+    ASSERT_TRUE(fs::exists(dir / (log + ".poses.jsonl"))) << r.err;
+    EXPECT_EQ(read_file(dir / (log + ".poses.jsonl")), alone.out);
   }
 }
 
@@ -392,7 +392,7 @@ TEST_F(CliBatch, GnuParallelRecipeOfTheReadmeRunsOnThisMachine) {
   const auto batch = run_rmodel(args);
   EXPECT_EQ(batch.exit_code, 0) << batch.err;
   for (const auto& log : logs)
-    EXPECT_EQ(read_file(dir_ / "batch" / (log + ".jsonl")), read_file(dir_ / "poses" / (log + ".jsonl"))) << log;
+    EXPECT_EQ(read_file(dir_ / "batch" / (log + ".jsonl")), read_file(dir_ / (log + ".poses.jsonl"))) << log;
 }
 
 TEST_F(CliBatch, GnuParallelRecipeWithAStandInRemoteHost) {
