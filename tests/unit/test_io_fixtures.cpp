@@ -38,15 +38,10 @@ Read read_path(const std::string& path, io::ReaderOptions options = {}) {
 }
 
 Read read_text(const std::string& text, io::ReaderOptions options = {}) {
-  std::istringstream in(text);
-  io::MessageReader reader(in, "<text>", options);
   Read r;
-  io::Message m;
-  for (;;) {
-    const auto st = reader.next(m);
-    if (st == io::ReadStatus::End) break;
-    if (st == io::ReadStatus::Ok) r.messages.push_back(m);
-    if (st == io::ReadStatus::Error) r.errors.push_back(reader.error());
+  for (auto& item : rmodel::test::read_items(text, std::move(options), "<text>")) {
+    if (item.status == io::ReadStatus::Ok) r.messages.push_back(std::move(item.message));
+    if (item.status == io::ReadStatus::Error) r.errors.push_back(std::move(item.error));
   }
   return r;
 }
