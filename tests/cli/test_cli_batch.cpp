@@ -338,13 +338,13 @@ bool have_gnu_parallel(const fs::path& dir) {
          std::string::npos;
 }
 
-/// The rover's logs and model files of the fleet recipe in `dir`: logs/{wave,slow,shifted}.jsonl.
+/// The rover's logs and model files of the fleet recipe, side by side in `dir`:
+/// {wave,slow,shifted}.jsonl.
 std::vector<std::string> fleet_inputs(const fs::path& dir) {
   // The arm waving, and the same wave slower and shifted.
-  fs::create_directories(dir / "logs");
-  fs::copy_file(example("arm_wave.jsonl"), dir / "logs" / "wave.jsonl");
+  fs::copy_file(example("arm_wave.jsonl"), dir / "wave.jsonl");
   for (const char* name : {"slow.jsonl", "shifted.jsonl"}) {
-    std::ofstream out(dir / "logs" / name);
+    std::ofstream out(dir / name);
     for (int i = 0; i <= 40; ++i)
       out << fmt::format("{{\"t\": {:.2f}, \"name\": [\"arm_pan\", \"elbow\"], \"position\": [{:.4f}, {:.4f}]}}\n",
                          0.05 * i, 0.4 * std::sin(0.1 * i), name[1] == 'l' ? -0.5 : -0.7);
@@ -353,26 +353,31 @@ std::vector<std::string> fleet_inputs(const fs::path& dir) {
   return {"wave", "slow", "shifted"};
 }
 
-/// The README's recipe, with `sshlogin` (and extra options of parallel) for the hosts.
+/// The README's fleet recipe (its `parallel --will-cite` block), with `parallel_options`
+/// instead of its hosts, run with this build's rmodel first on PATH.
 std::string fleet_recipe(const std::string& parallel_options) {
-  return fmt::format(R"(export PATH="{}:$PATH"
-parallel --will-cite {} \
-  --basefile model.json --basefile robot.urdf --basefile robot.json \
-  --transferfile {{}} --return {{/.}}.poses.jsonl --cleanup \
-  'rmodel aggregate --model model.json --kind sync {{}} -o {{/.}}.poses.jsonl' ::: logs/*.jsonl
-)",
-                     fs::path(RMODEL_EXE).parent_path().string(), parallel_options);
+  const std::string readme = read_file(test::source_dir() / "README.md");
+  const std::regex block(R"((parallel --will-cite --sshlogin \S+)( \\\n[^`]*?::: \*\.jsonl)\n)");
+  std::smatch m;
+  if (!std::regex_search(readme, m, block)) return "echo 'README.md has no fleet recipe' >&2; exit 99\n";
+  return fmt::format("export PATH=\"{}:$PATH\"\nparallel --will-cite {}{}\n",
+                     fs::path(RMODEL_EXE).parent_path().string(), parallel_options, m[2].str());
 }
 
-/// Each LOG.poses.jsonl of `dir` is `rmodel aggregate` run alone on logs/LOG.jsonl.
+/// Each LOG.mcap of `dir` is `rmodel aggregate` run alone on LOG.jsonl.
 void expect_fleet_outputs(const fs::path& dir, const std::vector<std::string>& logs, const RunResult& r) {
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find("README.md has no fleet recipe"), std::string::npos) << r.err;
+  const fs::path alone_dir = dir / "alone";
+  fs::create_directories(alone_dir);
   for (const auto& log : logs) {
     SCOPED_TRACE(log);
-    const std::string input = (dir / "logs" / (log + ".jsonl")).string();
-    const auto alone = run_rmodel({"aggregate", "--model", (dir / "model.json").string(), "--kind", "sync", input});
-    ASSERT_EQ(alone.exit_code, 0) << alone.err;
-    ASSERT_TRUE(fs::exists(dir / (log + ".poses.jsonl"))) << r.err;
-    EXPECT_EQ(read_file(dir / (log + ".poses.jsonl")), alone.out);
+    const fs::path alone = alone_dir / (log + ".mcap");
+    const auto run = run_rmodel({"aggregate", "--model", (dir / "model.json").string(), "--kind", "sync",
+                                 (dir / (log + ".jsonl")).string(), "-o", alone.string()});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    ASSERT_TRUE(fs::exists(dir / (log + ".mcap"))) << r.err;
+    EXPECT_EQ(read_file(dir / (log + ".mcap")), read_file(alone));
   }
 }
 
@@ -383,16 +388,15 @@ TEST_F(CliBatch, GnuParallelRecipeOfTheReadmeRunsOnThisMachine) {
                     "the fleet recipe";
   const auto logs = fleet_inputs(dir_);
   const auto r = run_bash(dir_, fleet_recipe("--sshlogin :"));
-  EXPECT_EQ(r.exit_code, 0) << r.err;
   expect_fleet_outputs(dir_, logs, r);
   // rmodel's own batch gives the same files.
   std::vector<std::string> args = {"aggregate", "--model", (dir_ / "model.json").string(), "--kind", "sync",
-                                   "--output-dir", (dir_ / "batch").string(), "-j", "2"};
-  for (const auto& log : logs) args.push_back((dir_ / "logs" / (log + ".jsonl")).string());
+                                   "-f", "mcap", "--output-dir", (dir_ / "batch").string(), "-j", "2"};
+  for (const auto& log : logs) args.push_back((dir_ / (log + ".jsonl")).string());
   const auto batch = run_rmodel(args);
   EXPECT_EQ(batch.exit_code, 0) << batch.err;
   for (const auto& log : logs)
-    EXPECT_EQ(read_file(dir_ / "batch" / (log + ".jsonl")), read_file(dir_ / (log + ".poses.jsonl"))) << log;
+    EXPECT_EQ(read_file(dir_ / "batch" / (log + ".mcap")), read_file(dir_ / (log + ".mcap"))) << log;
 }
 
 TEST_F(CliBatch, GnuParallelRecipeWithAStandInRemoteHost) {
@@ -421,7 +425,6 @@ cd '{}' && exec bash -c "$*"
   fs::permissions(dir_ / "ssh", fs::perms::owner_all);
   const auto logs = fleet_inputs(local);
   const auto r = run_bash(local, fleet_recipe(fmt::format("--ssh '{}' --sshlogin 2/host1", (dir_ / "ssh").string())));
-  EXPECT_EQ(r.exit_code, 0) << r.err;
   expect_fleet_outputs(local, logs, r);
   EXPECT_TRUE(fs::is_empty(remote)) << "--cleanup left files on the host";
   const std::string calls = read_file(dir_ / "ssh.log");
