@@ -321,6 +321,20 @@ TEST(CliManners, ColourOnlyOnATerminalAndAsAsked) {
   expect_usage_error(run_rmodel({"--color=sometimes", "help"}), "'sometimes' is not one of auto, always, never");
 }
 
+TEST(CliManners, McapIsNotWrittenToATerminal) {
+  // MCAP is binary: into a terminal it is refused (exit 2, nothing written), into a pipe or a
+  // file it is written.
+  if (!have_script()) GTEST_SKIP() << "script(1) is not installed";
+  const std::string log = quoted((test::source_dir() / "share/rmodel/examples/arm_wave.jsonl").string());
+  auto r = run_on_terminal("aggregate --sample --color=never -f mcap " + log);
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("MCAP is binary and standard output is a terminal"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\x89MCAP"), std::string::npos) << "MCAP bytes reached the terminal";
+  r = run_on_terminal("filter exponential --sample --color=never -f mcap " + log + " | head -c 5 | od -c");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("211   M   C   A   P"), std::string::npos) << r.out;
+}
+
 // ---- 6. filter plots ----
 
 /// A fake gnuplot that copies its script and the data files into `keep` and exits with `code`
