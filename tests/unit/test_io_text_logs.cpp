@@ -215,6 +215,12 @@ TEST(IoRosYaml, FormatNamesAndDetection) {
   io::MessageReader rj(j, "-", {});
   ASSERT_EQ(rj.next(m), io::ReadStatus::Ok);
   EXPECT_EQ(rj.format(), io::Format::JsonLines);
+  // A leading comment: only YAML has them, so it is YAML (a shell redirect often starts one).
+  std::istringstream c("# ros2 topic echo /joint_states\n\nname: [a]\nposition: [1]\n---\n");
+  io::MessageReader rc(c, "-", {});
+  ASSERT_EQ(rc.next(m), io::ReadStatus::Ok);
+  EXPECT_EQ(rc.format(), io::Format::Yaml);
+  EXPECT_EQ(m.joint.position, (Values{1}));
 }
 
 TEST(IoRosYaml, StreamsEachDocumentWhenItsSeparatorArrives) {
@@ -535,7 +541,7 @@ TEST(IoRosYaml, QuotedNamesCrlfAndComments) {
   const std::string text =
       "# recorded with ros2 topic echo\r\nname:\r\n- 'it''s'\r\n- \"caf\\u00e9 \\\"x\\\"\"\r\n- '1'   # a comment\r\n"
       "position: [1, 2, 3]\r\n---\r\n";
-  const auto items = read_yaml(text);  // (a leading comment is not detected as YAML: -i yaml)
+  const auto items = read_yaml(text);
   ASSERT_EQ(items.size(), 1u);
   ASSERT_EQ(items[0].status, io::ReadStatus::Ok) << items[0].error.reason;
   EXPECT_EQ(items[0].message.joint.name, (Names{"it's", "caf\xC3\xA9 \"x\"", "1"}));

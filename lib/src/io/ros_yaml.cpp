@@ -72,7 +72,7 @@ std::size_t put_utf8(char* w, std::uint32_t cp) noexcept {
 }  // namespace
 
 bool looks_like_ros_yaml(std::string_view line) noexcept {
-  if (is_document_separator(line)) return true;
+  if (is_document_separator(line) || (!line.empty() && line[0] == '#')) return true;
   std::size_t i = 0;
   if (!line.empty() && line[0] == '{') {
     i = 1;

@@ -21,7 +21,8 @@
 namespace rmodel::io::detail {
 
 /// True when `line` (the first non-blank line of an input) starts a YAML echo stream: `---`,
-/// `key:` / `key: value` with a plain identifier key, or `{` followed by an unquoted key.
+/// `key:` / `key: value` with a plain identifier key, `{` followed by an unquoted key, or a
+/// `#` comment (of the text formats rmodel reads, only YAML has comments).
 bool looks_like_ros_yaml(std::string_view line) noexcept;
 
 /// True when `line` ends a document: `---` (optionally followed by blanks) or `...`.
