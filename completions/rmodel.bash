@@ -53,8 +53,8 @@ _rmodel_options() {
         'diff') REPLY='-h --help -s --semantics --old-semantics --new-semantics --limits --old-limits --new-limits --tolerance --strict -q --quiet -f --format -o --output' ;;
         'check-log') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -i --input-format --topic --time --time-column --column-prefix --max-gap --period --max-acceleration --tolerance --max-reports -f --format -o --output -q --quiet --output-dir -j --jobs' ;;
         'log-info') REPLY='-h --help -f --format -o --output' ;;
-        'aggregate') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -i --input-format --stamp --max-errors -q --quiet --flush-each --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --clamp --initial-pose --no-support --filter --filter-param' ;;
-        'filter') REPLY='-h --help -i --input-format --stamp --max-errors -q --quiet --flush-each --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output -u --urdf -s --semantics --semantics-format --limits -m --model --sample -p --param --field --joints --list --step --duration --plot --from --to --plot-joints' ;;
+        'aggregate') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample -i --input-format --stamp --max-errors -q --quiet --flush-each --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --clamp --initial-pose --no-support --filter --filter-param' ;;
+        'filter') REPLY='-h --help -i --input-format --stamp --max-errors -q --quiet --flush-each --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -u --urdf -s --semantics --semantics-format --limits -m --model --sample -p --param --field --joints --list --step --duration --plot --from --to --plot-joints' ;;
         'fk') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --pose --pose-file -f --format -o --output --links --chain --with-virtual --orientation --log -i --input-format --topic --time --time-column --column-prefix --max-errors -q --quiet --flush-each' ;;
         'jacobian') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --pose --pose-file -f --format -o --output --chain --link --point --with-virtual' ;;
         'help') REPLY='-h --help' ;;
@@ -80,8 +80,8 @@ _rmodel_value_options() {
         'diff') REPLY=' -s --semantics --old-semantics --new-semantics --limits --old-limits --new-limits --tolerance -f --format -o --output ' ;;
         'check-log') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -i --input-format --topic --time --time-column --column-prefix --max-gap --period --max-acceleration --tolerance --max-reports -f --format -o --output --output-dir -j --jobs ' ;;
         'log-info') REPLY=' -f --format -o --output ' ;;
-        'aggregate') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -i --input-format --stamp --max-errors --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --initial-pose --filter --filter-param ' ;;
-        'filter') REPLY=' -i --input-format --stamp --max-errors --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output -u --urdf -s --semantics --semantics-format --limits -m --model -p --param --field --joints --duration --plot --from --to --plot-joints ' ;;
+        'aggregate') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model -i --input-format --stamp --max-errors --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --initial-pose --filter --filter-param ' ;;
+        'filter') REPLY=' -i --input-format --stamp --max-errors --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -u --urdf -s --semantics --semantics-format --limits -m --model -p --param --field --joints --duration --plot --from --to --plot-joints ' ;;
         'fk') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --pose --pose-file -f --format -o --output --links --chain --orientation --log -i --input-format --topic --time --time-column --column-prefix --max-errors ' ;;
         'jacobian') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --pose --pose-file -f --format -o --output --chain --link --point ' ;;
         'help') REPLY='  ' ;;
@@ -189,6 +189,7 @@ _rmodel_option_values() {
         'aggregate|--output-dir') _rmodel_dirs ;;
         'aggregate|-f'|'aggregate|--format') _rmodel_words 'jsonl csv mcap' ;;
         'aggregate|-o'|'aggregate|--output') _rmodel_files ;;
+        'aggregate|--mcap-compression') _rmodel_words 'zstd lz4 none' ;;
         'aggregate|-k'|'aggregate|--kind') _rmodel_words 'simple sync' ;;
         'aggregate|--ticks') _rmodel_words 'auto time stream' ;;
         'aggregate|--update') _rmodel_words 'hold hold-zero-velocity extrapolate brake' ;;
@@ -201,6 +202,7 @@ _rmodel_option_values() {
         'filter|--output-dir') _rmodel_dirs ;;
         'filter|-f'|'filter|--format') _rmodel_words 'jsonl csv mcap text json' ;;
         'filter|-o'|'filter|--output') _rmodel_files ;;
+        'filter|--mcap-compression') _rmodel_words 'zstd lz4 none' ;;
         'filter|-u'|'filter|--urdf') _rmodel_files ;;
         'filter|-s'|'filter|--semantics') _rmodel_files ;;
         'filter|--semantics-format') _rmodel_words 'cpf json srdf' ;;

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 
@@ -58,6 +59,7 @@ void add_csv_column_options(CLI::App& app, std::string& time_column, std::string
 
 void StreamOptions::add_output_to(CLI::App& app, std::vector<OutputFormat> allowed, OutputFormat fallback,
                                   std::function<bool()> mode) {
+  const std::vector<OutputFormat> allowed_formats = allowed;
   out.add_to(app, std::move(allowed), fallback,
              [this, mode = std::move(mode)] {
                const bool streams = mode ? mode() : true;
@@ -66,6 +68,18 @@ void StreamOptions::add_output_to(CLI::App& app, std::vector<OutputFormat> allow
              },
              "Streams");
   out.add_legacy_output_format(app);
+  if (std::find(allowed_formats.begin(), allowed_formats.end(), OutputFormat::mcap) == allowed_formats.end()) return;
+  mcap_compression_option_ =
+      app.add_option("--mcap-compression", mcap_compression, "MCAP output: chunk compression")
+          ->check(CLI::IsMember({"zstd", "lz4", "none"}))
+          ->default_str("zstd")
+          ->group("Streams");
+  mcap_chunk_size_option_ =
+      app.add_option("--mcap-chunk-size", mcap_chunk_size,
+                     "MCAP output: close a chunk at this many uncompressed bytes (default 1048576)")
+          ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30))
+          ->type_name("BYTES")
+          ->group("Streams");
 }
 
 void StreamOptions::check_output(bool streams) const {
@@ -73,6 +87,10 @@ void StreamOptions::check_output(bool streams) const {
     OutputOptions::refuse(fmt::format("--stamp {} applies to JSON Lines output (-f jsonl), not to {}", stamp,
                                       format_name(out.format())));
   if (flush_each && !streams) OutputOptions::refuse("--flush-each applies where messages are streamed out");
+  for (const CLI::Option* mcap_only : {mcap_compression_option_, mcap_chunk_size_option_})
+    if (mcap_only != nullptr && mcap_only->count() > 0 && !(streams && out.is(OutputFormat::mcap)))
+      OutputOptions::refuse(fmt::format("{} applies to MCAP output (-f mcap or -o FILE.mcap), not to {}",
+                                        mcap_only->get_name(), streams ? format_name(out.format()) : "this mode"));
   // MCAP is binary: on a terminal it is noise and can upset the terminal's state.
   if (streams && out.is(OutputFormat::mcap) && out.to_stdout() && ::isatty(STDOUT_FILENO) != 0)
     OutputOptions::refuse("MCAP is binary and standard output is a terminal: give -o FILE.mcap or a pipe");
@@ -95,6 +113,10 @@ io::WriterOptions StreamOptions::writer_options() const {
                                                 : io::Format::JsonLines;
   options.stamp = io::parse_stamp_layout(stamp);
   options.flush_each_message = flush_each;
+  options.mcap_compression = mcap_compression == "lz4"    ? io::ChunkCompression::Lz4
+                             : mcap_compression == "none" ? io::ChunkCompression::None
+                                                          : io::ChunkCompression::Zstd;
+  if (mcap_chunk_size != 0) options.mcap_chunk_size = mcap_chunk_size;
   return options;
 }
 

@@ -30,6 +30,8 @@ struct StreamOptions {
   std::string time_source = "header";  ///< ROS logs, rostopic CSV: --time header|log
   std::string time_column;             ///< CSV: --time-column NAME
   std::string column_prefix;           ///< CSV: --column-prefix PREFIX
+  std::string mcap_compression = "zstd";  ///< MCAP output: --mcap-compression
+  std::size_t mcap_chunk_size = 0;        ///< MCAP output: --mcap-chunk-size (0: the library's)
 
   void add_to(CLI::App& app);
   /// Adds -f/-o (with `allowed` formats, default `fallback`) and the hidden old -O. After
@@ -38,14 +40,19 @@ struct StreamOptions {
   /// modes only are checked (check_output()).
   void add_output_to(CLI::App& app, std::vector<OutputFormat> allowed, OutputFormat fallback,
                      std::function<bool()> mode = {});
-  /// Refuses --stamp ros1|ros2 unless the output is JSON Lines, and --flush-each unless
-  /// `streams` (something is written message by message). Call after out is resolved.
+  /// Refuses --stamp ros1|ros2 unless the output is JSON Lines, the --mcap-* options unless it
+  /// is MCAP, and --flush-each unless `streams` (something is written message by message).
+  /// Call after out is resolved.
   void check_output(bool streams) const;
   [[nodiscard]] io::ReaderOptions reader_options() const;
   [[nodiscard]] io::WriterOptions writer_options() const;
   /// Inputs to read, "-" when none was given. @throws IoError for a missing input, before
   /// anything is read, so that a typo costs nothing.
   [[nodiscard]] std::vector<std::string> checked_inputs() const;
+
+private:
+  CLI::Option* mcap_compression_option_ = nullptr;  ///< set when MCAP is among the outputs
+  CLI::Option* mcap_chunk_size_option_ = nullptr;
 };
 
 /// Names accepted by -i/--input-format (every command that reads joint-state logs).

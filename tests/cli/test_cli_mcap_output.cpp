@@ -3,6 +3,7 @@
 // in the default mode publishes each pose unchanged: an identity).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 
 #include "test_support.hpp"
@@ -90,6 +91,40 @@ TEST(CliMcapOutput, LogInfoOfTheWrittenFile) {
   ASSERT_EQ(info.exit_code, 0) << info.err;
   EXPECT_NE(info.out.find("profile ros2, chunks: zstd"), std::string::npos) << info.out;
   EXPECT_NE(info.out.find("/joint_states  sensor_msgs/msg/JointState        5 msgs"), std::string::npos) << info.out;
+}
+
+TEST(CliMcapOutput, CompressionAndChunkSizeOptions) {
+  // Each compression gives a file that log-info names so and that replays to the same poses;
+  // a small chunk size gives one chunk per message (counted by the independent checker).
+  TempDir dir;
+  const std::string log = example("arm_wave.jsonl");
+  const auto jsonl = run_rmodel({"aggregate", "--model", example("model.json"), log});
+  ASSERT_EQ(jsonl.exit_code, 0) << jsonl.err;
+  for (const std::string compression : {"zstd", "lz4", "none"}) {
+    SCOPED_TRACE(compression);
+    const std::string out = (dir.path / (compression + ".mcap")).string();
+    const auto w = run_rmodel({"aggregate", "--model", example("model.json"), log, "-o", out, "--mcap-compression",
+                               compression});
+    ASSERT_EQ(w.exit_code, 0) << w.err;
+    const auto info = run_rmodel({"log-info", out});
+    EXPECT_NE(info.out.find("chunks: " + compression), std::string::npos) << info.out;
+    const auto back = run_rmodel({"aggregate", "--model", example("model.json"), out});
+    EXPECT_EQ(back.out, jsonl.out);
+  }
+  if (std::system("python3 --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "python3 is not installed";
+  const auto chunks = [&](const std::vector<std::string>& extra) {
+    const std::string out = (dir.path / "chunked.mcap").string();
+    std::vector<std::string> args = {"aggregate", "--model", example("model.json"), log, "-o", out};
+    args.insert(args.end(), extra.begin(), extra.end());
+    EXPECT_EQ(run_rmodel(args).exit_code, 0);
+    const std::string report = (dir.path / "report.txt").string();
+    EXPECT_EQ(std::system(("python3 " RMODEL_SOURCE_DIR "/tests/mcap/check_mcap.py " + out + " > " + report).c_str()), 0);
+    return rmodel::test::read_file(report);
+  };
+  EXPECT_NE(chunks({}).find(" 1 chunks (zstd)"), std::string::npos);
+  EXPECT_NE(chunks({"--mcap-chunk-size", "200"}).find(" 8 chunks (zstd)"), std::string::npos);
+  EXPECT_NE(chunks({"--mcap-chunk-size", "200", "--mcap-compression", "none"}).find("8 chunks (none), 8 messages read"),
+            std::string::npos);
 }
 
 }  // namespace
