@@ -203,13 +203,8 @@ public:
     if (flags_ & kT) {
       stamp = t_;
     } else if (flags_ & kSecs) {
-      // Correctly rounded, as the log readers do (io/ros/stamp.hpp): a stamp reads the same
-      // from JSON and from a ROS log, and MCAP output gives it back exactly.
-      std::int64_t ns = 0;
-      if (!__builtin_mul_overflow(secs_, std::int64_t{1'000'000'000}, &ns) && !__builtin_add_overflow(ns, nsecs_, &ns))
-        stamp = detail::seconds_from_ns(ns);
-      else
-        stamp = static_cast<double>(secs_) + static_cast<double>(nsecs_) * 1e-9;
+      // As the log readers convert it: MCAP output gives it back exactly.
+      stamp = detail::seconds_from_stamp(secs_, nsecs_);
     } else if (flags_ & kNsecs) {
       return "'header.stamp' has nanoseconds but no seconds ('secs' or 'sec')";
     } else {

@@ -601,10 +601,7 @@ void RosYamlDocument::fill_message(std::uint32_t root, MessageBuilder& builder) 
   if (const char* why = builder.finish()) throw Failure{nodes_[root].pos, why};
   // The exact stamp, as the ROS log readers keep it (the seconds were computed by finish()
   // with the log readers' conversion, io/ros/stamp.hpp).
-  std::int64_t ns = 0;
-  if (have_sec && !have_t && !__builtin_mul_overflow(sec, std::int64_t{1'000'000'000}, &ns) &&
-      !__builtin_add_overflow(ns, nsec, &ns))
-    builder.out().stamp_ns = ns;
+  if (have_sec && !have_t) builder.out().stamp_ns = detail::ns_from_stamp(sec, nsec);
 }
 
 void RosYamlDocument::to_json(std::uint32_t id, std::string& out) const {

@@ -45,13 +45,7 @@ bool read_time(const json& v, double& out, std::string& why) {
     why = "expected {secs, nsecs} or {sec, nanosec}";
     return false;
   }
-  // The log readers' conversion (io/ros/stamp.hpp), so that a trajectory's times agree with
-  // those of joint states to the bit; the plain sum where the nanoseconds overflow.
-  std::int64_t ns = 0;
-  if (!__builtin_mul_overflow(secs, std::int64_t{1'000'000'000}, &ns) && !__builtin_add_overflow(ns, nsecs, &ns))
-    out = seconds_from_ns(ns);
-  else
-    out = static_cast<double>(secs) + static_cast<double>(nsecs) * 1e-9;
+  out = seconds_from_stamp(secs, nsecs);  // as for joint states, to the bit
   return true;
 }
 

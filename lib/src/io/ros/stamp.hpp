@@ -27,6 +27,22 @@ inline double seconds_from_ns(std::int64_t ns) noexcept {
   return static_cast<double>(ns / 1'000'000'000) + static_cast<double>(ns % 1'000'000'000) * 1e-9;
 }
 
+/// The nanoseconds of a ROS stamp {sec, nsec}: sec·10⁹ + nsec, nothing when it overflows.
+inline std::optional<std::int64_t> ns_from_stamp(std::int64_t sec, std::int64_t nsec) noexcept {
+  std::int64_t ns = 0;
+  if (__builtin_mul_overflow(sec, std::int64_t{1'000'000'000}, &ns) || __builtin_add_overflow(ns, nsec, &ns))
+    return std::nullopt;
+  return ns;
+}
+
+/// The seconds of a ROS stamp {sec, nsec}: seconds_from_ns() of its nanoseconds, so that a
+/// stamp given as text (JSON, YAML, a trajectory) reads as the same stamp from a ROS log; the
+/// plain sum where the nanoseconds overflow.
+inline double seconds_from_stamp(std::int64_t sec, std::int64_t nsec) noexcept {
+  if (const auto ns = ns_from_stamp(sec, nsec)) return seconds_from_ns(*ns);
+  return static_cast<double>(sec) + static_cast<double>(nsec) * 1e-9;
+}
+
 /// The nanoseconds of `t` seconds (see above); nothing for NaN, infinities and |t| ≥ 9.2e9 s.
 inline std::optional<std::int64_t> ns_from_seconds(double t) noexcept {
   if (!std::isfinite(t) || std::fabs(t) >= 9.2e9) return std::nullopt;
