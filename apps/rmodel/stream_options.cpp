@@ -59,7 +59,7 @@ void add_csv_column_options(CLI::App& app, std::string& time_column, std::string
 
 void StreamOptions::add_output_to(CLI::App& app, std::vector<OutputFormat> allowed, OutputFormat fallback,
                                   std::function<bool()> mode) {
-  const std::vector<OutputFormat> allowed_formats = allowed;
+  const bool writes_mcap = std::find(allowed.begin(), allowed.end(), OutputFormat::mcap) != allowed.end();
   out.add_to(app, std::move(allowed), fallback,
              [this, mode = std::move(mode)] {
                const bool streams = mode ? mode() : true;
@@ -68,17 +68,18 @@ void StreamOptions::add_output_to(CLI::App& app, std::vector<OutputFormat> allow
              },
              "Streams");
   out.add_legacy_output_format(app);
-  if (std::find(allowed_formats.begin(), allowed_formats.end(), OutputFormat::mcap) == allowed_formats.end()) return;
-  mcap_compression_option_ =
-      app.add_option("--mcap-compression", mcap_compression, "MCAP output: chunk compression")
-          ->check(CLI::IsMember({"zstd", "lz4", "none"}))
-          ->default_str("zstd")
-          ->group("Streams");
+  if (!writes_mcap) return;
+  mcap_compression_option_ = add_enum_option(app, "--mcap-compression", mcap_compression,
+                                             {{"zstd", io::ChunkCompression::Zstd},
+                                              {"lz4", io::ChunkCompression::Lz4},
+                                              {"none", io::ChunkCompression::None}},
+                                             "MCAP output: chunk compression")
+                                 ->group("Streams");
   mcap_chunk_size_option_ =
-      app.add_option("--mcap-chunk-size", mcap_chunk_size,
-                     "MCAP output: close a chunk at this many uncompressed bytes (default 1048576)")
+      app.add_option("--mcap-chunk-size", mcap_chunk_size, "MCAP output: close a chunk at this many uncompressed bytes")
           ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30))
           ->type_name("BYTES")
+          ->capture_default_str()
           ->group("Streams");
 }
 
@@ -113,10 +114,8 @@ io::WriterOptions StreamOptions::writer_options() const {
                                                 : io::Format::JsonLines;
   options.stamp = io::parse_stamp_layout(stamp);
   options.flush_each_message = flush_each;
-  options.mcap_compression = mcap_compression == "lz4"    ? io::ChunkCompression::Lz4
-                             : mcap_compression == "none" ? io::ChunkCompression::None
-                                                          : io::ChunkCompression::Zstd;
-  if (mcap_chunk_size != 0) options.mcap_chunk_size = mcap_chunk_size;
+  options.mcap_compression = mcap_compression;
+  options.mcap_chunk_size = mcap_chunk_size;
   return options;
 }
 

@@ -30,8 +30,8 @@ struct StreamOptions {
   std::string time_source = "header";  ///< ROS logs, rostopic CSV: --time header|log
   std::string time_column;             ///< CSV: --time-column NAME
   std::string column_prefix;           ///< CSV: --column-prefix PREFIX
-  std::string mcap_compression = "zstd";  ///< MCAP output: --mcap-compression
-  std::size_t mcap_chunk_size = 0;        ///< MCAP output: --mcap-chunk-size (0: the library's)
+  io::ChunkCompression mcap_compression = io::WriterOptions{}.mcap_compression;  ///< --mcap-compression
+  std::size_t mcap_chunk_size = io::WriterOptions{}.mcap_chunk_size;           ///< --mcap-chunk-size
 
   void add_to(CLI::App& app);
   /// Adds -f/-o (with `allowed` formats, default `fallback`) and the hidden old -O. After
