@@ -433,6 +433,9 @@ TEST_F(CliBatch, GnuParallelRecipeWithAStandInRemoteHost) {
   std::ofstream(dir_ / "ssh") << fmt::format(R"(#!/bin/bash
 # ssh HOST [--] COMMAND: COMMAND in {} (options before HOST are dropped)
 echo "$*" >> '{}'
+# sshd gives every session the user's login shell as SHELL, and parallel's remote side runs
+# jobs with $SHELL: a run whose own environment lacks it (CI's does) must not pass that on.
+export SHELL=/bin/bash
 while [[ $# -gt 0 && "$1" == -* ]]; do
   case "$1" in -l|-p|-o|-i|-S|-O) shift 2;; *) shift;; esac
 done
