@@ -139,6 +139,8 @@ void expect_well_formed(const std::string& format, const std::string& out, const
   }
 }
 
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+
 class OutputConvention : public ::testing::TestWithParam<Case> {
 protected:
   void SetUp() override { dir_ = test::make_temp_dir("rmodel-outconv-"); }
@@ -210,6 +212,11 @@ struct Refusal {
   std::string message;  ///< part of stderr
 };
 
+void PrintTo(const Refusal& c, std::ostream* os) {
+  // Files by their names: ctest takes this into the test's name.
+  for (const auto& arg : c.args) *os << std::filesystem::path(arg).filename().string() << ' ';
+}
+
 class Refused : public ::testing::TestWithParam<Refusal> {};
 
 TEST_P(Refused, ExitsTwoWithTheReason) {
@@ -269,7 +276,14 @@ std::vector<Refusal> refusals() {
   };
 }
 
-INSTANTIATE_TEST_SUITE_P(Options, Refused, ::testing::ValuesIn(refusals()));
+// Named by position and command ("7_filter"): ctest and CI logs then show a readable name
+// instead of gtest's bytes of the parameter.
+INSTANTIATE_TEST_SUITE_P(Options, Refused, ::testing::ValuesIn(refusals()),
+                         [](const ::testing::TestParamInfo<Refusal>& info) {
+                           std::string command = info.param.args.front();
+                           std::replace(command.begin(), command.end(), '-', '_');
+                           return std::to_string(info.index) + "_" + command;
+                         });
 
 // ---- the rest of the convention ----------------------------------------------------------
 

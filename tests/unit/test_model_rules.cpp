@@ -76,6 +76,7 @@ struct RuleCase {
   int line;              // expected line in sem.json
 };
 
+void PrintTo(const RuleCase& c, std::ostream* os) { *os << c.name; }
 class ModelRuleErrors : public ::testing::TestWithParam<RuleCase> {};
 
 TEST_P(ModelRuleErrors, EachIsReportedWithFileLineAndElement) {
@@ -151,6 +152,7 @@ struct LenientCase {
   int line;
 };
 
+void PrintTo(const LenientCase& c, std::ostream* os) { *os << c.name; }
 class ModelRuleWarnings : public ::testing::TestWithParam<LenientCase> {};
 
 TEST_P(ModelRuleWarnings, LoadAndAreReportedByCheck) {
@@ -223,6 +225,7 @@ struct UrdfCase {
   int line;
 };
 
+void PrintTo(const UrdfCase& c, std::ostream* os) { *os << c.name; }
 class UrdfStructureErrors : public ::testing::TestWithParam<UrdfCase> {};
 
 TEST_P(UrdfStructureErrors, AreFoundWithLine) {

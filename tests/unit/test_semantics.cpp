@@ -76,6 +76,7 @@ struct BadInput {
   int line;
 };
 
+void PrintTo(const BadInput& c, std::ostream* os) { *os << c.name; }
 class SemanticsBadCpf : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(SemanticsBadCpf, NamesFileAndLine) {

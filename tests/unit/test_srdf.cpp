@@ -316,6 +316,7 @@ struct BadSrdf {
   int line;
 };
 
+void PrintTo(const BadSrdf& c, std::ostream* os) { *os << c.name; }
 class SrdfBad : public ::testing::TestWithParam<BadSrdf> {};
 
 TEST_P(SrdfBad, IsAParseErrorWithFileAndLine) {
