@@ -409,6 +409,29 @@ TEST(IoBags, EmptyJointNameIsRefusedAsInJson) {
   EXPECT_EQ(r.messages[0].joint.name, (std::vector<std::string>{"a", "b"}));
 }
 
+// The same for every reader on the files of the reference libraries: zstd and lz4 MCAP,
+// sqlite3 bags, ROS 1 bags uncompressed, bz2 and lz4. Warm means the first 500 messages (the
+// first chunks, every driver's joint names); the remaining ones, across later chunks and other
+// topics' messages skipped on the way, allocate nothing.
+TEST(IoBags, EveryFormatDecodesWithoutAllocatingOnceWarm) {
+  RMODEL_REQUIRE_FIXTURES();
+  for (const char* file : {"greeting.zstd.mcap", "greeting.lz4.mcap", "greeting_db3", "greeting.bag",
+                           "greeting.bz2.bag", "hoof_wave.lz4.bag"}) {
+    SCOPED_TRACE(file);
+    auto reader = io::MessageReader::open(rmodel::test::fixture(std::string("bags/") + file).string());
+    io::Message m;
+    std::size_t read = 0;
+    for (; read < 500; ++read) ASSERT_EQ(reader.next(m), io::ReadStatus::Ok);
+    const rmodel::test::AllocationCounter counter;
+    io::ReadStatus status;
+    while ((status = reader.next(m)) == io::ReadStatus::Ok) ++read;
+    const std::size_t allocations = counter.count();
+    EXPECT_EQ(status, io::ReadStatus::End);
+    EXPECT_GE(read, 542U);
+    EXPECT_EQ(allocations, 0U) << "over " << read - 500 << " messages";
+  }
+}
+
 TEST(IoBags, DecodingAJointStateAllocatesNothingOnceWarm) {
   const TempFile f("alloc.mcap", mcap_file({chunk_record(messages(0, 200), "")}));
   auto reader = io::MessageReader::open(f.path.string());

@@ -86,7 +86,7 @@ std::size_t FileReader::read(std::uint8_t* out, std::size_t n) {
 }
 
 std::size_t FileReader::read(std::vector<std::uint8_t>& out, std::size_t n) {
-  out.resize(n);
+  size_buffer(out, n);
   const std::size_t got = read(out.data(), n);
   out.resize(got);
   return got;

@@ -3,6 +3,7 @@
 // behind MessageReader. Each source walks its file in file order, decodes the messages of
 // the selected topics into io::Message and yields errors as values with the byte offset.
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -190,6 +191,16 @@ std::unique_ptr<BagSource> make_rosbag1_source(int fd, std::string name, BagOpti
 std::unique_ptr<BagSource> make_sqlite_source(const std::string& path, std::string name, BagOptions options);
 /// A rosbag2 directory: its metadata.yaml's files in order (each .db3 or .mcap).
 std::unique_ptr<BagSource> make_rosbag2_dir_source(const std::string& dir, std::string name, BagOptions options);
+
+/// Sizes a byte buffer that is refilled record after record (records, chunks). Growing leaves
+/// headroom, half the size again up to 16 MiB, because the records that follow are often a
+/// little larger than any before (a bag's chunks close at a threshold plus one message; their
+/// compressed sizes vary): so a reader stops allocating once warm, not once it has met the
+/// largest record of the file.
+inline void size_buffer(std::vector<std::uint8_t>& buffer, std::size_t n) {
+  if (n > buffer.capacity()) buffer.reserve(n + std::min(n / 2, std::size_t{16} << 20));
+  buffer.resize(n);
+}
 
 /// Buffered sequential reads of a file descriptor with the current byte offset.
 class FileReader {

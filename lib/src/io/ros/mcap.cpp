@@ -225,11 +225,12 @@ private:
     if (compression.empty()) {
       if (records_len != usize)
         return stop(at, fmt::format("chunk: uncompressed chunk holds {} bytes, header says {}", records_len, usize));
-      chunk_.assign(src, src + n);
+      size_buffer(chunk_, n);
+      std::copy(src, src + n, chunk_.begin());
       chunk_exact_ = true;
     } else if (compression == "zstd") {
       if (zstd_ == nullptr) zstd_ = ZSTD_createDCtx();
-      chunk_.resize(u);
+      size_buffer(chunk_, u);
       const std::size_t r = ZSTD_decompressDCtx(zstd_, chunk_.data(), u, src, n);
       if (ZSTD_isError(r)) return stop(at, fmt::format("chunk: zstd: {}", ZSTD_getErrorName(r)));
       if (r != u) return stop(at, fmt::format("chunk: zstd gave {} bytes, header says {}", r, u));
@@ -237,7 +238,7 @@ private:
       if (lz4_ == nullptr && LZ4F_isError(LZ4F_createDecompressionContext(&lz4_, LZ4F_VERSION)))
         return stop(at, "chunk: cannot create an lz4 context");
       LZ4F_resetDecompressionContext(lz4_);
-      chunk_.resize(u);
+      size_buffer(chunk_, u);
       std::size_t in_pos = 0, out_pos = 0;
       std::size_t hint = 1;
       while (in_pos < n && hint != 0) {

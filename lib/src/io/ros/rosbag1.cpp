@@ -190,10 +190,11 @@ private:
     }
     if (f.compression == "none") {
       if (data_.size() != size) return stop(at, fmt::format("chunk: holds {} bytes, header says {}", data_.size(), size));
-      chunk_.assign(data_.begin(), data_.end());
+      size_buffer(chunk_, data_.size());
+      std::copy(data_.begin(), data_.end(), chunk_.begin());
       chunk_exact_ = true;
     } else if (f.compression == "bz2") {
-      chunk_.resize(size);
+      size_buffer(chunk_, size);
       unsigned int out = size;
       const int r = BZ2_bzBuffToBuffDecompress(reinterpret_cast<char*>(chunk_.data()), &out,
                                                reinterpret_cast<char*>(data_.data()),
@@ -204,7 +205,7 @@ private:
       if (lz4_ == nullptr && LZ4F_isError(LZ4F_createDecompressionContext(&lz4_, LZ4F_VERSION)))
         return stop(at, "chunk: cannot create an lz4 context");
       LZ4F_resetDecompressionContext(lz4_);
-      chunk_.resize(size);
+      size_buffer(chunk_, size);
       std::size_t in_pos = 0, out_pos = 0, hint = 1;
       while (in_pos < data_.size() && hint != 0) {
         std::size_t out_size = size - out_pos, in_size = data_.size() - in_pos;
