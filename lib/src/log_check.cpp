@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -30,6 +31,7 @@ enum Code : int {
   kNoStamp,
   kAccelerationLimit,
   kJerkLimit,
+  kNoModelJoint,
   kCodeCount
 };
 
@@ -37,7 +39,7 @@ const char* const kCodeNames[kCodeCount] = {
     "read-error",   "array-size",     "duplicate-joint", "unknown-joint", "stamp-backwards",
     "stamp-repeated", "gap",          "joint-gap",       "non-finite",    "position-limit",
     "velocity-limit", "implied-velocity", "acceleration", "no-stamp",
-    "acceleration-limit", "jerk-limit"};
+    "acceleration-limit", "jerk-limit", "no-model-joint"};
 
 const char* velocity_unit(const JointInfo& j) { return j.type == JointType::prismatic ? "m/s" : "rad/s"; }
 const char* acceleration_unit(const JointInfo& j) { return j.type == JointType::prismatic ? "m/s²" : "rad/s²"; }
@@ -93,6 +95,14 @@ void LogChecker::add_read_error(const io::ReadError& error) {
   ++read_errors_;
   if (count(Severity::error, kRead, stats_.size()))
     problems_.push_back({Severity::error, error.line, error.item, kCodeNames[kRead], {}, error.reason});
+}
+
+void LogChecker::finish() {
+  if (std::exchange(finished_, true)) return;
+  // The mapper noted, in its reporter, whether any joint state named a joint of the model.
+  std::string text = stream::Reporter::unmatched_text(quiet_.matching());
+  if (!text.empty() && count(Severity::error, kNoModelJoint, stats_.size()))
+    keep(Severity::error, nullptr, kNoModelJoint, stats_.size(), std::move(text));
 }
 
 void LogChecker::add(const io::Message& m) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "test_support.hpp"
 
@@ -118,9 +119,21 @@ TEST(CliTextLogs, AFileNamingNoJointOfTheModelFails) {
   const auto fk = run_rmodel({"fk", "--sample", "--log", write(dir, "other.yaml", "name: [wing]\nposition: [1]\n---\n")});
   EXPECT_EQ(fk.exit_code, 1) << fk.err;
   EXPECT_NE(fk.err.find("no joint of the model appears in this input"), std::string::npos) << fk.err;
-  // check-log already fails on unknown joints.
-  const auto check = run_rmodel({"check-log", "--sample", (dir / "other.yaml").string()});
+  // check-log fails on the unknown joints and says the same of the whole log, in every format.
+  const std::string other = (dir / "other.yaml").string();
+  const auto check = run_rmodel({"check-log", "--sample", other});
   EXPECT_EQ(check.exit_code, 1) << check.out;
+  EXPECT_NE(check.out.find(other + ": error: no joint of the model appears in this input: its 1 joint state name "
+                                   "only 'wing' (a log of another robot?) [no-model-joint]\n"),
+            std::string::npos)
+      << check.out;
+  EXPECT_NE(check.out.find("\ninvalid: 2 errors, 1 warning in 1 message (1 joint state)\n"), std::string::npos)
+      << check.out;  // the warning: no stamps in this YAML
+  const auto json_report = nlohmann::json::parse(run_rmodel({"check-log", "--sample", "-f", "json", other}).out);
+  ASSERT_FALSE(json_report["problems"].empty());
+  EXPECT_EQ(json_report["problems"].back()["code"], "no-model-joint");
+  EXPECT_EQ(json_report["problems"].back()["line"], 0);
+  EXPECT_EQ(json_report["errors"], 2);
 }
 
 TEST(CliTextLogs, YamlErrorsNameFileAndLine) {

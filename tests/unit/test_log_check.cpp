@@ -219,6 +219,41 @@ TEST(LogCheck, SteadyStateAllocatesNothing) {
   EXPECT_EQ(checker.error_count(), 1000U);
 }
 
+// The documented rule: joint states were given and not one named a joint of the full pose.
+TEST(LogCheck, ALogNamingNoJointOfTheModelIsOneMoreError) {
+  const Model model = pony();
+  auto other = check(model, R"({"t": 0.0, "name": ["wing", "horn"], "position": [1, 2]}
+{"t": 0.1, "name": ["wing"], "position": [3]}
+)");
+  ASSERT_EQ(codes(other), (std::vector<std::string>{"unknown-joint", "unknown-joint"}));
+  other.finish();
+  ASSERT_EQ(codes(other), (std::vector<std::string>{"unknown-joint", "unknown-joint", "no-model-joint"}));
+  const LogProblem& p = other.problems().back();
+  EXPECT_EQ(p.severity, Severity::error);
+  EXPECT_EQ(p.line, 0U);  // the whole log
+  EXPECT_EQ(p.joint, "");
+  EXPECT_EQ(p.message,
+            "no joint of the model appears in this input: its 2 joint states name only 'wing', 'horn' "
+            "(a log of another robot?)");
+  EXPECT_EQ(other.error_count(), 4U);  // 'wing' twice, 'horn' once, and the whole log
+  other.finish();  // once only
+  EXPECT_EQ(other.error_count(), 4U);
+
+  // One model joint anywhere in the log, no joint state at all, or an empty log: not this error.
+  auto some = check(model, R"({"t": 0.0, "name": ["wing"], "position": [1]}
+{"t": 0.1, "name": ["wing", "neck_pitch"], "position": [1, 0.1]}
+)");
+  some.finish();
+  EXPECT_EQ(codes(some), (std::vector<std::string>{"unknown-joint"}));
+  auto support_only = check(model, R"({"t": 0.0, "name": ["front_left"], "support": [1.0]})" "\n");
+  support_only.finish();
+  EXPECT_TRUE(support_only.valid());
+  EXPECT_TRUE(support_only.problems().empty());
+  auto empty = check(model, "");
+  empty.finish();
+  EXPECT_EQ(codes(empty), (std::vector<std::string>{"read-error"}));  // "empty input: no messages"
+}
+
 TEST(LogCheck, BadOptions) {
   const Model model = pony();
   LogCheckOptions bad;

@@ -186,6 +186,8 @@ private:
     });
     pipeline.run(reader);
     pipeline.finish();
+    checker.finish();
+    stage.print_new();
     if (verdict_line != nullptr) {
       *verdict_line = verdict(checker);
       verdict_line->pop_back();

@@ -84,6 +84,11 @@ public:
   void add(const io::Message& message);
   /// Records a line or message the reader could not read (an error).
   void add_read_error(const io::ReadError& error);
+  /// Ends the log. When it had joint states and none of them named a joint of the full pose
+  /// (a log of another robot, or CSV columns that need a prefix), reports the error
+  /// `no-model-joint` for the whole log (line 0), worded as the streaming commands word it.
+  /// Call once, after the last message; a second call adds nothing.
+  void finish();
 
   /// Problems kept so far, in log order (at most max_reports per code and joint).
   [[nodiscard]] const std::vector<LogProblem>& problems() const noexcept { return problems_; }
@@ -134,6 +139,7 @@ private:
   double first_stamp_, last_stamp_;
   double stream_stamp_;  ///< latest stamp of the stream, NaN before the first
   bool warned_no_stamp_ = false;
+  bool finished_ = false;
 };
 
 }  // namespace rmodel

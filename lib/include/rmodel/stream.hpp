@@ -112,6 +112,9 @@ public:
   /// input (line 0) with "no joint of the model appears in this input ..." and returns true.
   /// Pipeline::run() calls it at the end of each input, Pipeline::finish() for pushed messages.
   bool check_matching();
+  /// The text check_matching() rejects an input with, for these counts; empty when no joint
+  /// state was mapped or one named a slot.
+  [[nodiscard]] static std::string unmatched_text(const Matching& matching);
 
   [[nodiscard]] Summary& summary() noexcept { return summary_; }
 

@@ -46,20 +46,24 @@ void Reporter::note_mapping(const JointState& state, bool any_known) {
   }
 }
 
-bool Reporter::check_matching() {
-  const Matching m = std::exchange(matching_, Matching{});
-  if (m.messages == 0 || m.matched != 0) return false;
+std::string Reporter::unmatched_text(const Matching& m) {
+  if (m.messages == 0 || m.matched != 0) return {};
   std::string names;
   bool topic_like = false;
   for (const std::string& n : m.names) {
     names += fmt::format("{}'{}'", names.empty() ? "" : ", ", n);
     topic_like = topic_like || n.find('/') != std::string::npos;
   }
-  const std::string text = fmt::format(
+  return fmt::format(
       "no joint of the model appears in this input: its {} joint state{} name only {}{} (a log of another robot?{})",
       m.messages, m.messages == 1 ? "" : "s", names, m.names.size() >= 5 ? ", ..." : "",
       topic_like ? " CSV columns named by topic, like /joint_states/<joint>/position, need --column-prefix /joint_states/"
                  : "");
+}
+
+bool Reporter::check_matching() {
+  const std::string text = unmatched_text(std::exchange(matching_, Matching{}));
+  if (text.empty()) return false;
   reject(0, 0, text);
   return true;
 }
