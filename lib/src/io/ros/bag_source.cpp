@@ -53,7 +53,38 @@ std::uint32_t crc32(std::uint32_t crc, const std::uint8_t* data, std::size_t siz
   return ~crc;
 }
 
+// ---- Lz4FrameDecoder ----
+
+Lz4FrameDecoder::~Lz4FrameDecoder() {
+  if (context_ != nullptr) LZ4F_freeDecompressionContext(context_);
+}
+
+std::string Lz4FrameDecoder::decode(const std::uint8_t* src, std::size_t n, std::vector<std::uint8_t>& out,
+                                    std::size_t size) {
+  if (context_ == nullptr && LZ4F_isError(LZ4F_createDecompressionContext(&context_, LZ4F_VERSION)))
+    return "cannot create an lz4 context";
+  LZ4F_resetDecompressionContext(context_);
+  size_buffer(out, size);
+  std::size_t in_pos = 0, out_pos = 0;
+  std::size_t hint = 1;  // 0 once the frame is complete
+  while (in_pos < n && hint != 0) {
+    std::size_t out_size = size - out_pos, in_size = n - in_pos;
+    hint = LZ4F_decompress(context_, out.data() + out_pos, &out_size, src + in_pos, &in_size, nullptr);
+    if (LZ4F_isError(hint)) return fmt::format("lz4: {}", LZ4F_getErrorName(hint));
+    in_pos += in_size;
+    out_pos += out_size;
+    if (in_size == 0 && out_size == 0) break;
+  }
+  if (out_pos != size || hint != 0) return fmt::format("lz4 gave {} bytes, header says {}", out_pos, size);
+  return {};
+}
+
 // ---- FileReader ----
+
+FileReader::FileReader(int fd) noexcept : fd_(fd) {
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) regular_size_ = static_cast<std::uint64_t>(st.st_size);
+}
 
 bool FileReader::fill() {
   if (eof_) return false;

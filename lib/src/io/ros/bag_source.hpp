@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include <lz4frame.h>
+
 #include "io/builder.hpp"
 #include "io/trajectory.hpp"
 #include "rmodel/io/bag.hpp"
@@ -202,10 +204,29 @@ inline void size_buffer(std::vector<std::uint8_t>& buffer, std::size_t n) {
   buffer.resize(n);
 }
 
+/// Decompresses whole LZ4 frames (MCAP and ROS 1 lz4 chunks) through one reused context.
+class Lz4FrameDecoder {
+public:
+  Lz4FrameDecoder() = default;
+  ~Lz4FrameDecoder();
+  Lz4FrameDecoder(const Lz4FrameDecoder&) = delete;
+  Lz4FrameDecoder& operator=(const Lz4FrameDecoder&) = delete;
+  /// Decompresses the frame in src[0, n) into out, sized to `size` (what the container says
+  /// it holds). Returns what is wrong ("lz4: <lz4's words>", "lz4 gave N bytes, header says
+  /// M"), or an empty string.
+  [[nodiscard]] std::string decode(const std::uint8_t* src, std::size_t n, std::vector<std::uint8_t>& out,
+                                   std::size_t size);
+
+private:
+  LZ4F_dctx* context_ = nullptr;
+};
+
 /// Buffered sequential reads of a file descriptor with the current byte offset.
 class FileReader {
 public:
-  explicit FileReader(int fd) noexcept : fd_(fd) {}
+  explicit FileReader(int fd) noexcept;
+  /// The size of the file when it is a regular file (a bound for lengths read from it), else 0.
+  [[nodiscard]] std::uint64_t regular_size() const noexcept { return regular_size_; }
   /// Reads exactly n bytes into out (resized); returns the bytes read (< n at the end).
   std::size_t read(std::vector<std::uint8_t>& out, std::size_t n);
   std::size_t read(std::uint8_t* out, std::size_t n);
@@ -216,6 +237,7 @@ public:
 private:
   bool fill();
   int fd_;
+  std::uint64_t regular_size_ = 0;
   std::vector<std::uint8_t> buf_ = std::vector<std::uint8_t>(std::size_t{1} << 16);
   std::size_t pos_ = 0;
   std::size_t size_ = 0;

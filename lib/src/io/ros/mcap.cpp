@@ -4,13 +4,10 @@
 // its records are served before the next file record is read. The summary section and the
 // indexes are not needed: Schema and Channel records precede their messages in the data
 // section, and records seen again in the summary are ignored.
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <set>
 
 #include <fmt/format.h>
-#include <lz4frame.h>
 #include <zstd.h>
 
 #include "io/ros/bag_source.hpp"
@@ -30,13 +27,10 @@ bool get_string(ByteCursor& c, std::string_view& s) {
 
 class McapSource final : public BagSource {
 public:
-  McapSource(int fd, std::string name, BagOptions options) : BagSource(std::move(name), std::move(options)), file_(fd) {
-    struct stat st {};
-    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) limit_ = static_cast<std::uint64_t>(st.st_size);
-  }
+  McapSource(int fd, std::string name, BagOptions options)
+      : BagSource(std::move(name), std::move(options)), file_(fd), limit_(file_.regular_size()) {}
   ~McapSource() override {
     if (zstd_ != nullptr) ZSTD_freeDCtx(zstd_);
-    if (lz4_ != nullptr) LZ4F_freeDecompressionContext(lz4_);
   }
   McapSource(const McapSource&) = delete;
   McapSource& operator=(const McapSource&) = delete;
@@ -235,22 +229,7 @@ private:
       if (ZSTD_isError(r)) return stop(at, fmt::format("chunk: zstd: {}", ZSTD_getErrorName(r)));
       if (r != u) return stop(at, fmt::format("chunk: zstd gave {} bytes, header says {}", r, u));
     } else if (compression == "lz4") {
-      if (lz4_ == nullptr && LZ4F_isError(LZ4F_createDecompressionContext(&lz4_, LZ4F_VERSION)))
-        return stop(at, "chunk: cannot create an lz4 context");
-      LZ4F_resetDecompressionContext(lz4_);
-      size_buffer(chunk_, u);
-      std::size_t in_pos = 0, out_pos = 0;
-      std::size_t hint = 1;
-      while (in_pos < n && hint != 0) {
-        std::size_t out_size = u - out_pos, in_size = n - in_pos;
-        hint = LZ4F_decompress(lz4_, chunk_.data() + out_pos, &out_size, src + in_pos, &in_size, nullptr);
-        if (LZ4F_isError(hint)) return stop(at, fmt::format("chunk: lz4: {}", LZ4F_getErrorName(hint)));
-        in_pos += in_size;
-        out_pos += out_size;
-        if (in_size == 0 && out_size == 0) break;
-      }
-      if (out_pos != u || hint != 0)
-        return stop(at, fmt::format("chunk: lz4 gave {} bytes, header says {}", out_pos, u));
+      if (std::string e = lz4_.decode(src, n, chunk_, u); !e.empty()) return stop(at, "chunk: " + e);
     } else {
       return stop(at, fmt::format("chunk: unknown compression '{}' (rmodel reads none, zstd, lz4)", compression));
     }
@@ -315,7 +294,7 @@ private:
   std::vector<std::string> compressions_;
   std::string profile_;
   ZSTD_DCtx* zstd_ = nullptr;
-  LZ4F_dctx* lz4_ = nullptr;
+  Lz4FrameDecoder lz4_;
 };
 
 }  // namespace

@@ -3,13 +3,10 @@
 // fields `len u32 | name=value`, `op` telling the record kind. Chunks (compression none, bz2,
 // lz4) hold connection and message records; index and chunk-info records are skipped. Read
 // in file order, one chunk at a time.
-#include <sys/stat.h>
-
 #include <algorithm>
 
 #include <bzlib.h>
 #include <fmt/format.h>
-#include <lz4frame.h>
 
 #include "io/ros/bag_source.hpp"
 
@@ -65,15 +62,8 @@ std::string_view conn_field(ByteCursor c, std::string_view key) {
 
 class Rosbag1Source final : public BagSource {
 public:
-  Rosbag1Source(int fd, std::string name, BagOptions options) : BagSource(std::move(name), std::move(options)), file_(fd) {
-    struct stat st {};
-    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) limit_ = static_cast<std::uint64_t>(st.st_size);
-  }
-  ~Rosbag1Source() override {
-    if (lz4_ != nullptr) LZ4F_freeDecompressionContext(lz4_);
-  }
-  Rosbag1Source(const Rosbag1Source&) = delete;
-  Rosbag1Source& operator=(const Rosbag1Source&) = delete;
+  Rosbag1Source(int fd, std::string name, BagOptions options)
+      : BagSource(std::move(name), std::move(options)), file_(fd), limit_(file_.regular_size()) {}
 
 protected:
   [[nodiscard]] std::string format_name() const override { return "bag"; }
@@ -202,20 +192,8 @@ private:
       if (r != BZ_OK) return stop(at, fmt::format("chunk: bz2 error {}", r));
       if (out != size) return stop(at, fmt::format("chunk: bz2 gave {} bytes, header says {}", out, size));
     } else if (f.compression == "lz4") {
-      if (lz4_ == nullptr && LZ4F_isError(LZ4F_createDecompressionContext(&lz4_, LZ4F_VERSION)))
-        return stop(at, "chunk: cannot create an lz4 context");
-      LZ4F_resetDecompressionContext(lz4_);
-      size_buffer(chunk_, size);
-      std::size_t in_pos = 0, out_pos = 0, hint = 1;
-      while (in_pos < data_.size() && hint != 0) {
-        std::size_t out_size = size - out_pos, in_size = data_.size() - in_pos;
-        hint = LZ4F_decompress(lz4_, chunk_.data() + out_pos, &out_size, data_.data() + in_pos, &in_size, nullptr);
-        if (LZ4F_isError(hint)) return stop(at, fmt::format("chunk: lz4: {}", LZ4F_getErrorName(hint)));
-        in_pos += in_size;
-        out_pos += out_size;
-        if (in_size == 0 && out_size == 0) break;
-      }
-      if (out_pos != size) return stop(at, fmt::format("chunk: lz4 gave {} bytes, header says {}", out_pos, size));
+      if (std::string e = lz4_.decode(data_.data(), data_.size(), chunk_, size); !e.empty())
+        return stop(at, "chunk: " + e);
     } else {
       return stop(at, fmt::format("chunk: unknown compression '{}' (rmodel reads none, bz2, lz4)", f.compression));
     }
@@ -270,7 +248,7 @@ private:
   std::vector<std::uint8_t> chunk_;
   std::vector<std::int32_t> conns_;
   std::vector<std::string> compressions_;
-  LZ4F_dctx* lz4_ = nullptr;
+  Lz4FrameDecoder lz4_;
 };
 
 }  // namespace
