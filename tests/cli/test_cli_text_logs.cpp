@@ -123,7 +123,7 @@ TEST(CliTextLogs, AFileNamingNoJointOfTheModelFails) {
   const std::string other = (dir / "other.yaml").string();
   const auto check = run_rmodel({"check-log", "--sample", other});
   EXPECT_EQ(check.exit_code, 1) << check.out;
-  EXPECT_NE(check.out.find(other + ": error: no joint of the model appears in this input: its 1 joint state name "
+  EXPECT_NE(check.out.find(other + ": error: no joint of the model appears in this input: its 1 joint state names "
                                    "only 'wing' (a log of another robot?) [no-model-joint]\n"),
             std::string::npos)
       << check.out;
