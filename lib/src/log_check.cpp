@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <limits>
-#include <utility>
 
 #include <fmt/format.h>
 
@@ -98,9 +97,10 @@ void LogChecker::add_read_error(const io::ReadError& error) {
 }
 
 void LogChecker::finish() {
-  if (std::exchange(finished_, true)) return;
-  // The mapper noted, in its reporter, whether any joint state named a joint of the model.
+  // The mapper noted, in its reporter, whether any joint state named a joint of the model;
+  // the counts restart, so a second call finds nothing more to report.
   std::string text = stream::Reporter::unmatched_text(quiet_.matching());
+  quiet_.reset_matching();
   if (!text.empty() && count(Severity::error, kNoModelJoint, stats_.size()))
     keep(Severity::error, nullptr, kNoModelJoint, stats_.size(), std::move(text));
 }

@@ -87,7 +87,7 @@ public:
   /// Ends the log. When it had joint states and none of them named a joint of the full pose
   /// (a log of another robot, or CSV columns that need a prefix), reports the error
   /// `no-model-joint` for the whole log (line 0), worded as the streaming commands word it.
-  /// Call once, after the last message; a second call adds nothing.
+  /// Call after the last message; calling it again adds nothing.
   void finish();
 
   /// Problems kept so far, in log order (at most max_reports per code and joint).
@@ -139,7 +139,6 @@ private:
   double first_stamp_, last_stamp_;
   double stream_stamp_;  ///< latest stamp of the stream, NaN before the first
   bool warned_no_stamp_ = false;
-  bool finished_ = false;
 };
 
 }  // namespace rmodel
