@@ -43,7 +43,7 @@ endforeach()
 if(api LESS 100)
   message(FATAL_ERROR "only ${api} rmodel:: symbols exported")
 endif()
-# ... and the internals are not: lib/src/urdf_loader.hpp's loader, in namespace rmodel but
+# ... and the internals are not: lib/src/model/urdf_loader.hpp's loader, in namespace rmodel but
 # without RMODEL_API.
 string(FIND "${table}" "rmodel::detail::load_urdf(" at)
 if(NOT at EQUAL -1)

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/ros/stamp.hpp"
-#include "json_unique_keys.hpp"
+#include "base/json_unique_keys.hpp"
 
 namespace rmodel::io::detail {
 namespace {

@@ -15,7 +15,7 @@
 
 #include "rmodel/error.hpp"
 #include "rmodel/semantics.hpp"
-#include "xml_error.hpp"
+#include "base/xml_error.hpp"
 
 namespace rmodel {
 namespace {

@@ -1,4 +1,4 @@
-#include "urdf_loader.hpp"
+#include "model/urdf_loader.hpp"
 
 #include <algorithm>
 #include <array>
@@ -16,7 +16,7 @@
 #include <urdf_parser/urdf_parser.h>
 
 #include "rmodel/error.hpp"
-#include "xml_error.hpp"
+#include "base/xml_error.hpp"
 
 namespace rmodel::detail {
 namespace {

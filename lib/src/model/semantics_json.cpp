@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rmodel/error.hpp"
-#include "json_unique_keys.hpp"
+#include "base/json_unique_keys.hpp"
 #include "rmodel/semantics.hpp"
 
 namespace rmodel {

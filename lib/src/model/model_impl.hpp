@@ -9,7 +9,7 @@
 
 #include "rmodel/diagnostic.hpp"
 #include "rmodel/model.hpp"
-#include "urdf_loader.hpp"
+#include "model/urdf_loader.hpp"
 
 namespace rmodel::detail {
 

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "model_impl.hpp"
+#include "model/model_impl.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/file.hpp"
 #include "rmodel/suggest.hpp"

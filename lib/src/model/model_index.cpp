@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "model_impl.hpp"
+#include "model/model_impl.hpp"
 
 namespace rmodel {
 namespace {

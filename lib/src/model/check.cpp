@@ -1,6 +1,6 @@
 #include "rmodel/check.hpp"
 
-#include "model_impl.hpp"
+#include "model/model_impl.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/file.hpp"
 #include "rmodel/pose.hpp"
