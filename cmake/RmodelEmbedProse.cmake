@@ -18,7 +18,7 @@ endforeach()
 set(source "// Generated from man/prose/*.md by cmake/RmodelEmbedProse.cmake; do not edit.
 #include <string_view>
 
-#include \"man_page.hpp\"
+#include \"doc/man_page.hpp\"
 
 namespace rmodel::cli {
 namespace {

@@ -2,13 +2,13 @@
 
 #include <fmt/format.h>
 
-#include "cli_doc.hpp"
-#include "commands/registry.hpp"
-#include "completion.hpp"
-#include "man_page.hpp"
+#include "doc/cli_doc.hpp"
+#include "registry.hpp"
+#include "doc/completion.hpp"
+#include "doc/man_page.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/version.hpp"
-#include "output.hpp"
+#include "options/output.hpp"
 #include "terminal.hpp"
 
 namespace rmodel::cli {

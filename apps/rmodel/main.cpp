@@ -16,8 +16,8 @@
 
 #include "app.hpp"
 #include "command.hpp"
-#include "commands/registry.hpp"
-#include "completion.hpp"
+#include "registry.hpp"
+#include "doc/completion.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/suggest.hpp"
 #include "terminal.hpp"

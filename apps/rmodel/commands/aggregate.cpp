@@ -5,16 +5,16 @@
 #include <filesystem>
 #include <map>
 
-#include "batch.hpp"
+#include "options/batch.hpp"
 #include "command.hpp"
-#include "limit_defaults.hpp"
-#include "model_options.hpp"
-#include "pose_options.hpp"
+#include "options/limit_defaults.hpp"
+#include "options/model_options.hpp"
+#include "options/pose_options.hpp"
 #include "rmodel/aggregator.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/filters/stream_filter.hpp"
 #include "rmodel/io/writer.hpp"
-#include "stream_options.hpp"
+#include "options/stream_options.hpp"
 
 namespace rmodel::cli {
 namespace {

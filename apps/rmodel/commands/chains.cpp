@@ -3,8 +3,8 @@
 
 #include "command.hpp"
 #include "commands/entities.hpp"
-#include "model_options.hpp"
-#include "output.hpp"
+#include "options/model_options.hpp"
+#include "options/output.hpp"
 
 namespace rmodel::cli {
 namespace {

@@ -2,8 +2,8 @@
 #include <fmt/format.h>
 
 #include "command.hpp"
-#include "model_options.hpp"
-#include "output.hpp"
+#include "options/model_options.hpp"
+#include "options/output.hpp"
 #include "rmodel/check.hpp"
 
 namespace rmodel::cli {

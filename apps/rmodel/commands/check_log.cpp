@@ -8,11 +8,11 @@
 
 #include <fmt/format.h>
 
-#include "batch.hpp"
+#include "options/batch.hpp"
 #include "command.hpp"
-#include "model_options.hpp"
-#include "output.hpp"
-#include "stream_options.hpp"
+#include "options/model_options.hpp"
+#include "options/output.hpp"
+#include "options/stream_options.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/io/format.hpp"
 #include "rmodel/io/reader.hpp"

@@ -6,9 +6,9 @@
 
 #include "command.hpp"
 #include "commands/entities.hpp"
-#include "model_options.hpp"
-#include "output.hpp"
-#include "pose_options.hpp"
+#include "options/model_options.hpp"
+#include "options/output.hpp"
+#include "options/pose_options.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/kinematics.hpp"
 

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "command.hpp"
-#include "output.hpp"
+#include "options/output.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/file.hpp"
 #include "rmodel/semantics.hpp"

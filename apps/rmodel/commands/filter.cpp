@@ -12,11 +12,11 @@
 
 #include <fmt/format.h>
 
-#include "batch.hpp"
+#include "options/batch.hpp"
 #include "command.hpp"
-#include "limit_defaults.hpp"
-#include "model_options.hpp"
-#include "output.hpp"
+#include "options/limit_defaults.hpp"
+#include "options/model_options.hpp"
+#include "options/output.hpp"
 #include "plot.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/filters/registry.hpp"
@@ -25,7 +25,7 @@
 #include "rmodel/io/message.hpp"
 #include "rmodel/io/reader.hpp"
 #include "rmodel/io/writer.hpp"
-#include "stream_options.hpp"
+#include "options/stream_options.hpp"
 
 namespace rmodel::cli {
 namespace {

@@ -13,14 +13,14 @@
 #include <kdl/frames.hpp>
 
 #include "command.hpp"
-#include "model_options.hpp"
-#include "output.hpp"
-#include "pose_options.hpp"
+#include "options/model_options.hpp"
+#include "options/output.hpp"
+#include "options/pose_options.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/io/message.hpp"
 #include "rmodel/io/reader.hpp"
 #include "rmodel/kinematics.hpp"
-#include "stream_options.hpp"
+#include "options/stream_options.hpp"
 
 namespace rmodel::cli {
 namespace {

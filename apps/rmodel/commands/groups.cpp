@@ -1,8 +1,8 @@
 // rmodel groups: joint groups with their chains and joints.
 #include "command.hpp"
 #include "commands/entities.hpp"
-#include "model_options.hpp"
-#include "output.hpp"
+#include "options/model_options.hpp"
+#include "options/output.hpp"
 
 namespace rmodel::cli {
 namespace {

@@ -12,11 +12,11 @@
 #include <unistd.h>
 
 #include "app.hpp"
-#include "cli_doc.hpp"
+#include "doc/cli_doc.hpp"
 #include "command.hpp"
-#include "commands/registry.hpp"
-#include "man_page.hpp"
-#include "output.hpp"
+#include "registry.hpp"
+#include "doc/man_page.hpp"
+#include "options/output.hpp"
 
 extern char** environ;
 

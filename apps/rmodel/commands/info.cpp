@@ -8,9 +8,9 @@
 #include <fmt/format.h>
 
 #include "command.hpp"
-#include "model_options.hpp"
-#include "output.hpp"
-#include "pose_options.hpp"
+#include "options/model_options.hpp"
+#include "options/output.hpp"
+#include "options/pose_options.hpp"
 #include "rmodel/kinematics.hpp"
 #include "rmodel/file.hpp"
 

@@ -5,9 +5,9 @@
 #include <fmt/format.h>
 
 #include "command.hpp"
-#include "model_options.hpp"
-#include "output.hpp"
-#include "pose_options.hpp"
+#include "options/model_options.hpp"
+#include "options/output.hpp"
+#include "options/pose_options.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/kinematics.hpp"
 

@@ -1,7 +1,7 @@
 // rmodel joints: the full sorted pose.
 #include "command.hpp"
-#include "model_options.hpp"
-#include "output.hpp"
+#include "options/model_options.hpp"
+#include "options/output.hpp"
 
 namespace rmodel::cli {
 namespace {

@@ -4,7 +4,7 @@
 
 #include "app.hpp"
 #include "command.hpp"
-#include "output.hpp"
+#include "options/output.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/io/bag.hpp"
 

@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 
 #include "command.hpp"
-#include "model_options.hpp"
-#include "output.hpp"
+#include "options/model_options.hpp"
+#include "options/output.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/pose.hpp"
 

@@ -2,7 +2,7 @@
 // were built with; `--format json` for scripts (`rmodel --version` prints the text form).
 #include "app.hpp"
 #include "command.hpp"
-#include "output.hpp"
+#include "options/output.hpp"
 #include "rmodel/version.hpp"
 
 namespace rmodel::cli {

@@ -1,10 +1,10 @@
-#include "completion.hpp"
+#include "doc/completion.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
 
-#include "model_options.hpp"
+#include "options/model_options.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/filters/registry.hpp"
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "cli_doc.hpp"
+#include "doc/cli_doc.hpp"
 
 namespace rmodel::cli {
 

@@ -14,7 +14,7 @@
 #include "rmodel/io/reader.hpp"
 #include "rmodel/io/writer.hpp"
 #include "rmodel/stream.hpp"
-#include "output.hpp"
+#include "options/output.hpp"
 
 namespace rmodel::cli {
 

@@ -1,4 +1,4 @@
-#include "stream_options.hpp"
+#include "options/stream_options.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

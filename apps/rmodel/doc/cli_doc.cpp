@@ -1,12 +1,12 @@
-#include "cli_doc.hpp"
+#include "doc/cli_doc.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <regex>
 
-#include "commands/registry.hpp"
-#include "completion.hpp"
-#include "output.hpp"
+#include "registry.hpp"
+#include "doc/completion.hpp"
+#include "options/output.hpp"
 
 namespace rmodel::cli {
 namespace {

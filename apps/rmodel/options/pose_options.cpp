@@ -1,4 +1,4 @@
-#include "pose_options.hpp"
+#include "options/pose_options.hpp"
 
 #include <filesystem>
 

@@ -1,4 +1,4 @@
-#include "model_options.hpp"
+#include "options/model_options.hpp"
 
 #include <algorithm>
 #include <cstdlib>

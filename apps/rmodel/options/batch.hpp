@@ -14,7 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include "rmodel/stream.hpp"
-#include "stream_options.hpp"
+#include "options/stream_options.hpp"
 
 namespace rmodel::cli {
 

@@ -1,4 +1,4 @@
-#include "man_page.hpp"
+#include "doc/man_page.hpp"
 
 #include <algorithm>
 #include <fstream>

@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "cli_doc.hpp"
+#include "doc/cli_doc.hpp"
 
 namespace rmodel::cli {
 

@@ -1,4 +1,4 @@
-#include "output.hpp"
+#include "options/output.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,4 +1,4 @@
-#include "batch.hpp"
+#include "options/batch.hpp"
 
 #include <unistd.h>
 
@@ -16,7 +16,7 @@
 #include "command.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/io/format.hpp"
-#include "stream_options.hpp"
+#include "options/stream_options.hpp"
 #include "terminal.hpp"
 
 namespace rmodel::cli {

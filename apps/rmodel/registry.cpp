@@ -1,6 +1,6 @@
 // The one table of rmodel's subcommands. Help, man pages and shell completions are all
 // generated from it and from each command's setup(), so nothing is listed twice.
-#include "commands/registry.hpp"
+#include "registry.hpp"
 
 namespace rmodel::cli {
 
