@@ -11,8 +11,11 @@ include(CMakePackageConfigHelpers)
 set(RMODEL_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/rmodel)
 
 # ---- data, man pages, completions, copyright ----
+# Modes are set here, not taken from the checkout, whose umask may have left files group-writable.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/share/rmodel DESTINATION ${CMAKE_INSTALL_DATADIR} COMPONENT rmodel
-  USE_SOURCE_PERMISSIONS)
+  FILE_PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ
+  DIRECTORY_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE
+  PATTERN "*.sh" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
 # Man pages are installed compressed (gzip -9n: no name or time stamp, so reproducible), as
 # Debian policy wants; man(1) reads them either way.
 file(GLOB RMODEL_MAN_PAGES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/man/*.1)

@@ -21,3 +21,22 @@ if(RMODEL_FUZZ)
   target_compile_options(rmodel_sanitize INTERFACE -fsanitize=fuzzer-no-link)
   target_link_options(rmodel_sanitize INTERFACE -fsanitize=fuzzer-no-link)
 endif()
+
+# rmodel_unity(target [BATCH n]): the target compiles in unity batches when RMODEL_UNITY_BUILD
+# is on. Sources in one batch share a translation unit, so file-local names (anonymous
+# namespaces, statics) must be unique across the target.
+function(rmodel_unity target)
+  cmake_parse_arguments(ARG "" "BATCH" "" ${ARGN})
+  if(NOT ARG_BATCH)
+    set(ARG_BATCH 8)
+  endif()
+  if(RMODEL_UNITY_BUILD)
+    set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${ARG_BATCH})
+    # GCC takes every included .cpp for a header and warns that a class with external
+    # linkage holds a member of an anonymous-namespace type: true of headers, not of a
+    # source file compiled once.
+    if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+      target_compile_options(${target} PRIVATE -Wno-subobject-linkage)
+    endif()
+  endif()
+endfunction()

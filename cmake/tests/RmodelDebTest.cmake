@@ -88,6 +88,18 @@ foreach(regex
     "^-rwxr-xr-x .* \\./usr/share/rmodel/examples/check-model\\.sh$")
   expect_line("${contents}" "${regex}")
 endforeach()
+# Modes: files 644 or 755, directories 755, whatever the umask of the checkout that built them.
+foreach(listing IN ITEMS contents dev_contents)
+  string(REPLACE "\n" ";" lines "${${listing}}")
+  foreach(line IN LISTS lines)
+    if(line STREQUAL "" OR line MATCHES "^l")
+      continue()
+    endif()
+    if(NOT line MATCHES "^(-rw-r--r--|-rwxr-xr-x|drwxr-xr-x) ")
+      message(FATAL_ERROR "a packaged file has an unexpected mode: ${line}")
+    endif()
+  endforeach()
+endforeach()
 # Only the runtime: no headers, no unversioned .so link, no CMake or pkg-config files, no
 # uncompressed man page, nothing in the non-multiarch /usr/lib.
 foreach(text "./usr/include" "librmodel.so " "librmodel.so\n" "/cmake/" "/pkgconfig/" ".1\n" "librmodel-dev")

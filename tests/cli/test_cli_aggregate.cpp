@@ -17,7 +17,7 @@ using test::read_file;
 using test::json_lines;
 using test::run_rmodel;
 
-std::vector<std::string> sweetie(std::vector<std::string> args) {
+std::vector<std::string> sweetie_cpf(std::vector<std::string> args) {
   args.insert(args.end(), {"--urdf", fixture("sweetie_bot_proto2/sweetie_bot_proto2.urdf").string(), "--semantics",
                            fixture("sweetie_bot_proto2/kinematic_chains.cpf").string()});
   return args;
@@ -25,7 +25,7 @@ std::vector<std::string> sweetie(std::vector<std::string> args) {
 
 TEST(CliAggregate, GreetingGivesFullPosesInNominalOrderAndLegSupport) {
   RMODEL_REQUIRE_FIXTURES();
-  const auto r = run_rmodel(sweetie({"aggregate", fixture("sweetie_bot_proto2/joint_trajectories/greeting.json").string()}));
+  const auto r = run_rmodel(sweetie_cpf({"aggregate", fixture("sweetie_bot_proto2/joint_trajectories/greeting.json").string()}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto nominal = nlohmann::json::parse(read_file(fixture("sweetie_bot_proto2/joint_state/nominal.json")));
   const auto goal = nlohmann::json::parse(read_file(fixture("sweetie_bot_proto2/joint_trajectories/greeting.json")));
@@ -54,7 +54,7 @@ TEST(CliAggregate, JointStateFixturesReplay) {
   RMODEL_REQUIRE_FIXTURES();
   for (const char* f : {"nominal", "body_nominal", "crouched", "head_nominal", "lying"}) {
     const auto path = fixture(std::string("sweetie_bot_proto2/joint_state/") + f + ".json");
-    const auto r = run_rmodel(sweetie({"aggregate", path.string(), "--stamp", "ros1"}));
+    const auto r = run_rmodel(sweetie_cpf({"aggregate", path.string(), "--stamp", "ros1"}));
     ASSERT_EQ(r.exit_code, 0) << f << r.err;
     const auto lines = json_lines(r.out);
     ASSERT_EQ(lines.size(), 1U) << f;

@@ -41,7 +41,7 @@ std::vector<std::string> with_model(std::vector<std::string> args, const std::st
   return args;
 }
 
-std::vector<std::string> sweetie(std::vector<std::string> args) {
+std::vector<std::string> sweetie_srdf(std::vector<std::string> args) {
   return with_model(std::move(args), "sweetie_bot_proto2/sweetie_bot_proto2.urdf",
                     "sweetie_bot_proto2/sweetie_bot_proto2.srdf");
 }
@@ -50,11 +50,11 @@ std::vector<std::string> sweetie(std::vector<std::string> args) {
 
 TEST(CliSrdf, InfoReportsPosesEndEffectorsAndVirtualJoints) {
   RMODEL_REQUIRE_FIXTURES();
-  const auto text = run_rmodel(sweetie({"info"}));
+  const auto text = run_rmodel(sweetie_srdf({"info"}));
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_EQ(text.err, "");
   expect_golden("srdf_info.txt", text.out);
-  const auto json = run_rmodel(sweetie({"info", "-f", "json"}));
+  const auto json = run_rmodel(sweetie_srdf({"info", "-f", "json"}));
   ASSERT_EQ(json.exit_code, 0) << json.err;
   expect_golden("srdf_info.json", json.out);
   const auto doc = nlohmann::json::parse(json.out);
@@ -133,12 +133,12 @@ TEST(CliPoses, ListsNamedPosesInEveryFormat) {
   RMODEL_REQUIRE_FIXTURES();
   for (const auto& [format, golden] : std::vector<std::pair<std::string, std::string>>{
            {"text", "poses.txt"}, {"csv", "poses.csv"}, {"json", "poses.json"}}) {
-    const auto r = run_rmodel(sweetie({"poses", "-f", format}));
+    const auto r = run_rmodel(sweetie_srdf({"poses", "-f", format}));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.err, "");
     expect_golden(golden, r.out);
   }
-  const auto some = run_rmodel(sweetie({"poses", "head_basic", "stand1", "-f", "csv"}));
+  const auto some = run_rmodel(sweetie_srdf({"poses", "head_basic", "stand1", "-f", "csv"}));
   EXPECT_EQ(some.out,
             "index,name,group,joints\n"
             "0,stand1,leg1,joint11=0 joint12=0 joint13=0 joint14=0 joint15=0 joint16=0\n"
@@ -147,7 +147,7 @@ TEST(CliPoses, ListsNamedPosesInEveryFormat) {
 
 TEST(CliPoses, FullPoseOfANamedPoseWithOverrides) {
   RMODEL_REQUIRE_FIXTURES();
-  const auto r = run_rmodel(sweetie({"poses", "--full", "head_basic joint52=0.1", "-f", "json"}));
+  const auto r = run_rmodel(sweetie_srdf({"poses", "--full", "head_basic joint52=0.1", "-f", "json"}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto whole = nlohmann::json::parse(r.out);
   EXPECT_EQ(whole["schema"], "rmodel.pose");
@@ -157,21 +157,21 @@ TEST(CliPoses, FullPoseOfANamedPoseWithOverrides) {
   EXPECT_EQ(doc[24]["position"], -0.15);
   EXPECT_EQ(doc[25]["position"], 0.1);
   EXPECT_EQ(doc[0]["position"], 0.0);
-  const auto text = run_rmodel(sweetie({"poses", "--full", "low_raised1"}));
+  const auto text = run_rmodel(sweetie_srdf({"poses", "--full", "low_raised1"}));
   expect_golden("poses_full.txt", text.out);
 }
 
 TEST(CliPoses, ErrorsAndProblems) {
   RMODEL_REQUIRE_FIXTURES();
-  const auto unknown = run_rmodel(sweetie({"poses", "nope"}));
+  const auto unknown = run_rmodel(sweetie_srdf({"poses", "nope"}));
   EXPECT_EQ(unknown.exit_code, 1);
   EXPECT_EQ(unknown.err, "rmodel: error: unknown pose 'nope'\n");
-  const auto bad = run_rmodel(sweetie({"poses", "--full", "stand joint11"}));
+  const auto bad = run_rmodel(sweetie_srdf({"poses", "--full", "stand joint11"}));
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_EQ(bad.err, "rmodel: error: pose item 'joint11': expected joint=value\n");
-  const auto outside = run_rmodel(sweetie({"poses", "--full", "eyes_yaw=0.1"}));
+  const auto outside = run_rmodel(sweetie_srdf({"poses", "--full", "eyes_yaw=0.1"}));
   EXPECT_EQ(outside.exit_code, 1);
-  EXPECT_EQ(run_rmodel(sweetie({"poses", "--full", "stand", "stand1"})).exit_code, 2);
+  EXPECT_EQ(run_rmodel(sweetie_srdf({"poses", "--full", "stand", "stand1"})).exit_code, 2);
   // The sample has no named poses: an empty list, not an error.
   const auto none = run_rmodel({"poses", "--sample", "-f", "json"});
   EXPECT_EQ(none.exit_code, 0);

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <new>
@@ -80,6 +82,10 @@ std::filesystem::path source_dir() { return RMODEL_SOURCE_DIR; }
 std::filesystem::path sample(const std::string& file) {
   return source_dir() / "share" / "rmodel" / "sample" / file;
 }
+
+Model pony() { return Model::load({sample("pony.urdf").string(), sample("pony.json").string(), std::nullopt}); }
+
+bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
 
 std::string read_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rmodel/io/reader.hpp"
+#include "rmodel/model.hpp"
 
 namespace rmodel::test {
 
@@ -22,6 +23,10 @@ std::filesystem::path fixture(const std::string& relative);
 std::filesystem::path source_dir();
 /// share/rmodel/sample/<file> in the source tree.
 std::filesystem::path sample(const std::string& file);
+/// The sample robot: share/rmodel/sample/pony.urdf with pony.json.
+Model pony();
+/// True when `a` and `b` are the same double bit for bit (sign of zero and NaN payload too).
+bool same_bits(double a, double b);
 /// Reads a whole file.
 std::string read_file(const std::filesystem::path& path);
 /// A fresh temporary directory removed at process exit is not guaranteed; callers clean up.

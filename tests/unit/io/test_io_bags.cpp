@@ -31,11 +31,9 @@ namespace {
 
 using Read = rmodel::test::ReadResult;
 
-Read read_all(const std::string& path, io::ReaderOptions options = {}) {
-  return rmodel::test::read_log(path, std::move(options));
-}
+using rmodel::test::read_log;
 
-bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
+using rmodel::test::same_bits;
 
 void expect_same_doubles(const std::vector<double>& got, const json& want, const std::string& what) {
   ASSERT_EQ(got.size(), want.size()) << what;
@@ -55,7 +53,7 @@ void check_against_truth(const std::string& file, const std::vector<json>& want,
   SCOPED_TRACE(file);
   io::ReaderOptions o;
   o.time = time;
-  const Read r = read_all(rmodel::test::fixture("bags/" + file).string(), o);
+  const Read r = read_log(rmodel::test::fixture("bags/" + file).string(), o);
   EXPECT_TRUE(r.errors.empty()) << r.errors.front().to_string(file);
   ASSERT_EQ(r.messages.size(), want.size());
   for (std::size_t k = 0; k < want.size(); ++k) {
@@ -113,7 +111,7 @@ TEST(IoBags, FormatIsDetectedFromContent) {
 TEST(IoBags, TrajectoryTopicExpandsLikeItsJsonTruth) {
   RMODEL_REQUIRE_FIXTURES();
   for (const std::string stem : {"greeting", "hoof_wave"}) {
-    const Read want = read_all(rmodel::test::fixture("bags/" + stem + ".trajectory.truth.jsonl").string());
+    const Read want = read_log(rmodel::test::fixture("bags/" + stem + ".trajectory.truth.jsonl").string());
     ASSERT_TRUE(want.errors.empty());
     ASSERT_GT(want.messages.size(), 2U);
     for (const char* f : stem == "greeting" ? std::vector<const char*>(std::begin(kGreeting), std::end(kGreeting))
@@ -121,7 +119,7 @@ TEST(IoBags, TrajectoryTopicExpandsLikeItsJsonTruth) {
       SCOPED_TRACE(f);
       io::ReaderOptions o;
       o.topics = {"/trajectory"};
-      const Read got = read_all(rmodel::test::fixture(std::string("bags/") + f).string(), o);
+      const Read got = read_log(rmodel::test::fixture(std::string("bags/") + f).string(), o);
       EXPECT_TRUE(got.errors.empty());
       ASSERT_EQ(got.messages.size(), want.messages.size());
       for (std::size_t k = 0; k < got.messages.size(); ++k) {
@@ -144,7 +142,7 @@ TEST(IoBags, UnreadTypeIsCountedAndReportedOnce) {
   for (const char* f : {"greeting.zstd.mcap", "greeting.bag", "greeting_db3"}) {
     io::ReaderOptions o;
     o.topics = {"/rosout"};
-    const Read r = read_all(rmodel::test::fixture(std::string("bags/") + f).string(), o);
+    const Read r = read_log(rmodel::test::fixture(std::string("bags/") + f).string(), o);
     EXPECT_TRUE(r.messages.empty()) << f;
     ASSERT_EQ(r.errors.size(), 1U) << f;
     EXPECT_NE(r.errors[0].reason.find("/rosout"), std::string::npos);
@@ -175,7 +173,7 @@ TEST(IoBags, TruncatedFixtureDeliversEverythingBeforeTheDamage) {
     const std::string bytes = rmodel::test::read_file(rmodel::test::fixture(std::string("bags/") + f));
     const fs::path cut = dir / f;
     std::ofstream(cut, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size() / 2));
-    const Read r = read_all(cut.string());
+    const Read r = read_log(cut.string());
     ASSERT_EQ(r.errors.size(), 1U);
     ASSERT_TRUE(r.errors[0].byte_offset.has_value());
     EXPECT_LT(*r.errors[0].byte_offset, bytes.size() / 2);
@@ -335,7 +333,7 @@ struct TempFile {
 
 TEST(IoBags, HandBuiltMcapReadsBack) {
   const TempFile f("good.mcap", mcap_file({chunk_record(messages(0, 3), ""), chunk_record(messages(3, 2), "")}));
-  const Read r = read_all(f.path.string());
+  const Read r = read_log(f.path.string());
   EXPECT_TRUE(r.errors.empty());
   ASSERT_EQ(r.messages.size(), 5U);
   for (int k = 0; k < 5; ++k) {
@@ -348,7 +346,7 @@ TEST(IoBags, HandBuiltMcapReadsBack) {
 
 TEST(IoBags, EmptyFileIsAnErrorAtByteZero) {
   const TempFile f("empty.mcap", "");
-  const Read r = read_all(f.path.string());
+  const Read r = read_log(f.path.string());
   EXPECT_TRUE(r.messages.empty());
   ASSERT_EQ(r.errors.size(), 1U);
   EXPECT_EQ(r.errors[0].byte_offset, 0U);
@@ -369,7 +367,7 @@ TEST(IoBags, DamagedSecondChunkKeepsTheFirst) {
     SCOPED_TRACE(c.name);
     std::vector<std::size_t> at;
     const TempFile f(std::string(c.name) + ".mcap", mcap_file({chunk_record(messages(0, 3), ""), c.second}, &at));
-    const Read r = read_all(f.path.string());
+    const Read r = read_log(f.path.string());
     ASSERT_EQ(r.messages.size(), 3U);
     ASSERT_EQ(r.errors.size(), 1U);
     EXPECT_EQ(r.errors[0].byte_offset, at[1]);
@@ -379,7 +377,7 @@ TEST(IoBags, DamagedSecondChunkKeepsTheFirst) {
   std::vector<std::size_t> at;
   const std::string whole = mcap_file({chunk_record(messages(0, 3), ""), chunk_record(messages(3, 2), "")}, &at);
   const TempFile f("truncated.mcap", whole.substr(0, at[1] + 40));
-  const Read r = read_all(f.path.string());
+  const Read r = read_log(f.path.string());
   ASSERT_EQ(r.messages.size(), 3U);
   ASSERT_EQ(r.errors.size(), 1U);
   EXPECT_EQ(r.errors[0].byte_offset, at[1]);
@@ -389,7 +387,7 @@ TEST(IoBags, DamagedSecondChunkKeepsTheFirst) {
 TEST(IoBags, ArraysThatDisagreeWithNameAreCarriedFaithfully) {
   const std::string recs = message_record(1, cdr_joint_state(1, 0, {"a", "b"}, {1.0}));
   const TempFile f("sizes.mcap", mcap_file({chunk_record(recs, "")}));
-  const Read r = read_all(f.path.string());
+  const Read r = read_log(f.path.string());
   ASSERT_EQ(r.messages.size(), 1U);
   const auto problem = io::check_sizes(r.messages[0]);
   ASSERT_TRUE(problem.has_value());  // the aggregator rejects it, as a JSON message of that shape
@@ -402,7 +400,7 @@ TEST(IoBags, EmptyJointNameIsRefusedAsInJson) {
   const std::string recs = message_record(1, cdr_joint_state(1, 0, {"a", ""}, {1.0, 2.0})) +
                            message_record(2, cdr_joint_state(2, 0, {"a", "b"}, {1.0, 2.0}));
   const TempFile f("empty-name.mcap", mcap_file({chunk_record(recs, "")}));
-  const Read r = read_all(f.path.string());
+  const Read r = read_log(f.path.string());
   ASSERT_EQ(r.errors.size(), 1U);
   EXPECT_NE(r.errors[0].reason.find("'name' element 2 is empty"), std::string::npos) << r.errors[0].reason;
   ASSERT_EQ(r.messages.size(), 1U);

@@ -25,9 +25,7 @@ namespace {
 
 using Item = rmodel::test::ReadItem;
 
-std::vector<Item> read_all(const std::string& text, io::ReaderOptions options = {}) {
-  return rmodel::test::read_items(text, std::move(options));
-}
+using rmodel::test::read_items;
 
 io::ReaderOptions jsonl(io::JsonParser parser = io::JsonParser::Native) {
   io::testing::register_json_parsers();  // the cross-check parsers are not in librmodel
@@ -47,12 +45,12 @@ std::vector<io::JsonParser> all_parsers() {
   return p;
 }
 
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+using rmodel::test::same_bits;
 
 }  // namespace
 
 TEST(IoJsonLines, ReadsAJointStateLine) {
-  auto items = read_all(
+  auto items = read_items(
       R"({"t": 1.5, "name": ["a", "b"], "position": [1, -2.5e-3], "velocity": [3, 4]})" "\n");
   ASSERT_EQ(items.size(), 1u);
   ASSERT_EQ(items[0].status, io::ReadStatus::Ok);
@@ -70,7 +68,7 @@ TEST(IoJsonLines, ReadsAJointStateLine) {
 }
 
 TEST(IoJsonLines, EmptyArraysMeanAbsentAndSizesAreCarriedFaithfully) {
-  auto items = read_all(R"({"name":["a","b"],"position":[1,2,3],"velocity":[],"effort":[]})");
+  auto items = read_items(R"({"name":["a","b"],"position":[1,2,3],"velocity":[],"effort":[]})");
   ASSERT_EQ(items.size(), 1u);
   ASSERT_EQ(items[0].status, io::ReadStatus::Ok);
   const auto& js = items[0].message.joint;
@@ -84,7 +82,7 @@ TEST(IoJsonLines, EmptyArraysMeanAbsentAndSizesAreCarriedFaithfully) {
 }
 
 TEST(IoJsonLines, StampLayouts) {
-  auto items = read_all(
+  auto items = read_items(
       R"({"header":{"stamp":{"secs":1563014597,"nsecs":503786407},"frame_id":"","seq":6358},"name":[]})" "\n"
       R"({"header":{"stamp":{"sec":12,"nanosec":5}},"name":[]})" "\n"
       R"({"t":7.25,"header":{"stamp":{"secs":1,"nsecs":0}},"name":[]})" "\n"
@@ -102,7 +100,7 @@ TEST(IoJsonLines, StampLayouts) {
 }
 
 TEST(IoJsonLines, SupportStatesSyncTicksAndCycles) {
-  auto items = read_all(
+  auto items = read_items(
       R"({"t":2,"name":["leg1","leg2"],"support":[1,0.5],"contact":["hoof","tip"]})" "\n"
       R"({"t":2.5,"name":["leg3"],"support":[0]})" "\n"
       R"({"name":["leg4"],"contact":["edge"]})" "\n"
@@ -135,7 +133,7 @@ TEST(IoJsonLines, SupportStatesSyncTicksAndCycles) {
 }
 
 TEST(IoJsonLines, NullInNumberArraysReadsAsNaN) {
-  auto items = read_all(R"({"name":["a","b"],"position":[null,1]})");
+  auto items = read_items(R"({"name":["a","b"],"position":[null,1]})");
   ASSERT_EQ(items.size(), 1u);
   ASSERT_EQ(items[0].status, io::ReadStatus::Ok);
   EXPECT_TRUE(std::isnan(items[0].message.joint.position[0]));
@@ -143,7 +141,7 @@ TEST(IoJsonLines, NullInNumberArraysReadsAsNaN) {
 }
 
 TEST(IoJsonLines, UnknownKeysAreIgnoredAndEscapesDecoded) {
-  auto items = read_all(
+  auto items = read_items(
       R"({"extra":{"deep":[1,{"x":[true,false,null,"s\"]"]}],"e":-1.5e+3},"name":["a\"b","c\\d","\u00e9","\ud83d\ude00","tab\there"],"position":[1,2,3,4,5],"seq":3})");
   ASSERT_EQ(items.size(), 1u);
   ASSERT_EQ(items[0].status, io::ReadStatus::Ok) << items[0].error.reason;
@@ -192,7 +190,7 @@ TEST(IoJsonLines, BadLinesAreErrorRecordsAndGoodLinesStillComeOut) {
     text += line + "\n";
   }
   text += R"({"name":["last"],"position":[2]})" "\n";
-  const auto items = read_all(text, jsonl());
+  const auto items = read_items(text, jsonl());
   ASSERT_EQ(items.size(), 2 * bad.size() + 1);
   for (std::size_t i = 0; i < bad.size(); ++i) {
     const Item& good = items[2 * i];
@@ -219,7 +217,7 @@ TEST(IoJsonLines, EveryParserRejectsBadMessagesAndReadsGoodOnesAlike) {
   for (const auto& b : bad) text += R"({"name":["ok"],"position":[0.1]})" "\n" + b + "\n";
   for (io::JsonParser parser : all_parsers()) {
     SCOPED_TRACE(static_cast<int>(parser));
-    const auto items = read_all(text, jsonl(parser));
+    const auto items = read_items(text, jsonl(parser));
     ASSERT_EQ(items.size(), 2 * bad.size());
     for (std::size_t i = 0; i < bad.size(); ++i) {
       EXPECT_EQ(items[2 * i].status, io::ReadStatus::Ok);
@@ -269,11 +267,11 @@ TEST(IoJsonLines, ParsersAgreeOnRandomMessages) {
     }
     io::append_json_line(text, m, static_cast<io::StampLayout>(rng() % 3));
   }
-  const auto reference = read_all(text, jsonl(io::JsonParser::Nlohmann));
+  const auto reference = read_items(text, jsonl(io::JsonParser::Nlohmann));
   ASSERT_EQ(reference.size(), 300u);
   for (io::JsonParser parser : all_parsers()) {
     SCOPED_TRACE(static_cast<int>(parser));
-    const auto items = read_all(text, jsonl(parser));
+    const auto items = read_items(text, jsonl(parser));
     ASSERT_EQ(items.size(), reference.size());
     for (std::size_t i = 0; i < items.size(); ++i) {
       ASSERT_EQ(items[i].status, io::ReadStatus::Ok) << items[i].error.reason;
@@ -300,7 +298,7 @@ TEST(IoJsonLines, CrlfBlankLinesAndPartialLastLine) {
                            "{\"name\":[\"b\"],\"position\":[2]}\r\n"
                            "{\"name\":[\"c\"],\"position\":[3 x]}\r\n"
                            "{\"name\":[\"d\"],\"position\":[4]}";  // no newline at the end
-  const auto items = read_all(text);
+  const auto items = read_items(text);
   ASSERT_EQ(items.size(), 4u);
   EXPECT_EQ(items[0].message.line, 1u);
   EXPECT_EQ(items[1].status, io::ReadStatus::Ok);
@@ -314,7 +312,7 @@ TEST(IoJsonLines, CrlfBlankLinesAndPartialLastLine) {
 }
 
 TEST(IoJsonLines, ByteOrderMarkIsSkipped) {
-  const auto items = read_all("\xEF\xBB\xBF{\"name\":[\"a\"]}\n");
+  const auto items = read_items("\xEF\xBB\xBF{\"name\":[\"a\"]}\n");
   ASSERT_EQ(items.size(), 1u);
   EXPECT_EQ(items[0].status, io::ReadStatus::Ok);
 }
@@ -332,7 +330,7 @@ TEST(IoJsonLines, HugeLineIsReadWhole) {
   io::append_json_line(text, m);
   text += R"({"name":["y"]})" "\n";
   ASSERT_GT(text.size(), 1000000u);
-  const auto items = read_all(text);
+  const auto items = read_items(text);
   ASSERT_EQ(items.size(), 3u);
   ASSERT_EQ(items[1].status, io::ReadStatus::Ok);
   EXPECT_EQ(items[1].message.joint, m.joint);
@@ -345,7 +343,7 @@ TEST(IoJsonLines, LineOverTheLimitIsSkippedAsAnError) {
   o.max_line_bytes = 1000;
   std::string huge = R"({"name":[")" + std::string(5000, 'x') + R"("]})";
   std::string text = R"({"name":["a"]})" "\n" + huge + "\n" R"({"name":["b"]})" "\n" + huge;
-  const auto items = read_all(text, o);
+  const auto items = read_items(text, o);
   ASSERT_EQ(items.size(), 4u);
   EXPECT_EQ(items[0].status, io::ReadStatus::Ok);
   EXPECT_EQ(items[1].status, io::ReadStatus::Error);
@@ -363,7 +361,7 @@ TEST(IoJsonLines, EmptyInputIsOneError) {
     for (io::Format f : {io::Format::JsonLines, io::Format::Json, io::Format::Auto, io::Format::Csv}) {
       io::ReaderOptions o;
       o.format = f;
-      const auto items = read_all(text, o);
+      const auto items = read_items(text, o);
       ASSERT_EQ(items.size(), 1u);
       EXPECT_EQ(items[0].status, io::ReadStatus::Error);
       EXPECT_EQ(items[0].error.line, 0u);
@@ -420,14 +418,14 @@ TEST(IoJsonDocument, PrettyMessageArrayAndConcatenatedValues) {
 
 TEST(IoJsonDocument, ErrorLineInsideAPrettyMessage) {
   const std::string text = "{\n  \"name\": [\"a\"],\n  \"position\": [1, true]\n}\n";
-  const auto items = read_all(text);
+  const auto items = read_items(text);
   ASSERT_EQ(items.size(), 1u);
   EXPECT_EQ(items[0].status, io::ReadStatus::Error);
   EXPECT_EQ(items[0].error.line, 3u);
 }
 
 TEST(IoJsonDocument, TruncatedDocumentIsOneError) {
-  const auto items = read_all("[\n {\"name\":[\"a\"]},\n {\"name\":[\"b\"]\n");
+  const auto items = read_items("[\n {\"name\":[\"a\"]},\n {\"name\":[\"b\"]\n");
   ASSERT_EQ(items.size(), 2u);
   EXPECT_EQ(items[0].status, io::ReadStatus::Ok);
   EXPECT_EQ(items[1].status, io::ReadStatus::Error);
@@ -468,7 +466,7 @@ TEST(IoJsonDocument, TrajectoryOnOneJsonLine) {
       R"({"positions":[2],"time_from_start":{"sec":2,"nanosec":0}},)"
       R"({"positions":[3,1],"velocities":[0.1,0],"time_from_start":{"sec":3,"nanosec":0}}]})" "\n"
       R"({"name":["y"],"position":[0]})" "\n";
-  const auto items = read_all(text, jsonl());
+  const auto items = read_items(text, jsonl());
   ASSERT_EQ(items.size(), 7u);
   EXPECT_EQ(items[0].message.joint.name[0], "x");
   ASSERT_EQ(items[1].status, io::ReadStatus::Ok);
@@ -498,7 +496,7 @@ TEST(IoJsonDocument, TrajectoryStampsAreConvertedAsJointStateStamps) {
       R"({"header":{"stamp":{"sec":0,"nanosec":300000000}},"name":["x"],"position":[0]})" "\n"
       R"({"joint_names":["j1"],"header":{"stamp":{"sec":0,"nanosec":300000000}},)"
       R"("points":[{"positions":[1],"time_from_start":{"sec":0,"nanosec":0}}]})" "\n";
-  const auto items = read_all(text, jsonl());
+  const auto items = read_items(text, jsonl());
   ASSERT_EQ(items.size(), 2u);
   ASSERT_EQ(items[0].status, io::ReadStatus::Ok);
   ASSERT_EQ(items[1].status, io::ReadStatus::Ok);
@@ -570,7 +568,7 @@ TEST(IoJsonLines, NumbersAreCorrectlyRounded) {
   if (io::have_simdjson()) parsers.push_back(io::JsonParser::SimdjsonOndemand);
   for (io::JsonParser parser : parsers) {
     SCOPED_TRACE(static_cast<int>(parser));
-    const auto items = read_all(line, jsonl(parser));
+    const auto items = read_items(line, jsonl(parser));
     ASSERT_EQ(items.size(), 1u);
     ASSERT_EQ(items[0].status, io::ReadStatus::Ok) << items[0].error.reason;
     const auto& got = items[0].message.joint.position;

@@ -39,7 +39,7 @@ std::vector<io::Message> read_messages(const std::string& text, io::Format forma
   return out;
 }
 
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+using rmodel::test::same_bits;
 
 void expect_same_bits(const std::vector<double>& a, const std::vector<double>& b) {
   ASSERT_EQ(a.size(), b.size());

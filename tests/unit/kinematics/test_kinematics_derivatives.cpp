@@ -12,24 +12,17 @@
 #include "rmodel/error.hpp"
 #include "rmodel/kinematics.hpp"
 #include "rmodel/model.hpp"
+#include "kdl_support.hpp"
 #include "test_support.hpp"
 
 namespace rk = rmodel::kinematics;
 
 namespace {
 
-KDL::Vector random_unit(std::mt19937& rng) {
-  std::normal_distribution<double> n(0, 1);
-  KDL::Vector v(n(rng), n(rng), n(rng));
-  v.Normalize();
-  return v;
-}
+using rmodel::test::random_frame;
+using rmodel::test::random_unit;
 
-KDL::Frame random_frame(std::mt19937& rng) {
-  std::uniform_real_distribution<double> a(-std::numbers::pi, std::numbers::pi);
-  std::uniform_real_distribution<double> l(-0.3, 0.3);
-  return KDL::Frame(KDL::Rotation::RPY(a(rng), a(rng), a(rng)), KDL::Vector(l(rng), l(rng), l(rng)));
-}
+
 
 KDL::Segment random_segment(std::mt19937& rng, const std::string& name) {
   std::uniform_int_distribution<int> pick(0, 6);

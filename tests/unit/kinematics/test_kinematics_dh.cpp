@@ -12,19 +12,14 @@
 
 #include "rmodel/kinematics.hpp"
 #include "rmodel/model.hpp"
+#include "kdl_support.hpp"
 
 namespace rk = rmodel::kinematics;
 
 namespace {
 
-double frame_error(const Eigen::Isometry3d& a, const KDL::Frame& b) {
-  double e = 0;
-  for (int i = 0; i < 3; ++i) {
-    for (int j = 0; j < 3; ++j) e = std::max(e, std::abs(a.linear()(i, j) - b.M(i, j)));
-    e = std::max(e, std::abs(a.translation()(i) - b.p(i)));
-  }
-  return e;
-}
+using rmodel::test::frame_error;
+
 
 /// A PUMA-560-like arm (standard DH), with point masses, plus a prismatic joint and a
 /// general-inertia link.
@@ -61,7 +56,7 @@ std::vector<rk::DhJoint> random_arm(std::mt19937& rng, int n) {
   return arm;
 }
 
-std::vector<double> random_q(std::mt19937& rng, std::size_t n) {
+std::vector<double> random_angles(std::mt19937& rng, std::size_t n) {
   std::uniform_real_distribution<double> a(-2.5, 2.5);
   std::vector<double> q(n);
   for (double& v : q) v = a(rng);
@@ -76,7 +71,7 @@ TEST(KinematicsDh, TransformMatchesKdlDhFrames) {
     const auto arm = random_arm(rng, 1);
     rk::DhJoint j = arm[0];
     j.motion = rk::JointMotion::revolute;
-    const double q = random_q(rng, 1)[0];
+    const double q = random_angles(rng, 1)[0];
     EXPECT_LT(frame_error(rk::dh_transform(j, q, rk::DhConvention::standard),
                           KDL::Frame::DH(j.a, j.alpha, j.d, j.theta + q)), 1e-14);
     EXPECT_LT(frame_error(rk::dh_transform(j, q, rk::DhConvention::modified),
@@ -108,7 +103,7 @@ TEST(KinematicsDh, ChainIsTheProductOfDhTransforms) {
       ASSERT_EQ(chain.getNrOfSegments(), arm.size());
       const auto model = rk::KinematicModel::from_kdl_chain(chain, "link0");
       rk::Workspace ws(model);
-      const auto q = random_q(rng, model.pose_size());
+      const auto q = random_angles(rng, model.pose_size());
       rk::forward_kinematics(model, ws, q);
       KDL::ChainFkSolverPos_recursive fk(chain);
       KDL::JntArray qk(chain.getNrOfJoints());
@@ -139,7 +134,7 @@ TEST(KinematicsDh, UrdfFormAgreesWithChainForm) {
       const auto dh = rk::KinematicModel::from_kdl_chain(rk::dh_chain(arm, convention), "link0");
       rk::Workspace wu(urdf_tree), wd(dh);
       for (int trial = 0; trial < 5; ++trial) {
-        const auto q = random_q(rng, arm.size());
+        const auto q = random_angles(rng, arm.size());
         // The URDF pose is sorted by the model: place each joint's value by name.
         std::vector<double> full(robot.pose_size());
         for (std::size_t i = 0; i < arm.size(); ++i) full[robot.joint_index("joint" + std::to_string(i + 1))] = q[i];

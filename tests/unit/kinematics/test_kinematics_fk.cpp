@@ -15,40 +15,26 @@
 #include "rmodel/kinematics.hpp"
 #include "rmodel/model.hpp"
 #include "rmodel/semantics.hpp"
+#include "kdl_support.hpp"
 #include "test_support.hpp"
 
 namespace rk = rmodel::kinematics;
 
 namespace {
 
+using rmodel::test::frame_error;
+using rmodel::test::random_frame;
+using rmodel::test::random_unit;
+
 constexpr double kTol = 1e-9;
 
-double frame_error(const Eigen::Isometry3d& a, const KDL::Frame& b) {
-  double e = 0;
-  for (int i = 0; i < 3; ++i) {
-    for (int j = 0; j < 3; ++j) e = std::max(e, std::abs(a.linear()(i, j) - b.M(i, j)));
-    e = std::max(e, std::abs(a.translation()(i) - b.p(i)));
-  }
-  return e;
-}
 
 double jacobian_error(const rk::Jacobian& a, const KDL::Jacobian& b) {
   if (a.cols() != b.data.cols()) return 1e300;
   return (a - b.data).cwiseAbs().maxCoeff();
 }
 
-KDL::Vector random_unit(std::mt19937& rng) {
-  std::normal_distribution<double> n(0, 1);
-  KDL::Vector v(n(rng), n(rng), n(rng));
-  v.Normalize();
-  return v;
-}
 
-KDL::Frame random_frame(std::mt19937& rng, double reach = 0.3) {
-  std::uniform_real_distribution<double> a(-std::numbers::pi, std::numbers::pi);
-  std::uniform_real_distribution<double> l(-reach, reach);
-  return KDL::Frame(KDL::Rotation::RPY(a(rng), a(rng), a(rng)), KDL::Vector(l(rng), l(rng), l(rng)));
-}
 
 /// A segment with any KDL joint type, axes through arbitrary points, and scales/offsets.
 KDL::Segment random_segment(std::mt19937& rng, const std::string& name, bool exotic) {

@@ -12,10 +12,7 @@ namespace {
 using test::read_file;
 using test::sample;
 
-Model pony() {
-  return Model::from_urdf_string(read_file(sample("pony.urdf")), "pony.urdf",
-                                 parse_semantics(read_file(sample("pony.json")), "pony.json"));
-}
+using test::pony;
 
 TEST(ModelBuilder, AddChainReturnsANewModel) {
   const Model before = pony();

@@ -16,7 +16,7 @@ namespace {
 
 using test::sample;
 
-Model pony() { return Model::load({sample("pony.urdf").string(), sample("pony.json").string(), std::nullopt}); }
+using test::pony;
 
 constexpr std::size_t kNeckPitch = 16, kHeadYaw = 17, kTailSwing = 19;  // pony pose slots
 

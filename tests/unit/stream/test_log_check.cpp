@@ -16,7 +16,7 @@ namespace {
 using test::fixture;
 using test::sample;
 
-Model pony() { return Model::load({sample("pony.urdf").string(), sample("pony.json").string(), std::nullopt}); }
+using test::pony;
 
 /// Runs a log text through the reader and a checker.
 LogChecker check(const Model& model, const std::string& text, LogCheckOptions options = {},

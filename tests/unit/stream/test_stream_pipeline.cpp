@@ -18,9 +18,7 @@
 namespace rmodel {
 namespace {
 
-Model pony() {
-  return Model::load({test::sample("pony.urdf").string(), test::sample("pony.json").string(), std::nullopt});
-}
+using test::pony;
 
 TEST(StreamPipelineAlloc, ReaderSyncAggregatorFilterWriterAllocateNothingPerMessage) {
   const Model model = pony();

@@ -22,6 +22,10 @@
 
 namespace rmodel::io::detail {
 
+/// The largest record or chunk (uncompressed) the MCAP and ROS 1 readers accept: a bound on
+/// the memory a damaged length field can make them allocate (recorders write ~1 MiB chunks).
+constexpr std::uint64_t kMaxChunkBytes = std::uint64_t{1} << 28;  // 256 MiB
+
 /// Little-endian cursor over a byte range; every read is bounds-checked (ok() turns false
 /// and stays false on the first read past the end).
 class ByteCursor {

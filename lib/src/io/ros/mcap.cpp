@@ -18,7 +18,6 @@ namespace {
 
 using namespace mcap;  // opcodes and magic
 
-constexpr std::uint64_t kMaxChunk = std::uint64_t{1} << 28;  // 256 MiB uncompressed
 
 bool get_string(ByteCursor& c, std::string_view& s) {
   std::uint32_t n = 0;
@@ -83,7 +82,7 @@ protected:
         continue;
       }
       if (len > (std::uint64_t{1} << 32) && op != kChunk) return stop(at, "record too long");
-      if (op == kChunk && len > kMaxChunk) return stop(at, fmt::format("chunk of {} bytes is too large", len));
+      if (op == kChunk && len > kMaxChunkBytes) return stop(at, fmt::format("chunk of {} bytes is too large", len));
       if (file_.read(body_, static_cast<std::size_t>(len)) < len)
         return stop(at, fmt::format("truncated {} record: {} bytes announced, the file ends after {}",
                                     op == kChunk ? "chunk" : "message", len, file_.offset() - at - 9));
@@ -206,7 +205,7 @@ private:
     get_string(c, compression);
     c.get(records_len);
     if (!c.ok() || records_len > c.left()) return stop(at, "chunk: malformed header (records run past the record)");
-    if (usize > kMaxChunk) return stop(at, fmt::format("chunk: uncompressed size {} too large", usize));
+    if (usize > kMaxChunkBytes) return stop(at, fmt::format("chunk: uncompressed size {} too large", usize));
     if (std::find(compressions_.begin(), compressions_.end(), compression) == compressions_.end()) {
       compressions_.emplace_back(compression);
       update_detail();

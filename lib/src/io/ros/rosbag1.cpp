@@ -15,7 +15,6 @@ namespace {
 
 enum Op : std::uint8_t { kMsgData = 0x02, kBagHeader = 0x03, kIndex = 0x04, kChunk = 0x05, kChunkInfo = 0x06, kConn = 0x07 };
 constexpr std::string_view kMagic("#ROSBAG V2.0\n", 13);
-constexpr std::uint32_t kMaxChunk = std::uint32_t{1} << 28;
 
 /// Fields of a record header (views into the record).
 struct Fields {
@@ -110,7 +109,7 @@ protected:
         return stop(at, fmt::format("record (op 0x{:02x}) data of {} bytes runs past the end of the file ({} bytes): truncated",
                                     op, dlen, limit_));
       if (op == kChunk || op == kMsgData || op == kConn) {
-        if (dlen > kMaxChunk) return stop(at, "record too large");
+        if (dlen > kMaxChunkBytes) return stop(at, "record too large");
         if (file_.read(data_, dlen) < dlen)
           return stop(at, fmt::format("truncated {} record: {} bytes announced", op == kChunk ? "chunk" : "record", dlen));
       } else {
@@ -170,7 +169,7 @@ private:
   Step open_chunk(const Fields& f, std::uint64_t at) {
     std::uint32_t size = 0;
     if (!le(f.size, size)) return stop(at, "chunk without 'size'");
-    if (size > kMaxChunk) return stop(at, fmt::format("chunk: uncompressed size {} too large", size));
+    if (size > kMaxChunkBytes) return stop(at, fmt::format("chunk: uncompressed size {} too large", size));
     chunk_exact_ = false;
     if (std::find(compressions_.begin(), compressions_.end(), f.compression) == compressions_.end()) {
       compressions_.emplace_back(f.compression);
