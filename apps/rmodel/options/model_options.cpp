@@ -69,6 +69,12 @@ void ModelOptions::add_to(CLI::App& app) {
                  "Model manifest JSON naming the URDF and semantics [env: RMODEL_MODEL]")
       ->group(group);
   app.add_flag("--sample", sample, "Use the sample robot shipped with rmodel")->group(group);
+  app.add_option("--package-path", package_paths,
+                 "Directory holding ROS packages, for $(find PKG) and package://PKG/ (repeatable; searched before "
+                 "ROS_PACKAGE_PATH)")
+      ->type_name("DIR")
+      ->allow_extra_args(false)
+      ->group(group);
 }
 
 ModelSource ModelOptions::resolve() const {
@@ -94,6 +100,7 @@ ModelSource ModelOptions::resolve() const {
     throw InvalidArgument("-u - and -s -: standard input can feed only one of them; give the other as a file");
   if (source.urdf_path.empty())
     throw InvalidArgument("no model given: use --urdf FILE [--semantics FILE], --model MANIFEST or --sample");
+  source.package_paths.assign(package_paths.begin(), package_paths.end());
   if (semantics_format == "cpf") source.semantics_format = SemanticsFormat::cpf;
   if (semantics_format == "json") source.semantics_format = SemanticsFormat::json;
   if (semantics_format == "srdf") source.semantics_format = SemanticsFormat::srdf;

@@ -1,8 +1,10 @@
 #pragma once
-// The model options every command shares: --urdf, --semantics, --limits, --model, --sample.
+// The model options every command shares: --urdf, --semantics, --limits, --model, --sample,
+// --package-path.
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -18,6 +20,7 @@ struct ModelOptions {
   std::string semantics_format;  ///< "", "cpf", "json", "srdf"
   std::string manifest;
   std::string limits;  ///< MoveIt joint_limits.yaml [env: RMODEL_LIMITS]
+  std::vector<std::string> package_paths;  ///< --package-path, in order
   bool sample = false;
 
   /// Declares the options on a subcommand.

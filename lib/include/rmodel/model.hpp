@@ -5,6 +5,7 @@
 /// A Model is immutable after construction and safe to share between threads.
 
 #include <cstddef>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <span>
@@ -147,6 +148,9 @@ struct RMODEL_API ModelSource {
   std::string semantics_path;   ///< empty: URDF only
   std::optional<SemanticsFormat> semantics_format;
   std::string limits_path = {};  ///< empty: no joint_limits.yaml (initialised: 3-member braces stay valid)
+  /// Directories searched for ROS packages (`$(find pkg)`, `package://pkg/...`) before
+  /// ROS_PACKAGE_PATH's (rmodel/package_path.hpp).
+  std::vector<std::filesystem::path> package_paths = {};
 };
 
 /// Kinds of joint limit a bound can default to.
