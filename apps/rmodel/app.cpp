@@ -19,14 +19,15 @@ Command* AppTree::parsed_command() const {
   return nullptr;
 }
 
-std::string_view command_named(int argc, const char* const* argv) {
+std::optional<std::string_view> command_named(int argc, const char* const* argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view word = argv[i];
     if (word == "--debug") continue;
-    if (word.empty() || word.front() == '-' || word == "help") return {};
+    if (word == "-V" || word == "--version" || word == "-h" || word == "--help") return std::string_view();
+    if (word.empty() || word.front() == '-' || word == "help") return std::nullopt;
     return word;
   }
-  return {};
+  return std::nullopt;
 }
 
 namespace {
@@ -128,7 +129,7 @@ std::string command_list_text() {
   return wrap_lines(out);
 }
 
-std::unique_ptr<AppTree> build_app(std::string_view only) {
+std::unique_ptr<AppTree> build_app(std::optional<std::string_view> only) {
   auto tree = std::make_unique<AppTree>();
   tree->app = std::make_unique<CLI::App>("rmodel: robot model inspection and joint-state processing", "rmodel");
   CLI::App& app = *tree->app;
@@ -163,7 +164,7 @@ std::unique_ptr<AppTree> build_app(std::string_view only) {
   for (const CommandEntry& entry : command_table()) {
     CLI::App* sub = app.add_subcommand(std::string(entry.name), std::string(entry.summary));
     auto command = entry.make();
-    if (only.empty() || only == entry.name) command->setup(*sub);
+    if (!only || *only == entry.name) command->setup(*sub);
     tree->commands.push_back({sub, std::move(command)});
   }
   return tree;

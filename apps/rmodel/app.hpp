@@ -4,6 +4,7 @@
 // them can drift from what `--help` shows.
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -38,15 +39,16 @@ struct GenerateRequest {
 };
 
 /// Builds the tree: root options (--help, --version, --debug) and every command of the
-/// registry with the options its setup() declares. Opens no file. With `only` naming a
-/// command, only that command is set up (the others are listed with their summary and no
-/// options): what a run of that command needs, for a third of the start-up cost.
-std::unique_ptr<AppTree> build_app(std::string_view only = {});
+/// registry with the options its setup() declares. Opens no file. With `only` given, only
+/// the command it names is set up (none when it is empty); the others are listed with their
+/// summary and no options. Setting up every command's options is most of the start-up
+/// time of a run that needs one of them or none.
+std::unique_ptr<AppTree> build_app(std::optional<std::string_view> only = std::nullopt);
 
-/// The command a command line runs, when it can be told before parsing: the first word
-/// after the global flags. Empty for `--help`, `--version`, `--generate` and `help`, which
-/// need the whole tree.
-std::string_view command_named(int argc, const char* const* argv);
+/// Which command's options a command line needs, when that can be told before parsing: the
+/// first word after the global flags; empty (none) for `--version` and `--help` at the
+/// root. Nothing (the whole tree) for `--generate` and `help`.
+std::optional<std::string_view> command_named(int argc, const char* const* argv);
 
 /// `rmodel --version`: the command's version, the loaded library's, and the libraries
 /// they were built with (no trailing newline).
