@@ -1,8 +1,10 @@
 // rmodel's native JSON form of the semantic description. Arrays (not objects) hold the
 // chains, groups and contacts because their order defines the indices of the full pose.
 // Schema: share/rmodel/schema/semantics.schema.json.
+#include <algorithm>
 #include <cctype>
-#include <regex>
+#include <map>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -18,6 +20,13 @@ using ordered_json = nlohmann::ordered_json;
 
 constexpr int kFormatVersion = 1;
 
+std::size_t skip_space(std::string_view text, std::size_t i) {
+  while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r' ||
+                             text[i] == '\f' || text[i] == '\v'))
+    ++i;
+  return i;
+}
+
 int line_at_offset(std::string_view text, std::size_t offset) {
   offset = std::min(offset, text.size());
   return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
@@ -28,10 +37,25 @@ int line_at_offset(std::string_view text, std::size_t offset) {
 class NameLines {
 public:
   explicit NameLines(std::string_view text) {
-    static const std::regex pattern(R"re("name"\s*:\s*"((?:[^"\\]|\\.)*)")re");
-    std::string s(text);
-    for (std::sregex_iterator it(s.begin(), s.end(), pattern), end; it != end; ++it)
-      lines_[(*it)[1]].push_back(line_at_offset(text, static_cast<std::size_t>(it->position())));
+    // A scan, not a std::regex: compiling the pattern cost more than reading the whole
+    // file at every start of the program.
+    constexpr std::string_view key = "\"name\"";
+    int line = 1;
+    std::size_t counted = 0;
+    for (std::size_t at = text.find(key); at != std::string_view::npos; at = text.find(key, at + 1)) {
+      std::size_t i = skip_space(text, at + key.size());
+      if (i >= text.size() || text[i] != ':') continue;
+      i = skip_space(text, i + 1);
+      if (i >= text.size() || text[i] != '"') continue;
+      const std::size_t value = ++i;
+      while (i < text.size() && text[i] != '"') i += text[i] == '\\' ? 2 : 1;
+      if (i >= text.size()) break;
+      line += static_cast<int>(std::count(text.begin() + static_cast<std::ptrdiff_t>(counted),
+                                          text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+      counted = at;
+      lines_[std::string(text.substr(value, i - value))].push_back(line);
+      at = i;
+    }
   }
   int take(const std::string& name) {
     auto it = lines_.find(name);
