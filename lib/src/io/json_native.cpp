@@ -88,12 +88,6 @@ constexpr int kMaxDepth = 64;
 
 inline bool is_ws(char c) noexcept { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
-inline int hex_value(char c) noexcept {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 void append_utf8(std::string& out, std::uint32_t cp) {
   if (cp < 0x80) {
@@ -242,7 +236,7 @@ private:
     if (end_ - p_ < 5) return fail("truncated \\u escape");
     cp = 0;
     for (int i = 1; i <= 4; ++i) {
-      const int h = hex_value(p_[i]);
+      const int h = hex_digit_value(p_[i]);
       if (h < 0) return fail("invalid \\u escape");
       cp = cp * 16 + static_cast<std::uint32_t>(h);
     }

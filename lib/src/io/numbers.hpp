@@ -11,6 +11,14 @@ namespace rmodel::io::detail {
 
 inline bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
 
+/// The value of a hexadecimal digit (either case), or -1 (JSON and YAML \u escapes).
+inline int hex_digit_value(char c) noexcept {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
 /// End of the JSON number (RFC 8259 grammar) starting at `p`, or nullptr when `p` does not
 /// start a valid number. `integral` tells whether it has neither fraction nor exponent.
 inline const char* scan_json_number(const char* p, const char* end, bool& integral) noexcept {

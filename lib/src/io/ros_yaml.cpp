@@ -12,16 +12,10 @@
 namespace rmodel::io::detail {
 
 namespace {
-constexpr int kMaxDepth = 64;
+constexpr int kMaxYamlDepth = 64;
 inline bool is_space(char c) noexcept { return c == ' ' || c == '\t'; }
 inline bool is_ident(char c) noexcept {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-inline int hex_value(char c) noexcept {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
 }
 
 /// A YAML scalar as a double: YAML's `.nan`, `.inf`, `-.inf` (any of its three spellings),
@@ -136,7 +130,7 @@ void RosYamlDocument::append_child(std::uint32_t parent, std::uint32_t child) {
 }
 
 void RosYamlDocument::enter(std::size_t pos) {
-  if (++depth_ > kMaxDepth) throw Failure{pos, fmt::format("nested more than {} levels deep", kMaxDepth)};
+  if (++depth_ > kMaxYamlDepth) throw Failure{pos, fmt::format("nested more than {} levels deep", kMaxYamlDepth)};
 }
 
 void RosYamlDocument::skip_spaces() noexcept {
@@ -443,7 +437,7 @@ std::string_view RosYamlDocument::parse_quoted() {
           const std::size_t digits = e == 'x' ? 2 : e == 'u' ? 4 : 8;
           std::uint32_t cp = 0;
           for (std::size_t k = 0; k < digits; ++k) {
-            const int h = r + 2 + k < n ? hex_value(text_[r + 2 + k]) : -1;
+            const int h = r + 2 + k < n ? hex_digit_value(text_[r + 2 + k]) : -1;
             if (h < 0) throw Failure{r, fmt::format("bad escape '\\{}' in a quoted string", e)};
             cp = cp * 16 + static_cast<std::uint32_t>(h);
           }

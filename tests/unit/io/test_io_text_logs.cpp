@@ -27,12 +27,12 @@ namespace {
 
 using Item = rmodel::test::ReadItem;
 
-std::vector<Item> read_text(const std::string& text, io::ReaderOptions o, const std::string& source = "<in>") {
+std::vector<Item> read_log_text(const std::string& text, io::ReaderOptions o, const std::string& source = "<in>") {
   return rmodel::test::read_items(text, std::move(o), source);
 }
 
 std::vector<Item> read_yaml(const std::string& text, io::Format f = io::Format::Yaml) {
-  return read_text(text, {.format = f});
+  return read_log_text(text, {.format = f});
 }
 
 using Names = std::vector<std::string>;
@@ -174,7 +174,7 @@ TEST(IoRosYaml, ErrorsNameTheLineAndTheNextDocumentIsRead) {
 }
 
 TEST(IoRosYaml, ErrorTextNamesFileAndLine) {
-  const auto items = read_text("name: [a]\nposition: [1, x]\n", {.format = io::Format::Yaml}, "echo.yaml");
+  const auto items = read_log_text("name: [a]\nposition: [1, x]\n", {.format = io::Format::Yaml}, "echo.yaml");
   ASSERT_EQ(items.size(), 1u);
   EXPECT_EQ(items[0].error.to_string("echo.yaml"), "echo.yaml:2: 'position' element 2: expected a number, got 'x'");
 }
@@ -266,7 +266,7 @@ const std::string kRostopicCsv =
 }  // namespace
 
 TEST(IoRostopicCsv, HeaderStampByDefault) {
-  const auto items = read_text(kRostopicCsv, {.format = io::Format::Auto});
+  const auto items = read_log_text(kRostopicCsv, {.format = io::Format::Auto});
   ASSERT_EQ(items.size(), 2u);
   for (const auto& it : items) ASSERT_EQ(it.status, io::ReadStatus::Ok) << it.error.reason;
   const io::Message& a = items[0].message;
@@ -284,7 +284,7 @@ TEST(IoRostopicCsv, HeaderStampByDefault) {
 }
 
 TEST(IoRostopicCsv, LogTimeWithTimeLog) {
-  const auto items = read_text(kRostopicCsv, {.format = io::Format::Csv, .time = io::TimeSource::Log});
+  const auto items = read_log_text(kRostopicCsv, {.format = io::Format::Csv, .time = io::TimeSource::Log});
   ASSERT_EQ(items.size(), 2u);
   EXPECT_EQ(*items[0].message.stamp_ns, 1500000000'600000000LL);
   EXPECT_EQ(items[0].message.joint.stamp, 1500000000.0 + 600000000.0 * 1e-9);
@@ -297,7 +297,7 @@ TEST(IoRostopicCsv, BadRowsAreErrors) {
       "1,x,a,b,1,2\n"      // bad time
       "1,2,a,,1,2\n"       // empty name
       "5,6,a,b,1,2\n";
-  const auto items = read_text(text, {.format = io::Format::Csv});
+  const auto items = read_log_text(text, {.format = io::Format::Csv});
   ASSERT_EQ(items.size(), 4u);
   EXPECT_EQ(items[0].status, io::ReadStatus::Error);
   EXPECT_EQ(items[0].error.line, 2u);
@@ -319,7 +319,7 @@ const std::string kPlotJuggler =
 }  // namespace
 
 TEST(IoPrefixedCsv, PlotJugglerColumnsAreInferred) {
-  const auto items = read_text(kPlotJuggler, {.format = io::Format::Csv});
+  const auto items = read_log_text(kPlotJuggler, {.format = io::Format::Csv});
   ASSERT_EQ(items.size(), 3u);
   for (const auto& it : items) ASSERT_EQ(it.status, io::ReadStatus::Ok) << it.error.reason;
   // Row 1: neck_pitch has position+velocity, head_yaw position only: two uniform messages.
@@ -338,7 +338,7 @@ TEST(IoPrefixedCsv, ExplicitPrefixAndTimeColumn) {
   const std::string text =
       "stamp,/a/j1/position,/b/j1/position,/b/j2.velocity,/b/j3\n"
       "2.5,1,2,3,4\n";
-  auto items = read_text(text, {.format = io::Format::Csv, .time_column = "stamp", .column_prefix = "/b/"});
+  auto items = read_log_text(text, {.format = io::Format::Csv, .time_column = "stamp", .column_prefix = "/b/"});
   ASSERT_EQ(items.size(), 2u);  // {j1, j3}: position, then {j2}: velocity
   EXPECT_EQ(items[0].message.joint.name, (Names{"j1", "j3"}));
   EXPECT_EQ(items[0].message.joint.position, (Values{2, 4}));
@@ -346,13 +346,13 @@ TEST(IoPrefixedCsv, ExplicitPrefixAndTimeColumn) {
   EXPECT_EQ(items[1].message.joint.name, (Names{"j2"}));
   EXPECT_EQ(items[1].message.joint.velocity, (Values{3}));
   // Two topics and no prefix: reported on the header line, the columns stay unmatched.
-  items = read_text(text, {.format = io::Format::Csv});
+  items = read_log_text(text, {.format = io::Format::Csv});
   ASSERT_FALSE(items.empty());
   EXPECT_EQ(items[0].status, io::ReadStatus::Error);
   EXPECT_EQ(items[0].error.line, 1u);
   EXPECT_NE(items[0].error.reason.find("several topics ('/a/', '/b/')"), std::string::npos) << items[0].error.reason;
   // A time column that is not there.
-  items = read_text(text, {.format = io::Format::Csv, .time_column = "nope", .column_prefix = "/b/"});
+  items = read_log_text(text, {.format = io::Format::Csv, .time_column = "nope", .column_prefix = "/b/"});
   ASSERT_FALSE(items.empty());
   EXPECT_NE(items[0].error.reason.find("no time column 'nope'"), std::string::npos) << items[0].error.reason;
 }
@@ -509,7 +509,7 @@ TEST(IoTextLogsTruth, Ros2EchoAndRostopicCsvOfEveryTruthMessage) {
     ASSERT_GT(truth.size(), 100u);
     std::string yaml;
     for (const auto& m : truth) yaml += render_ros2_echo(m);
-    const auto from_yaml = read_text(yaml, {.format = io::Format::Auto});
+    const auto from_yaml = read_log_text(yaml, {.format = io::Format::Auto});
     ASSERT_EQ(from_yaml.size(), truth.size()) << stem;
     for (std::size_t k = 0; k < truth.size(); ++k) {
       ASSERT_EQ(from_yaml[k].status, io::ReadStatus::Ok) << from_yaml[k].error.reason;
@@ -523,7 +523,7 @@ TEST(IoTextLogsTruth, Ros2EchoAndRostopicCsvOfEveryTruthMessage) {
     const std::string csv = render_rostopic_csv(same_size);
     for (const bool log_time : {false, true}) {
       const auto from_csv =
-          read_text(csv, {.format = io::Format::Auto, .time = log_time ? io::TimeSource::Log : io::TimeSource::Header});
+          read_log_text(csv, {.format = io::Format::Auto, .time = log_time ? io::TimeSource::Log : io::TimeSource::Header});
       std::size_t k = 0;
       for (const auto& it : from_csv) {
         ASSERT_EQ(it.status, io::ReadStatus::Ok) << it.error.reason;
