@@ -7,7 +7,7 @@ namespace rmodel::cli {
 
 void ModelOptions::add_to(CLI::App& app) {
   auto* group = "Model";
-  app.add_option("-u,--urdf", urdf, "URDF file ('-' for stdin) [env: RMODEL_URDF]")->group(group);
+  app.add_option("-u,--urdf", urdf, "URDF or xacro file ('-' for stdin) [env: RMODEL_URDF]")->group(group);
   app.add_option("-s,--semantics", semantics,
                  "Semantics: .cpf (OROCOS), .srdf (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]")
       ->group(group);
@@ -28,17 +28,18 @@ void ModelOptions::add_to(CLI::App& app) {
       ->type_name("DIR")
       ->allow_extra_args(false)
       ->group(group);
+  add_xacro_arg_option(app, xacro_args, group);
 }
 
 void add_xacro_arg_option(CLI::App& app, std::vector<std::string>& args, const char* group) {
-  app.add_option("--xacro-arg", args,
+  auto* option = app.add_option("--xacro-arg", args,
                  "Argument of a xacro URDF, replacing its <xacro:arg> default (repeatable)")
       ->type_name("NAME:=VALUE")
       ->allow_extra_args(false)
       ->check([](const std::string& value) {
         return value.find(":=") == std::string::npos ? std::string("expected NAME:=VALUE") : std::string();
-      })
-      ->group(group);
+      });
+  if (group) option->group(group);
 }
 
 std::map<std::string, std::string> parse_xacro_args(const std::vector<std::string>& args) {
