@@ -565,6 +565,21 @@ std::int64_t checked(bool overflow, std::int64_t result) {
   if (overflow) fail("integer overflow (xacro here computes with 64-bit integers)");
   return result;
 }
+std::int64_t checked_add(std::int64_t a, std::int64_t b) {
+  std::int64_t r = 0;
+  const bool overflow = __builtin_add_overflow(a, b, &r);
+  return checked(overflow, r);
+}
+std::int64_t checked_sub(std::int64_t a, std::int64_t b) {
+  std::int64_t r = 0;
+  const bool overflow = __builtin_sub_overflow(a, b, &r);
+  return checked(overflow, r);
+}
+std::int64_t checked_mul(std::int64_t a, std::int64_t b) {
+  std::int64_t r = 0;
+  const bool overflow = __builtin_mul_overflow(a, b, &r);
+  return checked(overflow, r);
+}
 
 double python_float_mod(double a, double b, double* floordiv) {
   double mod = std::fmod(a, b);
@@ -818,10 +833,7 @@ private:
            std::string(type_name(b)) + "'");
     };
     if (op == "+") {
-      if (ints) {
-        std::int64_t r = 0;
-        return Value::integer(checked(__builtin_add_overflow(as_int(a), as_int(b), &r), r));
-      }
+      if (ints) return Value::integer(checked_add(as_int(a), as_int(b)));
       if (numbers) return Value::real(a.as_double() + b.as_double());
       if (a.kind == K::string && b.kind == K::string) {
         check_size(a.s->size() + b.s->size());
@@ -836,18 +848,12 @@ private:
       return type_error();
     }
     if (op == "-") {
-      if (ints) {
-        std::int64_t r = 0;
-        return Value::integer(checked(__builtin_sub_overflow(as_int(a), as_int(b), &r), r));
-      }
+      if (ints) return Value::integer(checked_sub(as_int(a), as_int(b)));
       if (numbers) return Value::real(a.as_double() - b.as_double());
       return type_error();
     }
     if (op == "*") {
-      if (ints) {
-        std::int64_t r = 0;
-        return Value::integer(checked(__builtin_mul_overflow(as_int(a), as_int(b), &r), r));
-      }
+      if (ints) return Value::integer(checked_mul(as_int(a), as_int(b)));
       if (numbers) return Value::real(a.as_double() * b.as_double());
       const bool a_seq = a.kind == K::string || a.kind == K::list || a.kind == K::tuple;
       const bool b_seq = b.kind == K::string || b.kind == K::list || b.kind == K::tuple;
@@ -884,9 +890,9 @@ private:
       if (ints && as_int(b) >= 0) {
         std::int64_t base = as_int(a), exponent = as_int(b), result = 1;
         while (exponent > 0) {
-          if (exponent & 1) result = checked(__builtin_mul_overflow(result, base, &result), result);
+          if (exponent & 1) result = checked_mul(result, base);
           exponent >>= 1;
-          if (exponent > 0) base = checked(__builtin_mul_overflow(base, base, &base), base);
+          if (exponent > 0) base = checked_mul(base, base);
         }
         return Value::integer(result);
       }

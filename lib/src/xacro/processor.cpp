@@ -103,6 +103,14 @@ public:
 
 namespace {
 
+/// Includes and YAML files are regular files: a device or a FIFO (/dev/zero) would never end.
+void require_regular_file(const std::string& path) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+    throw IoError(path, "not a regular file");
+}
+
 struct Scope {
   Table* symbols;
   MacroTable* macros;
@@ -626,9 +634,32 @@ private:
     }
   }
 
+  static bool is_xml_name(const std::string& name) {
+    if (name.empty()) return false;
+    const auto start = [](unsigned char c) { return std::isalpha(c) || c == '_' || c == ':' || c >= 0x80; };
+    if (!start(static_cast<unsigned char>(name[0]))) return false;
+    return std::all_of(name.begin(), name.end(), [&](char ch) {
+      const auto c = static_cast<unsigned char>(ch);
+      return start(c) || std::isdigit(c) || c == '-' || c == '.';
+    });
+  }
+  void require_xml_name(const std::string& name, const char* what) {
+    if (!is_xml_name(name)) fail(std::string(what) + ": '" + name + "' is not an XML name");
+  }
+
+  /// Text written into the document: XML 1.0 has no place for control characters.
+  std::string checked_text(std::string text) {
+    for (const char ch : text) {
+      const auto c = static_cast<unsigned char>(ch);
+      if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+        fail("the expansion holds the control character " + std::to_string(c) + ", which XML cannot carry");
+    }
+    return text;
+  }
+
   std::string evaluated(const std::string& text, const Scope& scope) {
     try {
-      return text_of(text, scope);
+      return checked_text(text_of(text, scope));
     } catch (const EvalError& e) {
       fail(e.message);
     }
@@ -734,7 +765,7 @@ private:
     if (what == "element") {
       const std::string& name_text = required(node, "xacro:name");
       const std::string name = evaluated(name_text, scope);
-      if (name.empty()) fail("xacro:element: the name is empty");
+      require_xml_name(name, "xacro:element");
       XmlNode renamed = node;
       renamed.name = name;
       renamed.attributes.erase(std::remove_if(renamed.attributes.begin(), renamed.attributes.end(),
@@ -745,7 +776,7 @@ private:
     if (what == "attribute") {
       const std::string name = evaluated(required(node, "name"), scope);
       const std::string value = evaluated(required(node, "value"), scope);
-      if (name.empty()) fail("xacro:attribute: the name is empty");
+      require_xml_name(name, "xacro:attribute");
       out.set_attribute(name, value);
       return;
     }
@@ -1028,6 +1059,7 @@ private:
     for (const std::string& path : include_files(spec)) {
       std::string text;
       try {
+        require_regular_file(path);
         text = read_text_file(path);
       } catch (const IoError& e) {
         if (optional) continue;
@@ -1203,6 +1235,7 @@ Value Processor::load_yaml(const std::string& file) {
   if (auto it = yaml_cache_.find(path); it != yaml_cache_.end()) return it->second;
   std::string text;
   try {
+    require_regular_file(path);
     text = read_text_file(path);
   } catch (const IoError& e) {
     throw EvalError{std::string("load_yaml: ") + e.what()};
