@@ -1249,7 +1249,7 @@ private:
       case B::arg: {
         arity(args, 1, 1, "arg");
         if (args[0].kind != K::string) fail("arg(): the argument name must be a string");
-        return Value::string(host_.arg(*args[0].s));
+        return literal(host_.arg(*args[0].s));  // roslaunch's arg() converts "2" to 2
       }
       case B::fatal: {
         std::string message;

@@ -593,8 +593,9 @@ private:
     explicit EvalHost(Processor& p) : p_(p) {}
     std::optional<Value> lookup(const std::string& name) override {
       auto it = p_.args_.find(name);
-      if (it == p_.args_.end()) return std::nullopt;
-      return Value::string(it->second);
+      if (it != p_.args_.end()) return Value::string(it->second);
+      if (name == "arg") return Value::function(Builtin::arg);
+      return std::nullopt;
     }
     std::optional<Value> lookup_in(const Table&, const std::string&) override { return std::nullopt; }
     std::string unknown_name_message(const std::string& name) override {
@@ -930,7 +931,9 @@ private:
         if (p.name[0] != '*') out_names.push_back(p.name);
       return out_names;
     };
-    for (const auto& [key, value] : node.attributes) {
+    for (const auto& attribute : node.attributes) {
+      const std::string& key = attribute.first;
+      const std::string& value = attribute.second;
       if (dynamic && key == "macro") continue;
       if (key.rfind("xmlns", 0) == 0) continue;
       auto it = std::find_if(pending.begin(), pending.end(), [&](const MacroParam* p) { return p->name == key; });
