@@ -298,10 +298,18 @@ private:
     const auto absolute = std::filesystem::absolute(std::filesystem::path(f), ec);
     return (ec ? std::filesystem::path(f) : absolute).parent_path();
   }
-  /// A path named relative to the file being processed.
+  /// A path named relative to the file being processed. An absolute one (what $(find)
+  /// gives) under the working directory is named relative to it, as the user named the
+  /// package path: messages then say `xacro/pkg/urdf/leg.xacro:5`, not a long absolute path.
   std::string relative_to_current(const std::string& name) const {
     const std::filesystem::path p(name);
-    if (p.is_absolute()) return name;
+    if (p.is_absolute()) {
+      std::error_code ec;
+      const auto cwd = std::filesystem::current_path(ec);
+      if (ec) return name;
+      const auto below = p.lexically_normal().lexically_relative(cwd);
+      return below.empty() || *below.begin() == ".." ? name : below.string();
+    }
     const std::string& f = files_.at(static_cast<std::size_t>(file_stack_.back()));
     if (f == "-" || f == "<stdin>") return name;
     return (std::filesystem::path(f).parent_path() / p).lexically_normal().string();
