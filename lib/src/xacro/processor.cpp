@@ -879,6 +879,9 @@ private:
     macro->name = name;
     macro->body = &node;
     if (const std::string* params = node.attribute("params")) macro->params = parse_params(*params);
+    for (const MacroParam& p : macro->params)
+      if (p.name.find_first_not_of('*') == std::string::npos)
+        fail("macro '" + name + "': parameter '" + p.name + "' has no name after its '*'");
     scope.macros->macros[name] = std::move(macro);
   }
 

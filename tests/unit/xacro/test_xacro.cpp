@@ -360,6 +360,15 @@ TEST_F(XacroFiles, ErrorsNameTheFileTheLineAndTheMacroChain) {
   EXPECT_NE(error("<unclosed>").find("malformed XML"), std::string::npos);
 }
 
+TEST_F(XacroFiles, ABlockParameterNeedsAName) {
+  // Found by fuzz_xacro: "**" alone used to escape as std::out_of_range when the block was listed.
+  EXPECT_NE(error(R"~(<xacro:macro name="m" params="**:=^|rest"><xacro:insert_block name="rest"/></xacro:macro>
+                    <xacro:m><one/></xacro:m>)~")
+                .find("main.urdf.xacro:1: macro 'm': parameter '**' has no name after its '*'"),
+            std::string::npos);
+  EXPECT_NE(error(R"~(<xacro:macro name="m" params="a *"/>)~").find("parameter '*' has no name"), std::string::npos);
+}
+
 TEST_F(XacroFiles, RunawayDocumentsAreBoundedErrors) {
   // Each case is an error message, not a crash, a hang or an exhausted memory.
   EXPECT_NE(error(R"~(<xacro:macro name="r"><xacro:r/></xacro:macro><xacro:r/>)~").find("nested deeper"), std::string::npos);
