@@ -4,7 +4,7 @@
 #   scripts/fuzz.sh [-t SECONDS] [-j PARALLEL] [TARGET...]     (default: 60 s, nproc, all)
 #
 # Targets: urdf cpf semantics_json srdf jsonl json trajectory csv mcap rosbag1 db3 ros_yaml
-# rostopic_csv (tests/fuzz/fuzz_*.cpp).
+# rostopic_csv xacro (tests/fuzz/fuzz_*.cpp).
 # Corpora start from tests/fuzz/seeds/<target> and, when ../shared/fixtures is present,
 # the fixture files of that kind (copied into the build directory, never into the
 # repository). Working corpora and findings stay in $BUILD_DIR (default build-fuzz):
@@ -25,7 +25,7 @@ while getopts "t:j:h" option; do
   esac
 done
 shift $((OPTIND - 1))
-ALL_TARGETS=(urdf cpf semantics_json srdf jsonl json trajectory csv mcap rosbag1 db3 ros_yaml rostopic_csv)
+ALL_TARGETS=(urdf cpf semantics_json srdf jsonl json trajectory csv mcap rosbag1 db3 ros_yaml rostopic_csv xacro)
 TARGETS=("${@:-${ALL_TARGETS[@]}}")
 BUILD_DIR=${BUILD_DIR:-build-fuzz}
 FIXTURES=${RMODEL_FIXTURES_DIR:-../shared/fixtures}
@@ -39,6 +39,7 @@ cmake --build "$BUILD_DIR" -j"$(nproc)" --target "${TARGETS[@]/#/fuzz_}"
 dictionary_of() {
   case $1 in
     urdf|cpf|srdf) echo tests/fuzz/dict/xml.dict ;;
+    xacro) echo tests/fuzz/dict/xacro.dict ;;
     csv) echo tests/fuzz/dict/csv.dict ;;
     mcap|rosbag1|db3) echo tests/fuzz/dict/roslog.dict ;;
     ros_yaml) echo tests/fuzz/dict/ros_yaml.dict ;;
@@ -56,6 +57,7 @@ fixture_seeds() {
     urdf) find "$FIXTURES" -name '*.urdf' -exec cp {} "$dir" \; ;;
     srdf) find "$FIXTURES" -name '*.srdf' -exec cp {} "$dir" \; ;;
     cpf) find "$FIXTURES" -name '*.cpf' -exec cp {} "$dir" \; ;;
+    xacro) find "$FIXTURES" -name '*.xacro' -size -64k -exec cp {} "$dir" \; ;;
     json) cp "$FIXTURES"/sweetie_bot_proto2/joint_state/*.json "$dir" ;;
     trajectory) cp "$FIXTURES"/sweetie_bot_proto2/joint_trajectories/*.json "$dir" ;;
     mcap) find "$FIXTURES" -name '*.mcap' -size -64k -exec cp {} "$dir" \; ;;

@@ -86,17 +86,22 @@ class DiffCommand : public Command {
 public:
   void setup(CLI::App& app) override {
     app.description(
-        "Compare two models. OLD and NEW are URDF files or model manifests. Exit 0 when logs recorded with OLD "
+        "Compare two models. OLD and NEW are URDF (or xacro) files or model manifests. Exit 0 when logs recorded with OLD "
         "are read correctly with NEW (same joints at the same indices of the full pose; joints appended at the "
         "end are accepted unless --strict), 1 when not, 2 on usage errors");
-    app.add_option("old", old_, "Old model: URDF file or model manifest (.json)")->required()->type_name("MODEL");
-    app.add_option("new", new_, "New model: URDF file or model manifest (.json)")->required()->type_name("MODEL");
+    app.add_option("old", old_, "Old model: URDF or xacro file, or model manifest (.json)")->required()->type_name("MODEL");
+    app.add_option("new", new_, "New model: URDF or xacro file, or model manifest (.json)")->required()->type_name("MODEL");
     app.add_option("-s,--semantics", semantics_, "Semantics for both sides (.cpf, .json, .srdf)")->type_name("FILE");
     app.add_option("--old-semantics", old_semantics_, "Semantics of the old model (overrides --semantics)")
         ->type_name("FILE");
     app.add_option("--new-semantics", new_semantics_, "Semantics of the new model (overrides --semantics)")
         ->type_name("FILE");
     app.add_option("--limits", limits_, "MoveIt joint_limits.yaml for both sides")->type_name("FILE");
+    app.add_option("--package-path", package_paths_,
+                   "Directory holding ROS packages, for $(find PKG) in xacro models (repeatable)")
+        ->type_name("DIR")
+        ->allow_extra_args(false);
+    add_xacro_arg_option(app, xacro_args_, nullptr);
     app.add_option("--old-limits", old_limits_, "Limits of the old model (overrides --limits)")->type_name("FILE");
     app.add_option("--new-limits", new_limits_, "Limits of the new model (overrides --limits)")->type_name("FILE");
     app.add_option("--tolerance", tolerance_, "Numbers closer than this are equal (origins, axes, limits, points)")
@@ -133,8 +138,10 @@ public:
   }
 
 private:
-  static ModelSource source(const std::string& path, const std::string& semantics, const std::string& limits) {
+  ModelSource source(const std::string& path, const std::string& semantics, const std::string& limits) const {
     ModelOptions options;
+    options.package_paths = package_paths_;
+    options.xacro_args = xacro_args_;
     if (is_manifest(path)) options.manifest = path;
     else options.urdf = path;
     options.semantics = semantics;
@@ -284,6 +291,7 @@ private:
   std::string old_, new_;
   std::string semantics_, old_semantics_, new_semantics_;
   std::string limits_, old_limits_, new_limits_;
+  std::vector<std::string> package_paths_, xacro_args_;
   double tolerance_ = 1e-9;
   bool strict_ = false;
   bool quiet_ = false;

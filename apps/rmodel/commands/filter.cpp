@@ -365,14 +365,7 @@ private:
     return code;
   }
 
-  bool model_given() const {
-    const auto env = [](const char* name) {
-      const char* v = std::getenv(name);
-      return v != nullptr && *v != '\0';
-    };
-    return model_.sample || !model_.urdf.empty() || !model_.manifest.empty() || env("RMODEL_URDF") ||
-           env("RMODEL_MODEL");
-  }
+  bool model_given() const { return model_.given(); }
 
   /// The field's values of `state`, or nullptr when absent.
   const std::vector<double>* values(const JointState& state) const {

@@ -1,7 +1,8 @@
 #pragma once
 // The model options every command shares: --urdf, --semantics, --limits, --model, --sample,
-// --package-path.
+// --package-path, --xacro-arg.
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -9,11 +10,13 @@
 #include <CLI/CLI.hpp>
 
 #include "rmodel/model.hpp"
+#include "rmodel/model_source.hpp"
 
 namespace rmodel::cli {
 
-/// Where the model comes from, as given on the command line or in the environment
-/// (RMODEL_URDF, RMODEL_SEMANTICS, RMODEL_MODEL); command-line options win.
+/// Where the model comes from, as given on the command line; the environment's
+/// RMODEL_URDF, RMODEL_SEMANTICS, RMODEL_MODEL and RMODEL_LIMITS complete it by the rules of
+/// rmodel::apply_model_environment.
 struct ModelOptions {
   std::string urdf;
   std::string semantics;
@@ -21,17 +24,28 @@ struct ModelOptions {
   std::string manifest;
   std::string limits;  ///< MoveIt joint_limits.yaml [env: RMODEL_LIMITS]
   std::vector<std::string> package_paths;  ///< --package-path, in order
+  std::vector<std::string> xacro_args;     ///< --xacro-arg NAME:=VALUE, in order
   bool sample = false;
 
   /// Declares the options on a subcommand.
   void add_to(CLI::App& app);
-  /// Resolves manifest, sample and environment into paths (no file is opened).
+  /// The options as a library request (no environment applied).
+  /// @throws rmodel::InvalidArgument for a malformed --xacro-arg.
+  [[nodiscard]] ModelRequest request() const;
+  /// Resolves manifest, sample and environment into paths (no model file is opened).
   /// @throws rmodel::InvalidArgument when no URDF is named, IoError for a bad manifest.
   [[nodiscard]] ModelSource resolve() const;
+  /// True when the options or the environment name a model.
+  [[nodiscard]] bool given() const;
   /// Resolves and loads the model.
   [[nodiscard]] Model load() const;
   /// True when a semantic description will be loaded.
   [[nodiscard]] bool has_semantics() const { return !resolve().semantics_path.empty(); }
 };
+
+/// Declares `--xacro-arg NAME:=VALUE` (repeatable) on a command.
+void add_xacro_arg_option(CLI::App& app, std::vector<std::string>& args, const char* group);
+/// "name:=value" strings → a map (a later name wins). @throws rmodel::InvalidArgument
+std::map<std::string, std::string> parse_xacro_args(const std::vector<std::string>& args);
 
 }  // namespace rmodel::cli

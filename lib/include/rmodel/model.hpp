@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -151,6 +152,8 @@ struct RMODEL_API ModelSource {
   /// Directories searched for ROS packages (`$(find pkg)`, `package://pkg/...`) before
   /// ROS_PACKAGE_PATH's (rmodel/package_path.hpp).
   std::vector<std::filesystem::path> package_paths = {};
+  /// Arguments of a xacro URDF (`$(arg name)`), replacing its `<xacro:arg>` defaults.
+  std::map<std::string, std::string> xacro_args = {};
 };
 
 /// Kinds of joint limit a bound can default to.

@@ -1,6 +1,7 @@
 #include "rmodel/check.hpp"
 
 #include "model/model_impl.hpp"
+#include "model/xacro_source.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/file.hpp"
 #include "rmodel/pose.hpp"
@@ -40,7 +41,15 @@ Diagnostics check_model_text(const std::string& urdf_text, const std::string& ur
 }
 
 Diagnostics check_model(const ModelSource& source) {
-  const std::string urdf_text = read_text_file(source.urdf_path);
+  detail::UrdfInput urdf;
+  try {
+    urdf = detail::read_urdf_input(source);
+  } catch (const ParseError& e) {  // the xacro does not expand: that is the problem to report
+    Diagnostics out;
+    out.add(Severity::error, e.where(), "xacro", e.message());
+    return out;
+  }
+  const std::string& urdf_text = urdf.text;
   std::string semantics_text;
   if (!source.semantics_path.empty()) semantics_text = read_text_file(source.semantics_path);
   std::optional<JointLimitsFile> limits;
@@ -53,10 +62,11 @@ Diagnostics check_model(const ModelSource& source) {
       limits_problems.add(Severity::error, e.where(), "limits-syntax", e.message());
     }
   }
-  Diagnostics out = check_model_text(urdf_text, display_name(source.urdf_path),
+  Diagnostics out = check_model_text(urdf_text, urdf.name,
                                      source.semantics_path.empty() ? nullptr : &semantics_text,
                                      display_name(source.semantics_path), source.semantics_format,
                                      limits ? &*limits : nullptr);
+  if (urdf.xacro) detail::map_to_xacro(*urdf.xacro, urdf.name, out);
   for (auto& d : limits_problems.items) out.items.push_back(std::move(d));
   return out;
 }

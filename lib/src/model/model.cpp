@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "model/model_impl.hpp"
+#include "model/xacro_source.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/file.hpp"
 #include "rmodel/suggest.hpp"
@@ -72,8 +73,20 @@ Model Model::load(const ModelSource& source) {
     semantics = load_semantics(source.semantics_path, source.semantics_format);
   std::optional<JointLimitsFile> limits;
   if (!source.limits_path.empty()) limits = load_joint_limits(source.limits_path);
-  return from_urdf_string(read_text_file(source.urdf_path), display_name(source.urdf_path),
-                          std::move(semantics), std::move(limits));
+  detail::UrdfInput urdf = detail::read_urdf_input(source);
+  if (!urdf.xacro) return from_urdf_string(std::move(urdf.text), urdf.name, std::move(semantics), std::move(limits));
+  // Problems found in the expanded URDF are reported at the xacro source line.
+  try {
+    return from_urdf_string(std::move(urdf.text), urdf.name, std::move(semantics), std::move(limits));
+  } catch (const ModelError& e) {
+    std::string message = e.message();
+    const SourceLocation where = detail::map_to_xacro(*urdf.xacro, urdf.name, e.where(), &message);
+    throw ModelError(where, message);
+  } catch (const ParseError& e) {
+    std::string message = e.message();
+    const SourceLocation where = detail::map_to_xacro(*urdf.xacro, urdf.name, e.where(), &message);
+    throw ParseError(where, message);
+  }
 }
 
 // ---- whole model ----

@@ -1,0 +1,173 @@
+#include "xacro/document.hpp"
+
+#include <tinyxml2.h>
+
+#include "base/xml_error.hpp"
+
+namespace rmodel::xacro {
+namespace {
+
+void convert(const tinyxml2::XMLElement& in, int file, XmlNode& out) {
+  out.kind = XmlNode::Kind::element;
+  out.name = in.Name();
+  out.origin = {file, in.GetLineNum(), 0};
+  for (const tinyxml2::XMLAttribute* a = in.FirstAttribute(); a; a = a->Next())
+    out.attributes.emplace_back(a->Name(), a->Value());
+  for (const tinyxml2::XMLNode* child = in.FirstChild(); child; child = child->NextSibling()) {
+    if (const auto* e = child->ToElement()) {
+      out.children.emplace_back();
+      convert(*e, file, out.children.back());
+    } else if (const auto* t = child->ToText()) {
+      XmlNode text;
+      text.kind = XmlNode::Kind::text;
+      text.name = t->Value();
+      text.origin = {file, t->GetLineNum(), 0};
+      out.children.push_back(std::move(text));
+    } else if (const auto* c = child->ToComment()) {
+      XmlNode comment;
+      comment.kind = XmlNode::Kind::comment;
+      comment.name = c->Value();
+      comment.origin = {file, c->GetLineNum(), 0};
+      out.children.push_back(std::move(comment));
+    }
+    // declarations and unknown markup (<!DOCTYPE>) are not part of the result
+  }
+}
+
+bool is_blank(std::string_view s) {
+  return s.find_first_not_of(" \t\r\n") == std::string_view::npos;
+}
+
+void escape(std::string_view s, bool attribute, std::string& out) {
+  for (const char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"':
+        if (attribute) out += "&quot;";
+        else out += c;
+        break;
+      case '\n':
+        if (attribute) out += "&#10;";
+        else out += c;
+        break;
+      case '\r': out += "&#13;"; break;
+      case '\t':
+        if (attribute) out += "&#9;";
+        else out += c;
+        break;
+      default: out += c;
+    }
+  }
+}
+
+class Writer {
+public:
+  Writer(std::string& out, std::vector<Origin>& lines) : out_(out), lines_(lines) {}
+
+  void text_lines(std::string_view s, const Origin& origin) {
+    for (const char c : s)
+      if (c == '\n') lines_.push_back(origin);
+  }
+  void newline(const Origin& origin) {
+    out_ += '\n';
+    lines_.push_back(origin);
+  }
+
+  void element(const XmlNode& e, int depth) {
+    out_.append(static_cast<std::size_t>(depth) * 2, ' ');
+    out_ += '<';
+    out_ += e.name;
+    for (const auto& [k, v] : e.attributes) {
+      out_ += ' ';
+      out_ += k;
+      out_ += "=\"";
+      escape(v, true, out_);
+      out_ += '"';
+    }
+    bool has_element = false, has_content = false;
+    for (const auto& c : e.children) {
+      if (c.kind != XmlNode::Kind::text || !is_blank(c.name)) has_content = true;
+      if (c.kind != XmlNode::Kind::text) has_element = true;
+    }
+    if (!has_content) {
+      out_ += "/>";
+      newline(e.origin);
+      return;
+    }
+    out_ += '>';
+    if (!has_element) {
+      // Text only: written as it is, on the element's line(s).
+      const std::size_t start = out_.size();
+      for (const auto& c : e.children) escape(c.name, false, out_);
+      text_lines(std::string_view(out_).substr(start), e.origin);
+      out_ += "</" + e.name + ">";
+      newline(e.origin);
+      return;
+    }
+    newline(e.origin);
+    for (const auto& c : e.children) {
+      if (c.kind == XmlNode::Kind::element) {
+        element(c, depth + 1);
+      } else if (c.kind == XmlNode::Kind::comment) {
+        out_.append(static_cast<std::size_t>(depth + 1) * 2, ' ');
+        out_ += "<!--";
+        // "--" cannot appear inside a comment
+        std::string body = c.name;
+        for (std::size_t at = 0; (at = body.find("--", at)) != std::string::npos;) body.replace(at, 2, "- -");
+        if (!body.empty() && body.back() == '-') body += ' ';
+        out_ += body;
+        text_lines(body, c.origin);
+        out_ += "-->";
+        newline(c.origin);
+      } else if (!is_blank(c.name)) {
+        out_.append(static_cast<std::size_t>(depth + 1) * 2, ' ');
+        const std::size_t start = out_.size();
+        escape(c.name, false, out_);
+        text_lines(std::string_view(out_).substr(start), c.origin);
+        newline(c.origin);
+      }
+    }
+    out_.append(static_cast<std::size_t>(depth) * 2, ' ');
+    out_ += "</" + e.name + ">";
+    newline(e.origin);
+  }
+
+private:
+  std::string& out_;
+  std::vector<Origin>& lines_;
+};
+
+}  // namespace
+
+bool parse_document(std::string_view text, int file, XmlNode& root, int& error_line, std::string& error) {
+  tinyxml2::XMLDocument doc(true, tinyxml2::PRESERVE_WHITESPACE);
+  if (const auto problem = detail::parse_xml(doc, text)) {
+    error_line = problem->line;
+    error = problem->message;
+    return false;
+  }
+  const tinyxml2::XMLElement* element = doc.RootElement();
+  if (!element) {
+    error_line = 1;
+    error = "malformed XML: no root element";
+    return false;
+  }
+  convert(*element, file, root);
+  return true;
+}
+
+void write_document(const XmlNode& root, const std::string& banner, std::string& out,
+                    std::vector<Origin>& line_origins) {
+  Writer w(out, line_origins);
+  out += "<?xml version=\"1.0\" encoding=\"utf-8\"?>";
+  w.newline(root.origin);
+  if (!banner.empty()) {
+    out += "<!-- " + banner + " -->";
+    w.newline(root.origin);
+  }
+  w.element(root, 0);
+}
+
+}  // namespace rmodel::xacro

@@ -1,0 +1,1317 @@
+// The xacro processor: expands a document in document order, as ROS 2's xacro does
+// (properties lazily evaluated in the scope that defines them, macros with dynamic scope,
+// blocks evaluated in the caller's scope before the macro runs), into an XmlNode tree whose
+// nodes remember where they came from.
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <numbers>
+#include <tuple>
+#include <deque>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+
+#include <yaml-cpp/yaml.h>
+
+#include "rmodel/error.hpp"
+#include "rmodel/file.hpp"
+#include "rmodel/package_path.hpp"
+#include "rmodel/suggest.hpp"
+#include "rmodel/xacro.hpp"
+#include "xacro/document.hpp"
+#include "xacro/expression.hpp"
+
+namespace rmodel {
+namespace xacro {
+
+/// A symbol table: properties, blocks and include namespaces of one scope.
+class Table {
+public:
+  struct Entry {
+    enum class Kind : std::uint8_t { value, lazy, block } kind = Kind::value;
+    Value value;
+    std::string text;                 ///< lazy: the unevaluated text
+    Origin origin;                    ///< where it was defined
+    const XmlNode* block = nullptr;   ///< block: the element (or the property holding it)
+    bool evaluating = false;          ///< lazy evaluation in progress (cycle detection)
+  };
+  Table* parent = nullptr;
+  bool is_namespace = false;
+  std::unordered_map<std::string, Entry> entries;
+
+  Entry* find_here(const std::string& name) {
+    auto it = entries.find(name);
+    return it == entries.end() ? nullptr : &it->second;
+  }
+  /// The entry and the table holding it, walking up the scopes.
+  std::pair<Entry*, Table*> find(const std::string& name) {
+    for (Table* t = this; t; t = t->parent)
+      if (Entry* e = t->find_here(name)) return {e, t};
+    return {nullptr, nullptr};
+  }
+  /// The outermost table (the document's global scope).
+  Table* top() {
+    Table* t = this;
+    while (t->parent) t = t->parent;
+    return t;
+  }
+};
+
+struct MacroParam {
+  std::string name;  ///< with its stars: "*block", "**content"
+  bool has_default = false;
+  bool forward = false;  ///< ^ or ^|default
+  std::string default_text;
+};
+
+struct Macro {
+  std::string name;
+  std::vector<MacroParam> params;
+  const XmlNode* body = nullptr;
+};
+
+class MacroTable {
+public:
+  MacroTable* parent = nullptr;
+  std::unordered_map<std::string, std::shared_ptr<const Macro>> macros;
+  std::unordered_map<std::string, MacroTable*> namespaces;
+
+  const Macro* find(const std::string& name) const {
+    for (const MacroTable* t = this; t; t = t->parent) {
+      auto it = t->macros.find(name);
+      if (it != t->macros.end()) return it->second.get();
+    }
+    return nullptr;
+  }
+  MacroTable* find_namespace(const std::string& name) {
+    for (MacroTable* t = this; t; t = t->parent) {
+      auto it = t->namespaces.find(name);
+      if (it != t->namespaces.end()) return it->second;
+    }
+    return nullptr;
+  }
+  void names(std::vector<std::string>& out) const {
+    for (const MacroTable* t = this; t; t = t->parent)
+      for (const auto& [k, v] : t->macros) out.push_back(k);
+  }
+};
+
+namespace {
+
+/// Includes and YAML files are regular files: a device or a FIFO (/dev/zero) would never end.
+void require_regular_file(const std::string& path) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+    throw IoError(path, "not a regular file");
+}
+
+struct Scope {
+  Table* symbols;
+  MacroTable* macros;
+};
+
+struct Frame {
+  std::string text;  ///< "in macro 'leg' called from robot.urdf.xacro:40"
+};
+
+bool is_identifier(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  for (const char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+  static constexpr std::string_view keywords[] = {
+      "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
+      "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda",
+      "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield"};
+  return std::find(std::begin(keywords), std::end(keywords), s) == std::end(keywords);
+}
+
+/// xacro's macro parameter syntax: name[:=|=][^|^|]default, default being ${...}, $(...),
+/// or a run of 'quoted', "quoted" and non-blank text.
+std::vector<MacroParam> parse_params(std::string_view s) {
+  std::vector<MacroParam> out;
+  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  std::size_t k = 0;
+  while (true) {
+    while (k < s.size() && blank(s[k])) ++k;
+    if (k >= s.size()) break;
+    MacroParam p;
+    const std::size_t start = k;
+    while (k < s.size() && !blank(s[k]) && s[k] != ':' && s[k] != '=') ++k;
+    p.name = std::string(s.substr(start, k - start));
+    std::size_t j = k;
+    while (j < s.size() && blank(s[j])) ++j;
+    const bool assign = s.substr(j, 2) == ":=" || (j < s.size() && s[j] == '=');
+    if (p.name.empty() || !assign) {
+      if (p.name.empty()) {  // a stray ':' or '=': take the word as it is
+        while (k < s.size() && !blank(s[k])) ++k;
+        p.name = std::string(s.substr(start, k - start));
+      }
+      out.push_back(std::move(p));
+      continue;
+    }
+    k = j + (s[j] == ':' ? 2 : 1);
+    while (k < s.size() && blank(s[k])) ++k;
+    p.has_default = true;
+    if (s.substr(k, 2) == "^|") {
+      p.forward = true;
+      k += 2;
+    } else if (k < s.size() && s[k] == '^') {
+      p.forward = true;
+      ++k;
+    }
+    const std::size_t d = k;
+    if (s.substr(k, 2) == "${" || s.substr(k, 2) == "$(") {
+      const char close = s[k + 1] == '{' ? '}' : ')';
+      const auto end = s.find(close, k + 2);
+      k = end == std::string_view::npos ? s.size() : end + 1;
+    } else {
+      while (k < s.size() && !blank(s[k])) {
+        if (s[k] == '\'' || s[k] == '"') {
+          const auto end = s.find(s[k], k + 1);
+          k = end == std::string_view::npos ? s.size() : end + 1;
+        } else {
+          ++k;
+        }
+      }
+    }
+    p.default_text = std::string(s.substr(d, k - d));
+    if (p.default_text.empty() && p.forward) p.has_default = false;  // "^" alone: forward only
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+}  // namespace
+
+/// The processor for one document.
+class Processor final : public ExpressionHost {
+public:
+  explicit Processor(const XacroOptions& options) : options_(options), limits_(options.limits) {
+    args_ = options.args;
+    contexts_.emplace_back();
+  }
+
+  XacroResult run(std::string_view text, const std::string& name) {
+    const int file = add_file(name);
+    file_stack_.push_back(file);
+    auto doc = parse(text, file);
+    Table* globals = new_table(nullptr);
+    MacroTable* macros = new_macros(nullptr);
+    Scope scope{globals, macros};
+    XmlNode out;
+    out.kind = XmlNode::Kind::element;
+    out.name = doc->name;
+    out.origin = doc->origin;
+    current_ = doc->origin;
+    try {
+      expand_root(*doc, out, scope);
+    } catch (const EvalError& e) {
+      fail(e.message);
+    }
+    std::string xml;
+    std::vector<Origin> origins;
+    write_document(out, "expanded from " + files_.front() + " by rmodel xacro: edit the xacro, not this file", xml,
+                   origins);
+    if (xml.size() > limits_.output_bytes)
+      fail_limit("the expanded document exceeds " + std::to_string(limits_.output_bytes) + " bytes");
+    std::vector<XacroResult::LineOrigin> lines;
+    lines.reserve(origins.size());
+    for (const auto& o : origins) lines.push_back({o.file, o.line, o.context});
+    return XacroResult(std::move(xml), files_, contexts_, std::move(lines));
+  }
+
+  void expand_root(const XmlNode& doc, XmlNode& out, const Scope& scope) {
+    if (const std::string* target = doc.attribute("xacro:targetNamespace")) out.set_attribute("xmlns", *target);
+    evaluate_attributes(doc, out, scope);
+    expand_children(doc, out, scope, 0);
+  }
+
+  // ---- ExpressionHost
+  std::optional<Value> lookup(const std::string& name) override { return lookup_in_table(*scope_symbols_, name); }
+  std::optional<Value> lookup_in(const Table& table, const std::string& name) override {
+    return lookup_in_table(const_cast<Table&>(table), name);
+  }
+  std::string unknown_name_message(const std::string& name) override {
+    std::vector<std::string> candidates = global_names();
+    for (Table* t = scope_symbols_; t; t = t->parent)
+      for (const auto& [k, e] : t->entries)
+        if (e.kind != Table::Entry::Kind::block) candidates.push_back(k);
+    return "unknown property '" + name + "'" + did_you_mean_text(name, candidates);
+  }
+  Value load_yaml(const std::string& file) override;
+  std::string arg(const std::string& name) override {
+    auto it = args_.find(name);
+    if (it != args_.end()) return it->second;
+    std::vector<std::string> names;
+    for (const auto& [k, v] : args_) names.push_back(k);
+    throw EvalError{"undefined substitution argument '" + name + "'" + did_you_mean_text(name, names) +
+                    " (give it with --xacro-arg " + name + ":=VALUE or declare <xacro:arg name=\"" + name +
+                    "\" default=\"...\"/>)"};
+  }
+  void charge(std::size_t steps) override {
+    steps_ += steps;
+    if (steps_ > limits_.steps)
+      throw EvalError{"the expansion exceeds " + std::to_string(limits_.steps) + " steps (a runaway recursion?)"};
+  }
+  std::size_t value_bytes_limit() const override { return limits_.value_bytes; }
+
+private:
+  // ---------------------------------------------------------------- errors
+
+  static std::string did_you_mean_text(const std::string& word, const std::vector<std::string>& candidates) {
+    const std::string hint = did_you_mean(word, candidates);
+    // did_you_mean gives "; did you mean 'X'?"; here it reads better in parentheses
+    if (hint.size() > 2 && hint.rfind("; ", 0) == 0) return " (" + hint.substr(2, hint.size() - 2) + ")";
+    return hint;
+  }
+
+  std::string context_text() const {
+    std::string out;
+    for (auto it = frames_.rbegin(); it != frames_.rend(); ++it) out += ", " + it->text;
+    return out;
+  }
+
+  [[noreturn]] void fail_at(const Origin& where, const std::string& message) const {
+    throw ParseError({files_.at(static_cast<std::size_t>(where.file)), where.line}, message + context_text());
+  }
+  [[noreturn]] void fail(const std::string& message) const { fail_at(current_, message); }
+  [[noreturn]] void fail_limit(const std::string& message) const { fail(message); }
+
+  std::string where(const Origin& o) const { return files_.at(static_cast<std::size_t>(o.file)) + ":" + std::to_string(o.line); }
+
+  // ---------------------------------------------------------------- files
+
+  int add_file(const std::string& name) {
+    files_.push_back(name);
+    return static_cast<int>(files_.size() - 1);
+  }
+  std::filesystem::path current_dir() const {
+    const std::string& f = files_.at(static_cast<std::size_t>(file_stack_.back()));
+    if (f == "-" || f == "<stdin>" || f.empty()) return std::filesystem::current_path();
+    std::error_code ec;
+    const auto absolute = std::filesystem::absolute(std::filesystem::path(f), ec);
+    return (ec ? std::filesystem::path(f) : absolute).parent_path();
+  }
+  /// A path named relative to the file being processed. An absolute one (what $(find)
+  /// gives) under the working directory is named relative to it, as the user named the
+  /// package path: messages then say `xacro/pkg/urdf/leg.xacro:5`, not a long absolute path.
+  std::string relative_to_current(const std::string& name) const {
+    const std::filesystem::path p(name);
+    if (p.is_absolute()) {
+      std::error_code ec;
+      const auto cwd = std::filesystem::current_path(ec);
+      if (ec) return name;
+      const auto below = p.lexically_normal().lexically_relative(cwd);
+      return below.empty() || *below.begin() == ".." ? name : below.string();
+    }
+    const std::string& f = files_.at(static_cast<std::size_t>(file_stack_.back()));
+    if (f == "-" || f == "<stdin>") return name;
+    return (std::filesystem::path(f).parent_path() / p).lexically_normal().string();
+  }
+
+  const XmlNode* parse(std::string_view text, int file) {
+    auto root = std::make_unique<XmlNode>();
+    int line = 0;
+    std::string error;
+    if (!parse_document(text, file, *root, line, error))
+      throw ParseError({files_.at(static_cast<std::size_t>(file)), line}, error + context_text());
+    documents_.push_back(std::move(root));
+    return documents_.back().get();
+  }
+
+  Table* new_table(Table* parent, bool is_namespace = false) {
+    tables_.push_back(std::make_unique<Table>());
+    tables_.back()->parent = parent;
+    tables_.back()->is_namespace = is_namespace;
+    return tables_.back().get();
+  }
+  MacroTable* new_macros(MacroTable* parent) {
+    macro_tables_.push_back(std::make_unique<MacroTable>());
+    macro_tables_.back()->parent = parent;
+    return macro_tables_.back().get();
+  }
+
+  // ---------------------------------------------------------------- symbols
+
+  std::optional<Value> lookup_in_table(Table& from, const std::string& name) {
+    auto [entry, table] = from.find(name);
+    if (!entry || entry->kind == Table::Entry::Kind::block) return std::nullopt;
+    if (entry->kind == Table::Entry::Kind::lazy) resolve_lazy(*entry, *table, name);
+    return entry->value;
+  }
+
+  void resolve_lazy(Table::Entry& entry, Table& table, const std::string& name) {
+    if (entry.evaluating)
+      throw EvalError{"circular property definition: '" + name +
+                      "' refers to itself (through other properties); lazy_eval=\"false\" evaluates at definition"};
+    if (++lazy_depth_ > 200) {
+      --lazy_depth_;
+      throw EvalError{"properties refer to each other more than 200 levels deep"};
+    }
+    entry.evaluating = true;
+    const Origin saved = current_;
+    Table* saved_symbols = scope_symbols_;
+    frames_.push_back({"in property '" + name + "' (defined at " + where(entry.origin) + ") used at " + where(saved)});
+    current_ = entry.origin;
+    Value v;
+    auto restore = [&] {
+      entry.evaluating = false;
+      --lazy_depth_;
+      frames_.pop_back();
+      current_ = saved;
+      scope_symbols_ = saved_symbols;
+    };
+    try {
+      Scope scope{&table, nullptr};
+      v = eval_text(entry.text, scope);
+    } catch (const EvalError& e) {
+      // Reported where the property is defined, with the use in the context.
+      ParseError error({files_.at(static_cast<std::size_t>(entry.origin.file)), entry.origin.line},
+                       e.message + context_text());
+      restore();
+      throw error;
+    } catch (...) {
+      restore();
+      throw;
+    }
+    frames_.pop_back();
+    current_ = saved;
+    scope_symbols_ = saved_symbols;
+    entry.evaluating = false;
+    --lazy_depth_;
+    entry.value = v.kind == Value::Kind::string ? literal(*v.s) : v;
+    entry.kind = Table::Entry::Kind::value;
+    entry.text.clear();
+  }
+
+  /// xacro's _setitem: literal reading of text; lazily evaluated when it stays text and lazy.
+  void set_symbol(Table& table, const std::string& name, Value value, bool lazy, const Origin& origin) {
+    Table::Entry e;
+    e.origin = origin;
+    if (value.kind == Value::Kind::string) value = literal(*value.s);
+    if (lazy && value.kind == Value::Kind::string) {
+      e.kind = Table::Entry::Kind::lazy;
+      e.text = *value.s;
+    } else {
+      e.value = std::move(value);
+    }
+    table.entries[name] = std::move(e);
+  }
+
+  // ---------------------------------------------------------------- text
+
+  std::shared_ptr<const Ast> compiled(const std::string& expression) {
+    auto it = expression_cache_.find(expression);
+    if (it != expression_cache_.end()) return it->second;
+    auto ast = parse_expression(expression);
+    if (expression_cache_.size() < 100000) expression_cache_.emplace(expression, ast);
+    return ast;
+  }
+
+  /// Index just past the `}` closing the `${` at `open` (balanced, strings skipped), or npos.
+  static std::size_t close_expression(std::string_view t, std::size_t open) {
+    int depth = 0;
+    char quote = 0;
+    for (std::size_t k = open; k < t.size(); ++k) {
+      const char c = t[k];
+      if (quote) {
+        if (c == '\\') ++k;
+        else if (c == quote) quote = 0;
+        continue;
+      }
+      if (c == '\'' || c == '"') quote = c;
+      else if (c == '{') ++depth;
+      else if (c == '}' && --depth == 0) return k + 1;
+    }
+    return std::string_view::npos;
+  }
+  static std::size_t close_extension(std::string_view t, std::size_t open) {
+    int depth = 0;
+    for (std::size_t k = open; k < t.size(); ++k) {
+      if (t[k] == '(') ++depth;
+      else if (t[k] == ')' && --depth == 0) return k + 1;
+    }
+    return std::string_view::npos;
+  }
+
+  /// xacro's eval_text: `${expr}`, `$(command args)`, `$${`/`$$(` escapes; a text that is
+  /// one `${...}` keeps the expression's type, anything else is joined as text.
+  Value eval_text(std::string_view text, const Scope& scope) {
+    if (text.find('$') == std::string_view::npos) return Value::string(std::string(text));
+    Table* saved = scope_symbols_;
+    scope_symbols_ = scope.symbols;
+    std::vector<Value> parts;
+    std::string pending;
+    auto flush = [&] {
+      if (!pending.empty()) parts.push_back(Value::string(std::move(pending)));
+      pending.clear();
+    };
+    try {
+      std::size_t k = 0;
+      while (k < text.size()) {
+        const std::size_t dollar = text.find('$', k);
+        if (dollar == std::string_view::npos) {
+          pending.append(text.substr(k));
+          break;
+        }
+        pending.append(text.substr(k, dollar - k));
+        std::size_t run = dollar;
+        while (run < text.size() && text[run] == '$') ++run;
+        const std::size_t dollars = run - dollar;
+        const char next = run < text.size() ? text[run] : '\0';
+        if (dollars >= 2 && (next == '{' || next == '(')) {
+          pending.append(dollars - 1, '$');
+          pending += next;
+          k = run + 1;
+          continue;
+        }
+        if (dollars == 1 && next == '{') {
+          const std::size_t end = close_expression(text, run);
+          if (end == std::string_view::npos) throw EvalError{"'${' without a closing '}' in \"" + std::string(text) + "\""};
+          flush();
+          parts.push_back(expression(text.substr(run + 1, end - run - 2), scope));
+          k = end;
+          continue;
+        }
+        if (dollars == 1 && next == '(') {
+          const std::size_t end = close_extension(text, run);
+          if (end == std::string_view::npos) throw EvalError{"'$(' without a closing ')' in \"" + std::string(text) + "\""};
+          flush();
+          parts.push_back(Value::string(extension(text.substr(run + 1, end - run - 2), scope)));
+          k = end;
+          continue;
+        }
+        pending.append(dollars, '$');
+        k = run;
+      }
+      flush();
+    } catch (...) {
+      scope_symbols_ = saved;
+      throw;
+    }
+    scope_symbols_ = saved;
+    if (parts.size() == 1) return parts.front();
+    std::string joined;
+    for (const auto& p : parts) {
+      joined += to_text(p);
+      if (joined.size() > limits_.value_bytes) throw EvalError{"a text longer than the value limit"};
+    }
+    return Value::string(std::move(joined));
+  }
+
+  std::string text_of(std::string_view text, const Scope& scope) { return to_text(eval_text(text, scope)); }
+
+  Value expression(std::string_view inner, const Scope& scope) {
+    charge(1);
+    std::string source(inner);
+    if (source.find('$') != std::string::npos) source = text_of(source, scope);
+    try {
+      const auto ast = compiled(source);
+      Table* saved = scope_symbols_;
+      scope_symbols_ = scope.symbols;
+      try {
+        Value v = evaluate(*ast, *this);
+        scope_symbols_ = saved;
+        return v;
+      } catch (...) {
+        scope_symbols_ = saved;
+        throw;
+      }
+    } catch (const EvalError& e) {
+      if (e.message.find(" in ${") != std::string::npos || e.message.find("circular") != std::string::npos ||
+          e.message.find(", in property") != std::string::npos)
+        throw;
+      throw EvalError{e.message + " in ${" + std::string(inner) + "}"};
+    }
+  }
+
+  /// `$(command args)` as roslaunch's substitution arguments, plus `$(eval expr)`.
+  std::string extension(std::string_view raw, const Scope& scope) {
+    charge(1);
+    const std::string inner = text_of(raw, scope);
+    std::vector<std::string> words;
+    for (std::size_t k = 0; k < inner.size();) {
+      while (k < inner.size() && inner[k] == ' ') ++k;
+      const std::size_t start = k;
+      while (k < inner.size() && inner[k] != ' ') ++k;
+      if (k > start) words.push_back(inner.substr(start, k - start));
+    }
+    if (words.empty()) throw EvalError{"empty substitution $()"};
+    const std::string& command = words[0];
+    if (command == "eval") {
+      const auto at = inner.find("eval") + 4;
+      return eval_extension(inner.substr(at));
+    }
+    if (command == "arg") {
+      if (words.size() != 2) throw EvalError{"$(arg NAME) takes one name"};
+      return arg(words[1]);
+    }
+    if (command == "find") {
+      if (words.size() != 2) throw EvalError{"$(find PACKAGE) takes one package name"};
+      return find_package(words[1]);
+    }
+    if (command == "env" || command == "optenv") {
+      if (words.size() < 2 || (command == "env" && words.size() != 2))
+        throw EvalError{"$(" + command + " VARIABLE" + (command == "optenv" ? " [DEFAULT])" : ")") + " takes a variable name"};
+      const char* value = environment(words[1].c_str());
+      if (value) return value;
+      if (command == "env") throw EvalError{"environment variable '" + words[1] + "' is not set"};
+      std::string fallback;
+      for (std::size_t k = 2; k < words.size(); ++k) fallback += (k > 2 ? " " : "") + words[k];
+      return fallback;
+    }
+    if (command == "dirname") {
+      if (words.size() != 1) throw EvalError{"$(dirname) takes no argument"};
+      return current_dir().string();
+    }
+    if (command == "cwd") return std::filesystem::current_path().string();
+    throw EvalError{"unknown substitution $(" + command + " ...): the commands are arg, find, env, optenv, dirname, eval"};
+  }
+
+  const char* environment(const char* name) const {
+    return options_.environment ? options_.environment(name) : std::getenv(name);
+  }
+
+  std::string find_package(const std::string& name) {
+    const char* ros = environment("ROS_PACKAGE_PATH");
+    const auto search = package_search_path(options_.package_paths, ros ? ros : "");
+    if (const auto dir = find_ros_package(name, search)) {
+      // Absolute, as rospack answers: the result is pasted into paths of other files.
+      std::error_code ec;
+      const auto absolute = std::filesystem::absolute(*dir, ec);
+      return (ec ? *dir : absolute).lexically_normal().string();
+    }
+    std::string searched;
+    for (const auto& d : search) searched += (searched.empty() ? "" : ", ") + d.string();
+    throw EvalError{"package '" + name + "' not found" +
+                    (searched.empty() ? std::string(": give its parent directory with --package-path DIR or ROS_PACKAGE_PATH")
+                                      : " in " + searched + " (--package-path, ROS_PACKAGE_PATH)")};
+  }
+
+  /// `$(eval ...)`: names are the substitution arguments (as text, as roslaunch has them),
+  /// and arg('name') reads one with its literal type.
+  class EvalHost final : public ExpressionHost {
+  public:
+    explicit EvalHost(Processor& p) : p_(p) {}
+    std::optional<Value> lookup(const std::string& name) override {
+      auto it = p_.args_.find(name);
+      if (it != p_.args_.end()) return Value::string(it->second);
+      if (name == "arg") return Value::function(Builtin::arg);
+      return std::nullopt;
+    }
+    std::optional<Value> lookup_in(const Table&, const std::string&) override { return std::nullopt; }
+    std::string unknown_name_message(const std::string& name) override {
+      std::vector<std::string> names;
+      for (const auto& [k, v] : p_.args_) names.push_back(k);
+      return "unknown argument '" + name + "' in $(eval)" + did_you_mean_text(name, names);
+    }
+    Value load_yaml(const std::string& file) override { return p_.load_yaml(file); }
+    std::string arg(const std::string& name) override { return p_.arg(name); }
+    void charge(std::size_t steps) override { p_.charge(steps); }
+    std::size_t value_bytes_limit() const override { return p_.value_bytes_limit(); }
+
+  private:
+    Processor& p_;
+  };
+
+  std::string eval_extension(const std::string& expression_text) {
+    EvalHost host(*this);
+    const auto ast = compiled(expression_text);
+    // arg('x') in $(eval) gives the argument with its literal type (roslaunch's convert_value)
+    Value v = evaluate(*ast, host);
+    return to_text(v);
+  }
+
+  // ---------------------------------------------------------------- expansion
+
+  void count_output(std::size_t n = 1) {
+    output_nodes_ += n;
+    if (output_nodes_ > limits_.output_nodes)
+      fail_limit("the expanded document exceeds " + std::to_string(limits_.output_nodes) + " nodes");
+  }
+
+  void evaluate_attributes(const XmlNode& in, XmlNode& out, const Scope& scope) {
+    for (const auto& [key, value] : in.attributes) {
+      if (key.rfind("xacro:", 0) == 0 || key == "xmlns:xacro") continue;
+      out.set_attribute(key, evaluated(value, scope));
+    }
+  }
+
+  static bool is_xml_name(const std::string& name) {
+    if (name.empty()) return false;
+    const auto start = [](unsigned char c) { return std::isalpha(c) || c == '_' || c == ':' || c >= 0x80; };
+    if (!start(static_cast<unsigned char>(name[0]))) return false;
+    return std::all_of(name.begin(), name.end(), [&](char ch) {
+      const auto c = static_cast<unsigned char>(ch);
+      return start(c) || std::isdigit(c) || c == '-' || c == '.';
+    });
+  }
+  void require_xml_name(const std::string& name, const char* what) {
+    if (!is_xml_name(name)) fail(std::string(what) + ": '" + name + "' is not an XML name");
+  }
+
+  /// Text written into the document: XML 1.0 has no place for control characters.
+  std::string checked_text(std::string text) {
+    for (const char ch : text) {
+      const auto c = static_cast<unsigned char>(ch);
+      if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+        fail("the expansion holds the control character " + std::to_string(c) + ", which XML cannot carry");
+    }
+    return text;
+  }
+
+  std::string evaluated(const std::string& text, const Scope& scope) {
+    try {
+      return checked_text(text_of(text, scope));
+    } catch (const EvalError& e) {
+      fail(e.message);
+    }
+  }
+  Value evaluated_value(const std::string& text, const Scope& scope) {
+    try {
+      return eval_text(text, scope);
+    } catch (const EvalError& e) {
+      fail(e.message);
+    }
+  }
+
+  const std::string& required(const XmlNode& node, const char* attribute) {
+    const std::string* v = node.attribute(attribute);
+    if (!v) fail("<" + node.name + "> needs a '" + attribute + "' attribute");
+    return *v;
+  }
+
+  void expand_children(const XmlNode& in, XmlNode& out, const Scope& scope, int depth) {
+    std::size_t comments_before = 0;  // comments copied just before the next directive
+    for (const XmlNode& child : in.children) {
+      charge(1);
+      if (child.kind == XmlNode::Kind::comment) {
+        count_output();
+        XmlNode c = child;
+        c.origin.context = context_id();
+        out.children.push_back(std::move(c));
+        ++comments_before;
+        continue;
+      }
+      if (child.kind == XmlNode::Kind::text) {
+        current_ = child.origin;
+        XmlNode t;
+        t.kind = XmlNode::Kind::text;
+        t.name = evaluated(child.name, scope);
+        t.origin = child.origin;
+        t.origin.context = context_id();
+        output_bytes_ += t.name.size();
+        if (output_bytes_ > limits_.output_bytes)
+          fail_limit("the expanded document exceeds " + std::to_string(limits_.output_bytes) + " bytes");
+        count_output();
+        out.children.push_back(std::move(t));
+        if (child.name.find_first_not_of(" \t\r\n") != std::string::npos) comments_before = 0;
+        continue;
+      }
+      const bool directive = child.name.rfind("xacro:", 0) == 0;
+      if (directive) {
+        // xacro drops the comments written right before its own tags
+        while (comments_before > 0 && !out.children.empty() && out.children.back().kind == XmlNode::Kind::comment) {
+          out.children.pop_back();
+          --comments_before;
+        }
+      }
+      comments_before = 0;
+      expand_element(child, out, scope, depth);
+    }
+  }
+
+  int context_id() {
+    if (frames_.empty()) return 0;
+    if (context_cache_ != frames_.size() || context_generation_ != frame_generation_) {
+      std::string text = context_text().substr(2);
+      contexts_.push_back(std::move(text));
+      context_cache_ = frames_.size();
+      context_generation_ = frame_generation_;
+      context_cached_id_ = static_cast<int>(contexts_.size() - 1);
+    }
+    return context_cached_id_;
+  }
+  void push_frame(std::string text) {
+    frames_.push_back({std::move(text)});
+    ++frame_generation_;
+  }
+  void pop_frame() {
+    frames_.pop_back();
+    ++frame_generation_;
+  }
+
+  void expand_element(const XmlNode& node, XmlNode& out, const Scope& scope, int depth) {
+    current_ = node.origin;
+    if (depth > limits_.element_depth)
+      fail_limit("elements nested deeper than " + std::to_string(limits_.element_depth) + " levels");
+    const std::string& tag = node.name;
+    if (tag.rfind("xacro:", 0) != 0) return expand_plain(node, out, scope, depth);
+    const std::string_view what = std::string_view(tag).substr(6);
+    if (what == "property") return define_property(node, scope);
+    if (what == "macro") return define_macro(node, scope);
+    if (what == "include") return include(node, out, scope, depth);
+    if (what == "arg") {
+      const std::string& name = required(node, "name");
+      const std::string& fallback = required(node, "default");
+      if (!args_.count(name)) args_[name] = evaluated(fallback, scope);
+      return;
+    }
+    if (what == "if" || what == "unless") {
+      const std::string& condition = required(node, "value");
+      bool keep = boolean(evaluated_value(condition, scope), condition);
+      if (what == "unless") keep = !keep;
+      if (keep) expand_children(node, out, scope, depth + 1);
+      return;
+    }
+    if (what == "insert_block") return insert_block(node, out, scope, depth);
+    if (what == "element") {
+      const std::string& name_text = required(node, "xacro:name");
+      const std::string name = evaluated(name_text, scope);
+      require_xml_name(name, "xacro:element");
+      XmlNode renamed = node;
+      renamed.name = name;
+      renamed.attributes.erase(std::remove_if(renamed.attributes.begin(), renamed.attributes.end(),
+                                              [](const auto& a) { return a.first == "xacro:name"; }),
+                               renamed.attributes.end());
+      return expand_element(renamed, out, scope, depth + 1);
+    }
+    if (what == "attribute") {
+      const std::string name = evaluated(required(node, "name"), scope);
+      const std::string value = evaluated(required(node, "value"), scope);
+      require_xml_name(name, "xacro:attribute");
+      out.set_attribute(name, value);
+      return;
+    }
+    return call_macro(node, out, scope, depth);
+  }
+
+  void expand_plain(const XmlNode& node, XmlNode& out, const Scope& scope, int depth) {
+    count_output();
+    XmlNode element;
+    element.kind = XmlNode::Kind::element;
+    element.name = node.name;
+    element.origin = node.origin;
+    element.origin.context = context_id();
+    evaluate_attributes(node, element, scope);
+    expand_children(node, element, scope, depth + 1);
+    out.children.push_back(std::move(element));
+  }
+
+  bool boolean(const Value& v, const std::string& condition) {
+    if (v.kind == Value::Kind::string) {
+      const std::string& s = *v.s;
+      if (s == "true" || s == "True") return true;
+      if (s == "false" || s == "False") return false;
+      if (const auto i = parse_python_int(s)) return *i != 0;
+      fail("xacro:if / xacro:unless: \"" + condition + "\" evaluated to '" + s +
+           "', which is not a boolean (true, false, 1 or 0)");
+    }
+    return truthy(v);
+  }
+
+  // -- properties
+
+  void define_property(const XmlNode& node, const Scope& scope) {
+    const std::string name = evaluated(required(node, "name"), scope);
+    if (!is_identifier(name)) fail("property names must be Python identifiers: '" + name + "'");
+    if (name.rfind("__", 0) == 0) fail("property names must not start with '__': '" + name + "'");
+    const std::string* value = node.attribute("value");
+    const std::string* fallback = node.attribute("default");
+    const std::string* remove_text = node.attribute("remove");
+    const std::string* scope_text = node.attribute("scope");
+    const std::string* lazy_text = node.attribute("lazy_eval");
+    const bool remove = remove_text && boolean(evaluated_value(*remove_text, scope), *remove_text);
+    if ((value ? 1 : 0) + (fallback ? 1 : 0) + (remove ? 1 : 0) > 1)
+      fail("property '" + name + "': value, default and remove exclude each other");
+    Table& table = *scope.symbols;
+    if (remove) {
+      for (Table* t = &table; t; t = t->parent) t->entries.erase(name);
+      return;
+    }
+    std::optional<std::string> text;
+    if (value) text = *value;
+    if (fallback) {
+      if (table.find(name).first) return;  // already defined: the default does not apply
+      text = *fallback;
+    }
+    bool lazy = !lazy_text || boolean(evaluated_value(*lazy_text, scope), *lazy_text);
+    Table* target = &table;
+    if (scope_text && *scope_text == "global") {
+      target = table.top();
+      lazy = false;
+    } else if (scope_text && *scope_text == "parent") {
+      if (!table.parent) return;  // no parent scope at the top level: xacro warns and drops it
+      target = table.parent;
+      lazy = false;
+      if (!table.is_namespace)
+        while (target->is_namespace && target->parent) target = target->parent;
+    } else if (scope_text && !scope_text->empty() && *scope_text != "local") {
+      fail("property '" + name + "': scope must be 'parent' or 'global', not '" + *scope_text + "'");
+    }
+    if (!text) {  // a property block
+      Table::Entry e;
+      e.kind = Table::Entry::Kind::block;
+      e.block = &node;
+      e.origin = node.origin;
+      target->entries["**" + name] = std::move(e);
+      return;
+    }
+    Value v = lazy ? Value::string(*text) : evaluated_value(*text, scope);
+    set_symbol(*target, name, std::move(v), lazy, node.origin);
+  }
+
+  // -- macros
+
+  void define_macro(const XmlNode& node, const Scope& scope) {
+    std::string name = required(node, "name");
+    if (name.rfind("xacro:", 0) == 0) name = name.substr(6);
+    if (name == "call") fail("'call' cannot be a macro name (xacro:call calls a macro by name)");
+    if (name.find('.') != std::string::npos) fail("macro names must not contain '.' (it separates namespaces): '" + name + "'");
+    if (name.empty()) fail("a macro needs a name");
+    auto macro = std::make_shared<Macro>();
+    macro->name = name;
+    macro->body = &node;
+    if (const std::string* params = node.attribute("params")) macro->params = parse_params(*params);
+    for (const MacroParam& p : macro->params)
+      if (p.name.find_first_not_of('*') == std::string::npos)
+        fail("macro '" + name + "': parameter '" + p.name + "' has no name after its '*'");
+    scope.macros->macros[name] = std::move(macro);
+  }
+
+  struct Resolved {
+    const Macro* macro;
+    Scope scope;
+  };
+
+  Resolved resolve_macro(const std::string& full, const Scope& scope) {
+    if (const Macro* m = scope.macros->find(full)) return {m, scope};
+    // ns.name: walk the include namespaces
+    std::vector<std::string> parts;
+    for (std::size_t k = 0, dot = 0; k <= full.size(); k = dot + 1) {
+      dot = full.find('.', k);
+      if (dot == std::string::npos) dot = full.size();
+      parts.push_back(full.substr(k, dot - k));
+    }
+    if (parts.size() > 1) {
+      MacroTable* macros = scope.macros;
+      Table* symbols = scope.symbols;
+      bool found = true;
+      for (std::size_t k = 0; k + 1 < parts.size() && found; ++k) {
+        macros = macros->find_namespace(parts[k]);
+        auto [entry, holder] = symbols->find(parts[k]);
+        if (!macros || !entry || entry->value.kind != Value::Kind::scope) {
+          found = false;
+          break;
+        }
+        symbols = const_cast<Table*>(entry->value.table);
+      }
+      if (found)
+        if (const Macro* m = macros->find(parts.back())) return {m, {symbols, macros}};
+    }
+    std::vector<std::string> names;
+    scope.macros->names(names);
+    fail("unknown macro 'xacro:" + full + "'" + did_you_mean_text(full, names));
+  }
+
+  void call_macro(const XmlNode& node, XmlNode& out, const Scope& caller, int depth) {
+    charge(1);
+    std::string name = node.name.substr(6);
+    bool dynamic = false;
+    if (name == "call") {
+      name = evaluated(required(node, "macro"), caller);
+      if (name.rfind("xacro:", 0) == 0) name = name.substr(6);
+      dynamic = true;
+    }
+    const Resolved resolved = resolve_macro(name, caller);
+    const Macro& macro = *resolved.macro;
+    if (static_cast<int>(macro_depth_) >= limits_.macro_depth)
+      fail("macro calls nested deeper than " + std::to_string(limits_.macro_depth) + " (a recursive macro?)");
+    Scope inner{new_table(resolved.scope.symbols), new_macros(resolved.scope.macros)};
+    std::vector<const MacroParam*> pending;
+    for (const auto& p : macro.params) pending.push_back(&p);
+    auto param_names = [&] {
+      std::vector<std::string> out_names;
+      for (const auto& p : macro.params)
+        if (p.name[0] != '*') out_names.push_back(p.name);
+      return out_names;
+    };
+    for (const auto& attribute : node.attributes) {
+      const std::string& key = attribute.first;
+      const std::string& value = attribute.second;
+      if (dynamic && key == "macro") continue;
+      if (key.rfind("xmlns", 0) == 0) continue;
+      auto it = std::find_if(pending.begin(), pending.end(), [&](const MacroParam* p) { return p->name == key; });
+      if (it == pending.end())
+        fail("macro '" + macro.name + "' has no parameter '" + key + "'" + did_you_mean_text(key, param_names()));
+      pending.erase(it);
+      set_symbol(*inner.symbols, key, evaluated_value(value, resolved.scope), false, node.origin);
+    }
+    // Blocks: the call's children, evaluated in the caller's scope before the macro runs.
+    XmlNode given;
+    expand_children(node, given, resolved.scope, depth + 1);
+    current_ = node.origin;
+    auto next_element = given.children.begin();
+    auto skip_to_element = [&] {
+      while (next_element != given.children.end() && next_element->kind != XmlNode::Kind::element) ++next_element;
+    };
+    skip_to_element();
+    for (auto it = pending.begin(); it != pending.end();) {
+      const MacroParam& p = **it;
+      if (p.name[0] != '*') {
+        ++it;
+        continue;
+      }
+      if (next_element == given.children.end())
+        fail("macro '" + macro.name + "' expects a block for '" + p.name + "' and the call gives none");
+      auto block = std::make_shared<XmlNode>(std::move(*next_element));
+      ++next_element;
+      skip_to_element();
+      Table::Entry e;
+      e.kind = Table::Entry::Kind::block;
+      e.block = block.get();
+      e.origin = node.origin;
+      blocks_.push_back(std::move(block));
+      inner.symbols->entries[p.name] = std::move(e);
+      it = pending.erase(it);
+    }
+    if (next_element != given.children.end())
+      fail("macro '" + macro.name + "': the block <" + next_element->name + "> has no '*' parameter to go to");
+    for (auto it = pending.begin(); it != pending.end();) {
+      const MacroParam& p = **it;
+      if (p.forward) {
+        if (auto v = lookup_in_table(*resolved.scope.symbols, p.name)) {
+          set_symbol(*inner.symbols, p.name, *v, false, node.origin);
+          it = pending.erase(it);
+          continue;
+        }
+        if (p.default_text.empty())
+          fail("macro '" + macro.name + "': parameter '" + p.name + "' forwards (^) a property the caller does not have");
+      }
+      if (p.has_default) {
+        set_symbol(*inner.symbols, p.name, evaluated_value(p.default_text, resolved.scope), false, node.origin);
+        it = pending.erase(it);
+        continue;
+      }
+      ++it;
+    }
+    if (!pending.empty()) {
+      std::string missing;
+      for (const MacroParam* p : pending) missing += (missing.empty() ? "" : ", ") + p->name;
+      fail("macro '" + macro.name + "' is called without " + (pending.size() == 1 ? "parameter " : "parameters ") +
+           missing);
+    }
+    ++macro_depth_;
+    push_frame("in macro '" + macro.name + "' called from " + where(node.origin));
+    expand_children(*macro.body, out, inner, depth + 1);
+    pop_frame();
+    --macro_depth_;
+  }
+
+  void insert_block(const XmlNode& node, XmlNode& out, const Scope& scope, int depth) {
+    const std::string& name = required(node, "name");
+    bool content_only = true;
+    auto [entry, holder] = scope.symbols->find("**" + name);
+    if (!entry) {
+      std::tie(entry, holder) = scope.symbols->find("*" + name);
+      content_only = false;
+    }
+    if (!entry || entry->kind != Table::Entry::Kind::block) {
+      std::vector<std::string> names;
+      for (Table* t = scope.symbols; t; t = t->parent)
+        for (const auto& [k, e] : t->entries)
+          if (e.kind == Table::Entry::Kind::block) names.push_back(k.substr(k.find_first_not_of('*')));
+      fail("unknown block '" + name + "'" + did_you_mean_text(name, names));
+    }
+    const XmlNode* block = entry->block;
+    if (content_only) expand_children(*block, out, scope, depth + 1);
+    else expand_plain(*block, out, scope, depth + 1);
+  }
+
+  // -- includes
+
+  std::vector<std::string> include_files(const std::string& spec) {
+    const std::string path = relative_to_current(spec);
+    if (path.find_first_of("*?[") == std::string::npos) return {path};
+    const std::filesystem::path p(path);
+    std::vector<std::string> matches;
+    std::error_code ec;
+    const auto dir = p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+      const std::string leaf = entry.path().filename().string();
+      if (fnmatch(p.filename().c_str(), leaf.c_str(), FNM_PERIOD) == 0) matches.push_back((dir / leaf).string());
+    }
+    std::sort(matches.begin(), matches.end());
+    return matches;
+  }
+
+  void include(const XmlNode& node, XmlNode& out, const Scope& scope, int depth) {
+    const std::string spec = evaluated(required(node, "filename"), scope);
+    const std::string* ns_text = node.attribute("ns");
+    const std::string* optional_text = node.attribute("optional");
+    const bool optional = optional_text && boolean(evaluated_value(*optional_text, scope), *optional_text);
+    Scope target = scope;
+    if (ns_text) {
+      const std::string ns = evaluated(*ns_text, scope);
+      if (!is_identifier(ns)) fail("include namespace must be a Python identifier: '" + ns + "'");
+      target.macros = new_macros(nullptr);
+      scope.macros->namespaces[ns] = target.macros;
+      target.symbols = new_table(scope.symbols, true);
+      Table::Entry e;
+      e.value = Value::scope(target.symbols);
+      e.origin = node.origin;
+      scope.symbols->entries[ns] = std::move(e);
+    }
+    if (static_cast<int>(file_stack_.size()) > limits_.include_depth)
+      fail("includes nested deeper than " + std::to_string(limits_.include_depth) + " (a file including itself?)");
+    for (const std::string& path : include_files(spec)) {
+      std::string text;
+      try {
+        require_regular_file(path);
+        text = read_text_file(path);
+      } catch (const IoError& e) {
+        if (optional) continue;
+        fail("cannot include '" + path + "': " + e.what());
+      }
+      const int file = add_file(path);
+      const XmlNode* doc = parse(text, file);
+      push_frame("included from " + where(node.origin));
+      file_stack_.push_back(file);
+      // The included root's namespace declarations move to the including element.
+      for (const auto& [k, v] : doc->attributes)
+        if (k.rfind("xmlns:", 0) == 0 && k != "xmlns:xacro" && !out.attribute(k)) out.set_attribute(k, v);
+      expand_children(*doc, out, target, depth + 1);
+      file_stack_.pop_back();
+      pop_frame();
+      current_ = node.origin;
+    }
+  }
+
+  const XacroOptions& options_;
+  const XacroLimits& limits_;
+  std::map<std::string, std::string> args_;
+  std::vector<std::string> files_;
+  std::vector<std::string> contexts_;
+  std::vector<int> file_stack_;
+  std::vector<Frame> frames_;
+  std::size_t frame_generation_ = 0, context_generation_ = 0, context_cache_ = 0;
+  int context_cached_id_ = 0;
+  std::vector<std::unique_ptr<XmlNode>> documents_;
+  std::vector<std::shared_ptr<XmlNode>> blocks_;
+  std::deque<std::unique_ptr<Table>> tables_;
+  std::deque<std::unique_ptr<MacroTable>> macro_tables_;
+  std::unordered_map<std::string, std::shared_ptr<const Ast>> expression_cache_;
+  std::unordered_map<std::string, Value> yaml_cache_;
+  Table* scope_symbols_ = nullptr;
+  Origin current_;
+  std::size_t steps_ = 0, output_nodes_ = 0, output_bytes_ = 0, macro_depth_ = 0;
+  int lazy_depth_ = 0;
+
+};
+
+// ---------------------------------------------------------------- YAML
+
+namespace {
+
+bool yaml_null(const std::string& s) { return s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL"; }
+
+std::optional<bool> yaml_bool(const std::string& s) {
+  static constexpr std::string_view yes[] = {"yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON", "y", "Y"};
+  static constexpr std::string_view no[] = {"no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF", "n", "N"};
+  // PyYAML's safe_load (YAML 1.1) reads yes/no/on/off as booleans, but not y/n.
+  for (auto w : yes)
+    if (w == s && w.size() > 1) return true;
+  for (auto w : no)
+    if (w == s && w.size() > 1) return false;
+  return std::nullopt;
+}
+
+std::optional<Value> yaml_number(std::string s) {
+  // YAML 1.1 as PyYAML resolves it: ints with '_' separators, 0x hex, 0 octal; floats need a
+  // '.' (1e3 is a string), .inf and .nan.
+  if (s == ".inf" || s == ".Inf" || s == ".INF" || s == "+.inf" || s == "+.Inf" || s == "+.INF") return Value::real(HUGE_VAL);
+  if (s == "-.inf" || s == "-.Inf" || s == "-.INF") return Value::real(-HUGE_VAL);
+  if (s == ".nan" || s == ".NaN" || s == ".NAN") return Value::real(std::nan(""));
+  s.erase(std::remove(s.begin(), s.end(), '_'), s.end());
+  if (s.empty()) return std::nullopt;
+  std::string body = s;
+  bool negative = false;
+  if (body[0] == '+' || body[0] == '-') {
+    negative = body[0] == '-';
+    body.erase(0, 1);
+  }
+  if (body.empty()) return std::nullopt;
+  if (body.rfind("0x", 0) == 0 && body.size() > 2 && body.find_first_not_of("0123456789abcdefABCDEF", 2) == std::string::npos) {
+    if (body.size() > 17) return std::nullopt;
+    const auto v = static_cast<std::int64_t>(std::stoull(body.substr(2), nullptr, 16));
+    return Value::integer(negative ? -v : v);
+  }
+  if (body.find_first_not_of("0123456789") == std::string::npos) {
+    if (body.size() > 1 && body[0] == '0') {
+      if (body.find_first_not_of("01234567") != std::string::npos || body.size() > 21) return std::nullopt;
+      const auto v = static_cast<std::int64_t>(std::stoull(body, nullptr, 8));
+      return Value::integer(negative ? -v : v);
+    }
+    const auto v = parse_python_int(s);
+    if (v) return Value::integer(*v);
+    return std::nullopt;
+  }
+  if (body.find('.') == std::string::npos) return std::nullopt;
+  // [-+]?([0-9][0-9_]*)?\.[0-9.]*([eE][-+][0-9]+)?
+  std::size_t k = 0;
+  while (k < body.size() && std::isdigit(static_cast<unsigned char>(body[k]))) ++k;
+  if (k >= body.size() || body[k] != '.') return std::nullopt;
+  ++k;
+  while (k < body.size() && std::isdigit(static_cast<unsigned char>(body[k]))) ++k;
+  if (k < body.size()) {
+    if (body[k] != 'e' && body[k] != 'E') return std::nullopt;
+    ++k;
+    if (k >= body.size() || (body[k] != '+' && body[k] != '-')) return std::nullopt;
+    ++k;
+    if (k >= body.size()) return std::nullopt;
+    while (k < body.size() && std::isdigit(static_cast<unsigned char>(body[k]))) ++k;
+    if (k != body.size()) return std::nullopt;
+  }
+  const auto d = parse_python_float(body == "." ? std::string("x") : body);
+  if (!d) return std::nullopt;
+  return Value::real(negative ? -*d : *d);
+}
+
+/// xacro's unit tags: the scalar is an expression, multiplied into SI units.
+std::optional<double> unit_factor(const std::string& tag) {
+  if (tag == "!radians" || tag == "!meters") return 1.0;
+  if (tag == "!degrees") return std::numbers::pi / 180.0;
+  if (tag == "!millimeters") return 0.001;
+  if (tag == "!foot") return 0.3048;
+  if (tag == "!inches") return 0.0254;
+  return std::nullopt;
+}
+
+class UnitHost final : public ExpressionHost {
+public:
+  std::optional<Value> lookup(const std::string&) override { return std::nullopt; }
+  std::optional<Value> lookup_in(const Table&, const std::string&) override { return std::nullopt; }
+  std::string unknown_name_message(const std::string& name) override { return "unknown name '" + name + "' in a YAML unit value"; }
+  Value load_yaml(const std::string&) override { throw EvalError{"load_yaml in a YAML unit value"}; }
+  std::string arg(const std::string&) override { throw EvalError{"arg in a YAML unit value"}; }
+  void charge(std::size_t steps) override {
+    steps_ += steps;
+    if (steps_ > 100000) throw EvalError{"a YAML unit value too long to evaluate"};
+  }
+  std::size_t value_bytes_limit() const override { return 1u << 16; }
+
+private:
+  std::size_t steps_ = 0;
+};
+
+Value from_yaml(const YAML::Node& node, int depth) {
+  if (depth > 200) throw EvalError{"YAML nested too deeply"};
+  switch (node.Type()) {
+    case YAML::NodeType::Null:
+    case YAML::NodeType::Undefined: return Value::none();
+    case YAML::NodeType::Sequence: {
+      List items;
+      for (const auto& child : node) items.push_back(from_yaml(child, depth + 1));
+      return Value::list(std::move(items));
+    }
+    case YAML::NodeType::Map: {
+      Dict d;
+      for (const auto& kv : node) d.emplace_back(from_yaml(kv.first, depth + 1), from_yaml(kv.second, depth + 1));
+      return Value::dictionary(std::move(d));
+    }
+    case YAML::NodeType::Scalar: break;
+  }
+  const std::string& s = node.Scalar();
+  const std::string& tag = node.Tag();
+  if (const auto factor = unit_factor(tag)) {
+    UnitHost host;
+    const Value v = evaluate(*parse_expression(s), host);
+    if (!v.is_number()) throw EvalError{"the YAML value " + tag + " " + s + " is not a number"};
+    return Value::real(v.as_double() * *factor);
+  }
+  if (tag == "!" || tag == "tag:yaml.org,2002:str") return Value::string(s);  // quoted: a string
+  if (yaml_null(s)) return Value::none();
+  if (const auto b = yaml_bool(s)) return Value::boolean(*b);
+  if (auto n = yaml_number(s)) return *n;
+  return Value::string(s);
+}
+
+}  // namespace
+
+Value Processor::load_yaml(const std::string& file) {
+  const std::string path = relative_to_current(file);
+  if (auto it = yaml_cache_.find(path); it != yaml_cache_.end()) return it->second;
+  std::string text;
+  try {
+    require_regular_file(path);
+    text = read_text_file(path);
+  } catch (const IoError& e) {
+    throw EvalError{std::string("load_yaml: ") + e.what()};
+  }
+  if (std::find(files_.begin(), files_.end(), path) == files_.end()) files_.push_back(path);
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw EvalError{"load_yaml: " + path + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg};
+  }
+  Value v = from_yaml(root, 0);
+  yaml_cache_.emplace(path, v);
+  return v;
+}
+
+}  // namespace xacro
+
+// ---------------------------------------------------------------- public API
+
+XacroResult::XacroResult(std::string xml, std::vector<std::string> files, std::vector<std::string> contexts,
+                         std::vector<LineOrigin> lines)
+    : xml_(std::move(xml)), files_(std::move(files)), contexts_(std::move(contexts)), lines_(std::move(lines)) {
+  if (contexts_.empty()) contexts_.emplace_back();
+}
+
+SourceLocation XacroResult::origin(int line) const {
+  if (line < 1 || static_cast<std::size_t>(line) > lines_.size())
+    return {files_.empty() ? std::string() : files_.front(), 0};
+  const LineOrigin& o = lines_[static_cast<std::size_t>(line - 1)];
+  return {files_.at(static_cast<std::size_t>(o.file)), o.line};
+}
+
+const std::string& XacroResult::context(int line) const {
+  if (line < 1 || static_cast<std::size_t>(line) > lines_.size()) return contexts_.front();
+  return contexts_.at(static_cast<std::size_t>(lines_[static_cast<std::size_t>(line - 1)].context));
+}
+
+XacroResult expand_xacro_string(std::string_view text, const std::string& name, const XacroOptions& options) {
+  xacro::Processor processor(options);
+  try {
+    return processor.run(text, name);
+  } catch (const xacro::EvalError& e) {
+    throw ParseError({name, 0}, e.message);
+  } catch (const YAML::Exception& e) {
+    throw ParseError({name, 0}, std::string("YAML: ") + e.what());
+  } catch (const std::filesystem::filesystem_error& e) {
+    throw IoError(name, e.what());
+  }
+}
+
+XacroResult expand_xacro_file(const std::string& path, const XacroOptions& options) {
+  return expand_xacro_string(read_text_file(path), display_name(path), options);
+}
+
+bool is_xacro(std::string_view name, std::string_view text) {
+  if (name.size() >= 6 && name.substr(name.size() - 6) == ".xacro") return true;
+  // Many URDFs written out by xacro keep the namespace declaration; only a text that also
+  // uses xacro is expanded, so that a plain URDF reaches the loader as it is.
+  if (text.find("xmlns:xacro") == std::string_view::npos) return false;
+  return text.find("<xacro:") != std::string_view::npos || text.find("${") != std::string_view::npos ||
+         text.find("$(") != std::string_view::npos;
+}
+
+}  // namespace rmodel

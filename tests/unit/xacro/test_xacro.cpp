@@ -1,0 +1,426 @@
+// The xacro processor against expectations derived by hand from xacro's documentation (ROS
+// wiki "xacro", ROS 2 xacro's README and wiki): one construct per case, then combinations.
+// Outputs are compared as XML (xml_compare.hpp), whitespace aside.
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include <gtest/gtest.h>
+
+#include "rmodel/error.hpp"
+#include "rmodel/xacro.hpp"
+#include "test_support.hpp"
+#include "xml_compare.hpp"
+
+namespace rmodel {
+namespace {
+
+constexpr const char* kOpen = R"~(<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">)~";
+
+/// Files of one test in a fresh directory.
+class XacroFiles : public ::testing::Test {
+protected:
+  void SetUp() override { dir_ = test::make_temp_dir("rmodel-xacro"); }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string write(const std::string& name, const std::string& text) {
+    const auto path = dir_ / name;
+    std::filesystem::create_directories(path.parent_path());
+    std::ofstream(path) << text;
+    return path.string();
+  }
+  std::string expand(const std::string& body, XacroOptions options = {}) {
+    options.environment = [vars = env_](const char* name) -> const char* {
+      auto it = vars.find(name);
+      return it == vars.end() ? nullptr : it->second.c_str();
+    };
+    return expand_xacro_file(write("main.urdf.xacro", std::string(kOpen) + body + "</robot>"), options).xml();
+  }
+  /// Expands `body` and compares with `expected` (the robot element's content).
+  void expect(const std::string& body, const std::string& expected, XacroOptions options = {}) {
+    const std::string out = expand(body, std::move(options));
+    EXPECT_EQ(test::xml_difference(out, "<robot name=\"r\">" + expected + "</robot>"), "") << out;
+  }
+  /// The message of the ParseError that expanding `body` throws.
+  std::string error(const std::string& body, XacroOptions options = {}) {
+    try {
+      (void)expand(body, std::move(options));
+    } catch (const ParseError& e) {
+      return e.what();
+    }
+    return "no error";
+  }
+  std::filesystem::path dir_;
+  std::map<std::string, std::string> env_;
+};
+
+// ---- properties and substitution
+
+TEST_F(XacroFiles, PropertiesAreSubstitutedInAttributesAndText) {
+  expect(R"~(<xacro:property name="radius" value="2.1"/><xacro:property name="length" value="4.5"/>
+            <geometry type="cylinder" radius="${radius}" length="${length}"/><t>r=${radius}</t>)~",
+         R"~(<geometry type="cylinder" radius="2.1" length="4.5"/><t>r=2.1</t>)~");
+}
+
+TEST_F(XacroFiles, DollarDollarEscapes) {
+  // "$${" is a literal "${", "$$(" a literal "$("; a lone '$' is text.
+  expect(R"~(<xacro:property name="a" value="1"/><t v="$${a} $$(arg x) $5 a$">$${a}${a}</t>)~",
+         R"~(<t v="${a} $(arg x) $5 a$">${a}1</t>)~");
+}
+
+TEST_F(XacroFiles, PropertyBlocksAreInsertedWhereAsked) {
+  expect(R"~(<xacro:property name="link_origin"><origin xyz="0.3 0 0" rpy="0 0 0"/></xacro:property>
+            <link name="l"><inertial><xacro:insert_block name="link_origin"/></inertial></link>)~",
+         R"~(<link name="l"><inertial><origin xyz="0.3 0 0" rpy="0 0 0"/></inertial></link>)~");
+}
+
+TEST_F(XacroFiles, PropertiesAreEvaluatedLazilyUnlessAskedNotTo) {
+  // A property's value is evaluated when used, so it may name properties defined after it;
+  // lazy_eval="false" evaluates at the definition.
+  expect(R"~(<xacro:property name="b" value="${a * 2}"/><xacro:property name="a" value="3"/>
+            <xacro:property name="c" value="${a}" lazy_eval="false"/><xacro:property name="a" value="4"/>
+            <t b="${b}" c="${c}"/>)~",
+         R"~(<t b="8" c="3"/>)~");
+}
+
+TEST_F(XacroFiles, DefaultsRemovalAndQuotedText) {
+  expect(R"~(<xacro:property name="a" value="1"/><xacro:property name="a" default="2"/>
+            <xacro:property name="b" default="'two'"/><t a="${a}" b="${b}"/>
+            <xacro:property name="a" remove="true"/><xacro:property name="a" default="5"/><u a="${a}"/>)~",
+         R"~(<t a="1" b="two"/><u a="5"/>)~");
+}
+
+TEST_F(XacroFiles, ValuesReadAsPythonLiterals) {
+  // Property texts that read as numbers or booleans become them; str() of a float is
+  // Python's repr, of a boolean True/False.
+  expect(R"~(<xacro:property name="n" value="3"/><xacro:property name="f" value="2.0"/>
+            <xacro:property name="t" value="true"/><xacro:property name="s" value="1_000"/>
+            <v n="${n / 2}" m="${n // 2}" f="${f}" t="${t}" s="${s}" sum="${0.1 + 0.2}" small="${1e-5}"
+               big="${1e16}" exact="${1e15}"/>)~",
+         R"~(<v n="1.5" m="1" f="2.0" t="True" s="1_000" sum="0.30000000000000004" small="1e-05"
+               big="1e+16" exact="1000000000000000.0"/>)~");
+}
+
+// ---- expressions
+
+TEST_F(XacroFiles, ArithmeticFollowsPythonPrecedence) {
+  expect(R"~(<e a="${2 + 3 * 4 ** 2}" b="${-2 ** 2}" c="${2 ** -1}" d="${2 ** 3 ** 2}" e="${-7 // 2}" f="${7 % -3}"
+               g="${-7 % 3}" h="${7.5 // 2}" i="${(1 + 2) * 3}" j="${10 / 4}" k="${10 / 2}" l="${1 - 2 - 3}"/>)~",
+         R"~(<e a="50" b="-4" c="0.5" d="512" e="-4" f="-2" g="2" h="3.0" i="9" j="2.5" k="5.0" l="-4"/>)~");
+}
+
+TEST_F(XacroFiles, ComparisonsAndBooleanLogic) {
+  expect(R"~(<e a="${1 < 2 < 3}" b="${3 > 2 > 2}" c="${1 == 1.0}" d="${not 0}" e="${0 or 'x'}" f="${1 and 0}"
+               g="${'a' if 2 > 1 else 'b'}" h="${'b' in 'abc'}" i="${3 not in [1, 2]}" j="${'ab' < 'b'}"/>)~",
+         R"~(<e a="True" b="False" c="True" d="True" e="x" f="0" g="a" h="True" i="True" j="True"/>)~");
+}
+
+TEST_F(XacroFiles, MathFunctionsAndConstants) {
+  expect(R"~(<m pi="${pi}" e="${e}" s="${sin(pi / 2)}" c="${cos(0)}" t="${tan(0)}" as="${asin(1)}" ac="${acos(1)}"
+               at="${atan(0)}" at2="${atan2(1, 1) * 4}" sq="${sqrt(16)}" r="${radians(180)}" d="${degrees(pi)}"
+               fa="${fabs(-2)}" fl="${floor(2.7)}" ce="${ceil(2.1)}" pw="${pow(2, 10)}" lg="${log(e)}" ex="${exp(0)}"
+               ab="${abs(-3)}" mn="${min(3, 1, 2)}" mx="${max([1, 5])}" rd="${round(2.5)}" rd2="${round(3.5)}"
+               rn="${round(2.675, 2)}" i="${int(2.9)}" fs="${float('1.5')}" st="${str(1) + 'a'}" ln="${len('abc')}"
+               mp="${math.pi}" mr="${math.radians(90)}"/>)~",
+         R"~(<m pi="3.141592653589793" e="2.718281828459045" s="1.0" c="1.0" t="0.0" as="1.5707963267948966"
+               ac="0.0" at="0.0" at2="3.141592653589793" sq="4.0" r="3.141592653589793" d="180.0" fa="2.0" fl="2"
+               ce="3" pw="1024.0" lg="1.0" ex="1.0" ab="3" mn="1" mx="5" rd="2" rd2="4" rn="2.67" i="2" fs="1.5"
+               st="1a" ln="3" mp="3.141592653589793" mr="1.5707963267948966"/>)~");
+}
+
+TEST_F(XacroFiles, ListsDictsAndStrings) {
+  expect(R"~(<xacro:property name="l" value="${[1, 2, [3, 4]]}"/><xacro:property name="d" value="${{'k': 'v', 'n': 2}}"/>
+            <e a="${l[0]}" b="${l[-1][1]}" c="${d['k']}" g="${d.n}" h="${len(l)}" i="${l}" j="${d}" k="${l[1:]}"
+               m="${'-'.join(['a', 'b'])}" n="${'x{}y'.format(3)}" o="${'%s=%d' % ('n', 4)}" p="${'A b'.lower()}"/>)~",
+         R"~(<e a="1" b="4" c="v" g="2" h="3" i="[1, 2, [3, 4]]" j="{'k': 'v', 'n': 2}" k="[2, [3, 4]]"
+               m="a-b" n="x3y" o="n=4" p="a b"/>)~");
+}
+
+TEST_F(XacroFiles, ATextOfOneExpressionKeepsItsType) {
+  // "${a}" passes the value on (a list stays a list); "x${a}" makes a text.
+  expect(R"~(<xacro:property name="a" value="${[1, 2]}"/><xacro:property name="b" value="${a}"/>
+            <xacro:property name="c" value="x${a}"/><e b="${b[1]}" c="${c[0]}"/>)~",
+         R"~(<e b="2" c="x"/>)~");
+}
+
+TEST_F(XacroFiles, TheLanguageIsClosed) {
+  EXPECT_NE(error(R"~(<e a="${__import__('os').system('true')}"/>)~").find("unknown property '__import__'"),
+            std::string::npos);
+  EXPECT_NE(error(R"~(<e a="${open('/etc/passwd')}"/>)~").find("unknown property 'open'"), std::string::npos);
+  EXPECT_NE(error(R"~(<e a="${[x for x in [1]]}"/>)~").find("comprehensions are not supported"), std::string::npos);
+  EXPECT_NE(error(R"~(<e a="${1 / 0}"/>)~").find("division by zero"), std::string::npos);
+}
+
+// ---- macros
+
+TEST_F(XacroFiles, MacrosWithParametersAndDefaults) {
+  // The wiki's example: macros with default values, expanded where called.
+  expect(R"~(<xacro:macro name="arm" params="prefix:='' parent reflect:=1">
+              <xacro:property name="prefix_" value='${prefix + "_" if prefix else ""}'/>
+              <upperarm prefix="${prefix}" reflect="${reflect}" parent="${parent}"/>
+              <forearm prefix="${prefix}" reflect="${reflect}" parent="${prefix_}elbow"/>
+            </xacro:macro>
+            <xacro:arm prefix="left" reflect="1" parent="torso"/>
+            <xacro:arm prefix="right" reflect="-1" parent="torso"/>
+            <xacro:arm parent="torso"/>)~",
+         R"~(<upperarm prefix="left" reflect="1" parent="torso"/><forearm prefix="left" reflect="1" parent="left_elbow"/>
+            <upperarm prefix="right" reflect="-1" parent="torso"/><forearm prefix="right" reflect="-1" parent="right_elbow"/>
+            <upperarm prefix="" reflect="1" parent="torso"/><forearm prefix="" reflect="1" parent="elbow"/>)~");
+}
+
+TEST_F(XacroFiles, ForwardedParameters) {
+  // p:=^ takes the caller's property p; p:=^|d falls back to d when the caller has none.
+  expect(R"~(<xacro:property name="color" value="red"/>
+            <xacro:macro name="m" params="color:=^ size:=^|3"><e color="${color}" size="${size}"/></xacro:macro>
+            <xacro:m/><xacro:m color="blue" size="4"/>)~",
+         R"~(<e color="red" size="3"/><e color="blue" size="4"/>)~");
+  EXPECT_NE(error(R"~(<xacro:macro name="m" params="x:=^"><e x="${x}"/></xacro:macro><xacro:m/>)~").find("forwards"),
+            std::string::npos);
+}
+
+TEST_F(XacroFiles, BlockParameters) {
+  // *p takes the next element of the call, itself; **p takes its content.
+  expect(R"~(<xacro:macro name="pr2_caster" params="suffix *origin **content **anothercontent">
+              <joint name="caster_${suffix}_joint"><axis xyz="0 0 1"/></joint>
+              <link name="caster_${suffix}"><xacro:insert_block name="origin"/><xacro:insert_block name="content"/>
+                <xacro:insert_block name="anothercontent"/></link>
+            </xacro:macro>
+            <xacro:pr2_caster suffix="front_left">
+              <pose xyz="0 1 0" rpy="0 0 0"/>
+              <container><color name="yellow"/><mass>0.1</mass></container>
+              <another><inertial><origin xyz="0 0 0.5"/></inertial></another>
+            </xacro:pr2_caster>)~",
+         R"~(<joint name="caster_front_left_joint"><axis xyz="0 0 1"/></joint>
+            <link name="caster_front_left"><pose xyz="0 1 0" rpy="0 0 0"/><color name="yellow"/><mass>0.1</mass>
+              <inertial><origin xyz="0 0 0.5"/></inertial></link>)~");
+}
+
+TEST_F(XacroFiles, BlocksAreEvaluatedInTheCallersScopeBeforeTheMacroRuns) {
+  // The call's children are expanded first: the xacro:if vanish and the blocks are the
+  // elements that remain, in order.
+  expect(R"~(<xacro:property name="v" value="caller"/>
+            <xacro:macro name="test" params="*a *b v:=macro"><xacro:insert_block name="a"/>
+              <xacro:insert_block name="b"/><m v="${v}"/></xacro:macro>
+            <xacro:test><xacro:if value="true"><child1 v="${v}"/></xacro:if><xacro:if value="false"><child2/></xacro:if>
+              <child3/></xacro:test>)~",
+         R"~(<child1 v="caller"/><child3/><m v="macro"/>)~");
+}
+
+TEST_F(XacroFiles, LocalGlobalAndParentScopes) {
+  expect(R"~(<xacro:property name="x" value="outer"/>
+            <xacro:macro name="inner"><xacro:property name="x" value="local"/><xacro:property name="p" value="from_inner" scope="parent"/>
+              <i x="${x}"/></xacro:macro>
+            <xacro:macro name="outer"><xacro:inner/><o p="${p}"/><xacro:property name="g" value="everywhere" scope="global"/></xacro:macro>
+            <xacro:outer/><t x="${x}" g="${g}"/>)~",
+         R"~(<i x="local"/><o p="from_inner"/><t x="outer" g="everywhere"/>)~");
+}
+
+TEST_F(XacroFiles, MacrosSeeTheCallersProperties) {
+  // Scopes are dynamic: a macro body sees the properties of the scope it is called from.
+  expect(R"~(<xacro:macro name="show"><s v="${v}"/></xacro:macro>
+            <xacro:macro name="caller"><xacro:property name="v" value="2"/><xacro:show/></xacro:macro>
+            <xacro:caller/>)~",
+         R"~(<s v="2"/>)~");
+}
+
+TEST_F(XacroFiles, RecursiveMacrosAndDynamicCalls) {
+  expect(R"~(<xacro:macro name="chain" params="n"><l n="${n}"/>
+              <xacro:if value="${n > 1}"><xacro:chain n="${n - 1}"/></xacro:if></xacro:macro>
+            <xacro:chain n="3"/><xacro:property name="which" value="chain"/><xacro:call macro="${which}" n="1"/>)~",
+         R"~(<l n="3"/><l n="2"/><l n="1"/><l n="1"/>)~");
+}
+
+// ---- conditionals, elements, attributes
+
+TEST_F(XacroFiles, Conditionals) {
+  expect(R"~(<xacro:property name="v" value="1"/>
+            <xacro:if value="true"><a/></xacro:if><xacro:if value="0"><b/></xacro:if>
+            <xacro:unless value="false"><c/></xacro:unless><xacro:if value="${v == 1}"><d/></xacro:if>
+            <xacro:unless value="${v}"><e/></xacro:unless><xacro:if value="True"><f/></xacro:if>)~",
+         R"~(<a/><c/><d/><f/>)~");
+  EXPECT_NE(error(R"~(<xacro:if value="maybe"><a/></xacro:if>)~").find("not a boolean"), std::string::npos);
+}
+
+TEST_F(XacroFiles, ElementsAndAttributesByName) {
+  expect(R"~(<xacro:property name="tag" value="mass"/>
+            <link name="l"><xacro:element xacro:name="${tag}" value="1"><xacro:attribute name="unit" value="kg"/></xacro:element>
+              <xacro:attribute name="${'ty' + 'pe'}" value="x"/></link>)~",
+         R"~(<link name="l" type="x"><mass value="1" unit="kg"/></link>)~");
+}
+
+// ---- substitution arguments
+
+TEST_F(XacroFiles, ArgumentsWithDefaultsAndGivenValues) {
+  XacroOptions options;
+  options.args = {{"side", "right"}};
+  expect(R"~(<xacro:arg name="side" default="left"/><xacro:arg name="n" default="${1 + 1}"/>
+            <e side="$(arg side)" n="$(arg n)" x="${'$(arg side)' == 'right'}" y="${xacro.arg('n')}"/>)~",
+         R"~(<e side="right" n="2" x="True" y="2"/>)~", options);
+  const std::string message = error(R"~(<xacro:arg name="side" default="l"/><e s="$(arg sdie)"/>)~");
+  EXPECT_NE(message.find("undefined substitution argument 'sdie' (did you mean 'side'?)"), std::string::npos) << message;
+}
+
+TEST_F(XacroFiles, EnvironmentFindDirnameAndEval) {
+  env_ = {{"ROBOT", "pony"}};
+  write("ws/my_pkg/package.xml", "<package/>");
+  XacroOptions options;
+  options.package_paths = {dir_ / "ws"};
+  options.args = {{"r", "2"}};
+  const std::string pkg = std::filesystem::absolute(dir_ / "ws" / "my_pkg").lexically_normal().string();
+  const std::string here = std::filesystem::absolute(dir_).string();
+  expect(R"~(<e env="$(env ROBOT)" opt="$(optenv NOT_SET fall back)" opt2="$(optenv ROBOT x)" find="$(find my_pkg)/m.stl"
+               dir="$(dirname)" eval="$(eval 2 * float(r) + 1)" eval2="$(eval r + 'x')" eval3="$(eval arg('r') * 2)"/>)~",
+         "<e env=\"pony\" opt=\"fall back\" opt2=\"pony\" find=\"" + pkg + "/m.stl\" dir=\"" + here +
+             "\" eval=\"5.0\" eval2=\"2x\" eval3=\"4\"/>",
+         options);
+  EXPECT_NE(error(R"~(<e f="$(find nothing_here)"/>)~", options).find("package 'nothing_here' not found"), std::string::npos);
+  EXPECT_NE(error(R"~(<e f="$(env NOT_SET)"/>)~").find("environment variable 'NOT_SET' is not set"), std::string::npos);
+  EXPECT_NE(error(R"~(<e f="$(anon x)"/>)~").find("unknown substitution"), std::string::npos);
+}
+
+// ---- includes and YAML
+
+TEST_F(XacroFiles, IncludesRelativeToTheIncludingFileAndNamespaces) {
+  write("parts/arm.xacro", R"~(<robot xmlns:xacro="http://www.ros.org/wiki/xacro">
+      <xacro:property name="reach" value="0.7"/><xacro:include filename="hand.xacro"/>
+      <xacro:macro name="arm"><arm reach="${reach}"/><xacro:hand/></xacro:macro><from_arm/></robot>)~");
+  write("parts/hand.xacro", R"~(<robot xmlns:xacro="http://www.ros.org/wiki/xacro">
+      <xacro:macro name="hand"><hand/></xacro:macro></robot>)~");
+  expect(R"~(<xacro:include filename="parts/arm.xacro"/><xacro:arm/><r reach="${reach}"/>
+            <xacro:include filename="parts/arm.xacro" ns="second"/><xacro:second.arm/><s reach="${second.reach}"/>
+            <xacro:include filename="missing.xacro" optional="true"/>)~",
+         R"~(<from_arm/><arm reach="0.7"/><hand/><r reach="0.7"/><from_arm/><arm reach="0.7"/><hand/><s reach="0.7"/>)~");
+  EXPECT_NE(error(R"~(<xacro:include filename="missing.xacro"/>)~").find("cannot include"), std::string::npos);
+}
+
+TEST_F(XacroFiles, YamlFilesWithDottedAccessListsAndUnits) {
+  write("config/robot.yaml", R"~(# dimensions
+body: {length: 0.6, mass: 8}
+legs: [front, rear]
+flag: yes
+name: '12'
+angle: !degrees 90
+length: !millimeters 250
+nothing: ~
+)~");
+  expect(R"~(<xacro:property name="c" value="${xacro.load_yaml('config/robot.yaml')}"/>
+            <e l="${c.body.length}" m="${c['body']['mass'] * 2}" leg="${c.legs[1]}" n="${len(c.legs)}" f="${c.flag}"
+               s="${c.name}" a="${c.angle}" len="${c.length}" none="${c.nothing}" old="${load_yaml('config/robot.yaml').body.mass}"/>)~",
+         R"~(<e l="0.6" m="16" leg="rear" n="2" f="True" s="12" a="1.5707963267948966" len="0.25" none="None" old="8"/>)~");
+  EXPECT_NE(error(R"~(<e v="${xacro.load_yaml('config/robot.yaml').body.lenght}"/>)~").find("no key 'lenght'"),
+            std::string::npos);
+}
+
+TEST_F(XacroFiles, AMacroWithABlockInsideAConditionalInsideAnIncludedFile) {
+  write("sensor.xacro", R"~(<robot xmlns:xacro="http://www.ros.org/wiki/xacro">
+      <xacro:macro name="sensor" params="name *origin"><joint name="${name}_joint" type="fixed">
+        <xacro:insert_block name="origin"/><parent link="base"/><child link="${name}"/></joint>
+        <link name="${name}"/></xacro:macro>
+      <xacro:if value="$(arg with_sensor)">
+        <xacro:sensor name="cam"><origin xyz="${offset} 0 0"/></xacro:sensor>
+      </xacro:if>
+      <xacro:unless value="$(arg with_sensor)"><no_sensor/></xacro:unless></robot>)~");
+  const std::string body = R"~(<xacro:arg name="with_sensor" default="true"/><xacro:property name="offset" value="${0.1 * 2}"/>
+      <link name="base"/><xacro:include filename="sensor.xacro"/>)~";
+  expect(body, R"~(<link name="base"/><joint name="cam_joint" type="fixed"><origin xyz="0.2 0 0"/><parent link="base"/>
+      <child link="cam"/></joint><link name="cam"/>)~");
+  XacroOptions without;
+  without.args = {{"with_sensor", "false"}};
+  expect(body, R"~(<link name="base"/><no_sensor/>)~", without);
+}
+
+// ---- errors, limits and origins
+
+TEST_F(XacroFiles, ErrorsNameTheFileTheLineAndTheMacroChain) {
+  write("leg.xacro", "<robot xmlns:xacro=\"http://www.ros.org/wiki/xacro\">\n"
+                     "  <xacro:macro name=\"leg\" params=\"length\">\n"
+                     "    <link name=\"leg\">\n"
+                     "      <box size=\"${lenght}\"/>\n"
+                     "    </link>\n"
+                     "  </xacro:macro>\n"
+                     "</robot>\n");
+  const std::string main = write("robot.urdf.xacro", std::string(kOpen) + "\n<xacro:include filename=\"leg.xacro\"/>\n"
+                                                                          "<xacro:leg length=\"1\"/>\n</robot>\n");
+  try {
+    (void)expand_xacro_file(main);
+    FAIL() << "no error";
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.where().file, (dir_ / "leg.xacro").string());
+    EXPECT_EQ(e.where().line, 4);
+    const std::string message = e.what();
+    EXPECT_NE(message.find("unknown property 'lenght' (did you mean 'length'?)"), std::string::npos) << message;
+    EXPECT_NE(message.find("in macro 'leg' called from " + main + ":3"), std::string::npos) << message;
+  }
+  EXPECT_NE(error(R"~(<xacro:macro name="m" params="length"/><xacro:m lenght="1"/>)~").find("has no parameter 'lenght' (did you mean 'length'?)"),
+            std::string::npos);
+  EXPECT_NE(error(R"~(<xacro:lge/><xacro:macro name="leg"/>)~").find("unknown macro 'xacro:lge'"), std::string::npos);
+  EXPECT_NE(error(R"~(<xacro:macro name="m" params="a b"/><xacro:m a="1"/>)~").find("without parameter b"), std::string::npos);
+  EXPECT_NE(error(R"~(<xacro:macro name="m" params="*a"/><xacro:m/>)~").find("expects a block"), std::string::npos);
+  EXPECT_NE(error(R"~(<xacro:property name="a" value="${b}"/><xacro:property name="b" value="${a}"/><e v="${a}"/>)~").find("circular"),
+            std::string::npos);
+  EXPECT_NE(error("<unclosed>").find("malformed XML"), std::string::npos);
+}
+
+TEST_F(XacroFiles, ABlockParameterNeedsAName) {
+  // Found by fuzz_xacro: "**" alone used to escape as std::out_of_range when the block was listed.
+  EXPECT_NE(error(R"~(<xacro:macro name="m" params="**:=^|rest"><xacro:insert_block name="rest"/></xacro:macro>
+                    <xacro:m><one/></xacro:m>)~")
+                .find("main.urdf.xacro:1: macro 'm': parameter '**' has no name after its '*'"),
+            std::string::npos);
+  EXPECT_NE(error(R"~(<xacro:macro name="m" params="a *"/>)~").find("parameter '*' has no name"), std::string::npos);
+}
+
+TEST_F(XacroFiles, RunawayDocumentsAreBoundedErrors) {
+  // Each case is an error message, not a crash, a hang or an exhausted memory.
+  EXPECT_NE(error(R"~(<xacro:macro name="r"><xacro:r/></xacro:macro><xacro:r/>)~").find("nested deeper"), std::string::npos);
+  write("self.xacro", R"~(<robot xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:include filename="self.xacro"/></robot>)~");
+  EXPECT_NE(error(R"~(<xacro:include filename="self.xacro"/>)~").find("includes nested deeper"), std::string::npos);
+  EXPECT_NE(error(R"~(<e v="${'x' * 10 ** 12}"/>)~").find("exceeds the limit"), std::string::npos);
+  // Two calls per level, no output: 2^40 calls unless the steps are bounded.
+  XacroOptions small;
+  small.limits.steps = 100'000;
+  EXPECT_NE(error(R"~(<xacro:macro name="f" params="n"><xacro:if value="${n > 0}"><xacro:f n="${n - 1}"/><xacro:f n="${n - 1}"/>
+                  </xacro:if></xacro:macro><xacro:f n="40"/>)~",
+                  small)
+                .find("steps"),
+            std::string::npos);
+  EXPECT_NE(error(R"~(<e v="${2 ** 64}"/>)~").find("integer overflow"), std::string::npos);
+  EXPECT_NE(error("<e v=\"${" + std::string(500, '(') + "1" + std::string(500, ')') + "}\"/>").find("nested too deeply"),
+            std::string::npos);
+}
+
+TEST_F(XacroFiles, EveryLineOfTheResultKnowsItsSource) {
+  write("part.xacro", "<robot xmlns:xacro=\"http://www.ros.org/wiki/xacro\">\n"
+                      "  <xacro:macro name=\"part\" params=\"n\">\n"
+                      "    <link name=\"${n}\"/>\n"
+                      "  </xacro:macro>\n"
+                      "</robot>\n");
+  const std::string main = write("robot.urdf.xacro", std::string(kOpen) + "\n<xacro:include filename=\"part.xacro\"/>\n"
+                                                                          "<link name=\"base\"/>\n<xacro:part n=\"a\"/>\n</robot>\n");
+  const XacroResult r = expand_xacro_file(main);
+  int base_line = 0, a_line = 0, line = 1;
+  std::istringstream in(r.xml());
+  for (std::string text; std::getline(in, text); ++line) {
+    if (text.find("\"base\"") != std::string::npos) base_line = line;
+    if (text.find("\"a\"") != std::string::npos) a_line = line;
+  }
+  ASSERT_GT(base_line, 0);
+  ASSERT_GT(a_line, 0);
+  EXPECT_EQ(r.origin(base_line).file, main);
+  EXPECT_EQ(r.origin(base_line).line, 3);
+  EXPECT_EQ(r.context(base_line), "");
+  EXPECT_EQ(r.origin(a_line).file, (dir_ / "part.xacro").string());
+  EXPECT_EQ(r.origin(a_line).line, 3);
+  EXPECT_EQ(r.context(a_line), "in macro 'part' called from " + main + ":4");
+  EXPECT_EQ(r.files().size(), 2u);
+}
+
+TEST(XacroDetection, ByExtensionOrByTheNamespaceInUse) {
+  EXPECT_TRUE(is_xacro("robot.urdf.xacro", "<robot/>"));
+  EXPECT_TRUE(is_xacro("robot.urdf", R"~(<robot xmlns:xacro="x"><xacro:property name="a" value="1"/></robot>)~"));
+  // xacro's own output keeps the declaration; nothing to expand there.
+  EXPECT_FALSE(is_xacro("robot.urdf", R"~(<robot xmlns:xacro="x"><link name="a"/></robot>)~"));
+  EXPECT_FALSE(is_xacro("robot.urdf", "<robot><link name=\"a\"/></robot>"));
+}
+
+}  // namespace
+}  // namespace rmodel
