@@ -31,7 +31,7 @@ _rmodel_dynamic() {
 # REPLY: the subcommands of the command path $1 ("" for rmodel itself).
 _rmodel_subcommands() {
     case $1 in
-        '') REPLY='check info tree joints chains groups contacts index convert poses diff check-log log-info aggregate filter fk jacobian help version' ;;
+        '') REPLY='check info tree joints chains groups contacts index convert poses diff check-log log-info aggregate filter fk jacobian dynamics help version' ;;
         *) REPLY= ;;
     esac
 }
@@ -57,6 +57,7 @@ _rmodel_options() {
         'filter') REPLY='-h --help -i --input-format --stamp --max-errors -q --quiet --flush-each --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -p --param --field --joints --list --step --duration --plot --from --to --plot-joints' ;;
         'fk') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --pose --pose-file -f --format -o --output --links --chain --with-virtual --orientation --log -i --input-format --topic --time --time-column --column-prefix --max-errors -q --quiet --flush-each' ;;
         'jacobian') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --pose --pose-file -f --format -o --output --chain --link --point --with-virtual' ;;
+        'dynamics') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --pose --pose-file -f --format -o --output --velocity --acceleration --gravity --mass-matrix --floating-base --support' ;;
         'help') REPLY='-h --help' ;;
         'version') REPLY='-h --help -f --format -o --output' ;;
         *) REPLY= ;;
@@ -84,6 +85,7 @@ _rmodel_value_options() {
         'filter') REPLY=' -i --input-format --stamp --max-errors --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -p --param --field --joints --duration --plot --from --to --plot-joints ' ;;
         'fk') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --pose --pose-file -f --format -o --output --links --chain --orientation --log -i --input-format --topic --time --time-column --column-prefix --max-errors ' ;;
         'jacobian') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --pose --pose-file -f --format -o --output --chain --link --point ' ;;
+        'dynamics') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --pose --pose-file -f --format -o --output --velocity --acceleration --gravity --support ' ;;
         'help') REPLY='  ' ;;
         'version') REPLY=' -f --format -o --output ' ;;
         *) REPLY= ;;
@@ -249,6 +251,15 @@ _rmodel_option_values() {
         'jacobian|-f'|'jacobian|--format') _rmodel_words 'text json csv' ;;
         'jacobian|-o'|'jacobian|--output') _rmodel_files ;;
         'jacobian|--chain') _rmodel_dynamic chains ;;
+        'dynamics|-u'|'dynamics|--urdf') _rmodel_files ;;
+        'dynamics|-s'|'dynamics|--semantics') _rmodel_files ;;
+        'dynamics|--semantics-format') _rmodel_words 'cpf json srdf' ;;
+        'dynamics|-m'|'dynamics|--model') _rmodel_files ;;
+        'dynamics|--package-path') _rmodel_dirs ;;
+        'dynamics|--pose') _rmodel_dynamic poses ;;
+        'dynamics|--pose-file') _rmodel_files ;;
+        'dynamics|-f'|'dynamics|--format') _rmodel_words 'text json csv' ;;
+        'dynamics|-o'|'dynamics|--output') _rmodel_files ;;
         'version|-f'|'version|--format') _rmodel_words 'text json' ;;
         'version|-o'|'version|--output') _rmodel_files ;;
     esac
@@ -311,8 +322,12 @@ _rmodel_positional() {
             if (( $2 >= 0 )); then _rmodel_dynamic joint-values
             fi
             ;;
+        'dynamics')
+            if (( $2 >= 0 )); then _rmodel_dynamic joint-values
+            fi
+            ;;
         'help')
-            if (( $2 == 0 )); then _rmodel_words 'check info tree joints chains groups contacts index convert poses diff check-log log-info aggregate filter fk jacobian help version'
+            if (( $2 == 0 )); then _rmodel_words 'check info tree joints chains groups contacts index convert poses diff check-log log-info aggregate filter fk jacobian dynamics help version'
             fi
             ;;
     esac

@@ -20,6 +20,7 @@ complete -c rmodel -n '__fish_use_subcommand' -a 'aggregate' -d 'Merge partial j
 complete -c rmodel -n '__fish_use_subcommand' -a 'filter' -d 'Filter every joint of joint-state logs; list filter kinds; step responses and plots'
 complete -c rmodel -n '__fish_use_subcommand' -a 'fk' -d 'Forward kinematics: link frames at a pose, or for every joint state of a log'
 complete -c rmodel -n '__fish_use_subcommand' -a 'jacobian' -d 'Geometric Jacobian of a chain at a pose'
+complete -c rmodel -n '__fish_use_subcommand' -a 'dynamics' -d 'Joint torques a pose and a motion need, root fixed or carried by the legs; mass matrix'
 complete -c rmodel -n '__fish_use_subcommand' -a 'help' -d 'List the commands, or show the manual of one'
 complete -c rmodel -n '__fish_use_subcommand' -a 'version' -d 'Version of rmodel and of the libraries it was built with'
 complete -c rmodel -n '__fish_use_subcommand' -s h -l help -d 'Print this help message and exit'
@@ -331,9 +332,30 @@ complete -c rmodel -n '__fish_seen_subcommand_from jacobian' -l point -x -d 'Ref
 complete -c rmodel -n '__fish_seen_subcommand_from jacobian' -l with-virtual -d 'Include the chain\'s virtual joints (past last_link); the end link is then last_link_virtual'
 complete -c rmodel -n '__fish_seen_subcommand_from jacobian' -a '(rmodel __complete joint-values (commandline -opc)[2..-1] 2>/dev/null)' -d 'Joint positions as joint=value (rad or m), applied after --pose'
 
+# rmodel dynamics
+complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -s h -l help -d 'Print this help message and exit'
+complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -s u -l urdf -r -F -d 'URDF file (\'-\' for stdin) [env: RMODEL_URDF]'
+complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
+complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -l semantics-format -x -a 'cpf json srdf' -d 'Semantics format when not evident'
+complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -l limits -x -d 'MoveIt joint_limits.yaml: acceleration and jerk limits, velocity limits replacing the URDF\'s [env: RMODEL_LIMITS]'
+complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -s m -l model -r -F -d 'Model manifest JSON naming the URDF and semantics [env: RMODEL_MODEL]'
+complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -l sample -d 'Use the sample robot shipped with rmodel'
+complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -l package-path -x -a '(__fish_complete_directories)' -d 'Directory holding ROS packages, for $(find PKG) and package://PKG/ (repeatable; searched before ROS_PACKAGE_PATH)'
+complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -l pose -x -a '(rmodel __complete poses (commandline -opc)[2..-1] 2>/dev/null)' -d 'Joint positions (rad or m) as joint=value items separated by commas; a named pose may come first (\'stand,neck_pitch=0.2\'); joints not given are 0'
+complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -l pose-file -r -F -d 'Take the pose from the first joint-state message of a JSON, JSON Lines or CSV file (--pose items override it)'
+complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -s f -l format -x -a 'text json csv' -d 'Output format (default: from -o\'s extension, else text)'
+complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -s o -l output -r -F -d 'Output file (\'-\': stdout; its extension names the format)'
+complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -l velocity -x -d 'Joint velocities (rad/s or m/s) as joint=value items separated by commas; joints not given are 0'
+complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -l acceleration -x -d 'Joint accelerations (rad/s² or m/s²) as joint=value items; joints not given are 0'
+complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -l gravity -x -d 'Gravity in the root link\'s frame (m/s²)'
+complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -l mass-matrix -d 'Add the joint-space mass matrix M (kg·m², kg for prismatic joints, kg·m between them), root fixed'
+complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -l floating-base -d 'The root floats, at rest: the supporting chains carry the body through their contact points; each joint\'s torque includes its share'
+complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -l support -x -d 'Supporting chains as chain[=coefficient][:contact] items separated by commas (coefficient in [0, 1], default 1; contact: the chain\'s default); default: every chain with a default contact'
+complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -a '(rmodel __complete joint-values (commandline -opc)[2..-1] 2>/dev/null)' -d 'Joint positions as joint=value (rad or m), applied after --pose'
+
 # rmodel help
 complete -c rmodel -n '__fish_seen_subcommand_from help' -s h -l help -d 'Print this help message and exit'
-complete -c rmodel -n '__fish_seen_subcommand_from help' -a 'check info tree joints chains groups contacts index convert poses diff check-log log-info aggregate filter fk jacobian help version' -d 'The command to show the manual of'
+complete -c rmodel -n '__fish_seen_subcommand_from help' -a 'check info tree joints chains groups contacts index convert poses diff check-log log-info aggregate filter fk jacobian dynamics help version' -d 'The command to show the manual of'
 
 # rmodel version
 complete -c rmodel -n '__fish_seen_subcommand_from version' -s h -l help -d 'Print this help message and exit'
