@@ -51,13 +51,13 @@ _rmodel_options() {
         'convert') REPLY='-h --help -o --output -f --format --from' ;;
         'poses') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -f --format -o --output --full' ;;
         'diff') REPLY='-h --help -s --semantics --old-semantics --new-semantics --limits --old-limits --new-limits --tolerance --strict -q --quiet -f --format -o --output' ;;
-        'check-log') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -i --input-format --topic --time --time-column --column-prefix --max-gap --period --max-acceleration --tolerance --max-reports -f --format -o --output -q --quiet --output-dir -j --jobs' ;;
+        'check-log') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -i --input-format --topic --time --time-column --column-prefix --max-gap --period --max-acceleration --tolerance --dynamics --floating-base --max-reports -f --format -o --output -q --quiet --output-dir -j --jobs' ;;
         'log-info') REPLY='-h --help -f --format -o --output' ;;
         'aggregate') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -i --input-format --stamp --max-errors -q --quiet --flush-each --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --clamp --initial-pose --no-support --filter --filter-param' ;;
         'filter') REPLY='-h --help -i --input-format --stamp --max-errors -q --quiet --flush-each --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -p --param --field --joints --list --step --duration --plot --from --to --plot-joints' ;;
         'fk') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --pose --pose-file -f --format -o --output --links --chain --with-virtual --orientation --log -i --input-format --topic --time --time-column --column-prefix --max-errors -q --quiet --flush-each' ;;
         'jacobian') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --pose --pose-file -f --format -o --output --chain --link --point --with-virtual' ;;
-        'dynamics') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --pose --pose-file -f --format -o --output --velocity --acceleration --gravity --mass-matrix --floating-base --support' ;;
+        'dynamics') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --pose --pose-file -f --format -o --output --mcap-compression --mcap-chunk-size --velocity --acceleration --gravity --mass-matrix --floating-base --support --log --diff --diff-param -i --input-format --topic --time --time-column --column-prefix --max-errors -q --quiet --flush-each' ;;
         'help') REPLY='-h --help' ;;
         'version') REPLY='-h --help -f --format -o --output' ;;
         *) REPLY= ;;
@@ -85,7 +85,7 @@ _rmodel_value_options() {
         'filter') REPLY=' -i --input-format --stamp --max-errors --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -p --param --field --joints --duration --plot --from --to --plot-joints ' ;;
         'fk') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --pose --pose-file -f --format -o --output --links --chain --orientation --log -i --input-format --topic --time --time-column --column-prefix --max-errors ' ;;
         'jacobian') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --pose --pose-file -f --format -o --output --chain --link --point ' ;;
-        'dynamics') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --pose --pose-file -f --format -o --output --velocity --acceleration --gravity --support ' ;;
+        'dynamics') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --pose --pose-file -f --format -o --output --mcap-compression --mcap-chunk-size --velocity --acceleration --gravity --support --log --diff --diff-param -i --input-format --topic --time --time-column --column-prefix --max-errors ' ;;
         'help') REPLY='  ' ;;
         'version') REPLY=' -f --format -o --output ' ;;
         *) REPLY= ;;
@@ -258,8 +258,14 @@ _rmodel_option_values() {
         'dynamics|--package-path') _rmodel_dirs ;;
         'dynamics|--pose') _rmodel_dynamic poses ;;
         'dynamics|--pose-file') _rmodel_files ;;
-        'dynamics|-f'|'dynamics|--format') _rmodel_words 'text json csv' ;;
+        'dynamics|-f'|'dynamics|--format') _rmodel_words 'text json csv jsonl mcap' ;;
         'dynamics|-o'|'dynamics|--output') _rmodel_files ;;
+        'dynamics|--mcap-compression') _rmodel_words 'zstd lz4 none' ;;
+        'dynamics|--log') _rmodel_files ;;
+        'dynamics|--diff') _rmodel_files ;;
+        'dynamics|-i'|'dynamics|--input-format') _rmodel_words 'auto jsonl json csv yaml mcap db3 bag' ;;
+        'dynamics|--topic') _rmodel_files ;;
+        'dynamics|--time') _rmodel_words 'header log' ;;
         'version|-f'|'version|--format') _rmodel_words 'text json' ;;
         'version|-o'|'version|--output') _rmodel_files ;;
     esac

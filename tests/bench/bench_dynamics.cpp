@@ -25,6 +25,7 @@
 #include <kdl/treeidsolver_recursive_newton_euler.hpp>
 
 #include "rmodel/dynamics.hpp"
+#include "rmodel/dynamics_stream.hpp"
 #include "rmodel/model.hpp"
 
 namespace rd = rmodel::dynamics;
@@ -206,6 +207,42 @@ ChainCase* chain_case(benchmark::State& state) {
 
 // ---- trees
 
+/// Drops the poses the torque sink writes (the writer is measured by bench_io).
+class NullSink final : public rmodel::stream::Sink {
+public:
+  void joint_state(const rmodel::JointState& s, std::optional<std::int64_t>) override {
+    benchmark::DoNotOptimize(s.effort.data());
+  }
+  void support_state(const rmodel::SupportState&, std::optional<std::int64_t>) override {}
+};
+
+/// `dynamics --log` past the aggregator: full poses with velocities, 100 Hz stamps, through
+/// the torque sink (differentiation and inverse dynamics, root fixed). Poses per second.
+void BM_Log_TorqueSink(benchmark::State& state) {
+  auto* t = tree_case(state);
+  if (!t) return;
+  NullSink drop;
+  rd::TorqueSink sink(drop, *t->robot);
+  const std::size_t n = t->robot->pose_size();
+  std::vector<rmodel::JointState> poses(kMotions);
+  std::mt19937 rng(44);
+  std::uniform_real_distribution<double> draw(-1.0, 1.0);
+  for (auto& pose : poses) {
+    pose.name = t->robot->joint_names();
+    for (std::size_t j = 0; j < n; ++j) {
+      pose.position.push_back(draw(rng));
+      pose.velocity.push_back(2.0 * draw(rng));
+    }
+  }
+  std::size_t i = 0;
+  for (auto _ : state) {
+    rmodel::JointState& pose = poses[i % kMotions];
+    pose.stamp = 0.01 * static_cast<double>(i++);
+    sink.joint_state(pose, std::nullopt);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(i));
+}
+
 void BM_Tree_InverseDynamics_rmodel(benchmark::State& state) {
   auto* t = tree_case(state);
   if (!t) return;
@@ -318,6 +355,7 @@ void chains(benchmark::internal::Benchmark* b) {
 
 }  // namespace
 
+BENCHMARK(BM_Log_TorqueSink)->Apply(trees);
 BENCHMARK(BM_Tree_InverseDynamics_rmodel)->Apply(trees);
 BENCHMARK(BM_Tree_InverseDynamics_KDL)->Apply(trees);
 BENCHMARK(BM_Tree_GravityTorques_rmodel)->Apply(trees);

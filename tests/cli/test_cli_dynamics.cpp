@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -160,6 +161,186 @@ TEST(CliDynamics, Errors) {
     EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
     EXPECT_EQ(r.out, "");
   }
+}
+
+// ---- --log and check-log --dynamics: the front left hip swinging, the rest of the pony
+// at 0. With the knee and ankle straight the leg is one rigid pendulum about the hip: the hip
+// needs I q̈ + g sin(q) Σ m d whatever the speed (no centrifugal torque about its own axis).
+
+constexpr double kLegInertia = 0.0003 + kThigh * kThighCom * kThighCom + 0.0001 + kShin * kShinCom * kShinCom +
+                               2e-5 + kHoof * kHoofCom * kHoofCom;
+constexpr double kLegMoment = kThigh * kThighCom + kShin * kShinCom + kHoof * kHoofCom;
+
+double hip_torque(double q, double qdd) { return kLegInertia * qdd + kG * std::sin(q) * kLegMoment; }
+
+/// A JSON Lines log of the hip accelerating at `a` from rest: q = a t²/2, velocity a t
+/// (written unless `positions_only`), effort `offset` + the pendulum's torque (when given).
+std::string hip_log(const std::vector<double>& stamps, double a, bool positions_only,
+                    std::optional<double> offset = std::nullopt) {
+  std::ostringstream out;
+  out.precision(17);
+  for (std::size_t k = 0; k < stamps.size(); ++k) {
+    const double t = stamps[k];
+    const double q = 0.5 * a * t * t;
+    out << R"({"t": )" << t << R"(, "name": ["front_left_hip"], "position": [)" << q << "]";
+    if (!positions_only) out << R"(, "velocity": [)" << a * t << "]";
+    // The first sample starts the differentiator: acceleration 0 there.
+    if (offset) out << R"(, "effort": [)" << *offset + hip_torque(q, k == 0 ? 0.0 : a) << "]";
+    out << "}\n";
+  }
+  return out.str();
+}
+
+std::size_t slot_of(const json& state, const std::string& joint) {
+  const auto& names = state.at("name");
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == joint) return i;
+  ADD_FAILURE() << joint << " not in " << names.dump();
+  return 0;
+}
+
+TEST(CliDynamics, LogGivesThePendulumsTorqueAtEveryPose) {
+  const std::vector<double> stamps{0.0, 0.01, 0.025, 0.03, 0.05};
+  const double a = 20.0;
+  const auto r = run_rmodel({"dynamics", "--sample", "--log", "-"}, hip_log(stamps, a, false));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto lines = test::json_lines(r.out);
+  ASSERT_EQ(lines.size(), stamps.size());
+  for (std::size_t k = 0; k < stamps.size(); ++k) {
+    const json& s = lines[k];
+    const std::size_t hip = slot_of(s, "front_left_hip");
+    EXPECT_EQ(s.at("name").size(), 20u);
+    EXPECT_EQ(s.at("t").get<double>(), stamps[k]);
+    const double q = 0.5 * a * stamps[k] * stamps[k];
+    EXPECT_NEAR(s.at("position")[hip].get<double>(), q, 1e-15);
+    EXPECT_NEAR(s.at("effort")[hip].get<double>(), hip_torque(q, k == 0 ? 0.0 : a), 1e-9) << "pose " << k;
+    EXPECT_NEAR(s.at("effort")[slot_of(s, "front_right_hip")].get<double>(), 0.0, 1e-12);
+  }
+}
+
+TEST(CliDynamics, LogWithDiffTakesVelocitiesFromPositions) {
+  // A ramp q = w t given as positions only: velocity w from the second pose, acceleration 0
+  // from the third, so the hip needs only the pendulum's gravity torque.
+  const double w = 2.0;
+  std::ostringstream log;
+  log.precision(17);
+  const std::vector<double> stamps{0.0, 0.01, 0.02, 0.035, 0.05};
+  for (const double t : stamps)
+    log << R"({"t": )" << t << R"(, "name": ["front_left_hip"], "position": [)" << w * t << "]}\n";
+  for (const std::string diff : {"", "diff"}) {
+    std::vector<std::string> args{"dynamics", "--sample", "--log", "-", "-f", "csv"};
+    if (!diff.empty()) args.insert(args.end(), {"--diff", diff});
+    const auto r = run_rmodel(args, log.str());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    // CSV: header t, then position, velocity, effort columns per joint.
+    std::istringstream in(r.out);
+    std::string header, row;
+    std::getline(in, header);
+    const auto column = [&](const std::string& name) {
+      std::istringstream h(header);
+      std::string cell;
+      for (std::size_t i = 0; std::getline(h, cell, ','); ++i)
+        if (cell == name) return i;
+      ADD_FAILURE() << name << " not in " << header;
+      return std::size_t{0};
+    };
+    const std::size_t effort = column("front_left_hip.effort");
+    std::vector<double> efforts;
+    while (std::getline(in, row)) {
+      std::istringstream cells(row);
+      std::string cell;
+      for (std::size_t i = 0; std::getline(cells, cell, ','); ++i)
+        if (i == effort) efforts.push_back(std::stod(cell));
+    }
+    ASSERT_EQ(efforts.size(), stamps.size());
+    for (std::size_t k = 2; k < stamps.size(); ++k)
+      EXPECT_NEAR(efforts[k], hip_torque(w * stamps[k], 0.0), 1e-9) << diff << " pose " << k;
+  }
+}
+
+TEST(CliDynamics, LogFloatingBaseUsesTheSupportStatesAndLogErrors) {
+  // Standing on all four legs, then lifting the front left one: its knee goes from carrying
+  // its share to holding its own shin and hoof only, as `dynamics --floating-base` says.
+  std::string log = R"({"t": 0, "name": ["front_left_knee"], "position": [-0.8]})" "\n";
+  log += R"({"t": 0.01, "name": ["front_right", "rear_left", "rear_right"], "support": [1, 1, 1]})" "\n";
+  log += R"({"t": 0.02, "name": ["front_left_knee"], "position": [-0.8]})" "\n";
+  const auto r = run_rmodel({"dynamics", "--sample", "--floating-base", "--log", "-"}, log);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto lines = test::json_lines(r.out);
+  ASSERT_EQ(lines.size(), 3u);
+  const auto knee_at = [&](std::vector<std::string> support) {
+    std::vector<std::string> args{"dynamics", "--sample", "front_left_knee=-0.8", "--floating-base"};
+    if (!support.empty()) {
+      std::string items;
+      for (const auto& c : support) items += (items.empty() ? "" : ",") + c;
+      args.insert(args.end(), {"--support", items});
+    }
+    return torques(dynamics(std::vector<std::string>(args.begin() + 2, args.end()))).at("front_left_knee").first;
+  };
+  const std::size_t knee = slot_of(lines[0], "front_left_knee");
+  EXPECT_NEAR(lines[0].at("effort")[knee].get<double>(), knee_at({}), 1e-9);
+  EXPECT_TRUE(lines[1].contains("support"));
+  EXPECT_NEAR(lines[2].at("effort")[knee].get<double>(), knee_at({"front_right", "rear_left", "rear_right"}), 1e-9);
+  EXPECT_GT(std::abs(lines[0].at("effort")[knee].get<double>() - lines[2].at("effort")[knee].get<double>()), 0.1);
+
+  const auto refused = run_rmodel({"dynamics", "--sample", "--log", "-", "--mass-matrix"}, log);
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("--mass-matrix"), std::string::npos) << refused.err;
+  const auto not_diff = run_rmodel({"dynamics", "--sample", "--log", "-", "--diff", "exponential"}, log);
+  EXPECT_NE(not_diff.exit_code, 0);
+  EXPECT_NE(not_diff.err.find("differentiator"), std::string::npos) << not_diff.err;
+  const auto diff_without_log = run_rmodel({"dynamics", "--sample", "--diff", "diff"});
+  EXPECT_EQ(diff_without_log.exit_code, 2);
+  EXPECT_NE(diff_without_log.err.find("--diff requires --log"), std::string::npos) << diff_without_log.err;
+}
+
+TEST(CliCheckLogDynamics, ATorqueAboveTheEffortLimitIsAnError) {
+  // 1000 rad/s² from rest within the velocity limit (3 rad/s): about 7.5 N·m, the hip's
+  // effort limit is 5 (share/rmodel/sample/pony.urdf).
+  const std::vector<double> stamps{0.0, 0.001, 0.002, 0.003};
+  const std::string log = hip_log(stamps, 1000.0, false);
+  const auto plain = run_rmodel({"check-log", "--sample", "-"}, log);
+  EXPECT_EQ(plain.exit_code, 0) << plain.out;
+  const auto r = run_rmodel({"check-log", "--sample", "--dynamics", "-", "-f", "json"}, log);
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const json doc = json::parse(r.out);
+  ASSERT_EQ(doc.at("problems").size(), 3u) << doc.at("problems").dump();
+  for (const auto& p : doc.at("problems")) {
+    EXPECT_EQ(p.at("code"), "effort-limit");
+    EXPECT_EQ(p.at("joint"), "front_left_hip");
+    EXPECT_NE(p.at("message").get<std::string>().find("effort limit 5"), std::string::npos) << p.dump();
+  }
+  EXPECT_EQ(doc.at("problems")[0].at("line"), 2);
+  for (const auto& j : doc.at("joints"))
+    if (j.at("joint") == "front_left_hip") {
+      EXPECT_NEAR(j.at("max_torque").get<double>(), hip_torque(0.5 * 1000.0 * 9e-6, 1000.0), 1e-9);
+      EXPECT_EQ(j.at("effort_limit"), 5.0);
+      EXPECT_EQ(j.at("effort_samples"), 0);
+      EXPECT_TRUE(j.at("effort_rms").is_null());
+    }
+}
+
+TEST(CliCheckLogDynamics, RecordedEffortsAreComparedWithTheRequiredOnes) {
+  // The recorded effort is the pendulum's torque plus 0.1 N·m at every sample.
+  const std::vector<double> stamps{0.0, 0.01, 0.02, 0.03};
+  const auto r =
+      run_rmodel({"check-log", "--sample", "--dynamics", "-", "-f", "json"}, hip_log(stamps, 10.0, false, 0.1));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json doc = json::parse(r.out);
+  bool seen = false;
+  for (const auto& j : doc.at("joints"))
+    if (j.at("joint") == "front_left_hip") {
+      seen = true;
+      EXPECT_EQ(j.at("effort_samples"), 4);
+      EXPECT_NEAR(j.at("effort_rms").get<double>(), 0.1, 1e-9);
+      EXPECT_NEAR(j.at("effort_max").get<double>(), 0.1, 1e-9);
+    } else {
+      EXPECT_EQ(j.at("effort_samples"), 0);
+    }
+  EXPECT_TRUE(seen);
+  const auto refused = run_rmodel({"check-log", "--sample", "--floating-base", "-"}, "");
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find("--floating-base requires --dynamics"), std::string::npos) << refused.err;
 }
 
 }  // namespace

@@ -11,8 +11,13 @@
 #include "options/model_options.hpp"
 #include "options/output.hpp"
 #include "options/pose_options.hpp"
+#include "options/stream_options.hpp"
+#include "rmodel/aggregator.hpp"
 #include "rmodel/dynamics.hpp"
+#include "rmodel/dynamics_stream.hpp"
 #include "rmodel/error.hpp"
+#include "rmodel/filters/stream_filter.hpp"
+#include "rmodel/io/writer.hpp"
 #include "rmodel/pose.hpp"
 
 namespace rmodel::cli {
@@ -89,7 +94,16 @@ public:
         "-9.81 m/s² along its z unless --gravity");
     model_.add_to(app);
     pose_.add_to(app, true);
-    out_.add_to(app, {OutputFormat::text, OutputFormat::json, OutputFormat::csv}, OutputFormat::text);
+    // One pose: text, json, csv. --log: a joint-state log, JSON Lines, CSV or MCAP.
+    stream_.add_output_to(
+        app, {OutputFormat::text, OutputFormat::json, OutputFormat::csv, OutputFormat::jsonl, OutputFormat::mcap},
+        OutputFormat::text, [this] {
+          if (log_.empty())
+            out_.restrict({OutputFormat::text, OutputFormat::json, OutputFormat::csv}, OutputFormat::text, "one pose");
+          else
+            out_.restrict({OutputFormat::jsonl, OutputFormat::csv, OutputFormat::mcap}, OutputFormat::jsonl, "--log");
+          return !log_.empty();
+        });
     const char* motion = "Motion";
     app.add_option("--velocity", velocity_,
                    "Joint velocities (rad/s or m/s) as joint=value items separated by commas; joints not given are 0")
@@ -119,9 +133,11 @@ public:
         ->type_name("CHAIN[=C][:CONTACT],...")
         ->needs(floating)
         ->group(legged);
+    add_log_options(app);
   }
 
   int run() override {
+    if (!log_.empty()) return stream_log();
     const Model model = model_.load();
     const auto km = dyn::KinematicModel::from_model(model);
     const std::vector<double> q = pose_.resolve(model);
@@ -215,6 +231,63 @@ public:
   }
 
 private:
+  void add_log_options(CLI::App& app) {
+    const char* group = "Streams";
+    auto* log = app.add_option("--log", log_,
+                               "Stream a joint-state log (.jsonl, .json, .csv, .yaml, .mcap, .db3, .bag; '-': stdin) "
+                               "through the aggregator and write its poses with 'effort' = the torques they need; "
+                               "the pose given starts the held pose")
+                    ->type_name("FILE|-")
+                    ->group(group);
+    app.add_option("--diff", stream_options_.diff_method,
+                   "--log: differentiator giving velocities from positions (instead of the log's velocities) and "
+                   "accelerations from velocities (diff, lag_diff, fir_diff; default: the log's velocities, diff)")
+        ->needs(log)
+        ->group(group);
+    app.add_option("--diff-param", diff_param_args_,
+                   "Parameter NAME=VALUE of --diff (repeatable; T given: a fixed step, else the stamps' differences)")
+        ->allow_extra_args(false)
+        ->needs(log)
+        ->group(group);
+    add_log_input_options(app, stream_, log, group, "Flush the output after every message");
+  }
+
+  /// --log: the log through the aggregator (as `aggregate`), each published pose through
+  /// the torque sink, into the writer.
+  int stream_log() {
+    stream_.inputs = {log_};
+    (void)stream_.checked_inputs();
+    if (!support_.empty())
+      throw InvalidArgument("--support applies to one pose; with --log the log's support states are used");
+    if (!velocity_.empty() || !acceleration_.empty() || mass_matrix_)
+      throw InvalidArgument("--velocity, --acceleration and --mass-matrix apply to one pose, not to --log");
+    const Model model = model_.load();
+    AggregatorOptions options;
+    if (pose_.given()) options.initial_positions = pose_.resolve(model);
+    for (const auto& a : diff_param_args_) filters::parse_param_assignment(a, stream_options_.diff_params);
+    stream_options_.floating_base = floating_;
+    if (!gravity_.empty()) stream_options_.gravity = Eigen::Vector3d(gravity_[0], gravity_[1], gravity_[2]);
+    Aggregator aggregator(model, options);
+    {
+      stream::CallbackSink nowhere({});
+      (void)dyn::TorqueSink(nowhere, model, stream_options_);  // refuses bad options before the output is made
+    }
+
+    io::WriterOptions writer_options = stream_.writer_options();
+    writer_options.csv_joints = model.joint_names();
+    writer_options.csv_fields = io::CsvPosition | io::CsvVelocity | io::CsvEffort;
+    writer_options.csv_support = model.chain_names();
+    io::MessageWriter writer = io::MessageWriter::open(out_.path(), writer_options);
+    stream::WriterSink sink(writer);
+    dyn::TorqueSink torques(sink, model, stream_options_);
+    const stream::Summary summary = run_stream("dynamics", stream_, aggregator, torques);
+    if (!summary.output_closed) writer.close();
+    if (torques.rejected_support_states() > 0)
+      fmt::print(stderr, "rmodel: warning: {} support state(s) not used (the first: {}); the support stayed as it was\n",
+                 torques.rejected_support_states(), torques.first_support_problem());
+    return summary.rejected > 0 ? kFailed : kOk;
+  }
+
   static std::string floating_header(const dyn::SupportModel& supports, const std::vector<dyn::ChainSupport>& support) {
     std::string list;
     for (std::size_t c = 0; c < support.size(); ++c) {
@@ -268,7 +341,11 @@ private:
 
   ModelOptions model_;
   PoseOptions pose_;
-  OutputOptions out_;
+  StreamOptions stream_;
+  OutputOptions& out_ = stream_.out;
+  std::string log_;
+  dyn::DynamicsStreamOptions stream_options_;
+  std::vector<std::string> diff_param_args_;
   std::string velocity_;
   std::string acceleration_;
   std::vector<double> gravity_;
