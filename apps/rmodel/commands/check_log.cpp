@@ -78,7 +78,8 @@ public:
     app.description(
         "Validate a recorded joint-state log against a model: unknown joints, array sizes, stamps going back or "
         "repeated, gaps, NaN and infinities, positions outside the URDF limits, velocities above the URDF velocity "
-        "limit and, with --period, implied velocities and accelerations. Streams with bounded memory. Exit 0 when "
+        "limit, with --period implied velocities and accelerations, with --dynamics the torques the motion needs "
+        "against the effort limits. Streams with bounded memory. Exit 0 when "
         "the log has no error, 1 when it has, 2 on usage errors");
     model_.add_to(app);
     app.add_option("log", logs_,

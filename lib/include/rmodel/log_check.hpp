@@ -93,13 +93,15 @@ struct RMODEL_API UnknownLogJoint {
 /// messages it allocates nothing for a well-formed log.
 class RMODEL_API LogChecker {
 public:
-  /// @throws InvalidArgument when an option is negative or not a number, or max_reports is 0.
+  /// @throws InvalidArgument when an option is negative or not a number, max_reports is 0,
+  ///         or floating_base is set without dynamics.
   explicit LogChecker(const Model& model, LogCheckOptions options = {});
   ~LogChecker();
   LogChecker(LogChecker&&) noexcept;
   LogChecker& operator=(LogChecker&&) noexcept;
 
-  /// Checks one message. Support states and sync ticks are counted and otherwise skipped.
+  /// Checks one message. Support states and sync ticks are counted and otherwise skipped
+  /// (with LogCheckOptions::floating_base, support states set the supporting chains).
   void add(const io::Message& message);
   /// Records a line or message the reader could not read (an error).
   void add_read_error(const io::ReadError& error);
