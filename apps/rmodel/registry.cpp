@@ -22,6 +22,7 @@ std::unique_ptr<Command> make_filter_command();
 std::unique_ptr<Command> make_fk_command();
 std::unique_ptr<Command> make_jacobian_command();
 std::unique_ptr<Command> make_xacro_command();
+std::unique_ptr<Command> make_dynamics_command();
 std::unique_ptr<Command> make_help_command();
 std::unique_ptr<Command> make_version_command();
 
@@ -45,6 +46,7 @@ const CommandEntry kCommands[] = {
     {"fk", "Forward kinematics: link frames at a pose, or for every joint state of a log", make_fk_command},
     {"jacobian", "Geometric Jacobian of a chain at a pose", make_jacobian_command},
     {"xacro", "Expand a xacro file into URDF (without ROS)", make_xacro_command},
+    {"dynamics", "Joint torques a pose and a motion need, root fixed or carried by the legs; mass matrix", make_dynamics_command},
     {"help", "List the commands, or show the manual of one", make_help_command},
     {"version", "Version of rmodel and of the libraries it was built with", make_version_command},
 };

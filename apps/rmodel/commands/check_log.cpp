@@ -78,7 +78,8 @@ public:
     app.description(
         "Validate a recorded joint-state log against a model: unknown joints, array sizes, stamps going back or "
         "repeated, gaps, NaN and infinities, positions outside the URDF limits, velocities above the URDF velocity "
-        "limit and, with --period, implied velocities and accelerations. Streams with bounded memory. Exit 0 when "
+        "limit, with --period implied velocities and accelerations, with --dynamics the torques the motion needs "
+        "against the effort limits. Streams with bounded memory. Exit 0 when "
         "the log has no error, 1 when it has, 2 on usage errors");
     model_.add_to(app);
     app.add_option("log", logs_,
@@ -107,6 +108,16 @@ public:
     app.add_option("--tolerance", options_.tolerance,
                    "Allowed excursion beyond position limits (rad, m) and velocity limits (rad/s, m/s)")
         ->check(CLI::NonNegativeNumber);
+    auto* dynamics =
+        app.add_flag("--dynamics", options_.dynamics,
+                     "Also judge the torques the motion needs (velocities from the log, else and for accelerations "
+                     "differentiated over the stamps, or over --period): above a joint's effort limit is an error "
+                     "(effort-limit); where the log records efforts, their RMS and largest difference from the "
+                     "required torque per joint");
+    app.add_flag("--floating-base", options_.floating_base,
+                 "With --dynamics: the root floats, carried by the chains of the log's support states (root fixed "
+                 "otherwise)")
+        ->needs(dynamics);
     app.add_option("--max-reports", options_.max_reports,
                    "Problems shown per kind and joint; later ones are only counted")
         ->check(CLI::PositiveNumber)
@@ -214,6 +225,8 @@ private:
     std::vector<std::string> columns = {"index", "joint", "samples", "min", "max", "lower", "upper", "max_velocity",
                                         "velocity_limit"};
     if (options_.period > 0) columns.insert(columns.end(), {"max_implied_velocity", "max_acceleration"});
+    if (options_.dynamics)
+      columns.insert(columns.end(), {"max_torque", "effort_limit", "effort_samples", "effort_rms", "effort_max"});
     columns.push_back("errors");
     Table table(columns);
     for (const auto& st : checker.joints()) {
@@ -230,6 +243,13 @@ private:
       if (options_.period > 0) {
         row.push_back(computed(st.max_abs_implied_velocity, text));
         row.push_back(computed(st.max_abs_acceleration, text));
+      }
+      if (options_.dynamics) {
+        row.push_back(computed(st.max_abs_required_torque, text));
+        row.push_back(info->effort_limit > 0 ? Json(info->effort_limit) : Json(nullptr));
+        row.push_back(st.effort_samples);
+        row.push_back(computed(st.effort_residual_rms, text));
+        row.push_back(computed(st.effort_residual_max, text));
       }
       row.push_back(st.errors);
       table.add_row(std::move(row));

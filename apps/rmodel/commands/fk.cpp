@@ -71,25 +71,7 @@ public:
                                "state; partial messages update the held pose, which starts at the given pose")
                     ->type_name("FILE|-")
                     ->group(group);
-    app.add_option("-i,--input-format", stream_.input_format, "Input format of --log")
-        ->check(CLI::IsMember(kInputFormatNames))
-        ->default_str("auto")
-        ->needs(log)
-        ->group(group);
-    app.add_option("--topic", stream_.topics, "ROS logs: read this topic (repeatable; default: every JointState topic)")
-        ->needs(log)
-        ->group(group);
-    app.add_option("--time", stream_.time_source, "ROS logs: message time from the header stamp or the recorder's log time")
-        ->check(CLI::IsMember({"header", "log"}))
-        ->default_str("header")
-        ->needs(log)
-        ->group(group);
-    add_csv_column_options(app, stream_.time_column, stream_.column_prefix, group);
-    app.add_option("--max-errors", stream_.max_errors, "Stop after N rejected messages (0: never)")
-        ->needs(log)
-        ->group(group);
-    app.add_flag("-q,--quiet", stream_.quiet, "Report only the summary, not each problem")->needs(log)->group(group);
-    app.add_flag("--flush-each", stream_.flush_each, "Flush the output after every record")->needs(log)->group(group);
+    add_log_input_options(app, stream_, log, group, "Flush the output after every record");
   }
 
   int run() override {

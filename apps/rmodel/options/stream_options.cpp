@@ -43,6 +43,29 @@ void StreamOptions::add_to(CLI::App& app) {
   add_csv_column_options(app, time_column, column_prefix, group);
 }
 
+void add_log_input_options(CLI::App& app, StreamOptions& options, CLI::Option* log, const char* group,
+                           const char* flush_help) {
+  app.add_option("-i,--input-format", options.input_format, "Input format of --log")
+      ->check(CLI::IsMember(kInputFormatNames))
+      ->default_str("auto")
+      ->needs(log)
+      ->group(group);
+  app.add_option("--topic", options.topics, "ROS logs: read this topic (repeatable; default: every JointState topic)")
+      ->needs(log)
+      ->group(group);
+  app.add_option("--time", options.time_source, "ROS logs: message time from the header stamp or the recorder's log time")
+      ->check(CLI::IsMember({"header", "log"}))
+      ->default_str("header")
+      ->needs(log)
+      ->group(group);
+  add_csv_column_options(app, options.time_column, options.column_prefix, group);
+  app.add_option("--max-errors", options.max_errors, "Stop after N rejected messages (0: never)")
+      ->needs(log)
+      ->group(group);
+  app.add_flag("-q,--quiet", options.quiet, "Report only the summary, not each problem")->needs(log)->group(group);
+  app.add_flag("--flush-each", options.flush_each, flush_help)->needs(log)->group(group);
+}
+
 void add_csv_column_options(CLI::App& app, std::string& time_column, std::string& column_prefix, const char* group) {
   auto* column = app.add_option("--time-column", time_column,
                                 "CSV: the column holding the time in seconds (default: t, time or __time)")

@@ -63,6 +63,12 @@ inline const std::vector<std::string> kInputFormatNames = {"auto", "jsonl", "jso
 void add_csv_column_options(CLI::App& app, std::string& time_column, std::string& column_prefix,
                             const char* group);
 
+/// The input options of a command that streams the one log of an option such as `--log
+/// FILE|-` (`log`), instead of add_to()'s positional logs: -i, --topic, --time, the CSV
+/// columns, --max-errors, -q and --flush-each (`flush_help`: its help text), all in `group`.
+void add_log_input_options(CLI::App& app, StreamOptions& options, CLI::Option* log, const char* group,
+                           const char* flush_help);
+
 /// Counts of a streaming run and its report on stderr.
 struct StreamStats {
   std::uint64_t read = 0;

@@ -11,7 +11,9 @@ namespace rmodel {
 /// Checks the model named by `source`: URDF structure (XML, duplicates, dangling links,
 /// several parents, loops, roots, missing limits, zero axes, what urdfdom rejects), then
 /// every rule of the semantic description against it, plus warnings (movable joints
-/// outside the full pose, joint types treated as fixed, inverted limits, ignored input).
+/// outside the full pose, joint types treated as fixed, inverted limits, ignored input),
+/// and physical plausibility: inertials (mass, positive definite inertia, triangle
+/// inequalities) and joints that cannot hold their own weight (docs/design.md, "Dynamics").
 /// @throws IoError only when a file cannot be read; problems in the content are returned.
 RMODEL_API Diagnostics check_model(const ModelSource& source);
 

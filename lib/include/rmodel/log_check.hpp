@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,15 @@ struct RMODEL_API LogCheckOptions {
   double tolerance = 0.0;
   /// Problems kept per code and joint; later ones are only counted. At least 1.
   std::size_t max_reports = 10;
+  /// Also judge the torques the log's motion needs (rmodel/dynamics_stream.hpp: the held
+  /// full pose after each joint state, velocities from the log where given, else and for
+  /// accelerations differentiated over the stamps): a joint of the message whose required
+  /// |torque| exceeds its effort limit is an error (code effort-limit); where the message
+  /// records an effort, recorded − required enters JointLogStats' effort residuals.
+  bool dynamics = false;
+  /// With `dynamics`: the root floats, carried by the chains of the log's support states
+  /// (before the first: every chain with a default contact). Otherwise the root is fixed.
+  bool floating_base = false;
 };
 
 /// One problem of the log.
@@ -63,6 +73,12 @@ struct RMODEL_API JointLogStats {
   double max_abs_velocity = 0.0;   ///< over finite given velocities; NaN when none
   double max_abs_implied_velocity = 0.0;  ///< |Δq| / period; NaN without period or pairs
   double max_abs_acceleration = 0.0;      ///< |Δv| / period; NaN without period or pairs
+  /// With LogCheckOptions::dynamics: the largest |required torque| (N·m or N) at the
+  /// messages carrying the joint; NaN without dynamics or samples.
+  double max_abs_required_torque = 0.0;
+  std::uint64_t effort_samples = 0;  ///< recorded efforts compared with the required torque
+  double effort_residual_rms = 0.0;  ///< RMS of recorded − required; NaN when none compared
+  double effort_residual_max = 0.0;  ///< recorded − required of the largest magnitude; NaN when none
 };
 
 /// A name found in the log that is not a joint of the full pose.
@@ -77,10 +93,15 @@ struct RMODEL_API UnknownLogJoint {
 /// messages it allocates nothing for a well-formed log.
 class RMODEL_API LogChecker {
 public:
-  /// @throws InvalidArgument when an option is negative or not a number, or max_reports is 0.
+  /// @throws InvalidArgument when an option is negative or not a number, max_reports is 0,
+  ///         or floating_base is set without dynamics.
   explicit LogChecker(const Model& model, LogCheckOptions options = {});
+  ~LogChecker();
+  LogChecker(LogChecker&&) noexcept;
+  LogChecker& operator=(LogChecker&&) noexcept;
 
-  /// Checks one message. Support states and sync ticks are counted and otherwise skipped.
+  /// Checks one message. Support states and sync ticks are counted and otherwise skipped
+  /// (with LogCheckOptions::floating_base, support states set the supporting chains).
   void add(const io::Message& message);
   /// Records a line or message the reader could not read (an error).
   void add_read_error(const io::ReadError& error);
@@ -139,6 +160,9 @@ private:
   double first_stamp_, last_stamp_;
   double stream_stamp_;  ///< latest stamp of the stream, NaN before the first
   bool warned_no_stamp_ = false;
+  struct Dynamics;  ///< the held pose and the torque sink of LogCheckOptions::dynamics
+  std::unique_ptr<Dynamics> dynamics_;
+  void check_dynamics(const io::Message& m);
 };
 
 }  // namespace rmodel

@@ -1,5 +1,6 @@
 #include "rmodel/check.hpp"
 
+#include "model/inertial_check.hpp"
 #include "model/model_impl.hpp"
 #include "model/xacro_source.hpp"
 #include "rmodel/error.hpp"
@@ -37,6 +38,15 @@ Diagnostics check_model_text(const std::string& urdf_text, const std::string& ur
     const Model model = Model::from_urdf_string(urdf_text, urdf_name, impl->semantics, impl->limits);
     for (auto& d : check_named_poses(model).items) out.items.push_back(std::move(d));
   }
+  // Physical plausibility: the inertials, then what gravity asks of the joints.
+  Diagnostics physical;
+  detail::check_inertials(urdf_text, urdf_name, physical);
+  if (!out.has_errors() && !physical.has_errors())
+    detail::check_holding_weight(
+        Model::from_urdf_string(urdf_text, urdf_name,
+                                impl->has_semantics ? std::optional(impl->semantics) : std::nullopt, impl->limits),
+        physical);
+  for (auto& d : physical.items) out.items.push_back(std::move(d));
   return out;
 }
 

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "rmodel/dynamics_stream.hpp"
 #include "rmodel/error.hpp"
 
 namespace rmodel {
@@ -31,6 +32,7 @@ enum Code : int {
   kAccelerationLimit,
   kJerkLimit,
   kNoModelJoint,
+  kEffort,
   kCodeCount
 };
 
@@ -38,16 +40,53 @@ const char* const kCodeNames[kCodeCount] = {
     "read-error",   "array-size",     "duplicate-joint", "unknown-joint", "stamp-backwards",
     "stamp-repeated", "gap",          "joint-gap",       "non-finite",    "position-limit",
     "velocity-limit", "implied-velocity", "acceleration", "no-stamp",
-    "acceleration-limit", "jerk-limit", "no-model-joint"};
+    "acceleration-limit", "jerk-limit", "no-model-joint", "effort-limit"};
 
 const char* velocity_unit(const JointInfo& j) { return j.type == JointType::prismatic ? "m/s" : "rad/s"; }
 const char* acceleration_unit(const JointInfo& j) { return j.type == JointType::prismatic ? "m/s²" : "rad/s²"; }
+const char* torque_unit(const JointInfo& j) { return j.type == JointType::prismatic ? "N" : "N·m"; }
 
 double max_abs(double current, double value) {
   return std::isnan(current) ? std::abs(value) : std::max(current, std::abs(value));
 }
 
 }  // namespace
+
+/// LogCheckOptions::dynamics: the full pose held from the joint states, the torque sink it
+/// goes through, and the sums behind the effort residuals.
+struct LogChecker::Dynamics {
+  /// Keeps the torques of the last pose the torque sink wrote.
+  class Capture final : public stream::Sink {
+  public:
+    void joint_state(const JointState& s, std::optional<std::int64_t>) override { effort = &s.effort; }
+    void support_state(const SupportState&, std::optional<std::int64_t>) override {}
+    const std::vector<double>* effort = nullptr;
+  };
+
+  Dynamics(const Model& model, const LogCheckOptions& o) : torques(capture, model, sink_options(o)) {
+    const std::size_t n = model.pose_size();
+    held.name = model.joint_names();
+    held.position.assign(n, 0.0);
+    held.velocity.assign(n, kNaN);  // not given: differentiated from the positions
+    held.stamp = kNaN;
+    squares.assign(n, 0.0);
+  }
+  static dynamics::DynamicsStreamOptions sink_options(const LogCheckOptions& o) {
+    dynamics::DynamicsStreamOptions d;
+    d.floating_base = o.floating_base;
+    if (o.period > 0) d.diff_params["T"] = o.period;  // the control period: a fixed step
+    return d;
+  }
+
+  Capture capture;
+  dynamics::TorqueSink torques;
+  JointState held;
+  std::vector<double> squares;  ///< per joint: Σ (recorded − required)²
+};
+
+LogChecker::~LogChecker() = default;
+LogChecker::LogChecker(LogChecker&&) noexcept = default;
+LogChecker& LogChecker::operator=(LogChecker&&) noexcept = default;
 
 LogChecker::LogChecker(const Model& model, LogCheckOptions options)
     : model_(model),
@@ -68,7 +107,11 @@ LogChecker::LogChecker(const Model& model, LogCheckOptions options)
     stats_[i].index = i;
     stats_[i].min_position = stats_[i].max_position = kNaN;
     stats_[i].max_abs_velocity = stats_[i].max_abs_implied_velocity = stats_[i].max_abs_acceleration = kNaN;
+    stats_[i].max_abs_required_torque = stats_[i].effort_residual_rms = stats_[i].effort_residual_max = kNaN;
   }
+  if (options_.floating_base && !options_.dynamics)
+    throw InvalidArgument("log check: floating_base applies with dynamics");
+  if (options_.dynamics) dynamics_ = std::make_unique<Dynamics>(model_, options_);
   tracks_.assign(n, JointTrack{kNaN, kNaN, kNaN, kNaN});
   budget_.assign(static_cast<std::size_t>(kCodeCount) * (n + 1), 0);
 }
@@ -108,6 +151,7 @@ void LogChecker::finish() {
 void LogChecker::add(const io::Message& m) {
   ++messages_;
   if (m.kind == io::MessageKind::Joint) check_joint_state(m);
+  if (m.kind == io::MessageKind::Support && dynamics_) dynamics_->torques.support_state(m.support, std::nullopt);
 }
 
 void LogChecker::unknown_joint(const io::Message& m, const std::string& name) {
@@ -276,6 +320,46 @@ void LogChecker::check_joint_state(const io::Message& m) {
 
     if (i < s.effort.size() && !std::isfinite(s.effort[i]) && count(Severity::error, kNonFinite, j))
       keep(Severity::error, &m, kNonFinite, j, fmt::format("joint '{}': effort is {}", info.name, s.effort[i]));
+  }
+  if (dynamics_) check_dynamics(m);
+}
+
+void LogChecker::check_dynamics(const io::Message& m) {
+  Dynamics& d = *dynamics_;
+  const JointState& s = m.joint;
+  const auto slots = mapper_.slots();
+  for (std::size_t i = 0; i < s.name.size(); ++i) {
+    if (slots[i] < 0) continue;
+    const auto j = static_cast<std::size_t>(slots[i]);
+    if (i < s.position.size() && std::isfinite(s.position[i])) d.held.position[j] = s.position[i];
+    if (i < s.velocity.size()) d.held.velocity[j] = std::isfinite(s.velocity[i]) ? s.velocity[i] : kNaN;
+  }
+  const bool stamped = m.has_stamp && std::isfinite(s.stamp);
+  if (stamped) d.held.stamp = s.stamp;
+  d.capture.effort = nullptr;
+  d.torques.joint_state(d.held, std::nullopt);
+  if (d.capture.effort == nullptr || d.capture.effort->size() != stats_.size()) return;
+  const std::vector<double>& required = *d.capture.effort;
+  for (std::size_t i = 0; i < s.name.size(); ++i) {
+    if (slots[i] < 0) continue;
+    const auto j = static_cast<std::size_t>(slots[i]);
+    const JointInfo& info = model_.pose_joint(j);
+    JointLogStats& st = stats_[j];
+    const double tau = required[j];
+    st.max_abs_required_torque = max_abs(st.max_abs_required_torque, tau);
+    if (info.effort_limit > 0 && std::abs(tau) > info.effort_limit && count(Severity::error, kEffort, j))
+      keep(Severity::error, &m, kEffort, j,
+           fmt::format("joint '{}': the motion needs {:.6g} {}{}, above its effort limit {}", info.name, tau,
+                       torque_unit(info), stamped ? fmt::format(" at t = {}", s.stamp) : std::string(),
+                       info.effort_limit));
+    if (i < s.effort.size() && std::isfinite(s.effort[i])) {
+      const double residual = s.effort[i] - tau;
+      ++st.effort_samples;
+      d.squares[j] += residual * residual;
+      st.effort_residual_rms = std::sqrt(d.squares[j] / static_cast<double>(st.effort_samples));
+      if (std::isnan(st.effort_residual_max) || std::abs(residual) > std::abs(st.effort_residual_max))
+        st.effort_residual_max = residual;
+    }
   }
 }
 

@@ -382,7 +382,7 @@ TEST(SrdfJson, EndEffectorsAndVirtualJointsInRmodelJson) {
 
 // base ─a1→ u1 ─a2→ u2 ─a3(fixed)→ u3        f: a finger beside the arm
 //  └─f1→ fl
-const char* kUrdf = R"(<robot name="crafted">
+const char* kCraftedUrdf = R"(<robot name="crafted">
   <link name="base"/><link name="u1"/><link name="u2"/><link name="u3"/><link name="fl"/>
   <joint name="a1" type="revolute"><parent link="base"/><child link="u1"/><axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
   <joint name="a2" type="revolute"><parent link="u1"/><child link="u2"/><axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
@@ -396,7 +396,7 @@ TEST(SrdfCrafted, LoadsAgainstAUrdfAndChainRulesStillApply) {
 <group name="hand"><joint name="f1"/></group>
 <group_state name="ready" group="arm"><joint name="a2" value="0.5"/><joint name="f1" value="0.02"/></group_state>
 )");
-  const Model model = Model::from_urdf_string(kUrdf, "crafted.urdf", s);
+  const Model model = Model::from_urdf_string(kCraftedUrdf, "crafted.urdf", s);
   EXPECT_EQ(model.joint_names(), (std::vector<std::string>{"a1", "a2", "f1"}));
   EXPECT_EQ(model.joint_group("f1"), "hand");
   const JointState ready = named_pose(model, "ready");
@@ -405,7 +405,7 @@ TEST(SrdfCrafted, LoadsAgainstAUrdfAndChainRulesStillApply) {
   // A chain to a link the URDF lacks is the model rule's error, naming the SRDF line.
   const Semantics bad = srdf("<group name=\"arm\">\n<chain base_link=\"base\" tip_link=\"nowhere\"/></group>\n");
   try {
-    (void)Model::from_urdf_string(kUrdf, "crafted.urdf", bad);
+    (void)Model::from_urdf_string(kCraftedUrdf, "crafted.urdf", bad);
     FAIL();
   } catch (const ModelError& e) {
     EXPECT_EQ(e.where().file, "r.srdf");

@@ -219,6 +219,39 @@ TEST(LogCheck, SteadyStateAllocatesNothing) {
   EXPECT_EQ(checker.error_count(), 1000U);
 }
 
+TEST(LogCheck, DynamicsInSteadyStateAllocateNothing) {
+  const Model model = pony();
+  for (const bool floating : {false, true}) {
+    LogCheckOptions options;
+    options.dynamics = true;
+    options.floating_base = floating;
+    LogChecker checker(model, options);
+    io::Message m;
+    m.joint.name = model.joint_names();
+    m.joint.position.assign(model.pose_size(), 0.01);  // within every limit: no report to keep
+    m.joint.velocity.assign(model.pose_size(), 0.05);
+    m.joint.effort.assign(model.pose_size(), 0.0);
+    io::Message support;
+    support.kind = io::MessageKind::Support;
+    support.support.name = {"front_left", "rear_right"};
+    for (int i = 0; i < 5; ++i) {
+      m.joint.stamp = i * 0.01;
+      checker.add(m);
+      checker.add(support);
+    }
+    test::AllocationCounter counter;
+    for (int i = 5; i < 500; ++i) {
+      m.joint.stamp = i * 0.01;
+      checker.add(m);
+      if (i % 7 == 0) checker.add(support);
+    }
+    EXPECT_EQ(counter.count(), 0U) << (floating ? "floating" : "fixed");
+    EXPECT_EQ(checker.error_count(), 0U);
+    EXPECT_EQ(checker.joints().front().effort_samples, 500U);
+    EXPECT_TRUE(std::isfinite(checker.joints().front().effort_residual_rms));
+  }
+}
+
 // The documented rule: joint states were given and not one named a joint of the full pose.
 TEST(LogCheck, ALogNamingNoJointOfTheModelIsOneMoreError) {
   const Model model = pony();

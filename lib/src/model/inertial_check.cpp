@@ -1,0 +1,158 @@
+// The physical checks of `check`: inertial plausibility and joints too weak for their own
+// weight. The second needs the dynamics, one layer up (kinematics): `check` is the one
+// entry point of every model check, so it reaches up for this one rule.
+
+#include "model/inertial_check.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include <Eigen/Eigenvalues>
+#include <fmt/format.h>
+#include <tinyxml2.h>
+
+#include "rmodel/dynamics.hpp"
+#include "rmodel/error.hpp"
+#include "rmodel/model.hpp"
+
+namespace rmodel::detail {
+namespace {
+
+/// Slack of the triangle inequalities, relative to the sum of the moments: URDF values are
+/// rounded decimals, and a thin disc or rod sits exactly on the bound.
+constexpr double kTriangleSlack = 1e-6;
+
+double attribute_number(const tinyxml2::XMLElement* element, const char* name) {
+  double value = 0.0;
+  if (element) (void)element->QueryDoubleAttribute(name, &value);
+  return value;
+}
+
+/// The moment (of three) that breaks a triangle inequality, or -1.
+int broken_triangle(const std::array<double, 3>& m) {
+  const double slack = kTriangleSlack * (std::abs(m[0]) + std::abs(m[1]) + std::abs(m[2]));
+  for (int k = 0; k < 3; ++k)
+    if (m[(k + 1) % 3] + m[(k + 2) % 3] < m[k] - slack) return k;
+  return -1;
+}
+
+std::string short_number(double v) { return fmt::format("{:.6g}", v); }
+
+void check_one_inertial(const tinyxml2::XMLElement* inertial, const std::string& link, const std::string& source,
+                        Diagnostics& out) {
+  const auto* mass_element = inertial->FirstChildElement("mass");
+  const auto* inertia_element = inertial->FirstChildElement("inertia");
+  const double mass = attribute_number(mass_element, "value");
+  const std::array<double, 6> i{attribute_number(inertia_element, "ixx"), attribute_number(inertia_element, "ixy"),
+                                attribute_number(inertia_element, "ixz"), attribute_number(inertia_element, "iyy"),
+                                attribute_number(inertia_element, "iyz"), attribute_number(inertia_element, "izz")};
+  const bool zero_inertia = std::all_of(i.begin(), i.end(), [](double v) { return v == 0.0; });
+  const int mass_line = (mass_element ? mass_element : inertial)->GetLineNum();
+  const int inertia_line = (inertia_element ? inertia_element : inertial)->GetLineNum();
+  if (mass == 0.0 && zero_inertia) return;  // a massless frame, written out
+  if (!(mass > 0.0))
+    out.add(Severity::error, {source, mass_line}, "inertial-mass",
+            fmt::format("link '{}': <mass value=\"{}\"> with a non-zero inertia: a mass is > 0 (leave out "
+                        "<inertial> for a massless link)",
+                        link, short_number(mass)));
+  if (zero_inertia) return;  // a point mass
+  Eigen::Matrix3d tensor;
+  tensor << i[0], i[1], i[2], i[1], i[3], i[4], i[2], i[4], i[5];
+  const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eigen(tensor, Eigen::EigenvaluesOnly);
+  const Eigen::Vector3d principal = eigen.eigenvalues();  // ascending
+  const double scale = principal.cwiseAbs().maxCoeff();
+  if (!(principal(0) > 1e-12 * scale)) {
+    out.add(Severity::error, {source, inertia_line}, "inertia-not-positive",
+            fmt::format("link '{}': <inertia> is not positive definite: principal moments {}, {}, {} kg·m²", link,
+                        short_number(principal(0)), short_number(principal(1)), short_number(principal(2))));
+    return;
+  }
+  static constexpr const char* kNames[3] = {"ixx", "iyy", "izz"};
+  const std::array<double, 3> written{i[0], i[3], i[5]};
+  if (const int k = broken_triangle(written); k >= 0) {
+    out.add(Severity::error, {source, inertia_line}, "inertia-triangle",
+            fmt::format("link '{}': {} + {} = {} is less than {} = {}: no body has these moments of inertia", link,
+                        kNames[(k + 1) % 3], kNames[(k + 2) % 3],
+                        short_number(written[(k + 1) % 3] + written[(k + 2) % 3]), kNames[k],
+                        short_number(written[k])));
+    return;
+  }
+  const std::array<double, 3> moments{principal(0), principal(1), principal(2)};
+  if (broken_triangle(moments) >= 0)
+    out.add(Severity::warning, {source, inertia_line}, "inertia-principal-triangle",
+            fmt::format("link '{}': its principal moments of inertia break the triangle inequality ({} + {} < {} "
+                        "kg·m²): no body has this inertia",
+                        link, short_number(principal(0)), short_number(principal(1)), short_number(principal(2))));
+}
+
+}  // namespace
+
+void check_inertials(std::string_view urdf_text, const std::string& source, Diagnostics& out) {
+  tinyxml2::XMLDocument doc;
+  if (doc.Parse(urdf_text.data(), urdf_text.size()) != tinyxml2::XML_SUCCESS) return;  // reported by the loader
+  const auto* robot = doc.FirstChildElement("robot");
+  if (!robot) return;
+  for (const auto* link = robot->FirstChildElement("link"); link; link = link->NextSiblingElement("link")) {
+    const auto* inertial = link->FirstChildElement("inertial");
+    if (!inertial) continue;
+    const char* name = link->Attribute("name");
+    check_one_inertial(inertial, name ? name : "", source, out);
+  }
+}
+
+void check_holding_weight(const Model& model, Diagnostics& out) {
+  namespace dyn = rmodel::dynamics;
+  const auto km = dyn::KinematicModel::from_model(model);
+  if (km.total_mass() <= 0.0) return;
+  dyn::DynamicsWorkspace ws(km);
+  std::vector<double> pose(km.pose_size(), 0.0);
+  std::vector<double> tau(km.pose_size(), 0.0);
+  const auto bodies = km.bodies();
+  // Per body: |torque| at the zero pose, then the least over the named poses.
+  dyn::gravity_torques(km, ws, pose, tau);
+  struct Candidate {
+    std::size_t body;
+    const JointInfo* joint;
+    double at_zero;
+    double least = std::numeric_limits<double>::infinity();
+    std::string least_pose;
+  };
+  std::vector<Candidate> candidates;
+  for (std::size_t k = 1; k < bodies.size(); ++k) {
+    const JointInfo* joint = model.find_urdf_joint(bodies[k].joint);
+    if (!joint || !joint->movable() || !(joint->effort_limit > 0.0)) continue;
+    const double torque = std::abs(ws.joint_torque(k));
+    if (torque > joint->effort_limit)
+      candidates.push_back({k, joint, torque, std::numeric_limits<double>::infinity(), {}});
+  }
+  if (candidates.empty()) return;
+  for (const NamedPose& named : model.semantics().poses) {
+    std::fill(pose.begin(), pose.end(), 0.0);
+    for (const auto& [joint, value] : named.joints)
+      if (const auto index = model.find_joint_index(joint)) pose[*index] = value;
+    dyn::gravity_torques(km, ws, pose, tau);
+    for (Candidate& c : candidates) {
+      const double torque = std::abs(ws.joint_torque(c.body));
+      if (torque < c.least) {
+        c.least = torque;
+        c.least_pose = named.group.empty() ? named.name : named.group + "/" + named.name;
+      }
+    }
+  }
+  for (const Candidate& c : candidates) {
+    if (c.least <= c.joint->effort_limit) continue;
+    const char* unit = c.joint->type == JointType::prismatic ? "N" : "N·m";
+    std::string poses = fmt::format("{} {} at the zero pose", short_number(c.at_zero), unit);
+    if (std::isfinite(c.least))
+      poses += fmt::format(" and at least {} {} at every named pose ('{}')", short_number(c.least), unit, c.least_pose);
+    out.add(Severity::warning, {model.urdf_source(), c.joint->line}, "cannot-hold-weight",
+            fmt::format("joint '{}' cannot hold its own weight: gravity needs {}, above its effort limit of {} {}",
+                        c.joint->name, poses, short_number(c.joint->effort_limit), unit));
+  }
+}
+
+}  // namespace rmodel::detail

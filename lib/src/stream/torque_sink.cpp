@@ -1,0 +1,117 @@
+// The torques a recorded motion needs, pose by pose (rmodel/dynamics_stream.hpp).
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "rmodel/dynamics_stream.hpp"
+#include "rmodel/error.hpp"
+#include "rmodel/model.hpp"
+
+namespace rmodel::dynamics {
+namespace {
+
+/// The differentiator kind of the options, refused when it is of another family.
+const filters::FilterKind& differentiator_kind(const std::string& name) {
+  const filters::FilterKind& kind = filters::filter_kind(name.empty() ? std::string("diff") : name);
+  if (kind.family != "differentiator") {
+    std::string valid;
+    for (const filters::FilterKind& k : filters::filter_kinds())
+      if (k.family == "differentiator") valid += (valid.empty() ? "" : ", ") + k.name;
+    throw InvalidArgument(
+        fmt::format("--diff '{}' is a {} filter; --diff takes a differentiator ({})", name, kind.family, valid));
+  }
+  return kind;
+}
+
+/// A stamp difference within a millionth of T is T: the fixed step, exactly.
+double stamp_step(double dt, double period) { return period > 0 && std::abs(dt - period) <= 1e-6 * period ? period : dt; }
+
+}  // namespace
+
+TorqueSink::TorqueSink(stream::Sink& next, const Model& model, DynamicsStreamOptions options)
+    : next_(&next),
+      options_(std::move(options)),
+      model_(KinematicModel::from_model(model)),
+      supports_(options_.floating_base ? std::optional(SupportModel::from_model(model, model_)) : std::nullopt),
+      ws_(model_, supports_ ? supports_->max_points() : 0) {
+  const auto n = static_cast<Eigen::Index>(model_.pose_size());
+  const filters::FilterKind& kind = differentiator_kind(options_.diff_method);
+  position_diff_ = filters::make_array_filter(kind.name, n, options_.diff_params);
+  velocity_diff_ = filters::make_array_filter(kind.name, n, options_.diff_params);
+  fixed_step_ = options_.diff_params.count("T") != 0;
+  log_velocities_ = options_.diff_method.empty();
+  if (!options_.gravity.allFinite()) throw InvalidArgument("dynamics: gravity must be finite");
+  u_ = Eigen::VectorXd::Zero(n);
+  qd_.assign(model_.pose_size(), 0.0);
+  qdd_.assign(model_.pose_size(), 0.0);
+  if (supports_) {
+    support_.resize(supports_->chains().size());
+    for (std::size_t c = 0; c < support_.size(); ++c)
+      if (supports_->chains()[c].default_contact) support_[c].coefficient = 1.0;
+  }
+}
+
+TorqueSink::~TorqueSink() = default;
+
+void TorqueSink::joint_state(const JointState& state, std::optional<std::int64_t> cycle) {
+  out_ = state;
+  const std::size_t n = model_.pose_size();
+  bool usable = state.position.size() == n;
+  for (std::size_t i = 0; usable && i < n; ++i) usable = std::isfinite(state.position[i]);
+  if (!usable) {
+    out_.effort.clear();
+    ++skipped_;
+    next_->joint_state(out_, cycle);
+    return;
+  }
+  // Step by the stamps' differences unless T is given; the first pose starts the
+  // differentiators; a pose of the same instant keeps the derivatives of the last one.
+  const bool first = std::isnan(last_stamp_);
+  const bool later = !first && std::isfinite(state.stamp) && state.stamp > last_stamp_;
+  const auto step = [&](filters::ArrayFilter& f) {
+    if (fixed_step_ || first || !later) return f.update(u_);
+    return f.update(u_, stamp_step(state.stamp - last_stamp_, f.period()));
+  };
+  const bool advance = first || later || fixed_step_;
+  if (advance) {
+    for (std::size_t i = 0; i < n; ++i) u_[static_cast<Eigen::Index>(i)] = state.position[i];
+    if (step(*position_diff_))
+      for (std::size_t i = 0; i < n; ++i) qd_[i] = position_diff_->y()[static_cast<Eigen::Index>(i)];
+  }
+  const bool has_velocity = log_velocities_ && state.velocity.size() == n;
+  for (std::size_t i = 0; has_velocity && i < n; ++i)
+    if (std::isfinite(state.velocity[i])) qd_[i] = state.velocity[i];
+  if (advance) {
+    for (std::size_t i = 0; i < n; ++i) u_[static_cast<Eigen::Index>(i)] = qd_[i];
+    if (step(*velocity_diff_))
+      for (std::size_t i = 0; i < n; ++i) qdd_[i] = velocity_diff_->y()[static_cast<Eigen::Index>(i)];
+  }
+  if (std::isfinite(state.stamp)) last_stamp_ = state.stamp;
+  else if (first) last_stamp_ = 0.0;
+
+  out_.effort.resize(n);
+  if (supports_)
+    floating_base_dynamics(model_, *supports_, ws_, state.position, qd_, qdd_, support_, out_.effort, {},
+                           options_.gravity);
+  else
+    inverse_dynamics(model_, ws_, state.position, qd_, qdd_, out_.effort, options_.gravity);
+  ++poses_;
+  next_->joint_state(out_, cycle);
+}
+
+void TorqueSink::support_state(const SupportState& state, std::optional<std::int64_t> cycle) {
+  if (supports_) {
+    // Parsed into a scratch copy first: a bad state leaves the support as it was.
+    scratch_support_ = support_;
+    try {
+      support_from_state(*supports_, state, scratch_support_);
+      support_.swap(scratch_support_);
+    } catch (const Error& e) {
+      if (rejected_support_++ == 0) support_problem_ = e.what();
+    }
+  }
+  next_->support_state(state, cycle);
+}
+
+}  // namespace rmodel::dynamics

@@ -1,0 +1,170 @@
+// `check`'s physical rules: inertial plausibility (mass, positive definite inertia, triangle
+// inequalities of the moments) with the URDF line, and the joints that cannot hold their
+// own weight (gravity torque, written here in closed form, above the effort limit at the
+// zero pose and at every named pose).
+
+#include <string>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "rmodel/check.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+const rmodel::Diagnostic* find_code(const rmodel::Diagnostics& d, std::string_view code) {
+  for (const auto& item : d.items)
+    if (item.code == code) return &item;
+  return nullptr;
+}
+
+std::string listing(const rmodel::Diagnostics& d) {
+  std::string out;
+  for (const auto& item : d.items) out += item.where.to_string() + ": " + item.code + ": " + item.message + "\n";
+  return out;
+}
+
+/// A robot whose link `arm` (line 4: <mass>, line 5: <inertia>) carries `inertial`.
+std::string arm_urdf(const std::string& mass, const std::string& inertia) {
+  return "<robot name=\"r\">\n"
+         "  <link name=\"base\"/>\n"
+         "  <link name=\"arm\"><inertial>\n"
+         "    <mass value=\"" + mass + "\"/>\n"
+         "    <inertia " + inertia + "/>\n"
+         "  </inertial></link>\n"
+         "  <joint name=\"j\" type=\"revolute\"><parent link=\"base\"/><child link=\"arm\"/><axis xyz=\"0 1 0\"/>\n"
+         "    <limit lower=\"-3\" upper=\"3\" effort=\"100\" velocity=\"1\"/></joint>\n"
+         "</robot>\n";
+}
+
+rmodel::Diagnostics check(const std::string& urdf) {
+  return rmodel::check_model_text(urdf, "r.urdf", nullptr, "");
+}
+
+}  // namespace
+
+TEST(ModelInertial, PlausibleInertialsPass) {
+  const std::string pony = rmodel::test::read_file(rmodel::test::sample("pony.urdf"));
+  const auto d = check(pony);
+  EXPECT_FALSE(d.has_errors()) << listing(d);
+  EXPECT_EQ(d.count(rmodel::Severity::warning), 0u) << listing(d);
+  // A massless frame written out, and a point mass.
+  EXPECT_TRUE(check(arm_urdf("0", "ixx=\"0\" ixy=\"0\" ixz=\"0\" iyy=\"0\" iyz=\"0\" izz=\"0\"")).items.empty());
+  EXPECT_TRUE(check(arm_urdf("0.5", "ixx=\"0\" ixy=\"0\" ixz=\"0\" iyy=\"0\" iyz=\"0\" izz=\"0\"")).items.empty());
+  // A thin disc sits on the bound: izz = ixx + iyy.
+  const std::string disc = "ixx=\"0.25\" ixy=\"0\" ixz=\"0\" iyy=\"0.25\" iyz=\"0\" izz=\"0.5\"";
+  EXPECT_TRUE(check(arm_urdf("1", disc)).items.empty());
+}
+
+TEST(ModelInertial, ZeroMassWithAnInertiaIsAnErrorAtTheMassLine) {
+  const auto d = check(arm_urdf("0", "ixx=\"0.1\" ixy=\"0\" ixz=\"0\" iyy=\"0.1\" iyz=\"0\" izz=\"0.1\""));
+  const auto* e = find_code(d, "inertial-mass");
+  ASSERT_NE(e, nullptr) << listing(d);
+  EXPECT_EQ(e->severity, rmodel::Severity::error);
+  EXPECT_EQ(e->where.file, "r.urdf");
+  EXPECT_EQ(e->where.line, 4);
+  EXPECT_NE(e->message.find("link 'arm'"), std::string::npos) << e->message;
+}
+
+TEST(ModelInertial, InertiaNotPositiveDefiniteIsAnErrorAtTheInertiaLine) {
+  for (const char* inertia : {"ixx=\"-1\" ixy=\"0\" ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"1\"",
+                              "ixx=\"1\" ixy=\"2\" ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"1\"",  // eigenvalue −1
+                              "ixx=\"0.1\" ixy=\"0\" ixz=\"0\" iyy=\"0.1\" iyz=\"0\" izz=\"0\""}) {
+    const auto d = check(arm_urdf("1", inertia));
+    const auto* e = find_code(d, "inertia-not-positive");
+    ASSERT_NE(e, nullptr) << inertia << "\n" << listing(d);
+    EXPECT_EQ(e->severity, rmodel::Severity::error);
+    EXPECT_EQ(e->where.line, 5);
+  }
+}
+
+TEST(ModelInertial, MomentsBreakingTheTriangleInequalityAreAnError) {
+  // izz > ixx + iyy, and each of the other two.
+  for (const char* inertia : {"ixx=\"0.01\" ixy=\"0\" ixz=\"0\" iyy=\"0.01\" iyz=\"0\" izz=\"0.03\"",
+                              "ixx=\"0.05\" ixy=\"0\" ixz=\"0\" iyy=\"0.01\" iyz=\"0\" izz=\"0.02\"",
+                              "ixx=\"0.01\" ixy=\"0\" ixz=\"0\" iyy=\"0.04\" iyz=\"0\" izz=\"0.02\""}) {
+    const auto d = check(arm_urdf("1", inertia));
+    const auto* e = find_code(d, "inertia-triangle");
+    ASSERT_NE(e, nullptr) << inertia << "\n" << listing(d);
+    EXPECT_EQ(e->severity, rmodel::Severity::error);
+    EXPECT_EQ(e->where.line, 5);
+    EXPECT_EQ(d.count(rmodel::Severity::error), 1u) << listing(d);
+  }
+}
+
+TEST(ModelInertial, PrincipalMomentsBreakingItAreAWarning) {
+  // Principal moments 1, 1, 3 (×0.001) turned 45° about x: written 1, 2, 2 pass, but no body
+  // has principal moments with 1 + 1 < 3.
+  const auto d = check(arm_urdf("1", "ixx=\"0.001\" ixy=\"0\" ixz=\"0\" iyy=\"0.002\" iyz=\"0.001\" izz=\"0.002\""));
+  EXPECT_FALSE(d.has_errors()) << listing(d);
+  const auto* w = find_code(d, "inertia-principal-triangle");
+  ASSERT_NE(w, nullptr) << listing(d);
+  EXPECT_EQ(w->severity, rmodel::Severity::warning);
+  EXPECT_EQ(w->where.line, 5);
+}
+
+TEST(ModelInertial, FixtureRobotsHaveNoInertialErrors) {
+  RMODEL_REQUIRE_FIXTURES();
+  for (const char* urdf : {"sweetie_bot_proto2/sweetie_bot_proto2_dynamics.urdf", "example_robot_data/panda.urdf",
+                           "example_robot_data/solo12.urdf", "example_robot_data/talos_reduced.urdf"}) {
+    const auto d = rmodel::check_model_text(rmodel::test::read_file(rmodel::test::fixture(urdf)), urdf, nullptr, "");
+    EXPECT_FALSE(d.has_errors()) << urdf << "\n" << listing(d);
+  }
+}
+
+namespace {
+
+/// An arm of mass 2 kg whose centre of mass lies 0.5 m along x from its joint (axis y):
+/// its gravity torque is m g c cos q = 9.81 N·m · cos q. `effort` is its limit; the
+/// semantics put it in a group and give it the named poses `poses` (JSON objects).
+std::string weight_urdf(double effort) {
+  return fmt::format(
+      "<robot name=\"r\">\n"
+      "  <link name=\"base\"/>\n"
+      "  <link name=\"arm\"><inertial><origin xyz=\"0.5 0 0\"/><mass value=\"2\"/>\n"
+      "    <inertia ixx=\"0.01\" ixy=\"0\" ixz=\"0\" iyy=\"0.01\" iyz=\"0\" izz=\"0.01\"/></inertial></link>\n"
+      "  <joint name=\"shoulder\" type=\"revolute\"><parent link=\"base\"/><child link=\"arm\"/>\n"
+      "    <axis xyz=\"0 1 0\"/><limit lower=\"-3\" upper=\"3\" effort=\"{}\" velocity=\"1\"/></joint>\n"
+      "</robot>\n",
+      effort);
+}
+
+rmodel::Diagnostics check_weight(double effort, const std::string& poses) {
+  const std::string semantics =
+      "{\"rmodel_semantics\": 1, \"groups\": [{\"name\": \"arm\", \"joints\": [\"shoulder\"]}], \"poses\": [" + poses +
+      "]}";
+  return rmodel::check_model_text(weight_urdf(effort), "r.urdf", &semantics, "r.json");
+}
+
+}  // namespace
+
+TEST(ModelInertial, JointThatCannotHoldItsOwnWeightIsAWarning) {
+  const auto d = check_weight(9.0, "");  // needs 9.81 N·m at the zero pose
+  const auto* w = find_code(d, "cannot-hold-weight");
+  ASSERT_NE(w, nullptr) << listing(d);
+  EXPECT_EQ(w->severity, rmodel::Severity::warning);
+  EXPECT_EQ(w->where.file, "r.urdf");
+  EXPECT_EQ(w->where.line, 5);
+  EXPECT_NE(w->message.find("'shoulder'"), std::string::npos) << w->message;
+  EXPECT_NE(w->message.find("9.81 N·m"), std::string::npos) << w->message;
+  EXPECT_EQ(find_code(check_weight(10.0, ""), "cannot-hold-weight"), nullptr);
+}
+
+TEST(ModelInertial, ANamedPoseWhereTheJointHoldsSilencesTheWarning) {
+  // At q = 1.2 the torque is 9.81 cos 1.2 = 3.55 N·m: within 9 N·m, so the joint can hold.
+  const std::string hanging = R"({"name": "rest", "group": "arm", "joints": {"shoulder": 1.2}})";
+  const auto held = check_weight(9.0, hanging);
+  EXPECT_EQ(find_code(held, "cannot-hold-weight"), nullptr) << listing(held);
+  // Every named pose too heavy: still a warning, naming the least demanding one.
+  const std::string heavy = R"({"name": "low", "group": "arm", "joints": {"shoulder": 0.1}},
+                               {"name": "level", "group": "arm", "joints": {"shoulder": 0.0}})";
+  const auto d = check_weight(9.0, heavy);
+  const auto* w = find_code(d, "cannot-hold-weight");
+  ASSERT_NE(w, nullptr) << listing(d);
+  EXPECT_NE(w->message.find("arm/low"), std::string::npos) << w->message;
+}
+
+TEST(ModelInertial, JointsWithoutAnEffortLimitAreNotJudged) {
+  EXPECT_EQ(find_code(check_weight(0.0, ""), "cannot-hold-weight"), nullptr);
+}
