@@ -189,7 +189,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from check-log' -l time -x -a 'hea
 complete -c rmodel -n '__fish_seen_subcommand_from check-log' -l time-column -x -d 'CSV: the column holding the time in seconds (default: t, time or __time)'
 complete -c rmodel -n '__fish_seen_subcommand_from check-log' -l column-prefix -x -d 'CSV: joint columns are PREFIX<joint>/<field>, e.g. /joint_states/ for PlotJuggler\'s /joint_states/neck_pitch/position (default: inferred when all such columns share one)'
 complete -c rmodel -n '__fish_seen_subcommand_from check-log' -l max-gap -x -d 'Longest time without a message, or without a sample of a joint, in seconds (0: no check)'
-complete -c rmodel -n '__fish_seen_subcommand_from check-log' -l period -x -d 'Control period in seconds: also check velocities implied by consecutive positions and report implied accelerations'
+complete -c rmodel -n '__fish_seen_subcommand_from check-log' -l period -x -d 'Control period in seconds: also check velocities implied by consecutive positions and report implied accelerations (over the interval between their stamps; the period for samples without stamps)'
 complete -c rmodel -n '__fish_seen_subcommand_from check-log' -l max-acceleration -x -d 'With --period: largest allowed implied |acceleration| (rad/s², m/s²; 0: report only)'
 complete -c rmodel -n '__fish_seen_subcommand_from check-log' -l tolerance -x -d 'Allowed excursion beyond position limits (rad, m) and velocity limits (rad/s, m/s)'
 complete -c rmodel -n '__fish_seen_subcommand_from check-log' -l max-reports -x -d 'Problems shown per kind and joint; later ones are only counted'

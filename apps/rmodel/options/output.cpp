@@ -241,6 +241,30 @@ CLI::Validator names_to_numbers(std::vector<std::string> names, std::vector<std:
 
 std::string number_text(double value) { return fmt::format("{}", value); }
 
+CLI::Option* add_time_option(CLI::App& app, const std::string& flags, Time& value, const std::string& description,
+                             TimeRange range) {
+  const CLI::Validator valid(
+      [range](std::string& text) -> std::string {
+        Time t;
+        switch (parse_time(text, t)) {
+          case TimeParseStatus::ok: break;
+          case TimeParseStatus::invalid: return fmt::format("'{}' is not a time in seconds", text);
+          case TimeParseStatus::out_of_range:
+            return fmt::format("'{}' is beyond the range of times (±9223372036.854775807 s)", text);
+        }
+        if (range == TimeRange::positive && !(t > Time{})) return fmt::format("'{}' must be more than 0 s", text);
+        if (range == TimeRange::non_negative && t < Time{}) return fmt::format("'{}' must be at least 0 s", text);
+        return {};
+      },
+      "SECONDS", "time");
+  return app
+      .add_option_function<std::string>(
+          flags, [&value](const std::string& text) { (void)parse_time(text, value); }, description)
+      ->check(valid)
+      ->type_name("SECONDS")
+      ->default_str(to_string(value));
+}
+
 std::string cell_text(const Json& value) {
   if (value.is_null()) return "-";
   if (value.is_string()) return value.get<std::string>();

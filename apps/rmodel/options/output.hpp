@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "rmodel/time.hpp"
+
 namespace rmodel::cli {
 
 using Json = nlohmann::ordered_json;
@@ -142,6 +144,15 @@ CLI::Option* add_enum_option(CLI::App& app, const std::string& flags, E& value,
       ->type_name("{" + list + "}")
       ->default_str(current);
 }
+
+/// Which times an option built by add_time_option() accepts.
+enum class TimeRange { positive, non_negative };
+
+/// Adds an option holding a Time, given in decimal seconds and read exactly (parse_time: no
+/// double in between, so `--period 0.01` is 10000000 ns); shown as SECONDS, its default the
+/// current value.
+CLI::Option* add_time_option(CLI::App& app, const std::string& flags, Time& value, const std::string& description,
+                             TimeRange range);
 
 /// A table: named columns, rows of JSON values (strings, numbers, arrays, null).
 /// Text: aligned columns, arrays joined by ',' and null as '-'. CSV: RFC 4180.

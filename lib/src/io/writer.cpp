@@ -15,7 +15,6 @@
 
 #include "io/numbers.hpp"
 #include "io/ros/mcap_writer.hpp"
-#include "io/ros/stamp.hpp"
 #include "rmodel/error.hpp"
 
 namespace rmodel::io {
@@ -35,6 +34,7 @@ struct Out {
   void put(std::string_view s) noexcept { put(s.data(), s.size()); }
   void number(double x) noexcept { p = detail::write_shortest(p, x); }
   void integer(std::int64_t x) noexcept { p = detail::write_int(p, x); }
+  void time(Time t) noexcept { p = write_time(p, t); }
   // JSON has no NaN or infinities: null.
   void json_number(double x) noexcept {
     if (std::isfinite(x))
@@ -291,10 +291,9 @@ struct LineParts {
   MessageKind kind = MessageKind::Joint;
   const JointState* joint = nullptr;
   const SupportState* support = nullptr;
-  double stamp = 0.0;
+  Time stamp{};
   bool has_stamp = true;
   std::optional<std::int64_t> cycle;
-  std::optional<std::int64_t> stamp_ns;  ///< the exact time, when the input had one
 };
 
 /// Upper bound of the size of a JSON line.
@@ -356,21 +355,14 @@ void format_json_line(Out& o, const LineParts& m, StampLayout layout, LineCaches
   if (m.has_stamp) {
     sep();
     o.put("\"t\":", 4);
-    o.json_number(m.stamp);
-    if (layout != StampLayout::None && std::isfinite(m.stamp) && std::fabs(m.stamp) < 9.2e18) {
-      const double whole = std::floor(m.stamp);
-      auto secs = static_cast<std::int64_t>(whole);
-      auto nsecs = static_cast<std::int64_t>(std::llround((m.stamp - whole) * 1e9));
-      if (nsecs >= 1000000000) {
-        ++secs;
-        nsecs -= 1000000000;
-      }
+    o.time(m.stamp);
+    if (layout != StampLayout::None) {
       o.put(layout == StampLayout::Ros1 ? std::string_view(",\"header\":{\"stamp\":{\"secs\":")
                                         : std::string_view(",\"header\":{\"stamp\":{\"sec\":"));
-      o.integer(secs);
+      o.integer(m.stamp.sec());
       o.put(layout == StampLayout::Ros1 ? std::string_view(",\"nsecs\":")
                                         : std::string_view(",\"nanosec\":"));
-      o.integer(nsecs);
+      o.integer(m.stamp.nanosec());
       o.put("}}", 2);
     }
   }
@@ -426,7 +418,6 @@ LineParts parts_of(const Message& m) {
   p.stamp = m.stamp();
   p.has_stamp = m.has_stamp;
   p.cycle = m.cycle;
-  p.stamp_ns = m.stamp_ns;
   return p;
 }
 
@@ -621,19 +612,12 @@ private:
   }
   const std::unordered_map<std::string, int>* last_index_ = nullptr;
 
-  // One JointState message; the time in nanoseconds that reads back as the same double
-  // (stamp.hpp).
+  // One JointState message at its time in nanoseconds.
   WriteStatus write_mcap(const LineParts& m) {
     if (m.kind != MessageKind::Joint) return WriteStatus::Skipped;
-    std::optional<std::int64_t> ns;
-    if (m.has_stamp) {
-      if (m.stamp_ns && detail::seconds_from_ns(*m.stamp_ns) == m.stamp)
-        ns = m.stamp_ns;
-      else
-        ns = detail::ns_from_seconds(m.stamp);
-      if (!ns) return WriteStatus::Skipped;
-    }
-    if (!mcap_->add(*m.joint, ns, buf_)) return WriteStatus::Skipped;
+    std::optional<Time> t;
+    if (m.has_stamp) t = m.stamp;
+    if (!mcap_->add(*m.joint, t, buf_)) return WriteStatus::Skipped;
     if (opt_.flush_each_message) mcap_->close_chunk(buf_);
     return WriteStatus::Written;
   }
@@ -685,7 +669,7 @@ private:
     std::vector<NumberSlot>& csv_cache = *caches_.numbers.fit(0, values_.size());
     append_bounded(buf_, bound, [&](Out& o) {
       // Each cell followed by ','; the last ',' becomes the newline.
-      if (m.has_stamp) o.number(m.stamp);
+      if (m.has_stamp) o.time(m.stamp);
       o.put(',');
       if (opt_.csv_cycle) {
         if (m.cycle) o.integer(*m.cycle);
@@ -772,7 +756,7 @@ WriteStatus MessageWriter::write(const SupportState& state, std::optional<std::i
   return impl_->write(p);
 }
 
-WriteStatus MessageWriter::write_sync(double stamp, std::optional<std::int64_t> cycle) {
+WriteStatus MessageWriter::write_sync(Time stamp, std::optional<std::int64_t> cycle) {
   LineParts p;
   p.kind = MessageKind::Sync;
   p.stamp = stamp;

@@ -19,6 +19,7 @@
 #include "rmodel/io/writer.hpp"
 
 namespace io = rmodel::io;
+using rmodel::Time;
 
 namespace {
 
@@ -55,7 +56,7 @@ std::string make_stream(int messages, unsigned seed) {
   io::Message m;
   for (int k = 0; k < messages; ++k) {
     m.cycle.reset();
-    m.set_stamp(k * 0.0125);
+    m.set_stamp(Time{12'500'000 * static_cast<std::int64_t>(k)});
     const unsigned r = k == 0 ? 3 : k == 1 ? 1 : rng() % 10;  // the largest messages first
     if (r == 0) {
       m.kind = io::MessageKind::Sync;
@@ -78,7 +79,7 @@ std::string make_stream(int messages, unsigned seed) {
         if (r % 2) m.joint.velocity.push_back(std::uniform_real_distribution<double>(-1, 1)(rng));
       }
     }
-    m.set_stamp(k * 0.0125);
+    m.set_stamp(Time{12'500'000 * static_cast<std::int64_t>(k)});
     io::append_json_line(text, m, static_cast<io::StampLayout>(k % 3));
   }
   return text;
@@ -120,7 +121,7 @@ TEST(IoStream, NonBlockingDescriptorSaysWouldBlock) {
     EXPECT_EQ(reader.next(m), io::ReadStatus::WouldBlock);
     write_all(p.fds[1], csv ? "5\n2,6\r\n3" : "\"position\":[5]}\n{\"t\":2,\"name\":[\"a\"],\"position\":[6]}\r\n{");
     ASSERT_EQ(reader.next(m), io::ReadStatus::Ok) << reader.error().reason;
-    EXPECT_EQ(m.joint.stamp, 1.0);
+    EXPECT_EQ(m.joint.stamp, Time{1'000'000'000});
     EXPECT_EQ(m.joint.position[0], 5.0);
     EXPECT_TRUE(reader.input_pending());
     ASSERT_EQ(reader.next(m), io::ReadStatus::Ok);
