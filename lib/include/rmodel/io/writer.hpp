@@ -124,8 +124,10 @@ enum class WriteStatus {
 /// Writes messages. Move-only.
 class RMODEL_API MessageWriter {
 public:
-  /// Creates or truncates a file, or writes to stdout for "-". Throws IoError when the
-  /// file cannot be created.
+  /// Creates a file, or writes to stdout for "-". An existing regular file (through a
+  /// symbolic link: its target) is written beside it and replaced by close() or by the
+  /// destructor, not when the writer is destroyed by an exception: a failed run leaves it as
+  /// it was. Throws IoError when the file cannot be created.
   [[nodiscard]] static MessageWriter open(const std::string& path, WriterOptions options = {});
 
   /// Writes to a file descriptor; closes it on destruction when `owns_fd`.
