@@ -89,7 +89,8 @@ public:
     app.add_option("-i,--input-format", input_format_, "Log format")
         ->check(CLI::IsMember(kInputFormatNames))
         ->default_str("auto");
-    app.add_option("--topic", topics_, "ROS logs: read this topic (repeatable; default: every JointState topic)");
+    app.add_option("--topic", topics_, "ROS logs: read this topic (repeatable; default: every JointState topic)")
+        ->allow_extra_args(false);  // one NAME per --topic: `--topic NAME FILE` reads FILE
     app.add_option("--time", time_source_, "ROS logs: message time from the header stamp or the recorder's log time")
         ->check(CLI::IsMember({"header", "log"}))
         ->default_str("header");

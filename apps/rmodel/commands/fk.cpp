@@ -77,6 +77,7 @@ public:
         ->needs(log)
         ->group(group);
     app.add_option("--topic", stream_.topics, "ROS logs: read this topic (repeatable; default: every JointState topic)")
+        ->allow_extra_args(false)  // one NAME per --topic: `--topic NAME FILE` reads FILE
         ->needs(log)
         ->group(group);
     app.add_option("--time", stream_.time_source, "ROS logs: message time from the header stamp or the recorder's log time")
