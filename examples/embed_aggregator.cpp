@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
   // A sync aggregator with a 10 ms control period, ticked by the messages' own time.
   rmodel::AggregatorOptions options;
   options.kind = rmodel::AggregatorKind::sync;
-  options.period = 0.01;
+  options.period = rmodel::Time{10'000'000};  // integer nanoseconds (rmodel/time.hpp)
   options.ticks = rmodel::TickSource::time;
   options.support = false;
   rmodel::Aggregator aggregator(model, options);
@@ -31,7 +31,7 @@ int main(int argc, char** argv) {
     ++poses;
     last_velocity = pose.velocity[head_yaw];
     std::printf("cycle %lld t=%.3f head_yaw=%.4f rad, %.4f rad/s\n", static_cast<long long>(cycle.value_or(-1)),
-                pose.stamp, pose.position[head_yaw], pose.velocity[head_yaw]);
+                pose.stamp.seconds(), pose.position[head_yaw], pose.velocity[head_yaw]);
   });
   int problems = 0;
   rmodel::stream::Pipeline pipeline(aggregator, sink, [&](const rmodel::stream::Event& e) {
@@ -45,8 +45,8 @@ int main(int argc, char** argv) {
   message.joint.name = {"head_yaw"};
   message.joint.position = {0.0};
   for (int k = 0; k <= 100; ++k) {
-    const double t = 0.01 * k;
-    message.joint.position[0] = 0.5 * std::sin(t);
+    const rmodel::Time t{10'000'000 * k};
+    message.joint.position[0] = 0.5 * std::sin(t.seconds());
     message.set_stamp(t);
     pipeline.push(message);
   }

@@ -89,7 +89,7 @@ void BM_ParseMergeFormat(benchmark::State& state) {
     const auto messages = partial_messages(*model);
     for (int k = 0; k < 1000; ++k) {
       m.joint = messages[static_cast<std::size_t>(k) % messages.size()];
-      m.set_stamp(0.01 * k);
+      m.set_stamp(rmodel::Time{10'000'000 * static_cast<std::int64_t>(k)});
       rmodel::io::append_json_line(log, m);
     }
   }

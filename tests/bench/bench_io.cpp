@@ -32,6 +32,7 @@
 #include "rmodel/io/writer.hpp"
 
 namespace io = rmodel::io;
+using rmodel::Time;
 
 namespace {
 
@@ -67,7 +68,7 @@ std::vector<io::Message> make_messages(std::size_t count, bool full) {
   for (std::size_t k = 0; k < count; ++k) {
     io::Message& m = out[k];
     m.kind = io::MessageKind::Joint;
-    m.joint.stamp = 1563014597.0 + static_cast<double>(k) * 0.0125;
+    m.joint.stamp = Time{1563014597'000'000'000 + static_cast<std::int64_t>(k) * 12'500'000};
     std::size_t first = 0, n = names.size();
     if (!full) {
       first = rng() % names.size();

@@ -66,3 +66,37 @@ TEST(CliBags, LogInfoTextAndJson) {
     }
   EXPECT_TRUE(found);
 }
+
+// Issue 21: `--topic NAME FILE` took FILE as a second topic and read stdin ("<stdin>: empty
+// input"). One NAME per --topic; the log after it is read, the same as without --topic (the
+// fixture bags record one JointState topic, /joint_states).
+TEST(CliBags, TopicTakesOneNameAndTheLogAfterItIsRead) {
+  RMODEL_REQUIRE_FIXTURES();
+  const std::string bag = fixture("bags/greeting.zstd.mcap").string();
+  // The log: a positional argument, or fk's --log FILE.
+  const std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> commands = {
+      {{"aggregate"}, {bag}},
+      {{"filter", "exponential", "-p", "tau=0.05"}, {bag}},
+      {{"fk"}, {"--log", bag}},
+      {{"check-log"}, {bag}}};
+  for (const auto& [command, log] : commands) {
+    auto plain = command;
+    const auto model = model_args();
+    plain.insert(plain.end(), model.begin(), model.end());
+    auto spaced = plain, joined = plain;
+    plain.insert(plain.end(), log.begin(), log.end());
+    spaced.insert(spaced.end(), {"--topic", "/joint_states"});
+    spaced.insert(spaced.end(), log.begin(), log.end());
+    joined.push_back("--topic=/joint_states");
+    joined.insert(joined.end(), log.begin(), log.end());
+    SCOPED_TRACE(command[0]);
+    const auto want = run_rmodel(plain);
+    ASSERT_NE(want.out, "");
+    for (const auto& args : {spaced, joined}) {
+      const auto got = run_rmodel(args);
+      EXPECT_EQ(got.exit_code, want.exit_code) << got.err;
+      EXPECT_EQ(got.out, want.out);
+      EXPECT_EQ(got.err.find("<stdin>"), std::string::npos) << got.err;
+    }
+  }
+}

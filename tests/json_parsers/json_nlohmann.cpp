@@ -52,9 +52,12 @@ public:
           break;
         case Key::T:
           if (v.is_null()) {
-            b.set_t(std::numeric_limits<double>::quiet_NaN());
+            b.set_t_null();
           } else if (v.is_number()) {
-            b.set_t(v.get<double>());
+            // The DOM keeps only the double: the nearest nanosecond (exact below 104 days).
+            const auto ns = time_from_seconds(v.get<double>());
+            if (!ns) return fail("'t': beyond the range of times");
+            b.set_t(*ns);
           } else {
             return fail("'t': expected a number");
           }

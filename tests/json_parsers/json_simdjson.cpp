@@ -60,8 +60,20 @@ public:
           break;
         }
         case Key::T: {
-          double t = 0;
-          if (!number(v, t, "t")) return ParseStatus::Error;
+          // The number's own text, read exactly as the native parser does.
+          bool is_null = false;
+          if (v.is_null().get(is_null) == simdjson::SUCCESS && is_null) {
+            b.set_t_null();
+            break;
+          }
+          std::string_view text = v.raw_json_token();
+          double check = 0;
+          if (auto e = v.get_double().get(check)) return fail(e, "t");
+          while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\r' ||
+                                   text.back() == '\t' || text.back() == ',' || text.back() == '}'))
+            text.remove_suffix(1);
+          Time t;
+          if (parse_time(text, t) != TimeParseStatus::ok) return fail(simdjson::NUMBER_ERROR, "t");
           b.set_t(t);
           break;
         }
@@ -191,9 +203,16 @@ public:
           if (!numbers(v, b.begin_numbers(classify_key(kv.key)), kv.key)) return ParseStatus::Error;
           break;
         case Key::T: {
+          // The DOM keeps only the double: the nearest nanosecond (exact below 104 days).
+          if (v.is_null()) {
+            b.set_t_null();
+            break;
+          }
           double t = 0;
           if (!number(v, t, "t")) return ParseStatus::Error;
-          b.set_t(t);
+          const auto ns = time_from_seconds(t);
+          if (!ns) return fail(simdjson::NUMBER_OUT_OF_RANGE, "t");
+          b.set_t(*ns);
           break;
         }
         case Key::Cycle: {

@@ -36,9 +36,8 @@ public:
                     "simple: copy what arrives; sync: control cycles with differentiation, integration, prediction")
         ->default_str("simple")
         ->group(group);
-    app.add_option("--period", options_.period, "Control period T (s): time-tick spacing, filter step")
-        ->check(CLI::PositiveNumber)
-        ->default_str("0.01")
+    add_time_option(app, "--period", options_.period, "Control period T (s): time-tick spacing, filter step",
+                    TimeRange::positive)
         ->group(group);
     add_enum_option(app, "--ticks", options_.ticks,
                     {{"auto", TickSource::automatic}, {"time", TickSource::time}, {"stream", TickSource::stream}},

@@ -90,18 +90,20 @@ public:
     app.add_option("-i,--input-format", input_format_, "Log format")
         ->check(CLI::IsMember(kInputFormatNames))
         ->default_str("auto");
-    app.add_option("--topic", topics_, "ROS logs: read this topic (repeatable; default: every JointState topic)");
+    app.add_option("--topic", topics_, "ROS logs: read this topic (repeatable; default: every JointState topic)")
+        ->allow_extra_args(false);  // one NAME per --topic: `--topic NAME FILE` reads FILE
     app.add_option("--time", time_source_, "ROS logs: message time from the header stamp or the recorder's log time")
         ->check(CLI::IsMember({"header", "log"}))
         ->default_str("header");
     add_csv_column_options(app, time_column_, column_prefix_, nullptr);
-    app.add_option("--max-gap", options_.max_gap,
-                   "Longest time without a message, or without a sample of a joint, in seconds (0: no check)")
-        ->check(CLI::NonNegativeNumber);
-    app.add_option("--period", options_.period,
-                   "Control period in seconds: also check velocities implied by consecutive positions and report "
-                   "implied accelerations")
-        ->check(CLI::NonNegativeNumber);
+    add_time_option(app, "--max-gap", options_.max_gap,
+                    "Longest time without a message, or without a sample of a joint, in seconds (0: no check)",
+                    TimeRange::non_negative);
+    add_time_option(app, "--period", options_.period,
+                    "Control period in seconds: also check velocities implied by consecutive positions and report "
+                    "implied accelerations (over the interval between their stamps; the period for samples "
+                    "without stamps)",
+                    TimeRange::non_negative);
     app.add_option("--max-acceleration", options_.max_acceleration,
                    "With --period: largest allowed implied |acceleration| (rad/s², m/s²; 0: report only)")
         ->check(CLI::NonNegativeNumber);
@@ -224,7 +226,7 @@ private:
   Table joint_table(const Model& model, const LogChecker& checker, bool text) const {
     std::vector<std::string> columns = {"index", "joint", "samples", "min", "max", "lower", "upper", "max_velocity",
                                         "velocity_limit"};
-    if (options_.period > 0) columns.insert(columns.end(), {"max_implied_velocity", "max_acceleration"});
+    if (options_.period > Time{}) columns.insert(columns.end(), {"max_implied_velocity", "max_acceleration"});
     if (options_.dynamics)
       columns.insert(columns.end(), {"max_torque", "effort_limit", "effort_samples", "effort_rms", "effort_max"});
     columns.push_back("errors");
@@ -240,7 +242,7 @@ private:
                                info->bounded() ? Json(info->upper) : Json(nullptr),
                                number_or_null(st.max_abs_velocity),
                                info->velocity_limit > 0 ? Json(info->velocity_limit) : Json(nullptr)};
-      if (options_.period > 0) {
+      if (options_.period > Time{}) {
         row.push_back(computed(st.max_abs_implied_velocity, text));
         row.push_back(computed(st.max_abs_acceleration, text));
       }
@@ -259,8 +261,8 @@ private:
 
   std::string verdict(const LogChecker& c) const {
     std::string span;
-    if (!std::isnan(c.first_stamp()))
-      span = fmt::format(", t = {} to {} s", number_text(c.first_stamp()), number_text(c.last_stamp()));
+    if (c.first_stamp())
+      span = fmt::format(", t = {} to {} s", to_string(*c.first_stamp()), to_string(*c.last_stamp()));
     return fmt::format("{}: {} error{}, {} warning{} in {} message{} ({} joint state{}{})\n",
                        c.valid() ? "valid" : "invalid", c.error_count(), c.error_count() == 1 ? "" : "s",
                        c.warning_count(), c.warning_count() == 1 ? "" : "s", c.message_count(),
@@ -299,8 +301,9 @@ private:
     doc["read_errors"] = c.read_error_count();
     doc["errors"] = c.error_count();
     doc["warnings"] = c.warning_count();
-    doc["first_stamp"] = number_or_null(c.first_stamp());
-    doc["last_stamp"] = number_or_null(c.last_stamp());
+    // Seconds as JSON numbers (the nearest double: exact up to ~16 significant digits).
+    doc["first_stamp"] = c.first_stamp() ? Json(c.first_stamp()->seconds()) : Json(nullptr);
+    doc["last_stamp"] = c.last_stamp() ? Json(c.last_stamp()->seconds()) : Json(nullptr);
     doc["problems"] = Json::array();
     for (const auto& p : c.problems())
       doc["problems"].push_back({{"severity", to_string(p.severity)},

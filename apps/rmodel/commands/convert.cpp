@@ -35,13 +35,14 @@ public:
         "The target format is -f, else the output file's extension, else the other format of the input "
         "(JSON for .cpf and .srdf input)");
     app.add_option("input", input_, "Semantics file (.cpf, .srdf, .json; '-' for stdin)")->required();
-    app.add_option("-o,--output", output_, "Output file (default: stdout)");
+    auto* output = app.add_option("-o,--output", output_, "Output file (default: stdout)");
     // -f as every command that writes data; -t,--to is its older name, kept (hidden) for scripts.
     auto* format = with_choices(app.add_option("-f,--format", to_, "Target format"), {"cpf", "json"})
                        ->type_name("{cpf|json}");
     auto* to = app.add_option("-t,--to", to_, "Target format (old name of -f)")->check(one_of({"cpf", "json"}))->group("");
-    app.final_callback([format, to] {
+    app.final_callback([format, to, output, &app, this] {
       if (format->count() > 0 && to->count() > 0) OutputOptions::refuse("give -f only (-t,--to is its old name)");
+      refuse_output_among_inputs(app, output, output_);
     });
     app.add_option("--from", from_, "Input format when not evident")->check(CLI::IsMember({"cpf", "json", "srdf"}));
   }

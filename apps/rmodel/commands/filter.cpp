@@ -390,9 +390,9 @@ private:
       }
       Trace& tr = traces_[it->second];
       double t = static_cast<double>(tr.t.size()) * period_;
-      if (m.has_stamp && std::isfinite(m.stamp())) {
+      if (m.has_stamp) {
         if (!t0_) t0_ = m.stamp();
-        t = m.stamp() - *t0_;
+        t = (m.stamp() - *t0_).seconds();  // seconds after the subtraction: exact on epoch stamps
       }
       tr.t.push_back(t);
       tr.in.push_back(in[i]);
@@ -419,7 +419,7 @@ private:
   std::unordered_set<std::string> model_joints_;
   std::unordered_map<std::string, std::size_t> plot_index_;
   std::vector<Trace> traces_;
-  std::optional<double> t0_;
+  std::optional<Time> t0_;
   double period_ = 0.01;
 };
 

@@ -171,19 +171,21 @@ private:
                                    std::uint64_t number) const {
     if (out_.is(OutputFormat::jsonl)) {
       Json doc = Json::object();
-      if (m.has_stamp) doc["t"] = m.stamp();
       if (m.cycle) doc["cycle"] = *m.cycle;
       doc["frames"] = frames_table(km, ws).to_json();
-      return doc.dump() + "\n";
+      // `t` first, as the exact decimal of its nanoseconds (nlohmann_json would write a double).
+      std::string line = doc.dump();
+      if (m.has_stamp) line.insert(1, "\"t\":" + to_string(m.stamp()) + ",");
+      return line + "\n";
     }
     if (out_.is(OutputFormat::csv)) {
-      std::string out = m.has_stamp ? number_text(m.stamp()) : std::string();
+      std::string out = m.has_stamp ? to_string(m.stamp()) : std::string();
       for (std::size_t b : bodies_)
         for (double v : frame_values(ws.frame(b))) out += "," + number_text(v);
       return out + "\n";
     }
     std::string head = fmt::format("# message {}", number);
-    if (m.has_stamp) head += fmt::format(", t = {}", number_text(m.stamp()));
+    if (m.has_stamp) head += fmt::format(", t = {}", to_string(m.stamp()));
     if (m.cycle) head += fmt::format(", cycle {}", *m.cycle);
     return fmt::format("{}{}\n{}", number > 1 ? "\n" : "", head, frames_table(km, ws).render(OutputFormat::text));
   }

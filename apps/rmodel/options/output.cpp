@@ -4,7 +4,12 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <map>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -64,6 +69,8 @@ Json json_document(std::string_view name, int version) {
 
 OutputOptions::~OutputOptions() {
   if (file_ != nullptr) std::fclose(file_);
+  // Not closed: the run failed; the file it would have replaced stays as it was.
+  if (!temporary_.empty()) ::unlink(temporary_.c_str());
 }
 
 void OutputOptions::add_to(CLI::App& app, std::vector<OutputFormat> allowed, OutputFormat fallback,
@@ -93,9 +100,10 @@ void OutputOptions::add_to(CLI::App& app, std::vector<OutputFormat> allowed, Out
     format_option_->group(group);
     output_option_->group(group);
   }
-  app.final_callback([this] {
+  app.final_callback([this, &app] {
     if (after_parse_) after_parse_();
     resolve();
+    refuse_output_among_inputs(app, output_option_, path_);
   });
 }
 
@@ -160,6 +168,29 @@ void OutputOptions::resolve() {
 
 void OutputOptions::open() {
   if (file_ != nullptr || to_stdout()) return;
+  // An existing regular file (through a link: its target) is written beside it and replaced
+  // by close(), so that a run failing half-way leaves it whole; a new file, a device or a
+  // pipe is written directly.
+  struct stat existing {};
+  std::error_code ec;
+  const std::filesystem::path target =
+      ::stat(path_.c_str(), &existing) == 0 && S_ISREG(existing.st_mode) ? std::filesystem::canonical(path_, ec)
+                                                                          : std::filesystem::path();
+  if (!target.empty() && !ec) {
+    std::string temporary = (target.parent_path() / ("." + target.filename().string() + ".rmodel-XXXXXX")).string();
+    const int fd = ::mkostemp(temporary.data(), O_CLOEXEC);
+    if (fd < 0) throw WriteError(path_, fmt::format("cannot create a file beside it: {}", std::strerror(errno)));
+    (void)::fchmod(fd, existing.st_mode & 07777);
+    file_ = ::fdopen(fd, "wb");
+    if (file_ == nullptr) {
+      ::close(fd);
+      ::unlink(temporary.c_str());
+      throw WriteError(path_, fmt::format("cannot create: {}", std::strerror(errno)));
+    }
+    temporary_ = std::move(temporary);
+    replacing_ = target.string();
+    return;
+  }
   file_ = std::fopen(path_.c_str(), "wb");
   if (file_ == nullptr) throw WriteError(path_, fmt::format("cannot create: {}", std::strerror(errno)));
 }
@@ -191,6 +222,11 @@ void OutputOptions::close() {
   file_ = nullptr;
   const bool failed = std::ferror(f) != 0;
   if (std::fclose(f) != 0 || failed) throw WriteError(path_, fmt::format("write failed: {}", std::strerror(errno)));
+  if (!temporary_.empty()) {
+    if (::rename(temporary_.c_str(), replacing_.c_str()) != 0)
+      throw WriteError(path_, fmt::format("cannot replace the file: {}", std::strerror(errno)));
+    temporary_.clear();
+  }
 }
 
 namespace {
@@ -239,7 +275,57 @@ CLI::Validator names_to_numbers(std::vector<std::string> names, std::vector<std:
       "");
 }
 
+void refuse_output_among_inputs(const CLI::App& app, const CLI::Option* output_option, const std::string& output) {
+  namespace fs = std::filesystem;
+  if (output.empty() || output == "-") return;
+  std::error_code ec;
+  const fs::path out(output);
+  if (!fs::exists(out, ec)) return;  // a new file cannot be an input
+  for (const CLI::Option* opt : app.get_options()) {
+    if (opt == output_option) continue;
+    for (const std::string& value : opt->results()) {
+      if (value.empty() || value == "-" || value.find('\0') != std::string::npos) continue;
+      std::error_code same_ec;
+      if (fs::equivalent(fs::path(value), out, same_ec))
+        OutputOptions::refuse(fmt::format("-o {} is the input {}{}: writing it would destroy the input; write to "
+                                          "another file",
+                                          output, value, value == output ? "" : " (the same file)"));
+    }
+  }
+  // `rmodel aggregate -o log.jsonl < log.jsonl`: stdin is the file being written.
+  struct stat in {}, target {};
+  if (::fstat(0, &in) == 0 && S_ISREG(in.st_mode) && ::stat(output.c_str(), &target) == 0 &&
+      in.st_dev == target.st_dev && in.st_ino == target.st_ino)
+    OutputOptions::refuse(fmt::format("-o {} is the file standard input reads: writing it would destroy the input; "
+                                      "write to another file",
+                                      output));
+}
+
 std::string number_text(double value) { return fmt::format("{}", value); }
+
+CLI::Option* add_time_option(CLI::App& app, const std::string& flags, Time& value, const std::string& description,
+                             TimeRange range) {
+  const CLI::Validator valid(
+      [range](std::string& text) -> std::string {
+        Time t;
+        switch (parse_time(text, t)) {
+          case TimeParseStatus::ok: break;
+          case TimeParseStatus::invalid: return fmt::format("'{}' is not a time in seconds", text);
+          case TimeParseStatus::out_of_range:
+            return fmt::format("'{}' is beyond the range of times (±9223372036.854775807 s)", text);
+        }
+        if (range == TimeRange::positive && !(t > Time{})) return fmt::format("'{}' must be more than 0 s", text);
+        if (range == TimeRange::non_negative && t < Time{}) return fmt::format("'{}' must be at least 0 s", text);
+        return {};
+      },
+      "SECONDS", "time");
+  return app
+      .add_option_function<std::string>(
+          flags, [&value](const std::string& text) { (void)parse_time(text, value); }, description)
+      ->check(valid)
+      ->type_name("SECONDS")
+      ->default_str(to_string(value));
+}
 
 std::string cell_text(const Json& value) {
   if (value.is_null()) return "-";

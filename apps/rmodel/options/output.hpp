@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "rmodel/time.hpp"
+
 namespace rmodel::cli {
 
 using Json = nlohmann::ordered_json;
@@ -36,7 +38,8 @@ Json json_document(std::string_view name, int version = 1);
 /// The format is -f when given, else the one -o's extension names, else the command's
 /// default; a format the command (or the mode it runs in) does not write is a usage error,
 /// found while parsing. Documents go to stdout ("-") or to the file, created at the first
-/// write (so that a failed run leaves an existing file alone).
+/// write; an existing file is written beside it and replaced by close() (so that a failed
+/// run leaves it alone). An output that is one of the inputs is refused while parsing.
 class OutputOptions {
 public:
   OutputOptions() = default;
@@ -106,6 +109,8 @@ private:
   std::function<void()> after_parse_;
   OutputFormat format_ = OutputFormat::text;
   std::FILE* file_ = nullptr;
+  std::string temporary_;  // replacing an existing file: written here, renamed by close()
+  std::string replacing_;
 };
 
 /// Refuses a value that is not one of `words`: "'jsn' is not one of text, json; did you mean
@@ -142,6 +147,23 @@ CLI::Option* add_enum_option(CLI::App& app, const std::string& flags, E& value,
       ->type_name("{" + list + "}")
       ->default_str(current);
 }
+
+/// Refuses (a usage error, before anything is opened for writing) an output file `output`
+/// that is also one of the command's inputs: the value of any other option or argument of
+/// `app` naming the same file (the same path, a symbolic or hard link, another path to it),
+/// or standard input redirected from it. Writing would truncate the input before it is read
+/// (or replace what was just read). Does nothing for stdout ("-", empty) and for an output
+/// that does not exist yet.
+void refuse_output_among_inputs(const CLI::App& app, const CLI::Option* output_option, const std::string& output);
+
+/// Which times an option built by add_time_option() accepts.
+enum class TimeRange { positive, non_negative };
+
+/// Adds an option holding a Time, given in decimal seconds and read exactly (parse_time: no
+/// double in between, so `--period 0.01` is 10000000 ns); shown as SECONDS, its default the
+/// current value.
+CLI::Option* add_time_option(CLI::App& app, const std::string& flags, Time& value, const std::string& description,
+                             TimeRange range);
 
 /// A table: named columns, rows of JSON values (strings, numbers, arrays, null).
 /// Text: aligned columns, arrays joined by ',' and null as '-'. CSV: RFC 4180.

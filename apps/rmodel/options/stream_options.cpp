@@ -34,6 +34,7 @@ void StreamOptions::add_to(CLI::App& app) {
   app.add_flag("-q,--quiet", quiet, "Report only the summary, not each problem")->group(group);
   app.add_flag("--flush-each", flush_each, "Flush the output after every message")->group(group);
   app.add_option("--topic", topics, "ROS logs: read this topic (repeatable; default: every JointState topic)")
+      ->allow_extra_args(false)  // one NAME per --topic: `--topic NAME FILE` reads FILE
       ->group(group);
   app.add_option("--time", time_source,
                  "ROS logs and rostopic echo -p CSV: message time from the header stamp or the recorder's log time")
@@ -51,6 +52,7 @@ void add_log_input_options(CLI::App& app, StreamOptions& options, CLI::Option* l
       ->needs(log)
       ->group(group);
   app.add_option("--topic", options.topics, "ROS logs: read this topic (repeatable; default: every JointState topic)")
+      ->allow_extra_args(false)  // one NAME per --topic: `--topic NAME FILE` reads FILE
       ->needs(log)
       ->group(group);
   app.add_option("--time", options.time_source, "ROS logs: message time from the header stamp or the recorder's log time")

@@ -29,6 +29,7 @@
 #include "rmodel/joint_state.hpp"
 #include "rmodel/model.hpp"
 #include "rmodel/stream.hpp"
+#include "rmodel/time.hpp"
 
 namespace rmodel {
 
@@ -62,8 +63,9 @@ struct RMODEL_API AggregatorOptions {
   bool clamp = false;
   /// Publishing; nothing = message for simple, tick for sync.
   std::optional<PublishPolicy> publish;
-  /// Control period T (s): time-tick spacing, length of a cycle without stamps. > 0.
-  double period = 0.01;
+  /// Control period T: time-tick spacing (ticks fall on the integer grid t0 + k·T), length
+  /// of a cycle without stamps. > 0. Default 10 ms.
+  Time period{10'000'000};
   TickSource ticks = TickSource::automatic;
   UpdatePolicy update = UpdatePolicy::hold;
   /// Differentiator kind (velocity from position): diff, lag_diff or fir_diff.

@@ -37,6 +37,7 @@
 #include "rmodel/dynamics.hpp"
 #include "rmodel/filters/registry.hpp"
 #include "rmodel/stream.hpp"
+#include "rmodel/time.hpp"
 
 namespace rmodel::dynamics {
 
@@ -96,7 +97,7 @@ private:
   Eigen::VectorXd u_;
   std::vector<double> qd_, qdd_;
   JointState out_;  ///< the copy that is written (keeps its capacity)
-  double last_stamp_ = std::numeric_limits<double>::quiet_NaN();
+  std::optional<Time> last_stamp_;  ///< the stamp of the last pose; none before the first
   std::uint64_t poses_ = 0, skipped_ = 0, rejected_support_ = 0;
   std::string support_problem_;
 };

@@ -6,12 +6,14 @@
 #include <string>
 #include <vector>
 
+#include "rmodel/time.hpp"
+
 namespace rmodel {
 
 /// Names with positions (rad or m), velocities (rad/s or m/s) and efforts (N·m or N).
 /// Each value array is either empty (field absent) or as long as `name`.
 struct RMODEL_API JointState {
-  double stamp = 0.0;  ///< seconds
+  Time stamp{};  ///< time of the state (rmodel/time.hpp: integer nanoseconds)
   std::vector<std::string> name;
   std::vector<double> position;
   std::vector<double> velocity;
@@ -23,7 +25,7 @@ struct RMODEL_API JointState {
 /// Support state of the robot's chains (`sweetie_bot_kinematics_msgs/SupportState`):
 /// chain names, support coefficients in [0, 1] and contact names.
 struct RMODEL_API SupportState {
-  double stamp = 0.0;
+  Time stamp{};  ///< time of the state
   std::vector<std::string> name;
   std::vector<double> support;
   std::vector<std::string> contact;

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,18 +20,22 @@
 #include "rmodel/io/reader.hpp"
 #include "rmodel/model.hpp"
 #include "rmodel/stream.hpp"
+#include "rmodel/time.hpp"
 
 namespace rmodel {
 
 /// Options of a LogChecker. Zero disables the bound it names.
 struct RMODEL_API LogCheckOptions {
-  /// Longest allowed time (s) between two messages of the log, and between two samples of
-  /// a joint (a joint missing while others are published). 0: no gap check.
-  double max_gap = 0.0;
-  /// Control period (s). When > 0, velocities are also implied from consecutive positions
-  /// (Δq / period, checked against the URDF velocity limit) and accelerations from
-  /// consecutive velocities (given, else implied). 0: no implied values.
-  double period = 0.0;
+  /// Longest allowed time between two messages of the log, and between two samples of a
+  /// joint (a joint missing while others are published). 0: no gap check.
+  Time max_gap{};
+  /// Control period. When > 0, velocities are also implied from consecutive positions
+  /// (Δq / Δt, checked against the URDF velocity limit), accelerations from consecutive
+  /// velocities (given, else implied) and jerks from consecutive accelerations. Δt is the
+  /// interval between the stamps of the two samples (so the period given does not change the
+  /// result of a stamped log); for samples without stamps it is the period. 0: no implied
+  /// values.
+  Time period{};
   /// Largest allowed |acceleration| implied with `period` (rad/s² or m/s²). 0: reported in
   /// the statistics only. Independently, the per-joint acceleration and jerk limits of a
   /// limits file (JointInfo::acceleration_limit, jerk_limit) are checked with `period`
@@ -71,8 +76,8 @@ struct RMODEL_API JointLogStats {
   double min_position = 0.0;       ///< over finite positions; NaN when none
   double max_position = 0.0;
   double max_abs_velocity = 0.0;   ///< over finite given velocities; NaN when none
-  double max_abs_implied_velocity = 0.0;  ///< |Δq| / period; NaN without period or pairs
-  double max_abs_acceleration = 0.0;      ///< |Δv| / period; NaN without period or pairs
+  double max_abs_implied_velocity = 0.0;  ///< |Δq| / Δt; NaN without period or pairs
+  double max_abs_acceleration = 0.0;      ///< |Δv| / Δt; NaN without period or pairs
   /// With LogCheckOptions::dynamics: the largest |required torque| (N·m or N) at the
   /// messages carrying the joint; NaN without dynamics or samples.
   double max_abs_required_torque = 0.0;
@@ -121,9 +126,9 @@ public:
   [[nodiscard]] std::uint64_t message_count() const noexcept { return messages_; }
   [[nodiscard]] std::uint64_t joint_state_count() const noexcept { return joint_states_; }
   [[nodiscard]] std::uint64_t read_error_count() const noexcept { return read_errors_; }
-  /// Time span of the stamped messages (s), NaN when none had a stamp.
-  [[nodiscard]] double first_stamp() const noexcept { return first_stamp_; }
-  [[nodiscard]] double last_stamp() const noexcept { return last_stamp_; }
+  /// Stamps of the first and the last stamped joint state; nothing when none had a stamp.
+  [[nodiscard]] std::optional<Time> first_stamp() const noexcept { return first_stamp_; }
+  [[nodiscard]] std::optional<Time> last_stamp() const noexcept { return last_stamp_; }
   /// Per joint of the full pose, in pose order.
   [[nodiscard]] const std::vector<JointLogStats>& joints() const noexcept { return stats_; }
   /// Names that are not joints of the full pose (at most 1000 distinct ones are tracked).
@@ -131,12 +136,22 @@ public:
   [[nodiscard]] bool valid() const noexcept { return errors_ == 0; }
 
 private:
-  struct JointTrack {
-    double last_stamp;     ///< NaN until a stamped sample
-    double last_position;  ///< NaN until a finite position
-    double last_velocity;  ///< given or implied; NaN until known
-    double last_acceleration;  ///< implied; NaN until two velocities were known
+  /// A value of a joint and when it was sampled.
+  struct Sample {
+    double value;      ///< NaN until known
+    Time stamp;        ///< valid when `stamped`
+    bool stamped;
   };
+  struct JointTrack {
+    std::optional<Time> last_stamp;  ///< latest stamp of the joint's samples
+    Sample position;      ///< the last finite position
+    Sample velocity;      ///< the last velocity, given or implied
+    Sample acceleration;  ///< the last implied acceleration
+  };
+  /// The interval Δt of a derivative from `before` to a sample at `now` (stamped or not):
+  /// the stamps' difference when both are stamped (nothing when time did not advance), else
+  /// the period.
+  [[nodiscard]] std::optional<double> interval(const Sample& before, bool stamped, Time now) const noexcept;
 
   /// Counts a problem; true when it is to be kept (within the budget of its code and slot).
   bool count(Severity severity, int code, std::size_t slot);
@@ -157,8 +172,8 @@ private:
   std::vector<UnknownLogJoint> unknown_;
   std::uint64_t unreported_ = 0, errors_ = 0, warnings_ = 0;
   std::uint64_t messages_ = 0, joint_states_ = 0, read_errors_ = 0;
-  double first_stamp_, last_stamp_;
-  double stream_stamp_;  ///< latest stamp of the stream, NaN before the first
+  std::optional<Time> first_stamp_, last_stamp_;
+  std::optional<Time> stream_stamp_;  ///< latest stamp of the stream
   bool warned_no_stamp_ = false;
   struct Dynamics;  ///< the held pose and the torque sink of LogCheckOptions::dynamics
   std::unique_ptr<Dynamics> dynamics_;

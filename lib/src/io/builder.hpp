@@ -11,7 +11,6 @@
 #include <utility>
 #include <vector>
 
-#include "io/ros/stamp.hpp"
 #include "rmodel/io/message.hpp"
 
 namespace rmodel::io::detail {
@@ -107,14 +106,14 @@ public:
     seen_ = 0;
     duplicate_ = nullptr;
     sync_value_ = false;
-    t_ = 0.0;
+    t_ = Time{};
+    t_null_ = false;
     secs_ = nsecs_ = cycle_ = 0;
     out.joint.position.clear();
     out.joint.velocity.clear();
     out.joint.effort.clear();
     out.support.support.clear();
     out.item = 0;
-    out.stamp_ns.reset();
   }
   [[nodiscard]] Message& out() noexcept { return *out_; }
 
@@ -158,10 +157,16 @@ public:
     v->clear();
     return *v;
   }
-  void set_t(double t) noexcept {
+  /// `t` in seconds, read exactly (parse_time).
+  void set_t(Time t) noexcept {
     note(kT, "duplicate key 't'");
     flags_ |= kT;
     t_ = t;
+  }
+  /// `"t": null`: no time (what the writers once wrote for a non-finite time).
+  void set_t_null() noexcept {
+    set_t(Time{});
+    t_null_ = true;
   }
   void set_secs(std::int64_t s) noexcept {
     note(kSecs, "duplicate seconds in 'header.stamp' ('secs' or 'sec' twice)");
@@ -199,12 +204,14 @@ public:
     if (flags_ & kCycle) m.cycle = cycle_;
 
     bool has_stamp = true;
-    double stamp = 0.0;
+    Time stamp{};
     if (flags_ & kT) {
       stamp = t_;
+      has_stamp = !t_null_;
     } else if (flags_ & kSecs) {
-      // As the log readers convert it: MCAP output gives it back exactly.
-      stamp = detail::seconds_from_stamp(secs_, nsecs_);
+      const auto ns = Time::from_stamp(secs_, nsecs_);
+      if (!ns) return "'header.stamp' is beyond the range of times (±9223372036 s)";
+      stamp = *ns;
     } else if (flags_ & kNsecs) {
       return "'header.stamp' has nanoseconds but no seconds ('secs' or 'sec')";
     } else {
@@ -277,7 +284,8 @@ private:
   unsigned seen_ = 0;
   const char* duplicate_ = nullptr;
   bool sync_value_ = false;
-  double t_ = 0.0;
+  bool t_null_ = false;
+  Time t_{};
   std::int64_t secs_ = 0, nsecs_ = 0, cycle_ = 0;
 };
 

@@ -1,13 +1,13 @@
 #include "io/csv.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <unordered_map>
 
 #include <fmt/format.h>
 
 #include "io/numbers.hpp"
-#include "io/ros/stamp.hpp"
 
 namespace rmodel::io::detail {
 namespace {
@@ -324,8 +324,7 @@ bool CsvTable::parse_rostopic_row(std::size_t line_no, std::string& error) {
   const std::optional<std::int64_t>& fallback = options_.time == TimeSource::Log ? stamp : log_time;
   const std::optional<std::int64_t> ns = chosen ? chosen : fallback;
   has_t_ = ns.has_value();
-  ros_ns_ = ns.value_or(0);
-  t_ = detail::seconds_from_ns(ros_ns_);  // as the ROS log readers (io/ros/stamp.hpp)
+  t_ = Time{ns.value_or(0)};
   has_cycle_ = false;
   line_ = line_no;
   group_count_ = ros_names_ > 0 ? 1 : 0;  // without name columns (reported on the header) rows yield nothing
@@ -338,12 +337,10 @@ void CsvTable::emit_rostopic(Message& out, StringListSink& names) {
   out.kind = MessageKind::Joint;
   out.has_stamp = has_t_;
   out.cycle.reset();
-  out.stamp_ns.reset();
-  if (has_t_) out.stamp_ns = ros_ns_;
   out.line = line_;
   out.item = 0;
   JointState& js = out.joint;
-  js.stamp = has_t_ ? t_ : 0.0;
+  js.stamp = has_t_ ? t_ : Time{};
   names.begin(js.name);
   for (std::size_t k = 0; k < ros_names_; ++k) names.push(ros_name_cells_[k]);
   names.end();
@@ -382,6 +379,23 @@ bool CsvTable::parse_row(std::string_view line, std::size_t line_no, std::string
       has_cycle_ = true;
       continue;
     }
+    if (col.kind == ColumnKind::Time) {
+      // Exact decimal seconds (time.hpp); `nan` (what a NaN time was written as) is no time.
+      switch (parse_time(cell, t_)) {
+        case TimeParseStatus::ok: has_t_ = true; break;
+        case TimeParseStatus::out_of_range:
+          error = fmt::format("column {}: time '{}' is beyond the range of times (±9223372036.854775807 s)", c + 1,
+                              cell);
+          return false;
+        case TimeParseStatus::invalid: {
+          double x = 0.0;
+          if (parse_csv_double(cell, x) == NumberStatus::Ok && std::isnan(x)) break;
+          error = fmt::format("column {}: bad time '{}'", c + 1, cell);
+          return false;
+        }
+      }
+      continue;
+    }
     double x = 0.0;
     const NumberStatus st = parse_csv_double(cell, x);
     if (st != NumberStatus::Ok) {
@@ -392,10 +406,6 @@ bool CsvTable::parse_row(std::string_view line, std::size_t line_no, std::string
       return false;
     }
     switch (col.kind) {
-      case ColumnKind::Time:
-        t_ = x;
-        has_t_ = true;
-        break;
       case ColumnKind::Joint:
         values_[col.index * 3 + col.field] = x;
         mask_[col.index] = static_cast<std::uint8_t>(mask_[col.index] | (1u << col.field));
@@ -426,11 +436,10 @@ void CsvTable::emit(Message& out, StringListSink& names) {
   }
   out.has_stamp = has_t_;
   out.cycle.reset();
-  out.stamp_ns.reset();
   if (has_cycle_) out.cycle = cycle_;
   out.line = line_;
   out.item = 0;
-  const double stamp = has_t_ ? t_ : 0.0;
+  const Time stamp = has_t_ ? t_ : Time{};
   if (next_group_ < group_count_) {
     const std::uint8_t m = groups_[next_group_++];
     out.kind = MessageKind::Joint;

@@ -62,7 +62,6 @@ private:
   bool rostopic_ = false;  ///< `rostopic echo -p` layout: names in the rows (field.nameK)
   std::size_t ros_names_ = 0;        ///< field.nameK columns
   std::size_t ros_count_[3] = {};    ///< field.positionK / velocityK / effortK columns
-  std::int64_t ros_ns_ = 0;          ///< the row's time in nanoseconds
   std::vector<std::string_view> ros_name_cells_;  ///< per K: the row's name cell
   std::vector<std::uint8_t> ros_have_;            ///< per field: 0 absent, 1 present
   std::vector<Column> columns_;
@@ -75,7 +74,7 @@ private:
   std::vector<std::uint8_t> mask_;      ///< per joint: bit f set when field f is present
   std::vector<double> support_values_;  ///< per chain
   std::vector<std::uint8_t> support_present_;
-  double t_ = 0.0;
+  Time t_{};  ///< the row's time
   bool has_t_ = false;
   bool has_cycle_ = false;
   std::int64_t cycle_ = 0;

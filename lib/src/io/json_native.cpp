@@ -403,6 +403,28 @@ private:
     return fail("invalid literal (expected true, false or null)");
   }
 
+  // `t`: decimal seconds read exactly into nanoseconds (never through a double), or null.
+  bool parse_time_value(MessageBuilder& b) {
+    if (end_ - p_ >= 4 && std::memcmp(p_, "null", 4) == 0) {
+      p_ += 4;
+      b.set_t_null();
+      return true;
+    }
+    bool integral = false;
+    const char* e = scan_json_number(p_, end_, integral);
+    if (!e) return fail(element_error("t", 0, false, "a number"));
+    Time t;
+    switch (parse_time(std::string_view(p_, static_cast<std::size_t>(e - p_)), t)) {
+      case TimeParseStatus::ok: break;
+      case TimeParseStatus::invalid: return fail("'t': invalid number");
+      case TimeParseStatus::out_of_range:
+        return fail("'t': beyond the range of times (±9223372036.854775807 s)");
+    }
+    p_ = e;
+    b.set_t(t);
+    return true;
+  }
+
   bool parse_header(MessageBuilder& b) {
     return for_each_member("header", [&](std::string_view key) {
       if (key != "stamp") return skip_value(2);
@@ -434,12 +456,7 @@ private:
         case Key::Velocity: return parse_number_array(b.begin_numbers(Key::Velocity), "velocity");
         case Key::Effort: return parse_number_array(b.begin_numbers(Key::Effort), "effort");
         case Key::Support: return parse_number_array(b.begin_numbers(Key::Support), "support");
-        case Key::T: {
-          double t;
-          if (!parse_double(t, "t", 0, false)) return false;
-          b.set_t(t);
-          return true;
-        }
+        case Key::T: return parse_time_value(b);
         case Key::Cycle: {
           std::int64_t c;
           if (!parse_int(c, "cycle")) return false;

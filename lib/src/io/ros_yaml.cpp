@@ -538,8 +538,7 @@ void RosYamlDocument::fill_strings(std::uint32_t id, std::string_view field, Str
   }
 }
 
-void RosYamlDocument::fill_header(std::uint32_t id, MessageBuilder& builder, bool& have_sec, std::int64_t& sec,
-                                  std::int64_t& nsec) {
+void RosYamlDocument::fill_header(std::uint32_t id, MessageBuilder& builder) {
   const Node& h = nodes_[id];
   if (h.kind == Node::Null) return;
   if (h.kind != Node::Map) throw Failure{h.pos, "'header': expected a mapping"};
@@ -550,24 +549,39 @@ void RosYamlDocument::fill_header(std::uint32_t id, MessageBuilder& builder, boo
     if (s.kind != Node::Map) throw Failure{s.pos, "'header.stamp': expected a mapping (sec, nanosec)"};
     for (std::uint32_t k = s.first; k != kNone; k = nodes_[k].next) {
       switch (classify_stamp_key(nodes_[k].key)) {
-        case StampKey::Secs:
-          sec = integer(k, "header.stamp.", nodes_[k].key);
-          builder.set_secs(sec);
-          have_sec = true;
-          break;
-        case StampKey::Nsecs:
-          nsec = integer(k, "header.stamp.", nodes_[k].key);
-          builder.set_nsecs(nsec);
-          break;
+        case StampKey::Secs: builder.set_secs(integer(k, "header.stamp.", nodes_[k].key)); break;
+        case StampKey::Nsecs: builder.set_nsecs(integer(k, "header.stamp.", nodes_[k].key)); break;
         case StampKey::Unknown: break;
       }
     }
   }
 }
 
+void RosYamlDocument::fill_time(std::uint32_t id, MessageBuilder& builder) {
+  const Node& n = nodes_[id];
+  Time t;
+  if (n.kind == Node::Null || (n.kind == Node::Scalar && !n.quoted && (n.text == "null" || n.text == "~"))) {
+    builder.set_t_null();
+    return;
+  }
+  if (n.kind == Node::Scalar && !n.quoted) {
+    switch (parse_time(n.text, t)) {
+      case TimeParseStatus::ok: builder.set_t(t); return;
+      case TimeParseStatus::out_of_range:
+        throw Failure{n.pos, fmt::format("'t': '{}' is beyond the range of times (±9223372036.854775807 s)", n.text)};
+      case TimeParseStatus::invalid: break;
+    }
+    double v = 0;
+    if (yaml_double(n.text, v) == NumberStatus::Ok && std::isnan(v)) {
+      builder.set_t_null();  // a NaN time is no time
+      return;
+    }
+  }
+  (void)number(id, "t", 0);  // throws the number's error
+  throw Failure{n.pos, fmt::format("'t': '{}' is not a time in seconds", n.text)};
+}
+
 void RosYamlDocument::fill_message(std::uint32_t root, MessageBuilder& builder) {
-  bool have_sec = false, have_t = false;
-  std::int64_t sec = 0, nsec = 0;
   for (std::uint32_t c = nodes_[root].first; c != kNone; c = nodes_[c].next) {
     const Node& e = nodes_[c];
     switch (classify_key(e.key)) {
@@ -577,25 +591,19 @@ void RosYamlDocument::fill_message(std::uint32_t root, MessageBuilder& builder) 
       case Key::Velocity: fill_numbers(c, "velocity", builder.begin_numbers(Key::Velocity)); break;
       case Key::Effort: fill_numbers(c, "effort", builder.begin_numbers(Key::Effort)); break;
       case Key::Support: fill_numbers(c, "support", builder.begin_numbers(Key::Support)); break;
-      case Key::T:
-        builder.set_t(number(c, "t", 0));
-        have_t = true;
-        break;
+      case Key::T: fill_time(c, builder); break;
       case Key::Cycle: builder.set_cycle(integer(c, "", "cycle")); break;
       case Key::Sync:
         if (e.kind != Node::Scalar || e.quoted || (e.text != "true" && e.text != "false"))
           throw Failure{e.pos, "'sync': expected true"};
         builder.set_sync(e.text == "true");
         break;
-      case Key::Header: fill_header(c, builder, have_sec, sec, nsec); break;
+      case Key::Header: fill_header(c, builder); break;
       case Key::Trajectory:
       case Key::Unknown: break;
     }
   }
   if (const char* why = builder.finish()) throw Failure{nodes_[root].pos, why};
-  // The exact stamp, as the ROS log readers keep it (the seconds were computed by finish()
-  // with the log readers' conversion, io/ros/stamp.hpp).
-  if (have_sec && !have_t) builder.out().stamp_ns = detail::ns_from_stamp(sec, nsec);
 }
 
 void RosYamlDocument::to_json(std::uint32_t id, std::string& out) const {

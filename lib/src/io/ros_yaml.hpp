@@ -94,7 +94,9 @@ private:
   void fill_message(std::uint32_t root, MessageBuilder& builder);
   void fill_numbers(std::uint32_t node, std::string_view field, std::vector<double>& out);
   void fill_strings(std::uint32_t node, std::string_view field, StringListSink& out);
-  void fill_header(std::uint32_t node, MessageBuilder& builder, bool& have_sec, std::int64_t& sec, std::int64_t& nsec);
+  void fill_header(std::uint32_t node, MessageBuilder& builder);
+  /// `t`: decimal seconds read exactly (time.hpp); null or NaN is no time.
+  void fill_time(std::uint32_t node, MessageBuilder& builder);
   std::int64_t integer(std::uint32_t node, std::string_view prefix, std::string_view field);
   double number(std::uint32_t node, std::string_view field, std::size_t element);
   void to_json(std::uint32_t node, std::string& out) const;

@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "io/ros/stamp.hpp"
 #include "base/json_unique_keys.hpp"
 
 namespace rmodel::io::detail {
@@ -18,10 +17,26 @@ using json = nlohmann::json;
 
 constexpr std::string_view kSupportPrefix = "support/";
 
-/// A ROS time or duration: {secs, nsecs}, {sec, nanosec} or a number of seconds.
-bool read_time(const json& v, double& out, std::string& why) {
+/// A ROS time or duration: {secs, nsecs}, {sec, nanosec} or a number of seconds. A number
+/// with a fraction reaches us as nlohmann_json's double: it becomes the nearest nanosecond,
+/// which is the decimal's own for up to nine decimals below 104 days (a time from start).
+bool read_time(const json& v, Time& out, std::string& why) {
+  if (v.is_number_integer()) {
+    const auto t = Time::from_stamp(v.get<std::int64_t>(), 0);
+    if (!t) {
+      why = "beyond the range of times";
+      return false;
+    }
+    out = *t;
+    return true;
+  }
   if (v.is_number()) {
-    out = v.get<double>();
+    const auto t = time_from_seconds(v.get<double>());
+    if (!t) {
+      why = "beyond the range of times";
+      return false;
+    }
+    out = *t;
     return true;
   }
   if (!v.is_object()) {
@@ -45,7 +60,12 @@ bool read_time(const json& v, double& out, std::string& why) {
     why = "expected {secs, nsecs} or {sec, nanosec}";
     return false;
   }
-  out = seconds_from_stamp(secs, nsecs);  // as for joint states, to the bit
+  const auto t = Time::from_stamp(secs, nsecs);
+  if (!t) {
+    why = "beyond the range of times";
+    return false;
+  }
+  out = *t;
   return true;
 }
 
@@ -145,7 +165,7 @@ void expand_trajectory(std::string_view text, std::size_t line, std::vector<Pend
     return;
   }
 
-  double base = 0.0;
+  Time base{};
   if (const auto h = traj->find("header"); h != traj->end() && h->is_object()) {
     if (const auto st = h->find("stamp"); st != h->end()) {
       std::string why;
@@ -182,7 +202,7 @@ void expand_trajectory(std::string_view text, std::size_t line, std::vector<Pend
       }
     }
     if (!sizes_ok) continue;
-    double tfs = 0.0;
+    Time tfs{};
     const auto t_it = point.find("time_from_start");
     if (t_it == point.end()) {
       push_error(out, line, k, "trajectory point without 'time_from_start'");
@@ -192,7 +212,11 @@ void expand_trajectory(std::string_view text, std::size_t line, std::vector<Pend
       push_error(out, line, k, "trajectory point: 'time_from_start': " + why);
       continue;
     }
-    const double stamp = base + tfs;
+    Time stamp{};
+    if (__builtin_add_overflow(base.ns, tfs.ns, &stamp.ns)) {
+      push_error(out, line, k, "trajectory point: header.stamp + time_from_start is beyond the range of times");
+      continue;
+    }
     if (!joints.empty()) {
       PendingItem p;
       Message& m = p.message;

@@ -1,6 +1,7 @@
 #include "rmodel/io/writer.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,6 +9,8 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <exception>
+#include <filesystem>
 #include <ostream>
 #include <unordered_map>
 
@@ -15,7 +18,6 @@
 
 #include "io/numbers.hpp"
 #include "io/ros/mcap_writer.hpp"
-#include "io/ros/stamp.hpp"
 #include "rmodel/error.hpp"
 
 namespace rmodel::io {
@@ -35,6 +37,7 @@ struct Out {
   void put(std::string_view s) noexcept { put(s.data(), s.size()); }
   void number(double x) noexcept { p = detail::write_shortest(p, x); }
   void integer(std::int64_t x) noexcept { p = detail::write_int(p, x); }
+  void time(Time t) noexcept { p = write_time(p, t); }
   // JSON has no NaN or infinities: null.
   void json_number(double x) noexcept {
     if (std::isfinite(x))
@@ -291,10 +294,9 @@ struct LineParts {
   MessageKind kind = MessageKind::Joint;
   const JointState* joint = nullptr;
   const SupportState* support = nullptr;
-  double stamp = 0.0;
+  Time stamp{};
   bool has_stamp = true;
   std::optional<std::int64_t> cycle;
-  std::optional<std::int64_t> stamp_ns;  ///< the exact time, when the input had one
 };
 
 /// Upper bound of the size of a JSON line.
@@ -356,21 +358,14 @@ void format_json_line(Out& o, const LineParts& m, StampLayout layout, LineCaches
   if (m.has_stamp) {
     sep();
     o.put("\"t\":", 4);
-    o.json_number(m.stamp);
-    if (layout != StampLayout::None && std::isfinite(m.stamp) && std::fabs(m.stamp) < 9.2e18) {
-      const double whole = std::floor(m.stamp);
-      auto secs = static_cast<std::int64_t>(whole);
-      auto nsecs = static_cast<std::int64_t>(std::llround((m.stamp - whole) * 1e9));
-      if (nsecs >= 1000000000) {
-        ++secs;
-        nsecs -= 1000000000;
-      }
+    o.time(m.stamp);
+    if (layout != StampLayout::None) {
       o.put(layout == StampLayout::Ros1 ? std::string_view(",\"header\":{\"stamp\":{\"secs\":")
                                         : std::string_view(",\"header\":{\"stamp\":{\"sec\":"));
-      o.integer(secs);
+      o.integer(m.stamp.sec());
       o.put(layout == StampLayout::Ros1 ? std::string_view(",\"nsecs\":")
                                         : std::string_view(",\"nanosec\":"));
-      o.integer(nsecs);
+      o.integer(m.stamp.nanosec());
       o.put("}}", 2);
     }
   }
@@ -426,7 +421,6 @@ LineParts parts_of(const Message& m) {
   p.stamp = m.stamp();
   p.has_stamp = m.has_stamp;
   p.cycle = m.cycle;
-  p.stamp_ns = m.stamp_ns;
   return p;
 }
 
@@ -470,17 +464,29 @@ public:
     if (format_ == Format::Mcap) mcap_ = std::make_unique<detail::McapEncoder>(opt_);
   }
   ~Impl() {
+    if (!replacing_.empty() && std::uncaught_exceptions() > exceptions_at_start_) {
+      // A failed run: the file it would have replaced stays as it was.
+      if (fd_ >= 0) ::close(fd_);
+      ::unlink(temporary_.c_str());
+      return;
+    }
     try {
       close();
     } catch (...) {  // NOLINT(bugprone-empty-catch): documented; call flush() to see errors
     }
     if (owns_fd_ && fd_ >= 0) ::close(fd_);
+    if (!temporary_.empty()) ::unlink(temporary_.c_str());  // close() failed before the rename
   }
   Impl(const Impl&) = delete;
   Impl& operator=(const Impl&) = delete;
 
   int fd_ = -1;
   bool owns_fd_ = false;
+  // Replacing an existing file: written to `temporary_` beside it, renamed over `replacing_`
+  // by a successful close() (so a failed run never leaves a truncated file in its place).
+  std::string replacing_;
+  std::string temporary_;
+  int exceptions_at_start_ = std::uncaught_exceptions();
   std::ostream* stream_ = nullptr;
   std::string* string_ = nullptr;
   std::string name_;
@@ -513,6 +519,14 @@ public:
     closed_ = true;
     if (mcap_) mcap_->end(buf_);
     flush();
+    if (!temporary_.empty()) {
+      const int fd = fd_;
+      fd_ = -1;
+      if (::close(fd) != 0) throw WriteError(name_, std::strerror(errno));
+      if (::rename(temporary_.c_str(), replacing_.c_str()) != 0)
+        throw WriteError(name_, fmt::format("cannot replace the file: {}", std::strerror(errno)));
+      temporary_.clear();
+    }
   }
 
   void flush() {
@@ -621,19 +635,12 @@ private:
   }
   const std::unordered_map<std::string, int>* last_index_ = nullptr;
 
-  // One JointState message; the time in nanoseconds that reads back as the same double
-  // (stamp.hpp).
+  // One JointState message at its time in nanoseconds.
   WriteStatus write_mcap(const LineParts& m) {
     if (m.kind != MessageKind::Joint) return WriteStatus::Skipped;
-    std::optional<std::int64_t> ns;
-    if (m.has_stamp) {
-      if (m.stamp_ns && detail::seconds_from_ns(*m.stamp_ns) == m.stamp)
-        ns = m.stamp_ns;
-      else
-        ns = detail::ns_from_seconds(m.stamp);
-      if (!ns) return WriteStatus::Skipped;
-    }
-    if (!mcap_->add(*m.joint, ns, buf_)) return WriteStatus::Skipped;
+    std::optional<Time> t;
+    if (m.has_stamp) t = m.stamp;
+    if (!mcap_->add(*m.joint, t, buf_)) return WriteStatus::Skipped;
     if (opt_.flush_each_message) mcap_->close_chunk(buf_);
     return WriteStatus::Written;
   }
@@ -685,7 +692,7 @@ private:
     std::vector<NumberSlot>& csv_cache = *caches_.numbers.fit(0, values_.size());
     append_bounded(buf_, bound, [&](Out& o) {
       // Each cell followed by ','; the last ',' becomes the newline.
-      if (m.has_stamp) o.number(m.stamp);
+      if (m.has_stamp) o.time(m.stamp);
       o.put(',');
       if (opt_.csv_cycle) {
         if (m.cycle) o.integer(*m.cycle);
@@ -724,6 +731,25 @@ Format writer_format(Format requested, std::string_view path) {
 MessageWriter MessageWriter::open(const std::string& path, WriterOptions options) {
   options.format = writer_format(options.format, path);
   if (path == "-") return MessageWriter(1, "<stdout>", std::move(options), false);
+  // An existing regular file (through a symbolic link: its target) is replaced only when the
+  // output is complete; a new file, a device or a pipe is written directly (a new file grows
+  // as the stream goes, for whoever follows it).
+  struct stat existing {};
+  if (::stat(path.c_str(), &existing) == 0 && S_ISREG(existing.st_mode)) {
+    std::error_code ec;
+    const std::filesystem::path target = std::filesystem::canonical(path, ec);
+    if (!ec) {
+      std::string temporary =
+          (target.parent_path() / ("." + target.filename().string() + ".rmodel-XXXXXX")).string();
+      const int fd = ::mkostemp(temporary.data(), O_CLOEXEC);
+      if (fd < 0) throw WriteError(path, fmt::format("cannot create a file beside it: {}", std::strerror(errno)));
+      (void)::fchmod(fd, existing.st_mode & 07777);
+      MessageWriter writer(fd, path, std::move(options), true);
+      writer.impl_->replacing_ = target.string();
+      writer.impl_->temporary_ = std::move(temporary);
+      return writer;
+    }
+  }
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw WriteError(path, std::strerror(errno));
   return MessageWriter(fd, path, std::move(options), true);
@@ -772,7 +798,7 @@ WriteStatus MessageWriter::write(const SupportState& state, std::optional<std::i
   return impl_->write(p);
 }
 
-WriteStatus MessageWriter::write_sync(double stamp, std::optional<std::int64_t> cycle) {
+WriteStatus MessageWriter::write_sync(Time stamp, std::optional<std::int64_t> cycle) {
   LineParts p;
   p.kind = MessageKind::Sync;
   p.stamp = stamp;

@@ -27,8 +27,8 @@ const filters::FilterKind& checked_kind(const std::string& name, std::string_vie
   return kind;
 }
 
-filters::FilterParams filter_params(double period, const std::vector<std::pair<std::string, double>>& extra) {
-  filters::FilterParams params{{"T", period}};
+filters::FilterParams filter_params(Time period, const std::vector<std::pair<std::string, double>>& extra) {
+  filters::FilterParams params{{"T", period.seconds()}};
   for (const auto& [name, value] : extra) params[name] = value;
   return params;
 }
@@ -155,17 +155,17 @@ struct Aggregator::State {
   TickSource mode = TickSource::automatic;
   std::int64_t cycle = 0;
   bool open_cycle = false;             // a message arrived since the last tick
-  std::optional<double> last_tick_time;
-  double dt_prev;                      // length of the previous cycle (filters' dt in this one)
-  std::optional<double> last_time;     // stamp of the last message with one
-  // Time ticks: cycle k ends at base_time + (k − base_cycle)·T.
+  std::optional<Time> last_tick_time;
+  Time dt_prev;                      // length of the previous cycle (filters' dt in this one)
+  std::optional<Time> last_time;     // stamp of the last message with one
+  // Time ticks: cycle k ends at base_time + (k − base_cycle)·T, on an integer grid.
   bool clock_started = false;
-  double base_time = 0.0;
+  Time base_time{};
   std::int64_t base_cycle = 0;
   // Automatic tick source: messages held until the log decided.
   std::vector<io::Message> held;
   std::size_t held_count = 0;
-  double first_stamp = 0.0, min_stamp = 0.0, max_stamp = 0.0;
+  Time min_stamp{}, max_stamp{};
   bool any_stamp = false;
 
   // Sync aggregator.
@@ -175,8 +175,8 @@ struct Aggregator::State {
 
   State(const Model& m, AggregatorOptions o)
       : model(m), options(std::move(o)), n(m.pose_size()), mapper(m.joint_names()), dt_prev(options.period) {
-    if (!(options.period > 0) || !std::isfinite(options.period))
-      throw InvalidArgument(fmt::format("aggregator period must be a finite value > 0 (s), got {}", options.period));
+    if (!(options.period > Time{}))
+      throw InvalidArgument(fmt::format("aggregator period must be > 0 s, got {}", to_string(options.period)));
     if (!(options.brake_deceleration > 0) || !std::isfinite(options.brake_deceleration))
       throw InvalidArgument(fmt::format("brake deceleration must be > 0, got {}", options.brake_deceleration));
     if (!options.initial_positions.empty() && options.initial_positions.size() != n)
@@ -283,14 +283,14 @@ struct Aggregator::State {
     }
     // One filter output per message for all its joints.
     if (sync && has_pos && !has_vel) {
-      const Eigen::VectorXd& v = filters->output(JointFilters::diff, dt_prev);
+      const Eigen::VectorXd& v = filters->output(JointFilters::diff, dt_prev.seconds());
       for (std::size_t i = 0; i < js.name.size(); ++i)
         if (slots[i] != stream::SlotMapper::kUnknown) {
           const auto j = static_cast<std::size_t>(slots[i]);
           pose.velocity[j] = v[static_cast<Eigen::Index>(j)];
         }
     } else if (sync && has_vel && !has_pos) {
-      const Eigen::VectorXd& p = filters->output(JointFilters::quad, dt_prev);
+      const Eigen::VectorXd& p = filters->output(JointFilters::quad, dt_prev.seconds());
       for (std::size_t i = 0; i < js.name.size(); ++i) {
         if (slots[i] == stream::SlotMapper::kUnknown) continue;
         const auto j = static_cast<std::size_t>(slots[i]);
@@ -373,20 +373,25 @@ struct Aggregator::State {
     filters->restart(JointFilters::quad, j, pose.position[j]);
   }
 
+  /// The stamp tolerance: 1e-6·T (docs/streaming.md), for periods that are not a whole
+  /// number of nanoseconds (T = 1/3 s and stamps rounded to the nanosecond).
+  [[nodiscard]] Time tolerance() const noexcept { return Time{options.period.ns / 1'000'000}; }
+
   /// Tick k: ends the current cycle at `time` (if known) and publishes it.
-  void tick(std::optional<double> time, stream::Output& out) {
+  void tick(std::optional<Time> time, stream::Output& out) {
     // The cycle's length: T with time ticks; else the time between ticks when both have one
-    // (T when it is within the stamp tolerance of T, so a regular log steps exactly by T).
-    double dt = options.period;
-    if (mode != TickSource::time && time && last_tick_time && *time - *last_tick_time > 0) {
+    // (T when it is within the stamp tolerance of T).
+    Time dt = options.period;
+    if (mode != TickSource::time && time && last_tick_time && *time > *last_tick_time) {
       dt = *time - *last_tick_time;
-      if (std::abs(dt - options.period) <= 1e-6 * options.period) dt = options.period;
+      if (dt >= options.period - tolerance() && dt <= options.period + tolerance()) dt = options.period;
     }
     if (sync) {
-      filters->tick(dt);
+      const double dt_s = dt.seconds();
+      filters->tick(dt_s);
       for (std::size_t j = 0; j < n; ++j) {
         // A joint never seen keeps its filters unstarted, so its first sample starts them.
-        if (!fresh[j] && seen[j]) predict(j, dt);
+        if (!fresh[j] && seen[j]) predict(j, dt_s);
         fresh[j] = 0;
       }
     }
@@ -403,14 +408,12 @@ struct Aggregator::State {
     if (options.support && !support.name.empty()) out.support_state(support, ended);
   }
 
-  /// Time of the tick ending cycle `k` (time ticks).
-  [[nodiscard]] double tick_time(std::int64_t k) const {
-    return base_time + static_cast<double>(k - base_cycle) * options.period;
-  }
+  /// Time of the tick ending cycle `k` (time ticks): on the grid t0 + k·T, exactly.
+  [[nodiscard]] Time tick_time(std::int64_t k) const { return base_time + options.period * (k - base_cycle); }
 
   /// Time ticks: fires every tick that ends before stamp `s`.
-  void advance_time(double s, stream::Output& out, stream::Reporter& report, const io::Message& m) {
-    const double T = options.period;
+  void advance_time(Time s, stream::Output& out, stream::Reporter& report, const io::Message& m) {
+    const Time T = options.period;
     if (!clock_started) {
       // t_k = t0 + k·T from the first stamp t0: cycle 0 holds what is stamped at or before t0.
       clock_started = true;
@@ -419,13 +422,13 @@ struct Aggregator::State {
       return;
     }
     while (true) {
-      const double tk = tick_time(cycle);
-      const double tolerance =
-          1e-6 * T + 8 * std::numeric_limits<double>::epsilon() * std::max(std::abs(s), std::abs(tk));
-      if (s <= tk + tolerance) return;
-      if (s - tk > 1e6 * T) {
+      const Time tk = tick_time(cycle);
+      if (s <= tk + tolerance()) return;
+      // (s − tk) / T > 10^6, without overflow: a stamp far away restarts the clock.
+      std::int64_t ahead = 0;
+      if (__builtin_sub_overflow(s.ns, tk.ns, &ahead) || ahead / T.ns > 1'000'000) {
         report.warn(m, fmt::format("stamp {} s is {:.0f} periods after the current cycle; the tick clock restarts there",
-                                   s, (s - tk) / T));
+                                   to_string(s), (s - tk).seconds() / T.seconds()));
         if (open_cycle) tick(tk, out);
         base_time = s;
         base_cycle = cycle;
@@ -436,13 +439,12 @@ struct Aggregator::State {
   }
 
   /// Stream ticks: fires the ticks of cycles cycle … c−1 (missing ticks), stamped `time`.
-  void catch_up(std::int64_t c, std::optional<double> time, stream::Output& out) {
+  void catch_up(std::int64_t c, std::optional<Time> time, stream::Output& out) {
     while (cycle < c) tick(time, out);
   }
 
   void process(const io::Message& m, stream::Output& out, stream::Reporter& report) {
-    const std::optional<double> time =
-        m.has_stamp && std::isfinite(m.stamp()) ? std::optional<double>(m.stamp()) : std::nullopt;
+    const std::optional<Time> time = m.has_stamp ? std::optional<Time>(m.stamp()) : std::nullopt;
     // A cycle number 0 means "absent" (as in the original design).
     const std::int64_t c = m.cycle.value_or(0);
     if (mode == TickSource::time) {
@@ -457,7 +459,7 @@ struct Aggregator::State {
     }
     // Stream ticks.
     if (m.kind == io::MessageKind::Sync) {
-      const std::optional<double> tick_at = time ? time : last_time;
+      const std::optional<Time> tick_at = time ? time : last_time;
       if (c != 0 && c < cycle) {
         report.warn(m, fmt::format("tick of cycle {} arrived in cycle {}; ignored", c, cycle));
         return;
@@ -485,13 +487,14 @@ struct Aggregator::State {
     if (held_count == held.size()) held.emplace_back();
     held[held_count++] = m;
     if (m.kind == io::MessageKind::Sync || (m.cycle && *m.cycle != 0)) return decide(TickSource::stream, out, report);
-    if (m.has_stamp && std::isfinite(m.stamp())) {
-      const double s = m.stamp();
+    if (m.has_stamp) {
+      const Time s = m.stamp();
       if (!any_stamp) min_stamp = max_stamp = s;
       any_stamp = true;
       min_stamp = std::min(min_stamp, s);
       max_stamp = std::max(max_stamp, s);
-      if (max_stamp - min_stamp > 2 * options.period) return decide(TickSource::time, out, report);
+      if (max_stamp.seconds() - min_stamp.seconds() > 2 * options.period.seconds())
+        return decide(TickSource::time, out, report);
     }
     if (held_count >= 1024) decide(any_stamp ? TickSource::time : TickSource::stream, out, report);
   }

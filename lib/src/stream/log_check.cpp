@@ -46,6 +46,11 @@ const char* velocity_unit(const JointInfo& j) { return j.type == JointType::pris
 const char* acceleration_unit(const JointInfo& j) { return j.type == JointType::prismatic ? "m/s²" : "rad/s²"; }
 const char* torque_unit(const JointInfo& j) { return j.type == JointType::prismatic ? "N" : "N·m"; }
 
+/// The interval a derivative was taken over, as text: the stamps' difference, else the period.
+std::string interval_text(Time before, bool both_stamped, Time now, Time period) {
+  return to_string(both_stamped ? now - before : period);
+}
+
 double max_abs(double current, double value) {
   return std::isnan(current) ? std::abs(value) : std::max(current, std::abs(value));
 }
@@ -68,13 +73,12 @@ struct LogChecker::Dynamics {
     held.name = model.joint_names();
     held.position.assign(n, 0.0);
     held.velocity.assign(n, kNaN);  // not given: differentiated from the positions
-    held.stamp = kNaN;
     squares.assign(n, 0.0);
   }
   static dynamics::DynamicsStreamOptions sink_options(const LogCheckOptions& o) {
     dynamics::DynamicsStreamOptions d;
     d.floating_base = o.floating_base;
-    if (o.period > 0) d.diff_params["T"] = o.period;  // the control period: a fixed step
+    if (o.period > Time{}) d.diff_params["T"] = o.period.seconds();  // the control period: a fixed step
     return d;
   }
 
@@ -91,14 +95,13 @@ LogChecker& LogChecker::operator=(LogChecker&&) noexcept = default;
 LogChecker::LogChecker(const Model& model, LogCheckOptions options)
     : model_(model),
       options_(options),
-      mapper_(model_.joint_names()),
-      first_stamp_(kNaN),
-      last_stamp_(kNaN),
-      stream_stamp_(kNaN) {
+      mapper_(model_.joint_names()) {
   mapper_.set_repeats(stream::SlotMapper::Repeats::skip);
-  for (double v : {options.max_gap, options.period, options.max_acceleration, options.tolerance})
+  for (double v : {options.max_acceleration, options.tolerance})
     if (!(v >= 0.0) || std::isinf(v))
       throw InvalidArgument(fmt::format("log check bounds must be finite numbers ≥ 0, got {}", v));
+  for (Time t : {options.max_gap, options.period})
+    if (t < Time{}) throw InvalidArgument(fmt::format("log check times must be ≥ 0 s, got {}", to_string(t)));
   if (options.max_reports == 0) throw InvalidArgument("log check: max_reports must be at least 1");
   const std::size_t n = model_.pose_size();
   stats_.resize(n);
@@ -112,7 +115,8 @@ LogChecker::LogChecker(const Model& model, LogCheckOptions options)
   if (options_.floating_base && !options_.dynamics)
     throw InvalidArgument("log check: floating_base applies with dynamics");
   if (options_.dynamics) dynamics_ = std::make_unique<Dynamics>(model_, options_);
-  tracks_.assign(n, JointTrack{kNaN, kNaN, kNaN, kNaN});
+  const Sample unknown{kNaN, Time{}, false};
+  tracks_.assign(n, JointTrack{std::nullopt, unknown, unknown, unknown});
   budget_.assign(static_cast<std::size_t>(kCodeCount) * (n + 1), 0);
 }
 
@@ -173,6 +177,13 @@ void LogChecker::unknown_joint(const io::Message& m, const std::string& name) {
   keep(Severity::error, &m, kUnknown, stats_.size(), fmt::format("joint '{}' {}", name, why));
 }
 
+std::optional<double> LogChecker::interval(const Sample& before, bool stamped, Time now) const noexcept {
+  if (std::isnan(before.value)) return std::nullopt;
+  if (!stamped || !before.stamped) return options_.period.seconds();
+  if (now <= before.stamp) return std::nullopt;  // time did not advance: nothing to divide by
+  return (now - before.stamp).seconds();
+}
+
 void LogChecker::check_joint_state(const io::Message& m) {
   ++joint_states_;
   const JointState& s = m.joint;
@@ -184,9 +195,7 @@ void LogChecker::check_joint_state(const io::Message& m) {
   const auto slots = mapper_.slots();
 
   // Time of the message and gaps in the stream.
-  const bool stamped = m.has_stamp && std::isfinite(s.stamp);
-  if (m.has_stamp && !stamped && count(Severity::error, kNonFinite, stats_.size()))
-    keep(Severity::error, &m, kNonFinite, stats_.size(), fmt::format("the message's time is {}", s.stamp));
+  const bool stamped = m.has_stamp;
   if (!m.has_stamp && !warned_no_stamp_) {
     warned_no_stamp_ = true;
     if (count(Severity::warning, kNoStamp, stats_.size()))
@@ -195,20 +204,20 @@ void LogChecker::check_joint_state(const io::Message& m) {
   }
   bool stream_gap = false;
   if (stamped) {
-    if (options_.max_gap > 0 && !std::isnan(stream_stamp_) && s.stamp - stream_stamp_ > options_.max_gap) {
+    if (options_.max_gap > Time{} && stream_stamp_ && s.stamp - *stream_stamp_ > options_.max_gap) {
       stream_gap = true;
       if (count(Severity::error, kGap, stats_.size()))
         keep(Severity::error, &m, kGap, stats_.size(),
-             fmt::format("no message for {:.6g} s (t = {} to {}), longer than {} s", s.stamp - stream_stamp_,
-                         stream_stamp_, s.stamp, options_.max_gap));
+             fmt::format("no message for {} s (t = {} to {}), longer than {} s", to_string(s.stamp - *stream_stamp_),
+                         to_string(*stream_stamp_), to_string(s.stamp), to_string(options_.max_gap)));
     }
-    if (std::isnan(first_stamp_)) first_stamp_ = s.stamp;
+    if (!first_stamp_) first_stamp_ = s.stamp;
     last_stamp_ = s.stamp;
-    stream_stamp_ = std::isnan(stream_stamp_) ? s.stamp : std::max(stream_stamp_, s.stamp);
+    stream_stamp_ = stream_stamp_ ? std::max(*stream_stamp_, s.stamp) : s.stamp;
   }
 
   const double tol = options_.tolerance;
-  const double period = options_.period;
+  const bool implied = options_.period > Time{};
   for (std::size_t i = 0; i < s.name.size(); ++i) {
     if (slots[i] == stream::SlotMapper::kUnknown) {
       unknown_joint(m, s.name[i]);
@@ -227,26 +236,25 @@ void LogChecker::check_joint_state(const io::Message& m) {
     ++st.samples;
 
     // Order of the joint's samples, and gaps in them.
-    double periods = 1.0;  // periods elapsed since the joint's last sample
-    if (stamped && !std::isnan(track.last_stamp)) {
-      const double dt = s.stamp - track.last_stamp;
-      if (dt < 0) {
+    if (stamped && track.last_stamp) {
+      const Time last = *track.last_stamp;
+      if (s.stamp < last) {
         if (count(Severity::error, kBackwards, j))
           keep(Severity::error, &m, kBackwards, j,
-               fmt::format("joint '{}': time goes back from {} to {}", info.name, track.last_stamp, s.stamp));
-      } else if (dt == 0) {
+               fmt::format("joint '{}': time goes back from {} to {}", info.name, to_string(last), to_string(s.stamp)));
+      } else if (s.stamp == last) {
         if (count(Severity::error, kRepeated, j))
           keep(Severity::error, &m, kRepeated, j,
-               fmt::format("joint '{}': a second sample at t = {}", info.name, s.stamp));
-      } else if (options_.max_gap > 0 && dt > options_.max_gap && !stream_gap) {
+               fmt::format("joint '{}': a second sample at t = {}", info.name, to_string(s.stamp)));
+      } else if (options_.max_gap > Time{} && s.stamp - last > options_.max_gap && !stream_gap) {
         if (count(Severity::error, kJointGap, j))
           keep(Severity::error, &m, kJointGap, j,
-               fmt::format("joint '{}': no sample for {:.6g} s (t = {} to {}), longer than {} s", info.name, dt,
-                           track.last_stamp, s.stamp, options_.max_gap));
+               fmt::format("joint '{}': no sample for {} s (t = {} to {}), longer than {} s", info.name,
+                           to_string(s.stamp - last), to_string(last), to_string(s.stamp),
+                           to_string(options_.max_gap)));
       }
-      if (period > 0 && dt > 0) periods = std::max(1.0, std::round(dt / period));
     }
-    if (stamped) track.last_stamp = std::isnan(track.last_stamp) ? s.stamp : std::max(track.last_stamp, s.stamp);
+    if (stamped) track.last_stamp = track.last_stamp ? std::max(*track.last_stamp, s.stamp) : s.stamp;
 
     double implied_velocity = kNaN;
     if (i < s.position.size()) {
@@ -261,18 +269,20 @@ void LogChecker::check_joint_state(const io::Message& m) {
           keep(Severity::error, &m, kPosition, j,
                fmt::format("joint '{}': position {} is outside its limits [{}, {}]", info.name, q, info.lower,
                            info.upper));
-        if (period > 0 && !std::isnan(track.last_position)) {
-          implied_velocity = (q - track.last_position) / (periods * period);
+        const std::optional<double> dt = implied ? interval(track.position, stamped, s.stamp) : std::nullopt;
+        if (dt) {
+          implied_velocity = (q - track.position.value) / *dt;
           st.max_abs_implied_velocity = max_abs(st.max_abs_implied_velocity, implied_velocity);
           if (info.velocity_limit > 0 && std::abs(implied_velocity) > info.velocity_limit + tol &&
               count(Severity::error, kImplied, j))
             keep(Severity::error, &m, kImplied, j,
-                 fmt::format("joint '{}': moved from {} to {} in {:.6g} s, {:.6g} {} implied, above its velocity "
-                             "limit {}",
-                             info.name, track.last_position, q, periods * period, implied_velocity,
+                 fmt::format("joint '{}': moved from {} to {} in {} s{}, {:.6g} {} implied, its magnitude above the "
+                             "velocity limit {}",
+                             info.name, track.position.value, q, interval_text(track.position.stamp, stamped && track.position.stamped, s.stamp, options_.period),
+                             stamped && track.position.stamped ? "" : " (the period)", implied_velocity,
                              velocity_unit(info), info.velocity_limit));
         }
-        track.last_position = q;
+        track.position = {q, s.stamp, stamped};
       }
     }
 
@@ -288,34 +298,38 @@ void LogChecker::check_joint_state(const io::Message& m) {
         st.max_abs_velocity = max_abs(st.max_abs_velocity, v);
         if (info.velocity_limit > 0 && std::abs(v) > info.velocity_limit + tol && count(Severity::error, kVelocity, j))
           keep(Severity::error, &m, kVelocity, j,
-               fmt::format("joint '{}': velocity {} is above its limit {}", info.name, v, info.velocity_limit));
+               fmt::format("joint '{}': velocity {} {}, its magnitude above the limit {}", info.name, v,
+                           velocity_unit(info), info.velocity_limit));
       }
     }
-    if (period > 0 && !std::isnan(velocity)) {
-      if (!std::isnan(track.last_velocity)) {
-        const double a = (velocity - track.last_velocity) / (periods * period);
+    const std::optional<double> dt_v =
+        implied && !std::isnan(velocity) ? interval(track.velocity, stamped, s.stamp) : std::nullopt;
+    if (implied && !std::isnan(velocity)) {
+      if (dt_v) {
+        const double a = (velocity - track.velocity.value) / *dt_v;
         st.max_abs_acceleration = max_abs(st.max_abs_acceleration, a);
         if (options_.max_acceleration > 0 && std::abs(a) > options_.max_acceleration &&
             count(Severity::error, kAcceleration, j))
           keep(Severity::error, &m, kAcceleration, j,
-               fmt::format("joint '{}': acceleration {:.6g} {} implied, above {}", info.name, a,
+               fmt::format("joint '{}': acceleration {:.6g} {} implied, its magnitude above {}", info.name, a,
                            acceleration_unit(info), options_.max_acceleration));
         // Limits from a joint_limits.yaml (Model::load with limits): per joint.
         if (info.acceleration_limit > 0 && std::abs(a) > info.acceleration_limit + tol &&
             count(Severity::error, kAccelerationLimit, j))
           keep(Severity::error, &m, kAccelerationLimit, j,
-               fmt::format("joint '{}': acceleration {:.6g} {} implied, above its limit {}", info.name, a,
+               fmt::format("joint '{}': acceleration {:.6g} {} implied, its magnitude above the limit {}", info.name, a,
                            acceleration_unit(info), info.acceleration_limit));
-        if (!std::isnan(track.last_acceleration) && info.jerk_limit > 0) {
-          const double jerk = (a - track.last_acceleration) / (periods * period);
+        const std::optional<double> dt_a = interval(track.acceleration, stamped, s.stamp);
+        if (dt_a && info.jerk_limit > 0) {
+          const double jerk = (a - track.acceleration.value) / *dt_a;
           if (std::abs(jerk) > info.jerk_limit + tol && count(Severity::error, kJerkLimit, j))
             keep(Severity::error, &m, kJerkLimit, j,
-                 fmt::format("joint '{}': jerk {:.6g} {}/s implied, above its limit {}", info.name, jerk,
+                 fmt::format("joint '{}': jerk {:.6g} {}/s implied, its magnitude above the limit {}", info.name, jerk,
                              acceleration_unit(info), info.jerk_limit));
         }
-        track.last_acceleration = a;
+        track.acceleration = {a, s.stamp, stamped};
       }
-      track.last_velocity = velocity;
+      track.velocity = {velocity, s.stamp, stamped};
     }
 
     if (i < s.effort.size() && !std::isfinite(s.effort[i]) && count(Severity::error, kNonFinite, j))
@@ -334,7 +348,7 @@ void LogChecker::check_dynamics(const io::Message& m) {
     if (i < s.position.size() && std::isfinite(s.position[i])) d.held.position[j] = s.position[i];
     if (i < s.velocity.size()) d.held.velocity[j] = std::isfinite(s.velocity[i]) ? s.velocity[i] : kNaN;
   }
-  const bool stamped = m.has_stamp && std::isfinite(s.stamp);
+  const bool stamped = m.has_stamp;
   if (stamped) d.held.stamp = s.stamp;
   d.capture.effort = nullptr;
   d.torques.joint_state(d.held, std::nullopt);
@@ -350,7 +364,7 @@ void LogChecker::check_dynamics(const io::Message& m) {
     if (info.effort_limit > 0 && std::abs(tau) > info.effort_limit && count(Severity::error, kEffort, j))
       keep(Severity::error, &m, kEffort, j,
            fmt::format("joint '{}': the motion needs {:.6g} {}{}, above its effort limit {}", info.name, tau,
-                       torque_unit(info), stamped ? fmt::format(" at t = {}", s.stamp) : std::string(),
+                       torque_unit(info), stamped ? fmt::format(" at t = {}", to_string(s.stamp)) : std::string(),
                        info.effort_limit));
     if (i < s.effort.size() && std::isfinite(s.effort[i])) {
       const double residual = s.effort[i] - tau;

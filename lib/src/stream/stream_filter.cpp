@@ -12,9 +12,14 @@
 namespace rmodel::filters {
 
 namespace {
-/// The interval between two stamps as a filter step: T when within 1e-6·T of it, so that a
-/// log sampled every T gives exactly the fixed-step result despite rounding in the stamps.
-double step_dt(double dt, double T) { return T > 0 && std::abs(dt - T) <= 1e-6 * T ? T : dt; }
+/// The interval between two stamps as a filter step in seconds: the integer difference,
+/// converted after the subtraction (so the step does not depend on where the clock's zero
+/// is), and T itself when within 1e-6·T of it (a period that is not a whole number of
+/// nanoseconds, stamps rounded to the nanosecond).
+double step_dt(Time dt, double T) {
+  const double d = dt.seconds();
+  return T > 0 && std::abs(d - T) <= 1e-6 * T ? T : d;
+}
 }  // namespace
 
 std::string_view to_string(JointField field) noexcept {
@@ -69,7 +74,7 @@ bool StreamFilter::selected(const std::string& name) const {
 StreamFilter::Slot& StreamFilter::slot(std::size_t s) {
   while (slots_.size() <= s) {
     const std::string& name = mapper_.names()[slots_.size()];
-    slots_.push_back({nullptr, Eigen::VectorXd::Zero(1), selected(name)});
+    slots_.push_back({nullptr, Eigen::VectorXd::Zero(1), selected(name), std::nullopt});
   }
   Slot& data = slots_[s];
   if (data.selected && !data.filter) {
@@ -91,11 +96,12 @@ StreamFilterStatus StreamFilter::filter(JointState& state, const io::Message& wh
   if (field_ == JointField::velocity) values = &state.velocity;
   if (field_ == JointField::effort) values = &state.effort;
   if (values->empty()) return StreamFilterStatus::absent;
-  const bool stamped = where.has_stamp && std::isfinite(state.stamp);
+  const bool stamped = where.has_stamp;
   if (stamped) {
-    if (!std::isnan(last_stamp_) && state.stamp > last_stamp_) {
-      min_dt_ = std::min(min_dt_, state.stamp - last_stamp_);
-      max_dt_ = std::max(max_dt_, state.stamp - last_stamp_);
+    if (last_stamp_ && state.stamp > *last_stamp_) {
+      const Time dt = state.stamp - *last_stamp_;
+      min_dt_ = min_dt_ ? std::min(*min_dt_, dt) : dt;
+      max_dt_ = max_dt_ ? std::max(*max_dt_, dt) : dt;
     }
     last_stamp_ = state.stamp;
   }
@@ -107,11 +113,11 @@ StreamFilterStatus StreamFilter::filter(JointState& state, const io::Message& wh
     double& value = (*values)[i];
     if (!s.selected || !std::isfinite(value)) continue;
     s.u[0] = value;
-    if (!by_stamps || std::isnan(s.last_stamp)) {
+    if (!by_stamps || !s.last_stamp) {
       // Fixed step, or the joint's first stamped sample (it starts the filter).
       if (s.filter->update(s.u)) value = s.filter->y()[0];
-    } else if (state.stamp > s.last_stamp) {
-      if (s.filter->update(s.u, step_dt(state.stamp - s.last_stamp, s.filter->period()))) value = s.filter->y()[0];
+    } else if (state.stamp > *s.last_stamp) {
+      if (s.filter->update(s.u, step_dt(state.stamp - *s.last_stamp, s.filter->period()))) value = s.filter->y()[0];
     } else {
       value = s.filter->y()[0];  // same (or an earlier) stamp: no time has passed
       continue;
@@ -136,12 +142,12 @@ void StreamFilter::push(const io::Message& message, stream::Output& out, stream:
 
 void StreamFilter::finish(stream::Output& /*out*/, stream::Reporter& report) {
   const double T = params_.count("T") != 0 ? params_.at("T") : 0.0;
-  if (!fixed_step_ || !(max_dt_ > 0) || !(T > 0)) return;
+  if (!fixed_step_ || !max_dt_ || !(T > 0)) return;
   // Irregular: the intervals between stamps differ by more than 10 % of T.
-  if (max_dt_ - min_dt_ > 0.1 * T)
+  if ((*max_dt_ - *min_dt_).seconds() > 0.1 * T)
     report.warn(no_message_, fmt::format("the log's stamps are {} to {} s apart, but T = {} s was given: every sample "
                                          "was filtered as T after the previous one (leave T out to use the stamps)",
-                                         min_dt_, max_dt_, T));
+                                         to_string(*min_dt_), to_string(*max_dt_), T));
 }
 
 void StreamFilter::restart() noexcept {
@@ -168,14 +174,16 @@ void FilterSink::joint_state(const JointState& state, std::optional<std::int64_t
     }
     // Step by the time between the poses' stamps (unless T was given); the first pose, a
     // pose without a later stamp, or a fixed step: by T.
-    const bool by_stamps = !fixed_step_ && std::isfinite(state.stamp) && !std::isnan(last_stamp_);
+    const bool by_stamps = !fixed_step_ && last_stamp_.has_value();
     // (Poses of a log without stamps all carry 0: those step by T.)
     bool ok = false;
-    if (finite && by_stamps && state.stamp > last_stamp_) ok = filter_->update(u_, step_dt(state.stamp - last_stamp_, filter_->period()));
-    else if (finite) ok = filter_->update(u_);
+    if (finite && by_stamps && state.stamp > *last_stamp_)
+      ok = filter_->update(u_, step_dt(state.stamp - *last_stamp_, filter_->period()));
+    else if (finite)
+      ok = filter_->update(u_);
     if (ok)
       for (std::size_t i = 0; i < n; ++i) filtered_.position[i] = filter_->y()[static_cast<Eigen::Index>(i)];
-    if (finite && std::isfinite(state.stamp)) last_stamp_ = state.stamp;
+    if (finite) last_stamp_ = state.stamp;
   }
   next_->joint_state(filtered_, cycle);
 }

@@ -25,7 +25,12 @@ const filters::FilterKind& differentiator_kind(const std::string& name) {
 }
 
 /// A stamp difference within a millionth of T is T: the fixed step, exactly.
-double stamp_step(double dt, double period) { return period > 0 && std::abs(dt - period) <= 1e-6 * period ? period : dt; }
+/// The difference is taken in integer nanoseconds and converted after: the step does not
+/// depend on where the clock's zero is.
+double stamp_step(Time dt, double period) {
+  const double d = dt.seconds();
+  return period > 0 && std::abs(d - period) <= 1e-6 * period ? period : d;
+}
 
 }  // namespace
 
@@ -67,11 +72,11 @@ void TorqueSink::joint_state(const JointState& state, std::optional<std::int64_t
   }
   // Step by the stamps' differences unless T is given; the first pose starts the
   // differentiators; a pose of the same instant keeps the derivatives of the last one.
-  const bool first = std::isnan(last_stamp_);
-  const bool later = !first && std::isfinite(state.stamp) && state.stamp > last_stamp_;
+  const bool first = !last_stamp_;
+  const bool later = !first && state.stamp > *last_stamp_;
   const auto step = [&](filters::ArrayFilter& f) {
     if (fixed_step_ || first || !later) return f.update(u_);
-    return f.update(u_, stamp_step(state.stamp - last_stamp_, f.period()));
+    return f.update(u_, stamp_step(state.stamp - *last_stamp_, f.period()));
   };
   const bool advance = first || later || fixed_step_;
   if (advance) {
@@ -87,8 +92,7 @@ void TorqueSink::joint_state(const JointState& state, std::optional<std::int64_t
     if (step(*velocity_diff_))
       for (std::size_t i = 0; i < n; ++i) qdd_[i] = velocity_diff_->y()[static_cast<Eigen::Index>(i)];
   }
-  if (std::isfinite(state.stamp)) last_stamp_ = state.stamp;
-  else if (first) last_stamp_ = 0.0;
+  last_stamp_ = state.stamp;
 
   out_.effort.resize(n);
   if (supports_)

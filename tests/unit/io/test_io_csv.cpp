@@ -12,6 +12,7 @@
 #include "test_support.hpp"
 
 namespace io = rmodel::io;
+using rmodel::Time;
 
 namespace {
 
@@ -31,7 +32,7 @@ TEST(IoCsv, PlainJointColumnsArePositions) {
   ASSERT_EQ(items.size(), 2u);
   for (const auto& it : items) ASSERT_EQ(it.status, io::ReadStatus::Ok) << it.error.reason;
   EXPECT_EQ(items[0].message.kind, io::MessageKind::Joint);
-  EXPECT_EQ(items[0].message.joint.stamp, 0.5);
+  EXPECT_EQ(items[0].message.joint.stamp, Time{500'000'000});
   EXPECT_EQ(items[0].message.joint.name, (Names{"a", "b"}));
   EXPECT_EQ(items[0].message.joint.position, (Values{1, 2}));
   EXPECT_TRUE(items[0].message.joint.velocity.empty());
@@ -62,7 +63,7 @@ TEST(IoCsv, PartialRowsSplitIntoUniformMessages) {
   EXPECT_EQ(js(2).name, (Names{"j2"}));
   EXPECT_EQ(js(2).position, (Values{20}));
   EXPECT_TRUE(js(2).velocity.empty());
-  EXPECT_EQ(js(2).stamp, 2.0);
+  EXPECT_EQ(js(2).stamp, Time{2'000'000'000});
   EXPECT_EQ(items[2].message.line, 3u);
 
   EXPECT_EQ(js(3).name, (Names{"j1"}));
@@ -107,7 +108,7 @@ TEST(IoCsv, NumbersBlanksQuotesAndNonFinite) {
   ASSERT_EQ(items.size(), 2u);
   for (const auto& it : items) ASSERT_EQ(it.status, io::ReadStatus::Ok) << it.error.reason;
   EXPECT_EQ(items[0].message.joint.name, (Names{"a", "b,c", "d\"q"}));
-  EXPECT_EQ(items[0].message.joint.stamp, 1e-3);
+  EXPECT_EQ(items[0].message.joint.stamp, Time{1'000'000});  // " 1e-3 ": exponent, blanks trimmed
   EXPECT_EQ(items[0].message.joint.position[0], 2.0);
   EXPECT_TRUE(std::signbit(items[0].message.joint.position[1]));
   EXPECT_TRUE(std::isnan(items[0].message.joint.position[2]));
@@ -172,7 +173,7 @@ TEST(IoCsv, BadHeaderColumnsAreReportedAndIgnored) {
   ASSERT_EQ(items[1].status, io::ReadStatus::Ok);
   EXPECT_EQ(items[1].message.joint.name, (Names{"a", "b"}));
   EXPECT_EQ(items[1].message.joint.position, (Values{1, 2}));
-  EXPECT_EQ(items[1].message.joint.stamp, 1.0);
+  EXPECT_EQ(items[1].message.joint.stamp, Time{1'000'000'000});
   EXPECT_EQ(items[2].message.joint.name, (Names{"c"}));
   EXPECT_EQ(items[2].message.joint.velocity, (Values{3}));
 }

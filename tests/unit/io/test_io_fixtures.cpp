@@ -18,6 +18,7 @@
 #include "test_support.hpp"
 
 namespace io = rmodel::io;
+using rmodel::Time;
 namespace fs = std::filesystem;
 using nlohmann::json;
 
@@ -46,8 +47,9 @@ Read read_text(const std::string& text, io::ReaderOptions options = {}) {
   return r;
 }
 
-double ros_time(const json& t) {
-  return t.at("secs").get<double>() + t.at("nsecs").get<double>() * 1e-9;
+// A ROS time {secs, nsecs}: secs·10⁹ + nsecs nanoseconds.
+Time ros_time(const json& t) {
+  return Time{t.at("secs").get<std::int64_t>() * 1'000'000'000 + t.at("nsecs").get<std::int64_t>()};
 }
 
 std::vector<double> doubles(const json& a) { return a.get<std::vector<double>>(); }
@@ -56,7 +58,7 @@ std::vector<double> doubles(const json& a) { return a.get<std::vector<double>>()
 std::vector<io::Message> expected_trajectory(const json& goal) {
   const json& traj = goal.at("trajectory");
   const auto names = traj.at("joint_names").get<std::vector<std::string>>();
-  const double base = ros_time(traj.at("header").at("stamp"));
+  const Time base = ros_time(traj.at("header").at("stamp"));
   std::vector<io::Message> out;
   for (const json& p : traj.at("points")) {
     const auto pos = doubles(p.at("positions"));
@@ -147,13 +149,13 @@ TEST(IoFixtures, GreetingTrajectory) {
   ASSERT_TRUE(r.errors.empty()) << r.errors[0].to_string(path.string());
   ASSERT_EQ(goal.at("trajectory").at("points").size(), 10u);
   ASSERT_EQ(r.messages.size(), 20u);  // a JointState and a SupportState per point
-  const double base = 1532276474.0 + 571175114.0 * 1e-9;
+  const Time base{1532276474'571175114};
   const std::vector<std::string> chains = {"leg1", "leg2", "leg3", "leg4"};
   for (std::size_t k = 0; k < 10; ++k) {
     const io::Message& j = r.messages[2 * k];
     const io::Message& s = r.messages[2 * k + 1];
     const json& point = goal.at("trajectory").at("points").at(k);
-    const double t = base + ros_time(point.at("time_from_start"));
+    const Time t = base + ros_time(point.at("time_from_start"));
     ASSERT_EQ(j.kind, io::MessageKind::Joint);
     ASSERT_EQ(s.kind, io::MessageKind::Support);
     EXPECT_EQ(j.item, k + 1);
@@ -171,8 +173,8 @@ TEST(IoFixtures, GreetingTrajectory) {
     EXPECT_EQ(j.joint.position, (std::vector<double>(pos.begin(), pos.end() - 4)));
   }
   EXPECT_EQ(r.messages[0].joint.stamp, base);
-  EXPECT_NEAR(r.messages[2].joint.stamp, base + 0.2, 1e-6);
-  EXPECT_NEAR(r.messages.back().support.stamp, base + 4.599999998, 1e-6);
+  EXPECT_EQ(r.messages[2].joint.stamp, base + Time{200'000'000});
+  EXPECT_EQ(r.messages.back().support.stamp, base + Time{4'599'999'998});
 }
 
 TEST(IoFixtures, EveryTrajectoryMatchesAnIndependentReading) {

@@ -20,6 +20,7 @@
 #include "rmodel/io/writer.hpp"
 
 namespace io = rmodel::io;
+using rmodel::Time;
 
 namespace {
 
@@ -57,7 +58,7 @@ TEST(IoJsonLines, ReadsAJointStateLine) {
   const io::Message& m = items[0].message;
   EXPECT_EQ(m.kind, io::MessageKind::Joint);
   EXPECT_TRUE(m.has_stamp);
-  EXPECT_EQ(m.joint.stamp, 1.5);
+  EXPECT_EQ(m.joint.stamp, Time{1'500'000'000});
   EXPECT_EQ(m.joint.name, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(m.joint.position, (std::vector<double>{1.0, -2.5e-3}));
   EXPECT_EQ(m.joint.velocity, (std::vector<double>{3.0, 4.0}));
@@ -90,13 +91,14 @@ TEST(IoJsonLines, StampLayouts) {
       R"({"t":null,"name":[]})" "\n");
   ASSERT_EQ(items.size(), 5u);
   for (const auto& it : items) ASSERT_EQ(it.status, io::ReadStatus::Ok) << it.error.reason;
-  EXPECT_EQ(items[0].message.joint.stamp, 1563014597.0 + 503786407.0 * 1e-9);
-  EXPECT_EQ(items[1].message.joint.stamp, 12.0 + 5e-9);
-  EXPECT_EQ(items[2].message.joint.stamp, 7.25);  // t wins over the header
+  // Integer nanoseconds, exactly: sec·10⁹ + nanosec.
+  EXPECT_EQ(items[0].message.joint.stamp, Time{1563014597'503786407});
+  EXPECT_EQ(items[1].message.joint.stamp, Time{12'000'000'005});
+  EXPECT_EQ(items[2].message.joint.stamp, Time{7'250'000'000});  // t wins over the header
   EXPECT_FALSE(items[3].message.has_stamp);
-  EXPECT_EQ(items[3].message.joint.stamp, 0.0);
-  EXPECT_TRUE(items[4].message.has_stamp);
-  EXPECT_TRUE(std::isnan(items[4].message.joint.stamp));
+  EXPECT_EQ(items[3].message.joint.stamp, Time{});
+  EXPECT_FALSE(items[4].message.has_stamp);  // "t": null is no time
+  EXPECT_EQ(items[4].message.joint.stamp, Time{});
 }
 
 TEST(IoJsonLines, SupportStatesSyncTicksAndCycles) {
@@ -111,7 +113,7 @@ TEST(IoJsonLines, SupportStatesSyncTicksAndCycles) {
   for (const auto& it : items) ASSERT_EQ(it.status, io::ReadStatus::Ok) << it.error.reason;
   const auto& s0 = items[0].message;
   EXPECT_EQ(s0.kind, io::MessageKind::Support);
-  EXPECT_EQ(s0.support.stamp, 2.0);
+  EXPECT_EQ(s0.support.stamp, Time{2'000'000'000});
   EXPECT_EQ(s0.support.name, (std::vector<std::string>{"leg1", "leg2"}));
   EXPECT_EQ(s0.support.support, (std::vector<double>{1.0, 0.5}));
   EXPECT_EQ(s0.support.contact, (std::vector<std::string>{"hoof", "tip"}));
@@ -121,8 +123,8 @@ TEST(IoJsonLines, SupportStatesSyncTicksAndCycles) {
   EXPECT_TRUE(items[2].message.support.support.empty());
   EXPECT_EQ(items[2].message.support.contact, (std::vector<std::string>{"edge"}));
   EXPECT_EQ(items[3].message.kind, io::MessageKind::Sync);
-  EXPECT_EQ(items[3].message.sync_stamp, 3.0);
-  EXPECT_EQ(items[3].message.stamp(), 3.0);
+  EXPECT_EQ(items[3].message.sync_stamp, Time{3'000'000'000});
+  EXPECT_EQ(items[3].message.stamp(), Time{3'000'000'000});
   EXPECT_EQ(items[3].message.cycle, 7);
   EXPECT_EQ(items[4].message.kind, io::MessageKind::Sync);
   EXPECT_FALSE(items[4].message.has_stamp);
@@ -247,7 +249,7 @@ TEST(IoJsonLines, ParsersAgreeOnRandomMessages) {
       return d;
     };
     m.has_stamp = rng() % 4 != 0;
-    m.set_stamp(static_cast<double>(rng() % 100000) / 7.0);
+    m.set_stamp(Time{static_cast<std::int64_t>(rng() % 100'000'000'000)});  // up to 100 s, any nanosecond
     m.has_stamp = rng() % 4 != 0;
     if (rng() % 3 == 0) m.cycle = static_cast<std::int64_t>(rng() % 1000000);
     const int n = static_cast<int>(rng() % 40);
@@ -279,7 +281,7 @@ TEST(IoJsonLines, ParsersAgreeOnRandomMessages) {
       const io::Message& b = reference[i].message;
       ASSERT_EQ(a.kind, b.kind);
       EXPECT_EQ(a.has_stamp, b.has_stamp);
-      EXPECT_TRUE(same_bits(a.stamp(), b.stamp()));
+      EXPECT_EQ(a.stamp(), b.stamp());
       EXPECT_EQ(a.cycle, b.cycle);
       if (a.kind == io::MessageKind::Joint) {
         EXPECT_EQ(a.joint, b.joint);
@@ -325,7 +327,7 @@ TEST(IoJsonLines, HugeLineIsReadWhole) {
     m.joint.position.push_back(i * 0.001);
     m.joint.velocity.push_back(-i * 1e-7);
   }
-  m.joint.stamp = 1.25;
+  m.joint.stamp = Time{1'250'000'000};
   std::string text = R"({"name":["x"]})" "\n";
   io::append_json_line(text, m);
   text += R"({"name":["y"]})" "\n";
@@ -404,7 +406,7 @@ TEST(IoJsonDocument, PrettyMessageArrayAndConcatenatedValues) {
     EXPECT_EQ(reader.error().item, 3u);
     ASSERT_EQ(reader.next(m), io::ReadStatus::Ok);
     EXPECT_EQ(m.joint.name[0], "c");
-    EXPECT_EQ(m.joint.stamp, 2.0);
+    EXPECT_EQ(m.joint.stamp, Time{2'000'000'000});
     EXPECT_EQ(m.line, 7u);
     EXPECT_EQ(m.item, 4u);
     ASSERT_EQ(reader.next(m), io::ReadStatus::Ok);
@@ -473,13 +475,13 @@ TEST(IoJsonDocument, TrajectoryOnOneJsonLine) {
   EXPECT_EQ(items[1].message.kind, io::MessageKind::Joint);
   EXPECT_EQ(items[1].message.joint.name, (std::vector<std::string>{"j1"}));
   EXPECT_EQ(items[1].message.joint.position, (std::vector<double>{1.0}));
-  EXPECT_EQ(items[1].message.joint.stamp, 11.5);
+  EXPECT_EQ(items[1].message.joint.stamp, Time{11'500'000'000});
   EXPECT_EQ(items[1].message.line, 2u);
   EXPECT_EQ(items[1].message.item, 1u);
   EXPECT_EQ(items[2].message.kind, io::MessageKind::Support);
   EXPECT_EQ(items[2].message.support.name, (std::vector<std::string>{"leg1"}));
   EXPECT_EQ(items[2].message.support.support, (std::vector<double>{0.5}));
-  EXPECT_EQ(items[2].message.support.stamp, 11.5);
+  EXPECT_EQ(items[2].message.support.stamp, Time{11'500'000'000});
   EXPECT_EQ(items[3].status, io::ReadStatus::Error);  // point 2 has one position for two names
   EXPECT_EQ(items[3].error.line, 2u);
   EXPECT_EQ(items[3].error.item, 2u);
@@ -488,9 +490,7 @@ TEST(IoJsonDocument, TrajectoryOnOneJsonLine) {
   EXPECT_EQ(items[6].message.joint.name[0], "y");
 }
 
-// A header stamp of whole nanoseconds becomes the same double in a trajectory as in a joint
-// state: the correctly rounded n·1e-9 (0.3 s, where sec + nanosec·1e-9 gives
-// 0.30000000000000004), the conversion of the ROS log readers.
+// A header stamp is the same nanoseconds in a trajectory as in a joint state.
 TEST(IoJsonDocument, TrajectoryStampsAreConvertedAsJointStateStamps) {
   const std::string text =
       R"({"header":{"stamp":{"sec":0,"nanosec":300000000}},"name":["x"],"position":[0]})" "\n"
@@ -500,8 +500,8 @@ TEST(IoJsonDocument, TrajectoryStampsAreConvertedAsJointStateStamps) {
   ASSERT_EQ(items.size(), 2u);
   ASSERT_EQ(items[0].status, io::ReadStatus::Ok);
   ASSERT_EQ(items[1].status, io::ReadStatus::Ok);
-  EXPECT_EQ(items[0].message.joint.stamp, 0.3);
-  EXPECT_EQ(items[1].message.joint.stamp, 0.3);
+  EXPECT_EQ(items[0].message.joint.stamp, Time{300'000'000});
+  EXPECT_EQ(items[1].message.joint.stamp, Time{300'000'000});
 }
 
 TEST(IoJsonLines, ReadErrorToString) {

@@ -20,6 +20,7 @@
 #include "test_support.hpp"
 
 namespace io = rmodel::io;
+using rmodel::Time;
 
 namespace {
 
@@ -77,7 +78,22 @@ const std::vector<double> kTricky = {
     6.1497562846180054e-65,
 };
 
-io::Message joint_message(double t, std::vector<std::string> names, std::vector<double> pos,
+// Times that a double could not carry, and the ends of the range.
+const std::vector<Time> kTrickyTimes = {
+    Time{0},
+    Time{1},                                      // 0.000000001 s
+    Time{-1},
+    Time{1563014597'503786407},                   // an epoch stamp with every nanosecond
+    Time{1700000000'010000000},                   // 1700000000.01 (the double gives ...009999990)
+    Time{1700000000'130000000},
+    Time{300'000'000},                            // 0.3 (0.1 + 0.2 as doubles is not)
+    Time{1'999'999'999},
+    Time{-2'250'000'000},
+    Time{std::numeric_limits<std::int64_t>::max()},
+    Time{std::numeric_limits<std::int64_t>::min()},
+};
+
+io::Message joint_message(Time t, std::vector<std::string> names, std::vector<double> pos,
                           std::vector<double> vel = {}, std::vector<double> eff = {}) {
   io::Message m;
   m.kind = io::MessageKind::Joint;
@@ -103,12 +119,12 @@ TEST(IoRoundTrip, TrickyDoublesThroughJsonLines) {
   for (double x : kTricky) negated.push_back(-x);
   std::string text;
   io::MessageWriter writer(text);
-  for (double t : kTricky)
+  for (Time t : kTrickyTimes)
     writer.write(joint_message(t, names_for(kTricky.size()), kTricky, reversed, negated));
   const auto back = read_messages(text, io::Format::JsonLines);
-  ASSERT_EQ(back.size(), kTricky.size());
+  ASSERT_EQ(back.size(), kTrickyTimes.size());
   for (std::size_t k = 0; k < back.size(); ++k) {
-    EXPECT_TRUE(same_bits(back[k].joint.stamp, kTricky[k]));
+    EXPECT_EQ(back[k].joint.stamp, kTrickyTimes[k]);
     expect_same_bits(back[k].joint.position, kTricky);
     expect_same_bits(back[k].joint.velocity, reversed);
     expect_same_bits(back[k].joint.effort, negated);
@@ -121,14 +137,14 @@ TEST(IoRoundTrip, TrickyDoublesThroughCsv) {
   io::WriterOptions o;
   o.format = io::Format::Csv;
   io::MessageWriter writer(text, o);
-  for (double t : kTricky)
+  for (Time t : kTrickyTimes)
     EXPECT_EQ(writer.write(joint_message(t, names_for(kTricky.size()), kTricky, reversed, kTricky)),
               io::WriteStatus::Written);
   EXPECT_EQ(text.substr(0, 37), "t,j0.position,j0.velocity,j0.effort,j");
   const auto back = read_messages(text, io::Format::Csv);
-  ASSERT_EQ(back.size(), kTricky.size());
+  ASSERT_EQ(back.size(), kTrickyTimes.size());
   for (std::size_t k = 0; k < back.size(); ++k) {
-    EXPECT_TRUE(same_bits(back[k].joint.stamp, kTricky[k]));
+    EXPECT_EQ(back[k].joint.stamp, kTrickyTimes[k]);
     EXPECT_EQ(back[k].joint.name, names_for(kTricky.size()));
     expect_same_bits(back[k].joint.position, kTricky);
     expect_same_bits(back[k].joint.velocity, reversed);
@@ -151,7 +167,7 @@ TEST(IoRoundTrip, RandomBitPatternsInEveryFormat) {
         v->push_back(d);
       }
     }
-    sent.push_back(joint_message(k * 0.01, names_for(16), pos, vel));
+    sent.push_back(joint_message(Time{static_cast<std::int64_t>(rng())}, names_for(16), pos, vel));  // any time
   }
   for (io::Format f : {io::Format::JsonLines, io::Format::Csv}) {
     SCOPED_TRACE(std::string(io::to_string(f)));
@@ -165,7 +181,7 @@ TEST(IoRoundTrip, RandomBitPatternsInEveryFormat) {
     const auto back = read_messages(text, f);
     ASSERT_EQ(back.size(), sent.size());
     for (std::size_t k = 0; k < sent.size(); ++k) {
-      EXPECT_TRUE(same_bits(back[k].joint.stamp, sent[k].joint.stamp));
+      EXPECT_EQ(back[k].joint.stamp, sent[k].joint.stamp);
       expect_same_bits(back[k].joint.position, sent[k].joint.position);
       expect_same_bits(back[k].joint.velocity, sent[k].joint.velocity);
     }
@@ -173,7 +189,7 @@ TEST(IoRoundTrip, RandomBitPatternsInEveryFormat) {
 }
 
 TEST(IoRoundTrip, ExactJsonLineText) {
-  io::Message m = joint_message(1.5, {"a", "b"}, {0.1, -0.0}, {}, {1e-300, 5e-324});
+  io::Message m = joint_message(Time{1'500'000'000}, {"a", "b"}, {0.1, -0.0}, {}, {1e-300, 5e-324});
   m.cycle = 42;
   std::string s;
   io::append_json_line(s, m);
@@ -193,7 +209,8 @@ TEST(IoRoundTrip, ExactJsonLineText) {
 }
 
 TEST(IoRoundTrip, StampLayouts) {
-  const std::vector<double> stamps = {0.0, 1.5, 1563014597.503786407, 1.9999999999999, -2.25, 1e-9};
+  const std::vector<Time> stamps = {Time{0},          Time{1'500'000'000}, Time{1563014597'503786407},
+                                    Time{1'999'999'999}, Time{-2'250'000'000}, Time{1}};
   for (io::StampLayout layout : {io::StampLayout::None, io::StampLayout::Ros1, io::StampLayout::Ros2}) {
     SCOPED_TRACE(std::string(io::to_string(layout)));
     std::string text;
@@ -201,7 +218,7 @@ TEST(IoRoundTrip, StampLayouts) {
     o.stamp = layout;
     {
       io::MessageWriter writer(text, o);
-      for (double t : stamps) writer.write(joint_message(t, {"a"}, {1}));
+      for (Time t : stamps) writer.write(joint_message(t, {"a"}, {1}));
     }
     const bool ros1 = text.find("\"secs\":") != std::string::npos;
     const bool ros2 = text.find("\"sec\":") != std::string::npos;
@@ -209,9 +226,9 @@ TEST(IoRoundTrip, StampLayouts) {
     EXPECT_EQ(ros2, layout == io::StampLayout::Ros2);
     auto back = read_messages(text, io::Format::JsonLines);
     ASSERT_EQ(back.size(), stamps.size());
-    for (std::size_t k = 0; k < stamps.size(); ++k) EXPECT_TRUE(same_bits(back[k].joint.stamp, stamps[k]));
+    for (std::size_t k = 0; k < stamps.size(); ++k) EXPECT_EQ(back[k].joint.stamp, stamps[k]);
 
-    // Without `t`, the header stamp alone gives the time to the nanosecond.
+    // Without `t`, the header stamp alone gives the same time.
     if (layout == io::StampLayout::None) continue;
     std::string no_t;
     std::istringstream lines(text);
@@ -222,32 +239,29 @@ TEST(IoRoundTrip, StampLayouts) {
     }
     back = read_messages(no_t, io::Format::JsonLines);
     ASSERT_EQ(back.size(), stamps.size());
-    for (std::size_t k = 0; k < stamps.size(); ++k) {
-      EXPECT_NEAR(back[k].joint.stamp, stamps[k], 5e-7) << no_t;
-      EXPECT_EQ(std::floor(back[k].joint.stamp), std::floor(stamps[k] + 5e-10));
-    }
+    for (std::size_t k = 0; k < stamps.size(); ++k) EXPECT_EQ(back[k].joint.stamp, stamps[k]) << no_t;
   }
-  // Carry: 1.9999999999999 s is 2 s 0 ns, not 1 s 1000000000 ns.
+  // The split of a ROS stamp: sec = floor, nanosec in [0, 10⁹).
   std::string s;
-  io::append_json_line(s, joint_message(1.9999999999999, {}, {}), io::StampLayout::Ros1);
-  EXPECT_NE(s.find(R"("secs":2,"nsecs":0)"), std::string::npos) << s;
+  io::append_json_line(s, joint_message(Time{1'999'999'999}, {}, {}), io::StampLayout::Ros1);
+  EXPECT_EQ(s, R"({"t":1.999999999,"header":{"stamp":{"secs":1,"nsecs":999999999}},"name":[]})" "\n");
   s.clear();
-  io::append_json_line(s, joint_message(-2.25, {}, {}), io::StampLayout::Ros2);
-  EXPECT_NE(s.find(R"("sec":-3,"nanosec":750000000)"), std::string::npos) << s;
+  io::append_json_line(s, joint_message(Time{-2'250'000'000}, {}, {}), io::StampLayout::Ros2);
+  EXPECT_EQ(s, R"({"t":-2.25,"header":{"stamp":{"sec":-3,"nanosec":750000000}},"name":[]})" "\n");
 }
 
 TEST(IoRoundTrip, NonFiniteNumbers) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
-  io::Message m = joint_message(nan, {"a", "b", "c"}, {nan, inf, -inf});
-  // JSON: null, read back as NaN; the stamp too, without a header stamp.
+  io::Message m = joint_message(Time{}, {"a", "b", "c"}, {nan, inf, -inf});
+  m.has_stamp = false;
+  // JSON: null, read back as NaN.
   std::string json;
   io::append_json_line(json, m, io::StampLayout::Ros1);
-  EXPECT_EQ(json, R"({"t":null,"name":["a","b","c"],"position":[null,null,null]})" "\n");
+  EXPECT_EQ(json, R"({"name":["a","b","c"],"position":[null,null,null]})" "\n");
   auto back = read_messages(json, io::Format::JsonLines);
   ASSERT_EQ(back.size(), 1u);
-  EXPECT_TRUE(back[0].has_stamp);
-  EXPECT_TRUE(std::isnan(back[0].joint.stamp));
+  EXPECT_FALSE(back[0].has_stamp);
   for (double x : back[0].joint.position) EXPECT_TRUE(std::isnan(x));
   // CSV keeps infinities.
   std::string csv;
@@ -257,10 +271,10 @@ TEST(IoRoundTrip, NonFiniteNumbers) {
     io::MessageWriter writer(csv, o);
     writer.write(m);
   }
-  EXPECT_EQ(csv, "t,a.position,b.position,c.position\nnan,nan,inf,-inf\n");
+  EXPECT_EQ(csv, "t,a.position,b.position,c.position\n,nan,inf,-inf\n");
   back = read_messages(csv, io::Format::Csv);
   ASSERT_EQ(back.size(), 1u);
-  EXPECT_TRUE(std::isnan(back[0].joint.stamp));
+  EXPECT_FALSE(back[0].has_stamp);
   EXPECT_TRUE(std::isnan(back[0].joint.position[0]));
   EXPECT_EQ(back[0].joint.position[1], inf);
   EXPECT_EQ(back[0].joint.position[2], -inf);
@@ -271,7 +285,7 @@ TEST(IoRoundTrip, SupportSyncAndCyclesThroughJsonLines) {
   {
     io::MessageWriter writer(text);
     rmodel::SupportState s;
-    s.stamp = 0.5;
+    s.stamp = Time{500'000'000};
     s.name = {"leg1", "leg2"};
     s.support = {1.0, 0.25};
     s.contact = {"hoof", "edge"};
@@ -279,9 +293,9 @@ TEST(IoRoundTrip, SupportSyncAndCyclesThroughJsonLines) {
     s.contact.clear();
     s.support.clear();
     writer.write(s);
-    writer.write_sync(0.75, 3);
+    writer.write_sync(Time{750'000'000}, 3);
     rmodel::JointState j;
-    j.stamp = 0.8;
+    j.stamp = Time{800'000'000};
     j.name = {"a"};
     j.velocity = {2.0};
     writer.write(j, 4);
@@ -300,7 +314,7 @@ TEST(IoRoundTrip, SupportSyncAndCyclesThroughJsonLines) {
   EXPECT_EQ(back[1].kind, io::MessageKind::Support);  // `"support":[]` keeps the kind
   EXPECT_TRUE(back[1].support.support.empty());
   EXPECT_EQ(back[2].kind, io::MessageKind::Sync);
-  EXPECT_EQ(back[2].sync_stamp, 0.75);
+  EXPECT_EQ(back[2].sync_stamp, Time{750'000'000});
   EXPECT_EQ(back[2].cycle, 3);
   EXPECT_EQ(back[3].kind, io::MessageKind::Joint);
   EXPECT_EQ(back[3].joint.velocity, (std::vector<double>{2.0}));
@@ -313,7 +327,7 @@ TEST(IoRoundTrip, SupportSyncAndCyclesThroughJsonLines) {
 TEST(IoRoundTrip, NamesWithEscapesThroughJsonLinesAndCsv) {
   const std::vector<std::string> names = {"plain", "with \"quote\"", "back\\slash", "comma,name",
                                           "new\nline", "tab\t", "\xC3\xA9t\xC3\xA9", "dot.ted"};
-  const io::Message m = joint_message(1, names, std::vector<double>(names.size(), 0.5));
+  const io::Message m = joint_message(Time{1'000'000'000}, names, std::vector<double>(names.size(), 0.5));
   std::string text;
   io::append_json_line(text, m);
   auto back = read_messages(text, io::Format::JsonLines);
@@ -328,7 +342,7 @@ TEST(IoRoundTrip, NamesWithEscapesThroughJsonLinesAndCsv) {
   o.format = io::Format::Csv;
   {
     io::MessageWriter writer(csv, o);
-    writer.write(joint_message(1, csv_names, std::vector<double>(csv_names.size(), 0.5)));
+    writer.write(joint_message(Time{1'000'000'000}, csv_names, std::vector<double>(csv_names.size(), 0.5)));
   }
   back = read_messages(csv, io::Format::Csv);
   ASSERT_EQ(back.size(), 1u);
@@ -344,22 +358,22 @@ TEST(IoRoundTrip, PartialMessagesThroughCsv) {
   o.csv_cycle = true;
   std::string csv;
   std::vector<io::Message> sent;
-  sent.push_back(joint_message(0.1, {"a", "c"}, {1, 3}, {10, 30}));
-  sent.push_back(joint_message(0.2, {"b", "d"}, {2, 4}));
-  sent.push_back(joint_message(0.3, {"d"}, {}, {40}));
+  sent.push_back(joint_message(Time{100'000'000}, {"a", "c"}, {1, 3}, {10, 30}));
+  sent.push_back(joint_message(Time{200'000'000}, {"b", "d"}, {2, 4}));
+  sent.push_back(joint_message(Time{300'000'000}, {"d"}, {}, {40}));
   sent.back().cycle = 7;
   io::Message s;
   s.kind = io::MessageKind::Support;
-  s.support.stamp = 0.4;
+  s.support.stamp = Time{400'000'000};
   s.support.name = {"leg2"};
   s.support.support = {0.5};
   sent.push_back(s);
   {
     io::MessageWriter writer(csv, o);
     for (const auto& m : sent) EXPECT_EQ(writer.write(m), io::WriteStatus::Written);
-    EXPECT_EQ(writer.write_sync(0.5), io::WriteStatus::Skipped);
-    EXPECT_EQ(writer.write(joint_message(0.6, {"a", "zz"}, {1, 2})), io::WriteStatus::Partial);
-    EXPECT_EQ(writer.write(joint_message(0.7, {"a"}, {1}, {}, {5})), io::WriteStatus::Partial);
+    EXPECT_EQ(writer.write_sync(Time{500'000'000}), io::WriteStatus::Skipped);
+    EXPECT_EQ(writer.write(joint_message(Time{600'000'000}, {"a", "zz"}, {1, 2})), io::WriteStatus::Partial);
+    EXPECT_EQ(writer.write(joint_message(Time{700'000'000}, {"a"}, {1}, {}, {5})), io::WriteStatus::Partial);
   }
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "t,cycle,a.position,a.velocity,b.position,b.velocity,c.position,c.velocity,"
@@ -381,8 +395,8 @@ TEST(IoRoundTrip, PartialMessagesThroughCsv) {
 
 TEST(IoRoundTrip, FilesByExtension) {
   const auto dir = rmodel::test::make_temp_dir("rmodel_io_");
-  const std::vector<io::Message> sent = {joint_message(1, {"a", "b"}, {0.1, 0.2}),
-                                         joint_message(2, {"a", "b"}, {0.3, 0.4})};
+  const std::vector<io::Message> sent = {joint_message(Time{1'000'000'000}, {"a", "b"}, {0.1, 0.2}),
+                                         joint_message(Time{2'000'000'000}, {"a", "b"}, {0.3, 0.4})};
   for (const char* file : {"out.jsonl", "out.ndjson", "out.json", "out.csv", "out.txt"}) {
     const std::string path = (dir / file).string();
     {
@@ -410,17 +424,17 @@ TEST(IoRoundTrip, WriterToStreamAndFlushPolicy) {
   io::WriterOptions o;
   o.flush_each_message = true;
   io::MessageWriter writer(out, "<ostream>", o);
-  writer.write(joint_message(1, {"a"}, {1}));
+  writer.write(joint_message(Time{1'000'000'000}, {"a"}, {1}));
   EXPECT_EQ(out.str(), R"({"t":1,"name":["a"],"position":[1]})" "\n");
   o.flush_each_message = false;
   std::ostringstream out2;
   {
     io::MessageWriter buffered(out2, "<ostream>", o);
-    buffered.write(joint_message(1, {"a"}, {1}));
+    buffered.write(joint_message(Time{1'000'000'000}, {"a"}, {1}));
     EXPECT_EQ(out2.str(), "");
     buffered.flush();
     EXPECT_EQ(out2.str(), out.str());
-    buffered.write(joint_message(1, {"a"}, {1}));
+    buffered.write(joint_message(Time{1'000'000'000}, {"a"}, {1}));
   }
   EXPECT_EQ(out2.str(), out.str() + out.str());  // flushed on destruction
 }
@@ -489,7 +503,7 @@ TEST(IoRoundTrip, EveryNameLengthWithASpecialCharacterAnywhere) {
       names.push_back(high);
     }
   }
-  io::Message m = joint_message(0, names, std::vector<double>(names.size(), 1.0));
+  io::Message m = joint_message(Time{0}, names, std::vector<double>(names.size(), 1.0));
   std::string text;
   io::MessageWriter(text).write(m);
   const auto back = read_messages(text, io::Format::JsonLines);
@@ -515,7 +529,7 @@ TEST(IoRoundTrip, EmptyNameIsAnError) {
 TEST(IoRoundTrip, WriterCachesFollowChangingNamesAndValues) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
-  io::Message m = joint_message(0.5, {"a", "b", "joint_with_a_long_name"}, {0.0, 1.0, 2.0});
+  io::Message m = joint_message(Time{500'000'000}, {"a", "b", "joint_with_a_long_name"}, {0.0, 1.0, 2.0});
   std::vector<io::Message> sent;
   auto step = [&](auto change) {
     change(m);
@@ -591,12 +605,12 @@ TEST(IoRoundTrip, CsvWriterCacheFollowsValues) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
   std::vector<io::Message> sent;
-  sent.push_back(joint_message(0.0, {"a", "b"}, {0.0, 1.0}));
-  sent.push_back(joint_message(0.1, {"a", "b"}, {-0.0, 1.0}));
-  sent.push_back(joint_message(0.2, {"b"}, {1.0}));
-  sent.push_back(joint_message(0.3, {"a", "b"}, {nan, inf}));
-  sent.push_back(joint_message(0.4, {"b", "a"}, {-inf, 0.1}));
-  sent.push_back(joint_message(0.5, {"a", "b"}, {0.1, 0.1}));
+  sent.push_back(joint_message(Time{0}, {"a", "b"}, {0.0, 1.0}));
+  sent.push_back(joint_message(Time{100'000'000}, {"a", "b"}, {-0.0, 1.0}));
+  sent.push_back(joint_message(Time{200'000'000}, {"b"}, {1.0}));
+  sent.push_back(joint_message(Time{300'000'000}, {"a", "b"}, {nan, inf}));
+  sent.push_back(joint_message(Time{400'000'000}, {"b", "a"}, {-inf, 0.1}));
+  sent.push_back(joint_message(Time{500'000'000}, {"a", "b"}, {0.1, 0.1}));
   std::string csv;
   io::WriterOptions o;
   o.format = io::Format::Csv;

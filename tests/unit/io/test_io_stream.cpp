@@ -5,7 +5,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
 #include <random>
+#include <stdexcept>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -17,8 +20,10 @@
 #include "rmodel/error.hpp"
 #include "rmodel/io/reader.hpp"
 #include "rmodel/io/writer.hpp"
+#include "test_support.hpp"
 
 namespace io = rmodel::io;
+using rmodel::Time;
 
 namespace {
 
@@ -55,7 +60,7 @@ std::string make_stream(int messages, unsigned seed) {
   io::Message m;
   for (int k = 0; k < messages; ++k) {
     m.cycle.reset();
-    m.set_stamp(k * 0.0125);
+    m.set_stamp(Time{12'500'000 * static_cast<std::int64_t>(k)});
     const unsigned r = k == 0 ? 3 : k == 1 ? 1 : rng() % 10;  // the largest messages first
     if (r == 0) {
       m.kind = io::MessageKind::Sync;
@@ -78,7 +83,7 @@ std::string make_stream(int messages, unsigned seed) {
         if (r % 2) m.joint.velocity.push_back(std::uniform_real_distribution<double>(-1, 1)(rng));
       }
     }
-    m.set_stamp(k * 0.0125);
+    m.set_stamp(Time{12'500'000 * static_cast<std::int64_t>(k)});
     io::append_json_line(text, m, static_cast<io::StampLayout>(k % 3));
   }
   return text;
@@ -120,7 +125,7 @@ TEST(IoStream, NonBlockingDescriptorSaysWouldBlock) {
     EXPECT_EQ(reader.next(m), io::ReadStatus::WouldBlock);
     write_all(p.fds[1], csv ? "5\n2,6\r\n3" : "\"position\":[5]}\n{\"t\":2,\"name\":[\"a\"],\"position\":[6]}\r\n{");
     ASSERT_EQ(reader.next(m), io::ReadStatus::Ok) << reader.error().reason;
-    EXPECT_EQ(m.joint.stamp, 1.0);
+    EXPECT_EQ(m.joint.stamp, Time{1'000'000'000});
     EXPECT_EQ(m.joint.position[0], 5.0);
     EXPECT_TRUE(reader.input_pending());
     ASSERT_EQ(reader.next(m), io::ReadStatus::Ok);
@@ -292,3 +297,48 @@ TEST(IoStream, UnreadableFileThrows) {
   EXPECT_THROW((void)io::MessageReader::open(path), rmodel::IoError);
   ::unlink(path);
 }
+
+// MessageWriter::open on an existing file (issue 21): the file is replaced only by a complete
+// output; a writer destroyed by an exception leaves it as it was, and nothing beside it.
+namespace {
+
+std::size_t files_in_replace_dir(const std::filesystem::path& dir) {
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir)) ++n;
+  return n;
+}
+
+TEST(WriterReplace, ExceptionLeavesTheExistingFileAndCloseReplacesIt) {
+  const std::filesystem::path dir = rmodel::test::make_temp_dir("rmodel-writer-replace");
+  for (const char* name : {"out.jsonl", "out.csv", "out.mcap"}) {
+    SCOPED_TRACE(name);
+    const std::filesystem::path path = dir / name;
+    std::ofstream(path) << "the good old file\n";
+    rmodel::JointState state;
+    state.name = {"a"};
+    state.position = {0.5};
+    state.stamp = rmodel::Time{1'700'000'000'010'000'000};
+    try {
+      io::MessageWriter writer = io::MessageWriter::open(path.string());
+      for (int k = 0; k < 20000; ++k) (void)writer.write(state);  // past the flush threshold
+      writer.flush();
+      EXPECT_EQ(rmodel::test::read_file(path), "the good old file\n") << "replaced before the output was complete";
+      throw std::runtime_error("the run fails");
+    } catch (const std::runtime_error&) {
+    }
+    EXPECT_EQ(rmodel::test::read_file(path), "the good old file\n");
+    EXPECT_EQ(files_in_replace_dir(dir), 1u) << "a temporary file was left behind";
+
+    {
+      io::MessageWriter writer = io::MessageWriter::open(path.string());
+      (void)writer.write(state);
+      writer.close();
+    }
+    EXPECT_NE(rmodel::test::read_file(path), "the good old file\n");
+    EXPECT_EQ(files_in_replace_dir(dir), 1u);
+    std::filesystem::remove(path);
+  }
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace

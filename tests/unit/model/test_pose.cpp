@@ -72,11 +72,11 @@ TEST(NamedPose, FullSortedPoseWithZerosOrBase) {
   EXPECT_TRUE(p.velocity.empty());
 
   JointState base = model.make_full_state(true);
-  base.stamp = 12.5;
+  base.stamp = Time{12'500'000'000};
   for (std::size_t i = 0; i < base.position.size(); ++i) base.position[i] = 1.0 + static_cast<double>(i);
   base.velocity[0] = 4.0;
   const JointState q = named_pose(model, "look_left", base);
-  EXPECT_EQ(q.stamp, 12.5);
+  EXPECT_EQ(q.stamp, Time{12'500'000'000});
   EXPECT_EQ(q.velocity, base.velocity);
   EXPECT_EQ(q.position[model.joint_index("head_yaw")], 0.5);
   EXPECT_EQ(q.position[model.joint_index("tail_swing")], 1.0 + static_cast<double>(model.joint_index("tail_swing")));

@@ -30,21 +30,21 @@ TEST(SupportState, FullStateIsEveryChainInTheAirWithItsDefaultContact) {
   EXPECT_EQ(s.name, (Names{"front_left", "front_right", "rear_left", "rear_right", "head", "neck"}));
   EXPECT_EQ(s.support, (std::vector<double>{0, 0, 0, 0, 0, 0}));
   EXPECT_EQ(s.contact, (Names{"hoof_flat", "hoof_flat", "hoof_point", "hoof_point", "", ""}));
-  EXPECT_EQ(s.stamp, 0.0);
+  EXPECT_EQ(s.stamp, Time{});
 }
 
 TEST(SupportState, SetsTheNamedChainsOnlyAndDefaultsMissingContacts) {
   const Model model = load_sample();
   SupportState s = make_support_state(model);
   SupportState update;
-  update.stamp = 1.5;
+  update.stamp = Time{1'500'000'000};
   update.name = {"rear_left", "front_left"};
   update.support = {1.0, 0.5};
   update.contact = {"", "hoof_point"};  // empty: rear_left's default, hoof_point
   set_support(model, s, update);
   EXPECT_EQ(s.support, (std::vector<double>{0.5, 0, 1.0, 0, 0, 0}));
   EXPECT_EQ(s.contact, (Names{"hoof_point", "hoof_flat", "hoof_point", "hoof_point", "", ""}));
-  EXPECT_EQ(s.stamp, 1.5);
+  EXPECT_EQ(s.stamp, Time{1'500'000'000});
   // No contacts at all: every named chain gets its default back; no coefficients: kept.
   SupportState reset;
   reset.name = {"front_left"};

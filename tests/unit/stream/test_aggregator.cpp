@@ -44,7 +44,7 @@ struct Harness {
     m.joint.position = std::move(pos);
     m.joint.velocity = std::move(vel);
     m.has_stamp = t.has_value();
-    m.joint.stamp = t.value_or(0.0);
+    m.joint.stamp = *time_from_seconds(t.value_or(0.0));  // short decimals: exact
     m.cycle = cycle;
     pipe.push(m);
   }
@@ -52,7 +52,7 @@ struct Harness {
     io::Message m;
     m.kind = io::MessageKind::Sync;
     m.has_stamp = t.has_value();
-    m.sync_stamp = t.value_or(0.0);
+    m.sync_stamp = *time_from_seconds(t.value_or(0.0));
     m.cycle = cycle;
     pipe.push(m);
   }
@@ -62,7 +62,7 @@ struct Harness {
 AggregatorOptions sync_options(double period = 0.01, TickSource ticks = TickSource::stream) {
   AggregatorOptions o;
   o.kind = AggregatorKind::sync;
-  o.period = period;
+  o.period = *time_from_seconds(period);
   o.ticks = ticks;
   o.support = false;
   return o;
@@ -80,7 +80,7 @@ TEST(AggregatorSimple, MergesPartialMessagesIntoTheSortedPose) {
   EXPECT_EQ(h.out[0].pose.name, model.joint_names());
   EXPECT_EQ(h.out[0].pose.position[kTailSwing], 1.5);
   EXPECT_EQ(h.out[0].pose.position[kNeckPitch], 0.25);
-  EXPECT_EQ(h.out[0].pose.stamp, 3.0);
+  EXPECT_EQ(h.out[0].pose.stamp, Time{3'000'000'000});
   EXPECT_TRUE(h.out[0].pose.velocity.empty());
   h.joint({"head_yaw"}, {}, {0.5});
   ASSERT_EQ(h.out.size(), 2U);
@@ -164,7 +164,7 @@ TEST(AggregatorSyncDefects, EndOfInputPublishesTheLastCycle) {
   h.finish();
   ASSERT_EQ(h.out.size(), 3U);
   EXPECT_EQ(h.out[2].pose.position[kHeadYaw], 0.3);
-  EXPECT_EQ(h.out[2].pose.stamp, 0.02);
+  EXPECT_EQ(h.out[2].pose.stamp, Time{20'000'000});
   EXPECT_EQ(h.out[2].cycle, 2);
 }
 
@@ -246,19 +246,20 @@ TEST(AggregatorSyncDefects, ClampStopsTheIntegratorAtTheLimit) {
 
 TEST(AggregatorSyncDefects, APoseStampedTkHoldsTheMessagesOfTk) {
   // Time ticks, T = 0.01, t0 = 0: cycle 1 holds (0, 0.01], cycle 2 (0.01, 0.02].
-  // 0.02 + 1e-14 is within the tolerance 1e-6·T: still cycle 2.
+  // 0.02 s + 5 ns is within the tolerance 1e-6·T = 10 ns: still cycle 2. The ticks fall on
+  // the integer grid t0 + k·T exactly.
   Harness h(pony(), sync_options(0.01, TickSource::time));
   h.joint({"head_yaw"}, {0.1}, {}, 0.0);
   h.joint({"head_yaw"}, {0.2}, {}, 0.004);
   h.joint({"head_yaw"}, {0.3}, {}, 0.01);
-  h.joint({"head_yaw"}, {0.4}, {}, 0.02 + 1e-14);
+  h.joint({"head_yaw"}, {0.4}, {}, 0.020000005);
   h.finish();
   ASSERT_EQ(h.out.size(), 3U);
-  EXPECT_EQ(h.out[0].pose.stamp, 0.0);
+  EXPECT_EQ(h.out[0].pose.stamp, Time{0});
   EXPECT_EQ(h.out[0].pose.position[kHeadYaw], 0.1);
-  EXPECT_NEAR(h.out[1].pose.stamp, 0.01, 1e-15);
+  EXPECT_EQ(h.out[1].pose.stamp, Time{10'000'000});
   EXPECT_EQ(h.out[1].pose.position[kHeadYaw], 0.3);
-  EXPECT_NEAR(h.out[2].pose.stamp, 0.02, 1e-15);
+  EXPECT_EQ(h.out[2].pose.stamp, Time{20'000'000});
   EXPECT_EQ(h.out[2].pose.position[kHeadYaw], 0.4);
   EXPECT_EQ(h.out[2].cycle, 2);
 }
@@ -275,7 +276,7 @@ TEST(AggregatorSync, MissingTicksAreFiredFromCycleNumbers) {
   ASSERT_EQ(h.out.size(), 4U);
   for (std::int64_t k = 0; k < 4; ++k) EXPECT_EQ(h.out[static_cast<std::size_t>(k)].cycle, k);
   EXPECT_EQ(h.out[0].pose.position[kHeadYaw], 0.1);
-  EXPECT_EQ(h.out[0].pose.stamp, 0.5);
+  EXPECT_EQ(h.out[0].pose.stamp, Time{500'000'000});
   EXPECT_EQ(h.out[2].pose.position[kHeadYaw], 0.1);  // held
   EXPECT_EQ(h.out[3].pose.position[kHeadYaw], 0.2);
 }
@@ -386,7 +387,7 @@ TEST(AggregatorSync, PublishBothWritesMessagesAndTicks) {
 TEST(AggregatorOptionsTest, InvalidOptionsThrow) {
   const Model model = pony();
   AggregatorOptions o;
-  o.period = 0;
+  o.period = Time{0};
   EXPECT_THROW(Aggregator(model, o), InvalidArgument);
   o = sync_options();
   o.brake_deceleration = -1;

@@ -43,7 +43,7 @@ TEST(StreamPipelineAlloc, ReaderSyncAggregatorFilterWriterAllocateNothingPerMess
 
   AggregatorOptions options;
   options.kind = AggregatorKind::sync;
-  options.period = 0.01;
+  options.period = Time{10'000'000};
   options.ticks = TickSource::time;
   options.support = false;
   Aggregator aggregator(model, options);

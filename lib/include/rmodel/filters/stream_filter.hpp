@@ -110,7 +110,7 @@ private:
     std::unique_ptr<ArrayFilter> filter;  ///< null until the joint's first value (or unselected)
     Eigen::VectorXd u;
     bool selected = false;
-    double last_stamp = std::numeric_limits<double>::quiet_NaN();  ///< of the last sample filtered
+    std::optional<Time> last_stamp;  ///< of the last sample filtered
   };
   /// The data of mapper slot `s` (created on first sight).
   Slot& slot(std::size_t s);
@@ -127,8 +127,8 @@ private:
   io::Message no_message_;  ///< where apply() reports (nowhere)
   stream::Reporter silent_;
   bool fixed_step_ = false;  ///< T was given: fixed step whatever the stamps
-  double last_stamp_ = std::numeric_limits<double>::quiet_NaN();
-  double min_dt_ = std::numeric_limits<double>::infinity(), max_dt_ = 0.0;  ///< between stamped messages
+  std::optional<Time> last_stamp_;
+  std::optional<Time> min_dt_, max_dt_;  ///< between stamped messages
 };
 
 /// The output filter of a pipeline (`aggregate --filter`): filters the positions of every
@@ -153,7 +153,7 @@ private:
   Eigen::VectorXd u_;
   JointState filtered_;  ///< the copy that is filtered (keeps its capacity)
   bool fixed_step_ = false;
-  double last_stamp_ = std::numeric_limits<double>::quiet_NaN();
+  std::optional<Time> last_stamp_;
 };
 
 /// One sample of a step response.

@@ -14,9 +14,9 @@
 /// | `position`, `velocity`, `effort` | array of numbers | rad or m, rad/s or m/s, N·m or N |
 /// | `support` | array of numbers | support coefficients in [0, 1] of the chains in `name` |
 /// | `contact` | array of strings | contact names of the chains in `name` |
-/// | `t` | number | time, seconds |
-/// | `header.stamp.secs` + `nsecs` | integers | ROS 1 time: secs + nsecs·1e-9 seconds |
-/// | `header.stamp.sec` + `nanosec` | integers | ROS 2 time: sec + nanosec·1e-9 seconds |
+/// | `t` | number | time, seconds (read exactly into nanoseconds, time.hpp) |
+/// | `header.stamp.secs` + `nsecs` | integers | ROS 1 time: secs·10⁹ + nsecs nanoseconds |
+/// | `header.stamp.sec` + `nanosec` | integers | ROS 2 time: sec·10⁹ + nanosec nanoseconds |
 /// | `cycle` | integer | control-cycle number (for the sync aggregator) |
 /// | `sync` | `true` | marks a sync tick |
 ///
@@ -27,11 +27,13 @@
 /// - **Absent arrays.** A missing or empty array means "field absent". The reader does not
 ///   compare array sizes with `name`: it carries them faithfully, and the consumer (the
 ///   aggregator) rejects a message whose check_sizes() fails.
-/// - **Time.** `t` wins over `header.stamp` when both are present (the writer emits both when
-///   asked for a stamp layout; `t` is exact, the stamp is rounded to nanoseconds). Without
-///   either, Message::has_stamp is false.
+/// - **Time.** Integer nanoseconds (rmodel/time.hpp). `t` is decimal seconds, read exactly
+///   (never through a double; more than nine decimals are rounded to the nearest nanosecond,
+///   ties to even; beyond ±9223372036.854775807 s is an error). `t` wins over `header.stamp`
+///   when both are present (the writer emits both when asked for a stamp layout; they are the
+///   same nanoseconds). Without either, or with `"t": null`, Message::has_stamp is false.
 /// - **NaN and infinities.** JSON has no NaN: the writer writes `null` for NaN, +Inf and
-///   −Inf, and the reader reads `null` in a number array or in `t` as NaN. Infinities
+///   −Inf, and the reader reads `null` in a number array as NaN. Infinities
 ///   therefore come back as NaN from JSON; CSV keeps them (`nan`, `inf`, `-inf`). Numbers
 ///   beyond the range of double (`1e999`) are an error; numbers below it (`1e-400`) read as 0.
 /// - **Sync tick.** `{"sync": true, "t": 12.34, "cycle": 57}`: the end of control cycle 57
@@ -59,7 +61,8 @@
 /// ## CSV (wide)
 /// A header row, then one row per time. Columns (cells trimmed of blanks; RFC 4180 quotes
 /// allowed, but not newlines inside quotes):
-/// - `t` or `time`: the time in seconds (optional column; an empty cell: no time);
+/// - `t` or `time`: the time in seconds, read exactly as JSON's `t` (optional column; an
+///   empty or `nan` cell: no time);
 /// - `cycle`: the control-cycle number (optional);
 /// - `<joint>` or `<joint>.position`, `<joint>.velocity`, `<joint>.effort`; the suffix is
 ///   what follows the last `.`, so a joint whose name holds a `.` must use an explicit suffix;
@@ -98,8 +101,7 @@
 /// the `field.<array>K` cells (all of an array's cells empty: the array is absent; some
 /// empty: an error). `%time` and `field.header.stamp` are integer nanoseconds; the time is the
 /// header stamp (TimeSource::Header, the default) or `%time` (TimeSource::Log), the other one
-/// when the chosen column is missing, converted as the ROS log readers do (bag.hpp) and kept
-/// exactly in Message::stamp_ns. Other `field.` columns are ignored.
+/// when the chosen column is missing, kept exactly. Other `field.` columns are ignored.
 ///
 /// ## YAML (`ros2 topic echo`, `rostopic echo`)
 /// The text both echo commands print: one YAML document per message, each followed by a
@@ -111,8 +113,7 @@
 /// `seq`, inline lists); `trajectory_msgs/JointTrajectory` documents are expanded as JSON
 /// trajectories are. Numbers: decimal, YAML's `.nan`, `.inf`, `-.inf` and `nan`, `inf`, `-inf`.
 /// Strings: plain, `'single'` (`''` for a quote) or `"double"` (backslash escapes). The time
-/// is `sec + nanosec·1e-9` (the ROS log readers' conversion), kept exactly in
-/// Message::stamp_ns. Supported is the YAML these tools print — block and flow mappings and
+/// is `sec·10⁹ + nanosec` nanoseconds, exactly as a ROS log gives it. Supported is the YAML these tools print — block and flow mappings and
 /// sequences, comments — not anchors, tags or multi-line plain scalars. A list cut short by
 /// ros2's `--truncate-length` (a last element `'...'`) or elided by `--no-arr` is an error that
 /// says so. Errors carry the input line of the bad element. A document is read as soon as its
@@ -140,38 +141,33 @@ struct RMODEL_API Message {
   MessageKind kind = MessageKind::Joint;
   JointState joint;       ///< the joint state (kind == Joint); time in joint.stamp
   SupportState support;   ///< the support state (kind == Support); time in support.stamp
-  double sync_stamp = 0;  ///< time of a sync tick (kind == Sync), seconds
-  /// False when the input gave no time (`t`, header stamp or CSV time cell); the stamp is 0
-  /// then and writers omit it.
+  Time sync_stamp{};      ///< time of a sync tick (kind == Sync)
+  /// False when the input gave no time (`t`, header stamp, CSV time cell, log stamp); the
+  /// stamp is 0 then and writers omit it.
   bool has_stamp = true;
   std::optional<std::int64_t> cycle;  ///< control-cycle number, when given
-  /// The exact time in integer nanoseconds when the input had one (ROS logs: header stamp or
-  /// log time, bag.hpp; echo YAML and `rostopic echo -p` CSV); stamp() is then this value as
-  /// seconds (sec + nanosec·1e-9). Readers of JSON and rmodel's own CSV leave it empty. The MCAP writer writes it when present, so that a log read
-  /// and written again keeps its stamps exactly.
-  std::optional<std::int64_t> stamp_ns{};
   /// 1-based line of the input where the message starts (0 when unknown or not from a file).
   std::size_t line = 0;
   /// 1-based element number inside an enclosing JSON array or trajectory (the point
   /// number); 0 for a message that stands alone (a JSON line, a CSV row, a single object).
   std::size_t item = 0;
 
-  /// The time of the message, whatever its kind, in seconds.
-  [[nodiscard]] double stamp() const noexcept {
+  /// The time of the message, whatever its kind.
+  [[nodiscard]] Time stamp() const noexcept {
     switch (kind) {
       case MessageKind::Joint: return joint.stamp;
       case MessageKind::Support: return support.stamp;
       case MessageKind::Sync: return sync_stamp;
     }
-    return 0.0;
+    return Time{};
   }
-  /// Sets the time of the message's current kind, in seconds, and has_stamp.
-  void set_stamp(double seconds) noexcept {
+  /// Sets the time of the message's current kind, and has_stamp.
+  void set_stamp(Time t) noexcept {
     has_stamp = true;
     switch (kind) {
-      case MessageKind::Joint: joint.stamp = seconds; break;
-      case MessageKind::Support: support.stamp = seconds; break;
-      case MessageKind::Sync: sync_stamp = seconds; break;
+      case MessageKind::Joint: joint.stamp = t; break;
+      case MessageKind::Support: support.stamp = t; break;
+      case MessageKind::Sync: sync_stamp = t; break;
     }
   }
 };

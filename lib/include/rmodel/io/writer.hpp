@@ -13,11 +13,14 @@
 ///   the last value at each array position (re-formatting only a double whose bits
 ///   changed) and the text of the last few name lists (reused when the names are equal,
 ///   compared by content every time, so a caller may change its vectors freely).
+/// - **Exact times.** A time (integer nanoseconds, rmodel/time.hpp) is written as the
+///   shortest decimal seconds that read back as the same nanoseconds (`1700000000.01`,
+///   `0.000000001`, `12`; write_time()), in JSON `t` and the CSV time column alike; a ROS
+///   header stamp is its {sec, nanosec} split (sec = floor, nanosec in [0, 10⁹)).
 /// - **Non-finite numbers.** JSON: NaN, +Inf, −Inf are written as `null` (read back as
-///   NaN); a non-finite time is written `"t":null` without header stamp. CSV: `nan`, `inf`,
-///   `-inf` (read back exactly).
+///   NaN). CSV: `nan`, `inf`, `-inf` (read back exactly).
 /// - **JSON Lines.** One object per line, keys in this order: `t` (when Message::has_stamp),
-///   `header.stamp` (StampLayout; only for a finite time within ±9.2e18 s), `cycle` (when
+///   `header.stamp` (StampLayout), `cycle` (when
 ///   set), then `name`, `position`, `velocity`, `effort` (a joint state; empty arrays are
 ///   left out) or `name`, `support`, `contact` (a support state; empty `contact` left out) or
 ///   `sync: true` (a tick). Names are escaped as JSON requires.
@@ -34,15 +37,12 @@
 ///   message index per chunk, and a summary (schema, channel, statistics, chunk indexes,
 ///   summary offsets) with every CRC filled in. Written sequentially (stdout and pipes work).
 ///   Each joint state is one message: `header.stamp` and the record's `log_time` and
-///   `publish_time` are its time in nanoseconds (Message::stamp_ns when it is the same time,
-///   else the stamp rounded so that reading the file back gives the same double: exact for
-///   every time read from a ROS log, every decimal time with at most 9 digits after the
-///   point and every time of magnitude ≥ 2^23 s; −0 comes back as 0; a message without
-///   time gets 0), `frame_id` is empty, the sequence numbers count from 1. A negative time
-///   gets log_time 0. Positions, velocities and efforts are stored bit for bit (NaN,
+///   `publish_time` are its time in nanoseconds, exactly (a message without time gets 0),
+///   `frame_id` is empty, the sequence numbers count from 1. A negative time gets
+///   log_time 0 (log times are unsigned). Positions, velocities and efforts are stored bit for bit (NaN,
 ///   infinities and −0 included), so MessageReader gives back the same joint states.
 ///   Support states, sync ticks and times outside the int32 seconds of a ROS 2 stamp
-///   (before 1901, after 2038, NaN, infinities) are WriteStatus::Skipped. cycle is not
+///   (before 1901, after 2038) are WriteStatus::Skipped. cycle is not
 ///   stored. The file is complete only after close() (or destruction): the last chunk,
 ///   the summary and the footer are written then.
 /// - **Buffering.** Output collects in a memory buffer that is written out when it exceeds
@@ -124,8 +124,10 @@ enum class WriteStatus {
 /// Writes messages. Move-only.
 class RMODEL_API MessageWriter {
 public:
-  /// Creates or truncates a file, or writes to stdout for "-". Throws IoError when the
-  /// file cannot be created.
+  /// Creates a file, or writes to stdout for "-". An existing regular file (through a
+  /// symbolic link: its target) is written beside it and replaced by close() or by the
+  /// destructor, not when the writer is destroyed by an exception: a failed run leaves it as
+  /// it was. Throws IoError when the file cannot be created.
   [[nodiscard]] static MessageWriter open(const std::string& path, WriterOptions options = {});
 
   /// Writes to a file descriptor; closes it on destruction when `owns_fd`.
@@ -146,8 +148,8 @@ public:
   WriteStatus write(const JointState& state, std::optional<std::int64_t> cycle = std::nullopt);
   /// Writes a support state with its stamp, and a cycle number when given.
   WriteStatus write(const SupportState& state, std::optional<std::int64_t> cycle = std::nullopt);
-  /// Writes a sync tick at `stamp` seconds, with a cycle number when given.
-  WriteStatus write_sync(double stamp, std::optional<std::int64_t> cycle = std::nullopt);
+  /// Writes a sync tick at `stamp`, with a cycle number when given.
+  WriteStatus write_sync(Time stamp, std::optional<std::int64_t> cycle = std::nullopt);
 
   /// Writes out everything buffered (MCAP: the completed chunks). Throws IoError when the
   /// system write fails.

@@ -1,5 +1,4 @@
 #include "io/ros/bag_source.hpp"
-#include "io/ros/stamp.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -207,10 +206,7 @@ ReadStatus BagSource::next(Message& out, ReadError& err) {
         err.reason = fmt::format("topic {}: {}", t.name, why_);
         return ReadStatus::Error;
       }
-      if (options_.time == TimeSource::Log) {
-        out.stamp_ns = raw.log_time_ns;
-        out.joint.stamp = seconds_from_ns(raw.log_time_ns);
-      }
+      if (options_.time == TimeSource::Log) out.joint.stamp = Time{raw.log_time_ns};
       out.line = number;
       return ReadStatus::Ok;
     }

@@ -9,7 +9,6 @@
 
 #include "io/json_escape.hpp"
 #include "io/ros/bag_source.hpp"
-#include "io/ros/stamp.hpp"
 
 namespace rmodel::io::detail {
 namespace {
@@ -112,8 +111,8 @@ private:
 };
 
 void set_time(Message& out, std::int64_t sec, std::int64_t nsec) {
-  out.stamp_ns = sec * 1'000'000'000 + nsec;
-  out.joint.stamp = seconds_from_ns(*out.stamp_ns);  // correctly rounded (stamp.hpp)
+  // sec is an int32 (ROS 2) or uint32 (ROS 1), nsec a uint32: the sum cannot overflow.
+  out.joint.stamp = Time{sec * 1'000'000'000 + nsec};
   out.has_stamp = true;
 }
 

@@ -233,20 +233,16 @@ void McapEncoder::channel_record() {
   });
 }
 
-bool McapEncoder::add(const JointState& s, std::optional<std::int64_t> ns, fmt::memory_buffer& out) {
+bool McapEncoder::add(const JointState& s, std::optional<Time> t, fmt::memory_buffer& out) {
   if (ended_) throw InvalidArgument("MCAP writer: write after close()");
   begin(out);
   std::int64_t sec = 0, nsec = 0;
-  if (ns) {
-    sec = *ns / 1'000'000'000;
-    nsec = *ns % 1'000'000'000;
-    if (nsec < 0) {
-      --sec;
-      nsec += 1'000'000'000;
-    }
+  if (t) {
+    sec = t->sec();
+    nsec = t->nanosec();
     if (sec < INT32_MIN || sec > INT32_MAX) return false;
   }
-  const std::uint64_t log_time = ns && *ns > 0 ? static_cast<std::uint64_t>(*ns) : 0;
+  const std::uint64_t log_time = t && t->ns > 0 ? static_cast<std::uint64_t>(t->ns) : 0;
   const std::size_t at = chunk_.size();
   std::uint8_t* const start = chunk_.room(9 + 22 + cdr_bound(s));
   Put o{start};

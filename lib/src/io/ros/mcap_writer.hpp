@@ -56,9 +56,9 @@ public:
 
   /// Magic, Header, Schema and Channel (once, before the first message).
   void begin(fmt::memory_buffer& out);
-  /// Adds a JointState at `ns` nanoseconds (0 and no stamp when `ns` is empty). False when
-  /// the stamp does not fit a ROS 2 header (sec is int32): nothing is written.
-  bool add(const JointState& state, std::optional<std::int64_t> ns, fmt::memory_buffer& out);
+  /// Adds a JointState at time `t` (0 and no stamp when `t` is empty). False when the stamp
+  /// does not fit a ROS 2 header (sec is int32): nothing is written.
+  bool add(const JointState& state, std::optional<Time> t, fmt::memory_buffer& out);
   /// Closes the current chunk (when it holds messages): Chunk and MessageIndex to `out`.
   void close_chunk(fmt::memory_buffer& out);
   /// The last chunk, DataEnd, the summary, the footer and the magic. Once.
