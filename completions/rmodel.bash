@@ -31,7 +31,7 @@ _rmodel_dynamic() {
 # REPLY: the subcommands of the command path $1 ("" for rmodel itself).
 _rmodel_subcommands() {
     case $1 in
-        '') REPLY='check info tree joints chains groups contacts index convert poses diff check-log log-info aggregate filter fk jacobian dynamics help version' ;;
+        '') REPLY='check info tree joints chains groups contacts index convert poses diff check-log log-info aggregate filter fk jacobian xacro dynamics help version' ;;
         *) REPLY= ;;
     esac
 }
@@ -40,24 +40,25 @@ _rmodel_subcommands() {
 _rmodel_options() {
     case $1 in
         '') REPLY='-h --help -V --version --debug --color' ;;
-        'check') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -f --format -o --output --strict -q --quiet' ;;
-        'info') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -f --format -o --output --pose --pose-file' ;;
-        'tree') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -f --format -o --output' ;;
-        'joints') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -f --format -o --output' ;;
-        'chains') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -f --format -o --output --with-virtual' ;;
-        'groups') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -f --format -o --output' ;;
-        'contacts') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -f --format -o --output --pose --pose-file --chain --contact' ;;
-        'index') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -f --format -o --output -k --kind' ;;
+        'check') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output --strict -q --quiet' ;;
+        'info') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output --pose --pose-file' ;;
+        'tree') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output' ;;
+        'joints') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output' ;;
+        'chains') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output --with-virtual' ;;
+        'groups') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output' ;;
+        'contacts') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output --pose --pose-file --chain --contact' ;;
+        'index') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output -k --kind' ;;
         'convert') REPLY='-h --help -o --output -f --format --from' ;;
-        'poses') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -f --format -o --output --full' ;;
-        'diff') REPLY='-h --help -s --semantics --old-semantics --new-semantics --limits --old-limits --new-limits --tolerance --strict -q --quiet -f --format -o --output' ;;
-        'check-log') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -i --input-format --topic --time --time-column --column-prefix --max-gap --period --max-acceleration --tolerance --dynamics --floating-base --max-reports -f --format -o --output -q --quiet --output-dir -j --jobs' ;;
+        'poses') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output --full' ;;
+        'diff') REPLY='-h --help -s --semantics --old-semantics --new-semantics --limits --package-path --xacro-arg --old-limits --new-limits --tolerance --strict -q --quiet -f --format -o --output' ;;
+        'check-log') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -i --input-format --topic --time --time-column --column-prefix --max-gap --period --max-acceleration --tolerance --dynamics --floating-base --max-reports -f --format -o --output -q --quiet --output-dir -j --jobs' ;;
         'log-info') REPLY='-h --help -f --format -o --output' ;;
-        'aggregate') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -i --input-format --stamp --max-errors -q --quiet --flush-each --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --clamp --initial-pose --no-support --filter --filter-param' ;;
-        'filter') REPLY='-h --help -i --input-format --stamp --max-errors -q --quiet --flush-each --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -p --param --field --joints --list --step --duration --plot --from --to --plot-joints' ;;
-        'fk') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --pose --pose-file -f --format -o --output --links --chain --with-virtual --orientation --log -i --input-format --topic --time --time-column --column-prefix --max-errors -q --quiet --flush-each' ;;
-        'jacobian') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --pose --pose-file -f --format -o --output --chain --link --point --with-virtual' ;;
-        'dynamics') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --pose --pose-file -f --format -o --output --mcap-compression --mcap-chunk-size --velocity --acceleration --gravity --mass-matrix --floating-base --support --log --diff --diff-param -i --input-format --topic --time --time-column --column-prefix --max-errors -q --quiet --flush-each' ;;
+        'aggregate') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -i --input-format --stamp --max-errors -q --quiet --flush-each --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --clamp --initial-pose --no-support --filter --filter-param' ;;
+        'filter') REPLY='-h --help -i --input-format --stamp --max-errors -q --quiet --flush-each --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -p --param --field --joints --list --step --duration --plot --from --to --plot-joints' ;;
+        'fk') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --pose --pose-file -f --format -o --output --links --chain --with-virtual --orientation --log -i --input-format --topic --time --time-column --column-prefix --max-errors -q --quiet --flush-each' ;;
+        'jacobian') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --pose --pose-file -f --format -o --output --chain --link --point --with-virtual' ;;
+        'xacro') REPLY='-h --help --xacro-arg --package-path -f --format -o --output' ;;
+        'dynamics') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --pose --pose-file -f --format -o --output --mcap-compression --mcap-chunk-size --velocity --acceleration --gravity --mass-matrix --floating-base --support --log --diff --diff-param -i --input-format --topic --time --time-column --column-prefix --max-errors -q --quiet --flush-each' ;;
         'help') REPLY='-h --help' ;;
         'version') REPLY='-h --help -f --format -o --output' ;;
         *) REPLY= ;;
@@ -68,24 +69,25 @@ _rmodel_options() {
 _rmodel_value_options() {
     case $1 in
         '') REPLY=' --color ' ;;
-        'check') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -f --format -o --output ' ;;
-        'info') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -f --format -o --output --pose --pose-file ' ;;
-        'tree') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -f --format -o --output ' ;;
-        'joints') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -f --format -o --output ' ;;
-        'chains') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -f --format -o --output ' ;;
-        'groups') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -f --format -o --output ' ;;
-        'contacts') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -f --format -o --output --pose --pose-file --chain --contact ' ;;
-        'index') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -f --format -o --output -k --kind ' ;;
+        'check') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output ' ;;
+        'info') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output --pose --pose-file ' ;;
+        'tree') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output ' ;;
+        'joints') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output ' ;;
+        'chains') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output ' ;;
+        'groups') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output ' ;;
+        'contacts') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output --pose --pose-file --chain --contact ' ;;
+        'index') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output -k --kind ' ;;
         'convert') REPLY=' -o --output -f --format --from ' ;;
-        'poses') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -f --format -o --output --full ' ;;
-        'diff') REPLY=' -s --semantics --old-semantics --new-semantics --limits --old-limits --new-limits --tolerance -f --format -o --output ' ;;
-        'check-log') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -i --input-format --topic --time --time-column --column-prefix --max-gap --period --max-acceleration --tolerance --max-reports -f --format -o --output --output-dir -j --jobs ' ;;
+        'poses') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output --full ' ;;
+        'diff') REPLY=' -s --semantics --old-semantics --new-semantics --limits --package-path --xacro-arg --old-limits --new-limits --tolerance -f --format -o --output ' ;;
+        'check-log') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -i --input-format --topic --time --time-column --column-prefix --max-gap --period --max-acceleration --tolerance --max-reports -f --format -o --output --output-dir -j --jobs ' ;;
         'log-info') REPLY=' -f --format -o --output ' ;;
-        'aggregate') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -i --input-format --stamp --max-errors --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --initial-pose --filter --filter-param ' ;;
-        'filter') REPLY=' -i --input-format --stamp --max-errors --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -p --param --field --joints --duration --plot --from --to --plot-joints ' ;;
-        'fk') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --pose --pose-file -f --format -o --output --links --chain --orientation --log -i --input-format --topic --time --time-column --column-prefix --max-errors ' ;;
-        'jacobian') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --pose --pose-file -f --format -o --output --chain --link --point ' ;;
-        'dynamics') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --pose --pose-file -f --format -o --output --mcap-compression --mcap-chunk-size --velocity --acceleration --gravity --support --log --diff --diff-param -i --input-format --topic --time --time-column --column-prefix --max-errors ' ;;
+        'aggregate') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -i --input-format --stamp --max-errors --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --initial-pose --filter --filter-param ' ;;
+        'filter') REPLY=' -i --input-format --stamp --max-errors --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -p --param --field --joints --duration --plot --from --to --plot-joints ' ;;
+        'fk') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg --pose --pose-file -f --format -o --output --links --chain --orientation --log -i --input-format --topic --time --time-column --column-prefix --max-errors ' ;;
+        'jacobian') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg --pose --pose-file -f --format -o --output --chain --link --point ' ;;
+        'xacro') REPLY=' --xacro-arg --package-path -f --format -o --output ' ;;
+        'dynamics') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg --pose --pose-file -f --format -o --output --mcap-compression --mcap-chunk-size --velocity --acceleration --gravity --support --log --diff --diff-param -i --input-format --topic --time --time-column --column-prefix --max-errors ' ;;
         'help') REPLY='  ' ;;
         'version') REPLY=' -f --format -o --output ' ;;
         *) REPLY= ;;
@@ -173,6 +175,7 @@ _rmodel_option_values() {
         'diff|--old-semantics') _rmodel_files ;;
         'diff|--new-semantics') _rmodel_files ;;
         'diff|--limits') _rmodel_files ;;
+        'diff|--package-path') _rmodel_dirs ;;
         'diff|--old-limits') _rmodel_files ;;
         'diff|--new-limits') _rmodel_files ;;
         'diff|-f'|'diff|--format') _rmodel_words 'text json csv' ;;
@@ -251,6 +254,9 @@ _rmodel_option_values() {
         'jacobian|-f'|'jacobian|--format') _rmodel_words 'text json csv' ;;
         'jacobian|-o'|'jacobian|--output') _rmodel_files ;;
         'jacobian|--chain') _rmodel_dynamic chains ;;
+        'xacro|--package-path') _rmodel_dirs ;;
+        'xacro|-f'|'xacro|--format') _rmodel_words 'text' ;;
+        'xacro|-o'|'xacro|--output') _rmodel_files ;;
         'dynamics|-u'|'dynamics|--urdf') _rmodel_files ;;
         'dynamics|-s'|'dynamics|--semantics') _rmodel_files ;;
         'dynamics|--semantics-format') _rmodel_words 'cpf json srdf' ;;
@@ -328,12 +334,17 @@ _rmodel_positional() {
             if (( $2 >= 0 )); then _rmodel_dynamic joint-values
             fi
             ;;
+        'xacro')
+            if (( $2 == 0 )); then _rmodel_files
+            elif (( $2 >= 1 )); then :
+            fi
+            ;;
         'dynamics')
             if (( $2 >= 0 )); then _rmodel_dynamic joint-values
             fi
             ;;
         'help')
-            if (( $2 == 0 )); then _rmodel_words 'check info tree joints chains groups contacts index convert poses diff check-log log-info aggregate filter fk jacobian dynamics help version'
+            if (( $2 == 0 )); then _rmodel_words 'check info tree joints chains groups contacts index convert poses diff check-log log-info aggregate filter fk jacobian xacro dynamics help version'
             fi
             ;;
     esac

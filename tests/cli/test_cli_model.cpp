@@ -24,7 +24,7 @@ std::vector<std::string> sweetie_args(std::vector<std::string> args) {
 }
 
 /// Golden files live in tests/cli/golden/<name>; RMODEL_UPDATE_GOLDEN=1 rewrites them.
-void expect_golden(const std::string& name, std::string actual) {
+void expect_model_golden(const std::string& name, std::string actual) {
   // Paths of the checkout differ between machines: golden files say $SRC.
   const std::string src = test::source_dir().string();
   for (std::size_t pos; (pos = actual.find(src)) != std::string::npos;) actual.replace(pos, src.size(), "$SRC");
@@ -53,7 +53,7 @@ TEST_P(CliGolden, SampleRobotOutput) {
   const auto r = run_rmodel(args);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");
-  expect_golden(c.golden, r.out);
+  expect_model_golden(c.golden, r.out);
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -235,13 +235,13 @@ TEST(LogCheck, DynamicsInSteadyStateAllocateNothing) {
     support.kind = io::MessageKind::Support;
     support.support.name = {"front_left", "rear_right"};
     for (int i = 0; i < 5; ++i) {
-      m.joint.stamp = i * 0.01;
+      m.joint.stamp = rmodel::Time{i * std::int64_t{10'000'000}};
       checker.add(m);
       checker.add(support);
     }
     test::AllocationCounter counter;
     for (int i = 5; i < 500; ++i) {
-      m.joint.stamp = i * 0.01;
+      m.joint.stamp = rmodel::Time{i * std::int64_t{10'000'000}};
       checker.add(m);
       if (i % 7 == 0) checker.add(support);
     }
