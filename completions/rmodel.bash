@@ -40,7 +40,7 @@ _rmodel_subcommands() {
 _rmodel_options() {
     case $1 in
         '') REPLY='-h --help -V --version --debug --color' ;;
-        'check') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -f --format -o --output --strict -q --quiet' ;;
+        'check') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -f --format -o --output --strict --ignore --meshes -q --quiet' ;;
         'info') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -f --format -o --output --pose --pose-file' ;;
         'tree') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -f --format -o --output' ;;
         'joints') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -f --format -o --output' ;;
@@ -67,7 +67,7 @@ _rmodel_options() {
 _rmodel_value_options() {
     case $1 in
         '') REPLY=' --color ' ;;
-        'check') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -f --format -o --output ' ;;
+        'check') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -f --format -o --output --ignore ' ;;
         'info') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -f --format -o --output --pose --pose-file ' ;;
         'tree') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -f --format -o --output ' ;;
         'joints') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -f --format -o --output ' ;;
@@ -99,7 +99,7 @@ _rmodel_option_values() {
         'check|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'check|-m'|'check|--model') _rmodel_files ;;
         'check|--package-path') _rmodel_dirs ;;
-        'check|-f'|'check|--format') _rmodel_words 'text json csv' ;;
+        'check|-f'|'check|--format') _rmodel_words 'text json csv github' ;;
         'check|-o'|'check|--output') _rmodel_files ;;
         'info|-u'|'info|--urdf') _rmodel_files ;;
         'info|-s'|'info|--semantics') _rmodel_files ;;

@@ -34,4 +34,8 @@ struct ModelOptions {
   [[nodiscard]] bool has_semantics() const { return !resolve().semantics_path.empty(); }
 };
 
+/// Prints on stderr the mistakes loading skipped (Model::load_diagnostics, is_mistake), each
+/// with file and line, as "rmodel: warning: ...".
+void warn_mistakes(const Model& model);
+
 }  // namespace rmodel::cli
