@@ -124,7 +124,7 @@ TEST(CliMimic, JacobianHasNoColumnForAMimicJoint) {
                              "finger_left=0.01", "-f", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
-  EXPECT_EQ(doc["joints"].get<std::vector<std::string>>(), (std::vector<std::string>{"arm", "wrist", "finger_left"}))
+  EXPECT_EQ(doc["columns"].get<std::vector<std::string>>(), (std::vector<std::string>{"arm", "wrist", "finger_left"}))
       << r.out;
 }
 
