@@ -40,6 +40,7 @@ _rmodel_subcommands() {
 _rmodel_options() {
     case $1 in
         '') REPLY='-h --help -V --version --debug --color' ;;
+<<<<<<< HEAD
         'check') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output --strict -q --quiet' ;;
         'info') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output --pose --pose-file' ;;
         'tree') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output' ;;
@@ -48,6 +49,16 @@ _rmodel_options() {
         'groups') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output' ;;
         'contacts') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output --pose --pose-file --chain --contact' ;;
         'index') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output -k --kind' ;;
+=======
+        'check') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -f --format -o --output --strict --ignore --meshes -q --quiet' ;;
+        'info') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -f --format -o --output --pose --pose-file' ;;
+        'tree') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -f --format -o --output' ;;
+        'joints') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -f --format -o --output' ;;
+        'chains') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -f --format -o --output --with-virtual' ;;
+        'groups') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -f --format -o --output' ;;
+        'contacts') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -f --format -o --output --pose --pose-file --chain --contact' ;;
+        'index') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -f --format -o --output -k --kind' ;;
+>>>>>>> real-models
         'convert') REPLY='-h --help -o --output -f --format --from' ;;
         'poses') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output --full' ;;
         'diff') REPLY='-h --help -s --semantics --old-semantics --new-semantics --limits --package-path --xacro-arg --old-limits --new-limits --tolerance --strict -q --quiet -f --format -o --output' ;;
@@ -69,6 +80,7 @@ _rmodel_options() {
 _rmodel_value_options() {
     case $1 in
         '') REPLY=' --color ' ;;
+<<<<<<< HEAD
         'check') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output ' ;;
         'info') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output --pose --pose-file ' ;;
         'tree') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output ' ;;
@@ -77,6 +89,16 @@ _rmodel_value_options() {
         'groups') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output ' ;;
         'contacts') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output --pose --pose-file --chain --contact ' ;;
         'index') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output -k --kind ' ;;
+=======
+        'check') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -f --format -o --output --ignore ' ;;
+        'info') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -f --format -o --output --pose --pose-file ' ;;
+        'tree') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -f --format -o --output ' ;;
+        'joints') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -f --format -o --output ' ;;
+        'chains') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -f --format -o --output ' ;;
+        'groups') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -f --format -o --output ' ;;
+        'contacts') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -f --format -o --output --pose --pose-file --chain --contact ' ;;
+        'index') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -f --format -o --output -k --kind ' ;;
+>>>>>>> real-models
         'convert') REPLY=' -o --output -f --format --from ' ;;
         'poses') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output --full ' ;;
         'diff') REPLY=' -s --semantics --old-semantics --new-semantics --limits --package-path --xacro-arg --old-limits --new-limits --tolerance -f --format -o --output ' ;;
@@ -103,7 +125,7 @@ _rmodel_option_values() {
         'check|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'check|-m'|'check|--model') _rmodel_files ;;
         'check|--package-path') _rmodel_dirs ;;
-        'check|-f'|'check|--format') _rmodel_words 'text json csv' ;;
+        'check|-f'|'check|--format') _rmodel_words 'text json csv github' ;;
         'check|-o'|'check|--output') _rmodel_files ;;
         'info|-u'|'info|--urdf') _rmodel_files ;;
         'info|-s'|'info|--semantics') _rmodel_files ;;

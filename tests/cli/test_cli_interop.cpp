@@ -95,9 +95,11 @@ TEST(CliSrdf, ConvertWritesPosesIntoJsonThatLoadsTheSameModel) {
   const auto srdf = fixture("sweetie_bot_proto2/sweetie_bot_proto2.srdf").string();
   const auto r = run_rmodel({"convert", srdf});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.err.find("rmodel: warning: " + srdf + ":13: group 'leg1': 6 <link> elements not kept"), std::string::npos)
+  EXPECT_NE(r.err.find("rmodel: warning: " + srdf + ":264: ignored 7 <passive_joint> elements"), std::string::npos)
       << r.err;
   const auto doc = nlohmann::json::parse(r.out);
+  // Groups' links are kept (MoveIt gives their parent joints to the group).
+  EXPECT_EQ(doc["groups"][0]["links"].size(), 6U);
   ASSERT_EQ(doc["poses"].size(), 13U);
   EXPECT_EQ(doc["poses"][4]["name"], "low_raised1");
   EXPECT_EQ(doc["poses"][4]["joints"]["joint13"], 0.9);
@@ -188,7 +190,7 @@ TEST(CliPoses, ErrorsAndProblems) {
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.out.find("open"), std::string::npos);
   EXPECT_NE(r.err.find("rmodel: error: " + json.string() +
-                       ":103: pose 'cam': joint 'camera_mount' is fixed, not part of the full pose "
+                       ":103: pose 'cam': joint 'camera_mount' is fixed: it has no value in the full pose "
                        "[pose-joint-outside-pose]"),
             std::string::npos)
       << r.err;
@@ -360,10 +362,17 @@ TEST_F(CliDiff, UsageErrorsExitTwo) {
   EXPECT_EQ(run_rmodel({"diff", urdf_, urdf_, "--format", "yaml"}).exit_code, 2);
   EXPECT_EQ(run_rmodel({"diff", "-", "-"}).exit_code, 2);
   // A model that does not load is the command failing, not a usage error.
-  const std::string broken = write("broken.json", R"({"chains": [{"name": "a", "first_link": "base_link", "last_link": "x"}]})");
+  const std::string broken = write("broken.json", R"({"chains": [{"name": "a", "first_link": "base_link", "last_link": "head"},
+    {"name": "a", "first_link": "base_link", "last_link": "head"}]})");
   const auto r = run_rmodel({"diff", urdf_, urdf_, "--new-semantics", broken});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("last_link 'x' is not a link of the URDF"), std::string::npos);
+  EXPECT_NE(r.err.find("duplicate chain 'a'"), std::string::npos) << r.err;
+  // A chain to a missing link loads without the chain, as srdfdom loads it, with a warning.
+  const std::string skipped = write("skipped.json", R"({"chains": [{"name": "a", "first_link": "base_link", "last_link": "x"}]})");
+  const auto w = run_rmodel({"diff", urdf_, urdf_, "--new-semantics", skipped});
+  EXPECT_NE(w.err.find("rmodel: warning: " + skipped + ":1: chain 'a': last_link 'x' is not a link of the URDF"),
+            std::string::npos)
+      << w.err;
 }
 
 TEST_F(CliDiff, CiSnippetFromTheReadme) {

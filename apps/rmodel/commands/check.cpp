@@ -1,4 +1,8 @@
 // rmodel check: validate a URDF and its semantics for CI; every problem, with severity.
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "command.hpp"
@@ -14,17 +18,29 @@ public:
   void setup(CLI::App& app) override {
     app.description("Validate a URDF and its semantics; exit 0 valid, 1 invalid, 2 usage error");
     model_.add_to(app);
-    out_.add_to(app, {OutputFormat::text, OutputFormat::json, OutputFormat::csv}, OutputFormat::text, [this] {
+    out_.add_to(app, {OutputFormat::text, OutputFormat::json, OutputFormat::csv, OutputFormat::github},
+                OutputFormat::text, [this] {
       if (quiet_ && (out_.format_given() || out_.path_given()))
         OutputOptions::refuse("-q prints nothing: -f and -o do not apply");
     });
     app.add_flag("--strict", strict_, "Treat warnings as errors");
+    app.add_option("--ignore", ignored_,
+                   "Accept the warnings of these codes (CODE[,CODE...], repeatable): they are neither shown nor "
+                   "counted, so --strict fails on every other warning; errors cannot be ignored")
+        ->delimiter(',')
+        ->type_name("CODE");
+    app.add_flag("--meshes", meshes_,
+                 "Also check that every <mesh> file exists: package:// through --package-path and "
+                 "ROS_PACKAGE_PATH, file:// and plain paths from the URDF's directory");
     app.add_flag("-q,--quiet", quiet_, "Print nothing; only the exit status tells");
   }
 
   int run() override {
     const ModelSource source = model_.resolve();
-    const Diagnostics report = check_model(source);
+    Diagnostics report = check_model(source);
+    if (meshes_)
+      for (auto& d : check_mesh_files(source).items) report.items.push_back(std::move(d));
+    const std::size_t ignored = drop_ignored(report);
     const std::size_t errors = report.count(Severity::error);
     const std::size_t warnings = report.count(Severity::warning);
     const bool valid = errors == 0 && (!strict_ || warnings == 0);
@@ -51,9 +67,12 @@ public:
     } else {
       std::string out;
       for (const auto& d : report.items)
-        out += fmt::format("{}: {}: {} [{}]\n", d.where.to_string(), to_string(d.severity), d.message, d.code);
-      out += fmt::format("{}: {} error{}, {} warning{}\n", valid ? "valid" : "invalid", errors,
-                         errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
+        out += out_.is(OutputFormat::github) ? github_annotation(d)
+                                              : fmt::format("{}: {}: {} [{}]\n", d.where.to_string(),
+                                                            to_string(d.severity), d.message, d.code);
+      out += fmt::format("{}: {} error{}, {} warning{}{}\n", valid ? "valid" : "invalid", errors,
+                         errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s",
+                         ignored ? fmt::format(" ({} ignored)", ignored) : "");
       out_.write(out);
     }
     out_.close();
@@ -61,10 +80,44 @@ public:
   }
 
 private:
+  /// Removes the warnings and notes whose code --ignore names; returns how many.
+  std::size_t drop_ignored(Diagnostics& report) const {
+    const auto before = report.items.size();
+    std::erase_if(report.items, [&](const Diagnostic& d) {
+      return d.severity != Severity::error && std::find(ignored_.begin(), ignored_.end(), d.code) != ignored_.end();
+    });
+    return before - report.items.size();
+  }
+
+  /// A GitHub Actions workflow command (`::error file=F,line=L,title=CODE::MESSAGE`), which
+  /// the runner shows as an annotation on the file's line. Values are escaped as the runner
+  /// expects: %, CR and LF everywhere, also : and , in properties.
+  static std::string github_annotation(const Diagnostic& d) {
+    auto escape = [](std::string_view text, bool property) {
+      std::string out;
+      for (char c : text) {
+        if (c == '%') out += "%25";
+        else if (c == '\r') out += "%0D";
+        else if (c == '\n') out += "%0A";
+        else if (property && c == ':') out += "%3A";
+        else if (property && c == ',') out += "%2C";
+        else out += c;
+      }
+      return out;
+    };
+    const char* level = d.severity == Severity::error ? "error" : d.severity == Severity::warning ? "warning" : "notice";
+    std::string properties = fmt::format("file={}", escape(d.where.file, true));
+    if (d.where.line > 0) properties += fmt::format(",line={}", d.where.line);
+    properties += fmt::format(",title={}", escape(d.code, true));
+    return fmt::format("::{} {}::{}\n", level, properties, escape(d.message, false));
+  }
+
   ModelOptions model_;
   OutputOptions out_;
   bool strict_ = false;
   bool quiet_ = false;
+  bool meshes_ = false;
+  std::vector<std::string> ignored_;
 };
 
 }  // namespace

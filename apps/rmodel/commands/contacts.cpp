@@ -66,7 +66,7 @@ private:
       for (const auto& chain : model.chains())
         if (!chain.default_contact.empty()) chains.push_back(chain.name);
     const std::vector<double> pose = pose_.resolve(model);
-    const auto km = kin::KinematicModel::from_model(model);
+    const auto km = kin::KinematicModel::from_model(model, kin::MimicJoints::from_pose);
     kin::Workspace ws(km);
     kin::forward_kinematics(km, ws, pose);
     const bool text = out_.is(OutputFormat::text);

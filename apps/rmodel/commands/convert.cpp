@@ -25,6 +25,9 @@ void warn_cpf_losses(const Semantics& semantics) {
   warn(semantics.poses.size(), "named pose(s)");
   warn(semantics.end_effectors.size(), "end effector(s)");
   warn(semantics.virtual_joints.size(), "virtual joint(s)");
+  std::size_t links = 0;
+  for (const auto& g : semantics.groups) links += g.links.size();
+  warn(links, "group link(s)");
 }
 
 class ConvertCommand : public Command {

@@ -124,6 +124,8 @@ public:
       throw InvalidArgument("only one of OLD and NEW can be read from stdin");
     const Model old_model = Model::load(old_source);
     const Model new_model = Model::load(new_source);
+    warn_mistakes(old_model);
+    warn_mistakes(new_model);
     const ModelDiff d = diff_models(old_model, new_model, {tolerance_});
     const bool compatible = d.pose.compatible(!strict_);
     if (quiet_) return compatible ? kOk : kFailed;

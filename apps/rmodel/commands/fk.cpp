@@ -81,9 +81,12 @@ public:
       inputs = stream_.checked_inputs();
     }
     const Model model = model_.load();
+    // Mimic joints read their slot of the pose, which follows the master unless the input
+    // gave the mimic joint's own value (robot_state_publisher keeps that one).
     kin::KinematicModel km = chain_.empty()
-                                 ? kin::KinematicModel::from_model(model)
-                                 : kin::KinematicModel::from_chain(model, chain_, with_virtual_, kin::PoseLayout::full);
+                                 ? kin::KinematicModel::from_model(model, kin::MimicJoints::from_pose)
+                                 : kin::KinematicModel::from_chain(model, chain_, with_virtual_, kin::PoseLayout::full,
+                                                                   kin::MimicJoints::from_pose);
     select_bodies(model, km);
     kin::Workspace ws(km);
     std::vector<double> pose = pose_.resolve(model);
@@ -212,7 +215,7 @@ private:
   public:
     FkStage(const FkCommand& command, const Model& model, const kin::KinematicModel& km, kin::Workspace& ws,
             std::vector<double>& pose)
-        : command_(command), mapper_(model.joint_names()), km_(km), ws_(ws), pose_(pose) {}
+        : command_(command), model_(model), mapper_(model.joint_names()), km_(km), ws_(ws), pose_(pose) {}
 
     void push(const io::Message& message, stream::Output&, stream::Reporter& report) override {
       if (message.kind != io::MessageKind::Joint) return;
@@ -221,6 +224,7 @@ private:
       const auto slots = mapper_.slots();
       for (std::size_t i = 0; i < js.position.size(); ++i)
         if (slots[i] != stream::SlotMapper::kUnknown) pose_[static_cast<std::size_t>(slots[i])] = js.position[i];
+      model_.complete_mimic_joints(pose_, slots);
       kin::forward_kinematics(km_, ws_, pose_);
       command_.emit(command_.record(km_, ws_, message, ++written_), command_.stream_.flush_each);
       // Counted by the summary as written: records are not joint states, so count here.
@@ -229,6 +233,7 @@ private:
 
   private:
     const FkCommand& command_;
+    const Model& model_;
     stream::SlotMapper mapper_;
     const kin::KinematicModel& km_;
     kin::Workspace& ws_;

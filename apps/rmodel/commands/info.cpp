@@ -59,7 +59,7 @@ public:
     doc["total_mass"] = mass ? Json(*mass) : Json(nullptr);
     std::optional<Eigen::Vector3d> com;  // base (root link) frame, m; only with --pose
     if (pose_.given()) {
-      const auto km = kinematics::KinematicModel::from_model(model);
+      const auto km = kinematics::KinematicModel::from_model(model, kinematics::MimicJoints::from_pose);
       kinematics::Workspace ws(km);
       kinematics::forward_kinematics(km, ws, pose_.resolve(model));
       if (km.total_mass() > 0) com = kinematics::center_of_mass(km, ws);

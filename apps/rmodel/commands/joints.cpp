@@ -1,4 +1,6 @@
 // rmodel joints: the full sorted pose.
+#include <algorithm>
+
 #include "command.hpp"
 #include "options/model_options.hpp"
 #include "options/output.hpp"
@@ -15,7 +17,7 @@ public:
   void setup(CLI::App& app) override {
     app.description(
         "The full sorted pose: index, joint name, type, owning chain(s), group and limits "
-        "(rad, m, rad/s, m/s, N·m, N)");
+        "(rad, m, rad/s, m/s, N·m, N); for a mimic joint, the joint it follows, multiplier and offset");
     model_.add_to(app);
     out_.add_to(app, {OutputFormat::text, OutputFormat::json, OutputFormat::csv}, OutputFormat::text);
   }
@@ -24,8 +26,13 @@ public:
     const Model model = model_.load();
     // A limits file (--limits) adds acceleration and jerk columns.
     const bool extra = model.limits() != nullptr;
+    // A URDF with mimic joints adds the joint each one follows and the rule (q = multiplier ·
+    // q_master + offset).
+    const bool mimics = std::any_of(model.urdf_joints().begin(), model.urdf_joints().end(),
+                                    [](const JointInfo& j) { return j.mimic.has_value(); });
     std::vector<std::string> columns{"index", "name", "type", "chains", "group", "lower", "upper", "velocity", "effort"};
     if (extra) columns.insert(columns.end(), {"acceleration", "jerk"});
+    if (mimics) columns.insert(columns.end(), {"mimic", "multiplier", "offset"});
     Table table(columns);
     auto positive = [](double v) { return v > 0 ? Json(v) : Json(nullptr); };
     for (std::size_t i = 0; i < model.pose_size(); ++i) {
@@ -39,6 +46,10 @@ public:
                                 : limit(joint, joint.velocity_limit, true),
                             limit(joint, joint.effort_limit, true)};
       if (extra) row.insert(row.end(), {positive(joint.acceleration_limit), positive(joint.jerk_limit)});
+      if (mimics) {
+        if (joint.mimic) row.insert(row.end(), {joint.mimic->joint, joint.mimic->multiplier, joint.mimic->offset});
+        else row.insert(row.end(), {nullptr, nullptr, nullptr});
+      }
       table.add_row(row);
     }
     out_.write(table.render(out_.format(), "rmodel.joints", "joints"));

@@ -1,5 +1,13 @@
 #include "options/model_options.hpp"
 
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "rmodel/check.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/model_source.hpp"
 
@@ -71,6 +79,17 @@ ModelSource ModelOptions::resolve() const { return resolve_model_source(request(
 
 bool ModelOptions::given() const { return names_a_model(request()); }
 
-Model ModelOptions::load() const { return Model::load(resolve()); }
+Model ModelOptions::load() const {
+  Model model = Model::load(resolve());
+  warn_mistakes(model);
+  return model;
+}
+
+void warn_mistakes(const Model& model) {
+  // What loading skipped as srdfdom does is said where it is (`check` counts it as an error).
+  for (const auto& d : model.load_diagnostics().items)
+    if (is_mistake(d.code))
+      fmt::print(stderr, "rmodel: warning: {}: {} [{}]\n", d.where.to_string(), d.message, d.code);
+}
 
 }  // namespace rmodel::cli

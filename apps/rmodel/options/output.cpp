@@ -20,7 +20,8 @@ namespace rmodel::cli {
 
 namespace {
 constexpr OutputFormat kAllFormats[] = {OutputFormat::text,  OutputFormat::json, OutputFormat::csv,
-                                        OutputFormat::dot,   OutputFormat::jsonl, OutputFormat::mcap};
+                                        OutputFormat::dot,   OutputFormat::jsonl, OutputFormat::mcap,
+                                        OutputFormat::github};
 
 std::string list_text(const std::vector<OutputFormat>& formats) {
   std::string out;
@@ -41,6 +42,7 @@ std::string_view format_name(OutputFormat format) {
     case OutputFormat::dot: return "dot";
     case OutputFormat::jsonl: return "jsonl";
     case OutputFormat::mcap: return "mcap";
+    case OutputFormat::github: return "github";
   }
   return "text";
 }

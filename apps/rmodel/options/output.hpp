@@ -20,7 +20,8 @@ using Json = nlohmann::ordered_json;
 
 /// What a command writes. text, json, csv and dot are documents written at the end of a
 /// run; jsonl and mcap are streams of messages (written as they come), csv is either.
-enum class OutputFormat { text, json, csv, dot, jsonl, mcap };
+/// `github`: GitHub Actions workflow commands (annotations), for `check` in CI.
+enum class OutputFormat { text, json, csv, dot, jsonl, mcap, github };
 
 /// The name of a format as -f takes it ("text", "json", ...).
 std::string_view format_name(OutputFormat format);

@@ -38,11 +38,13 @@ bool PoseOptions::given() const {
 void apply_joint_state(const Model& model, const JointState& state, std::vector<double>& pose) {
   if (state.position.size() != state.name.size())
     throw SizeMismatch("joint state 'position'", state.name.size(), state.position.size());
+  std::vector<int> given;
   for (std::size_t i = 0; i < state.name.size(); ++i) {
-    const auto index = model.find_joint_index(state.name[i]);
-    if (!index) throw NotFound("joint", state.name[i]);
-    pose[*index] = state.position[i];
+    const std::size_t index = model.joint_index(state.name[i]);
+    pose[index] = state.position[i];
+    given.push_back(static_cast<int>(index));
   }
+  model.complete_mimic_joints(pose, given);
 }
 
 namespace {
@@ -62,6 +64,7 @@ public:
       throw Error(fmt::format("{}:{}: the first joint state has no positions", *source_, message.line));
     pose_.name = model_->joint_names();
     pose_.position.assign(model_->pose_size(), 0.0);
+    model_->complete_mimic_joints_except(pose_, {});  // the zero pose: mimic joints at their offsets
     apply_joint_state(*model_, message.joint, pose_.position);
     throw FirstPoseFound{};
   }

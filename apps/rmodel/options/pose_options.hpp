@@ -39,7 +39,8 @@ private:
 /// @throws as PoseOptions::resolve
 [[nodiscard]] std::vector<double> resolve_pose_argument(const Model& model, const std::string& text);
 
-/// Writes the named positions of a joint state into a sorted full pose (pose_size() values).
+/// Writes the named positions of a joint state into a sorted full pose (pose_size() values);
+/// mimic joints it does not name follow the masters it names.
 /// @throws NotFound naming a joint outside the full pose; SizeMismatch when `state` has
 /// other than one position per name.
 void apply_joint_state(const Model& model, const JointState& state, std::vector<double>& pose);

@@ -126,7 +126,9 @@ struct RMODEL_API ModelDiff {
 /// Compares `old_model` with `new_model`.
 /// Joint properties: type, parent_link, child_link, origin_xyz (m), origin_rpy (rad; the
 /// rotation is compared as a matrix), axis, lower, upper (null without limits), velocity,
-/// effort, acceleration, jerk (null when not given; these come from a limits file). Chain properties: index, first_link, last_link, last_link_virtual,
+/// effort, acceleration, jerk (null when not given; these come from a limits file), mimic
+/// (the joint followed), mimic_multiplier, mimic_offset (null without <mimic>). Chain
+/// properties: index, first_link, last_link, last_link_virtual,
 /// default_contact, joints (real), virtual_joints, group. Group properties: index, chains,
 /// extra_joints, joints. Contacts: points (x y z flattened). Poses: group, joints
 /// ("joint=value").

@@ -74,6 +74,12 @@ public:
 class RMODEL_API NotFound : public Error {
 public:
   NotFound(std::string kind, std::string name, const std::string& hint = {});
+  /// The whole text of what(), for a name that exists but not where it was looked for
+  /// ("joint 'x' is floating: ...").
+  struct Message {
+    std::string text;
+  };
+  NotFound(std::string kind, std::string name, Message message);
   [[nodiscard]] const std::string& kind() const noexcept { return kind_; }
   [[nodiscard]] const std::string& name() const noexcept { return name_; }
 

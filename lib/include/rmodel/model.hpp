@@ -31,6 +31,20 @@ enum class JointType { revolute, continuous, prismatic, fixed, floating, planar,
 /// "revolute", "continuous", ...
 RMODEL_API std::string_view to_string(JointType type);
 
+/// A URDF `<mimic>` element: the joint follows another one, as robot_state_publisher and
+/// MoveIt move it: q = multiplier · q_master + offset (rad or m).
+struct RMODEL_API JointMimic {
+  std::string joint;         ///< the joint followed (its master), as written
+  double multiplier = 1.0;
+  double offset = 0.0;       ///< rad or m, in the mimic joint's unit
+  /// Resolved at load through chained mimics: the joint at the root of the chain (the one
+  /// that is not a mimic itself) and the rule from it, q = root_multiplier · q_root +
+  /// root_offset. Equal to joint, multiplier and offset when the master is not a mimic.
+  std::string root;
+  double root_multiplier = 1.0;
+  double root_offset = 0.0;
+};
+
 /// A URDF joint, with its place in the full pose (if any).
 struct RMODEL_API JointInfo {
   std::string name;
@@ -53,6 +67,10 @@ struct RMODEL_API JointInfo {
   int line = 0;                    ///< line of the <joint> element in the URDF, 0 if unknown
   /// Index in the full sorted pose, or -1 for fixed joints and joints outside the pose.
   int index = -1;
+  /// The `<mimic>` element of a movable joint; nullopt when it has none, or when it names an
+  /// unknown or fixed joint or closes a cycle of mimics (then the joint moves on its own and
+  /// `check` reports the mistake).
+  std::optional<JointMimic> mimic = std::nullopt;
 
   [[nodiscard]] bool movable() const noexcept {
     return type == JointType::revolute || type == JointType::continuous ||
@@ -156,6 +174,19 @@ struct RMODEL_API ModelSource {
   std::map<std::string, std::string> xacro_args = {};
 };
 
+/// A mimic joint of the full pose and the joint of the pose it follows: the nearest joint up
+/// its chain of masters that is in the pose (the rule composed through masters outside the
+/// pose). position[slot] = multiplier · position[master] + offset.
+struct RMODEL_API PoseMimic {
+  std::size_t slot = 0;    ///< full-pose index of the mimic joint
+  std::size_t master = 0;  ///< full-pose index of the joint it follows
+  double multiplier = 1.0;
+  double offset = 0.0;     ///< rad or m
+  /// Index in Model::pose_mimics() of the master's own entry when the master is itself a
+  /// mimic joint following the pose, else -1.
+  int master_entry = -1;
+};
+
 /// Kinds of joint limit a bound can default to.
 enum class LimitKind { velocity, acceleration, jerk };
 
@@ -188,6 +219,11 @@ public:
   [[nodiscard]] const std::string& root_link() const noexcept;
   /// The limits file given at load, nullptr when none.
   [[nodiscard]] const JointLimitsFile* limits() const noexcept;
+  /// Warnings and notes of the model rules found while building the model, each with file
+  /// and line: what was skipped or reinterpreted (the semantics reader's own warnings are
+  /// in semantics().warnings). Those whose code is_mistake() names are what `check` counts
+  /// as errors. Errors are never here: they stop loading.
+  [[nodiscard]] const Diagnostics& load_diagnostics() const noexcept;
   /// The tightest (smallest non-zero) limit of a kind among the named pose joints (every
   /// pose joint when `joints` is empty): a default bound for filters (`v`, `amax`). nullopt
   /// when none of them has one. Velocity limits come from the URDF or the limits file,
@@ -210,8 +246,36 @@ public:
   /// The URDF joint at a pose index (0 ≤ index < pose_size()).
   [[nodiscard]] const JointInfo& pose_joint(std::size_t index) const;
   [[nodiscard]] std::optional<std::size_t> find_joint_index(std::string_view joint) const noexcept;
-  /// @throws NotFound
+  /// @throws NotFound; for a joint of the URDF outside the pose (fixed, floating, planar, or
+  /// in no chain or group) the message says which, as outside_pose_reason does.
   [[nodiscard]] std::size_t joint_index(std::string_view joint) const;
+  /// Why a joint of the URDF is not in the full pose ("is floating: ..."), to complete "joint
+  /// 'x' ..."; nullopt when it is in the pose or the URDF has no such joint.
+  [[nodiscard]] std::optional<std::string> outside_pose_reason(std::string_view joint) const;
+
+  // ---- mimic joints (URDF <mimic>) ----
+  /// The mimic joints of the full pose that follow another joint of the pose, each listed
+  /// after the joint it follows (so chained mimics resolve in one pass). A mimic joint whose
+  /// masters are all outside the pose is not listed: nothing in the pose moves it.
+  [[nodiscard]] std::span<const PoseMimic> pose_mimics() const noexcept;
+  /// Completes a sorted full pose after an input (a message, a command line) wrote the pose
+  /// slots `given_slots` into it, as robot_state_publisher completes a joint state: a mimic
+  /// joint of pose_mimics() that the input did not give follows its master when the input
+  /// gave the master (or, for chained mimics, the nearest joint up the chain that it gave):
+  /// position = multiplier · master + offset, and velocity = multiplier · master's velocity
+  /// when `full.velocity` is pose-sized. A mimic joint the input gave keeps its value, and
+  /// one whose masters the input did not give is left as it was. Negative slots are ignored
+  /// (SlotMapper's unknown names). Allocates nothing.
+  /// @throws SizeMismatch when `full.position` is not pose-sized.
+  void complete_mimic_joints(JointState& full, std::span<const int> given_slots) const;
+  /// The same on positions alone (pose_size() values, rad or m).
+  void complete_mimic_joints(std::span<double> position, std::span<const int> given_slots) const;
+  /// Sets every mimic joint of pose_mimics() from its master, whatever was given, except
+  /// those whose flag in `keep` is set (one flag per pose slot; empty: none kept): for a pose
+  /// built from scratch (zeros, where a mimic with an offset is not 0) or one whose masters
+  /// moved on their own (a prediction). Position and, when pose-sized, velocity.
+  /// @throws SizeMismatch when `full.position` or a non-empty `keep` is not pose-sized.
+  void complete_mimic_joints_except(JointState& full, std::span<const char> keep) const;
 
   // ---- chains ----
   [[nodiscard]] const std::vector<Chain>& chains() const noexcept;

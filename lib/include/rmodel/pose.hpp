@@ -41,14 +41,17 @@ RMODEL_API std::vector<JointAssignment> parse_pose_assignments(std::span<const s
 RMODEL_API const NamedPose& find_named_pose(const Semantics& semantics, std::string_view name);
 
 /// Writes assignments into a sorted full pose. An empty `state.position` is first sized to
-/// the pose (zeros) and an empty `state.name` set to the pose order.
+/// the pose (zeros) and an empty `state.name` set to the pose order. Mimic joints the
+/// assignments do not give follow the masters they give (Model::complete_mimic_joints).
 /// @throws NotFound("joint", j) for a joint outside the full pose; SizeMismatch when
 /// `state.position` is neither empty nor pose-sized.
 RMODEL_API void apply_pose_assignments(const Model& model, std::span<const JointAssignment> assignments,
                             JointState& state);
 
 /// A named pose as a sorted full pose: `name` in pose order, `position` pose-sized (rad or
-/// m); joints the pose does not name are 0.
+/// m); joints the pose does not name are 0, and mimic joints it does not name follow their
+/// masters. As srdfdom, a value for a joint the URDF lacks is dropped (check_named_poses
+/// reports it), and so is one for a mimic joint outside the pose.
 /// @throws NotFound (no such pose), InvalidArgument (ambiguous name), ModelError naming the
 /// semantics file and the pose's line when the pose gives a joint outside the full pose.
 RMODEL_API JointState named_pose(const Model& model, std::string_view name);
@@ -65,9 +68,10 @@ RMODEL_API JointState named_pose(const Model& model, std::string_view name, cons
 RMODEL_API JointState resolve_pose(const Model& model, std::string_view spec, const JointState* base = nullptr);
 
 /// Problems with the model's named poses, each naming the semantics file and the pose's
-/// line: a joint the URDF does not have (error `pose-unknown-joint`), a joint outside the
-/// full pose (error `pose-joint-outside-pose`), a position outside the joint's limits
-/// (warning `pose-out-of-limits`).
+/// line: a joint the URDF does not have (warning `pose-unknown-joint`: the value is
+/// dropped; `check` counts it as an error), a joint outside the full pose (error
+/// `pose-joint-outside-pose`; a mimic joint following the pose is not one), a position
+/// outside the joint's limits (warning `pose-out-of-limits`).
 RMODEL_API Diagnostics check_named_poses(const Model& model);
 
 }  // namespace rmodel

@@ -40,13 +40,15 @@ struct RMODEL_API ChainSpec {
   bool operator==(const ChainSpec&) const = default;
 };
 
-/// A joint group as declared: whole chains plus extra joints outside every chain.
+/// A joint group as declared: whole chains plus extra joints outside every chain, and links
+/// whose parent joints join the group (SRDF `<link>`, as MoveIt builds groups).
 struct RMODEL_API GroupSpec {
   std::string name;
   std::vector<std::string> chains;
   std::vector<std::string> joints;
   std::string description;
   int line = 0;
+  std::vector<std::string> links = {};  ///< their parent joints are the group's (after `joints`)
   bool operator==(const GroupSpec&) const = default;
 };
 

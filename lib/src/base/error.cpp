@@ -20,6 +20,9 @@ ParseError::ParseError(SourceLocation where, const std::string& message)
 NotFound::NotFound(std::string kind, std::string name, const std::string& hint)
     : Error(fmt::format("unknown {} '{}'{}", kind, name, hint)), kind_(std::move(kind)), name_(std::move(name)) {}
 
+NotFound::NotFound(std::string kind, std::string name, Message message)
+    : Error(message.text), kind_(std::move(kind)), name_(std::move(name)) {}
+
 SizeMismatch::SizeMismatch(const std::string& what, std::size_t expected, std::size_t got)
     : Error(fmt::format("{}: expected {}, got {}", what, expected, got)) {}
 

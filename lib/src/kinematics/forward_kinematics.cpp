@@ -102,7 +102,7 @@ void forward_kinematics(const KinematicModel& model, Workspace& ws, std::span<co
     p.noalias() = parent.linear() * nd.p;
     p += parent.translation();
     if (nd.kind == MotionKind::fixed) continue;
-    const double theta = nd.scale * q[static_cast<std::size_t>(nd.q)];
+    const double theta = nd.scale * q[static_cast<std::size_t>(nd.q)] + nd.offset;
     origins[k] = p;
     switch (nd.kind) {
       case MotionKind::rot_x: {
@@ -141,8 +141,9 @@ void forward_kinematics(const KinematicModel& model, Workspace& ws, std::span<co
         break;
       }
       case MotionKind::prismatic: {
-        axes[k].noalias() = nd.scale * (r * nd.axis);
-        p += axes[k] * q[static_cast<std::size_t>(nd.q)];
+        const Eigen::Vector3d u = r * nd.axis;
+        axes[k].noalias() = nd.scale * u;
+        p += theta * u;
         break;
       }
       case MotionKind::fixed:

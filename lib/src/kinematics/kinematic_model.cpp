@@ -48,7 +48,7 @@ bool is_translational(KDL::Joint::JointType t) {
 /// Link frame of a body relative to its parent at joint value q, from the Body fields.
 Eigen::Isometry3d body_transform(const Body& b, double q) {
   Eigen::Isometry3d t = b.origin;
-  const double theta = b.scale * q;
+  const double theta = b.scale * q + b.offset;
   if (b.motion == JointMotion::revolute) t.rotate(Eigen::AngleAxisd(theta, b.axis));
   if (b.motion == JointMotion::prismatic) t.translate(b.axis * theta);
   t.translate(b.tip);
@@ -132,8 +132,9 @@ LinkInertial inertial_from_model(const Inertial& in) {
   return out;
 }
 
-MotionKind classify(const Body& b, double& scale, Eigen::Vector3d& axis) {
+MotionKind classify(const Body& b, double& scale, double& offset, Eigen::Vector3d& axis) {
   scale = b.scale;
+  offset = b.offset;
   axis = b.axis;
   if (b.motion == JointMotion::fixed || b.q_index < 0) return MotionKind::fixed;
   if (b.motion == JointMotion::prismatic) return MotionKind::prismatic;
@@ -142,6 +143,7 @@ MotionKind classify(const Body& b, double& scale, Eigen::Vector3d& axis) {
     const double sign = b.axis(k) < 0 ? -1.0 : 1.0;
     if ((b.axis - sign * e).cwiseAbs().maxCoeff() <= axis_snap_tolerance) {
       scale = sign * b.scale;
+      offset = sign * b.offset;
       axis = e;
       return static_cast<MotionKind>(static_cast<int>(MotionKind::rot_x) + k);
     }
@@ -156,6 +158,7 @@ std::shared_ptr<const KinematicModel::Data> finish(std::vector<Body> bodies,
   auto data = std::make_shared<KinematicModel::Data>();
   data->pose_size = pose_size;
   data->q_to_body.assign(pose_size, -1);
+  data->q_shared.assign(pose_size, 0);
   const std::size_t n = bodies.size();
   data->nodes.resize(n);
   data->joint_up.assign(n, -1);
@@ -171,11 +174,16 @@ std::shared_ptr<const KinematicModel::Data> finish(std::vector<Body> bodies,
       throw InvalidArgument(fmt::format("joint '{}': pose slot {} outside a pose of {}", b.joint,
                                         b.q_index, pose_size));
     if (b.motion == JointMotion::fixed) b.q_index = -1;
+    if (b.motion != JointMotion::fixed && b.q_index < 0 && b.offset != 0.0) {
+      // Held where its masters at 0 put it (a mimic joint with an offset): a fixed motion.
+      b.origin = body_transform(b, 0.0) * Eigen::Translation3d(-b.tip);
+      b.motion = JointMotion::fixed;
+    }
     Node& nd = data->nodes[k];
     nd.parent = b.parent;
     nd.R = b.origin.linear();
     nd.p = b.origin.translation();
-    nd.kind = classify(b, nd.scale, nd.axis);
+    nd.kind = classify(b, nd.scale, nd.offset, nd.axis);
     nd.q = nd.kind == MotionKind::fixed ? -1 : b.q_index;
     nd.tip = b.tip;
     nd.has_tip = !b.tip.isZero(0.0);
@@ -196,11 +204,16 @@ std::shared_ptr<const KinematicModel::Data> finish(std::vector<Body> bodies,
       b.depth = parent_depth + 1;
       ++data->joint_count;
       const auto slot = static_cast<std::size_t>(nd.q);
-      if (data->q_to_body[slot] >= 0)
-        throw InvalidArgument(fmt::format(
-            "joints '{}' and '{}' read the same pose slot {}",
-            bodies[static_cast<std::size_t>(data->q_to_body[slot])].joint, b.joint, nd.q));
-      data->q_to_body[slot] = static_cast<int>(k);
+      if (int& owner = data->q_to_body[slot]; owner >= 0) {
+        // Mimic joints read their master's slot; two joints of their own never share one.
+        const Body& other = bodies[static_cast<std::size_t>(owner)];
+        if (b.mimic_root.empty() && other.mimic_root.empty())
+          throw InvalidArgument(fmt::format("joints '{}' and '{}' read the same pose slot {}", other.joint, b.joint, nd.q));
+        data->q_shared[slot] = 1;
+        if (b.mimic_root.empty()) owner = static_cast<int>(k);  // the slot's own joint
+      } else {
+        owner = static_cast<int>(k);
+      }
     } else {
       data->joint_up[k] = up;
       b.depth = parent_depth;
@@ -292,6 +305,42 @@ std::vector<Body> flatten_tree(const KDL::Tree& tree, Slot slot, Inertia inertia
   return bodies;
 }
 
+/// How the body of a URDF joint reads the pose when the joint is a mimic: from the slot of
+/// the highest joint up its chain of masters that has one (`slot_of` gives a URDF joint's
+/// slot, -1 when none), with scale and offset composed from the mimic rules; else from its
+/// own slot; else, outside the pose, held where its masters at 0 put it (finish folds it).
+template <class SlotOf>
+void follow_master(Body& b, const Model& model, SlotOf slot_of, MimicJoints mode) {
+  if (b.motion == JointMotion::fixed) return;
+  const JointInfo* joint = model.find_urdf_joint(b.joint);
+  if (!joint || !joint->mimic) return;
+  b.mimic_root = joint->mimic->root;
+  b.mimic_multiplier = joint->mimic->root_multiplier;
+  b.mimic_offset = joint->mimic->root_offset;
+  if (mode == MimicJoints::from_pose && b.q_index >= 0) return;
+  // The joint's value is multiplier · q_cur + offset, for each master `cur` up the chain.
+  double multiplier = 1.0, offset = 0.0;
+  int slot = -1;
+  double slot_multiplier = 1.0, slot_offset = 0.0;
+  for (const JointInfo* cur = joint; cur && cur->mimic;) {
+    offset += multiplier * cur->mimic->offset;
+    multiplier *= cur->mimic->multiplier;
+    cur = model.find_urdf_joint(cur->mimic->joint);
+    if (const int s = cur ? slot_of(*cur) : -1; s >= 0) {
+      slot = s;
+      slot_multiplier = multiplier;
+      slot_offset = offset;
+    }
+  }
+  if (slot >= 0) {
+    b.q_index = slot;
+    b.offset = b.scale * slot_offset;
+    b.scale *= slot_multiplier;
+  } else if (b.q_index < 0) {
+    b.offset = b.scale * offset;  // the root master held at 0
+  }
+}
+
 }  // namespace
 
 KinematicModel KinematicModel::from_kdl_tree(const KDL::Tree& tree) {
@@ -301,7 +350,7 @@ KinematicModel KinematicModel::from_kdl_tree(const KDL::Tree& tree) {
   return KinematicModel(finish(std::move(bodies), tree.getNrOfJoints()));
 }
 
-KinematicModel KinematicModel::from_model(const Model& model) {
+KinematicModel KinematicModel::from_model(const Model& model, MimicJoints mimic_joints) {
   auto slot = [&model](const KDL::TreeElement& e) {
     const JointInfo* j = model.find_urdf_joint(e.segment.getJoint().getName());
     return j ? j->index : -1;
@@ -312,14 +361,21 @@ KinematicModel KinematicModel::from_model(const Model& model) {
     return inertial_from_kdl(s.getInertia());
   };
   auto bodies = flatten_tree(model.kdl_tree(), slot, inertial);
+  for (Body& b : bodies)
+    follow_master(b, model, [](const JointInfo& j) { return j.index; }, mimic_joints);
   return KinematicModel(finish(std::move(bodies), model.pose_size()));
 }
 
 KinematicModel KinematicModel::from_chain(const Model& model, std::string_view chain_name,
-                                          bool with_virtual, PoseLayout layout) {
+                                          bool with_virtual, PoseLayout layout, MimicJoints mimic_joints) {
   const Chain& chain = model.chain(chain_name);
   const KDL::Chain& kdl = model.kdl_chain(chain_name, with_virtual);
   const auto indices = chain.indices(with_virtual);
+  auto slot_of = [&](const JointInfo& j) {
+    if (layout == PoseLayout::full || j.index < 0) return j.index;
+    const auto it = std::find(indices.begin(), indices.end(), j.index);
+    return it == indices.end() ? -1 : static_cast<int>(it - indices.begin());
+  };
   std::vector<Body> bodies;
   bodies.reserve(kdl.getNrOfSegments() + 1);
   bodies.push_back(make_base(chain.first_link));
@@ -331,15 +387,8 @@ KinematicModel KinematicModel::from_chain(const Model& model, std::string_view c
     describe_joint(segment, b);
     if (b.motion != JointMotion::fixed) {
       const JointInfo* j = model.find_urdf_joint(b.joint);
-      const int full = j ? j->index : -1;
-      if (layout == PoseLayout::full) {
-        b.q_index = full;
-      } else {
-        const auto it = std::find(indices.begin(), indices.end(), full);
-        b.q_index = (full < 0 || it == indices.end())
-                        ? -1
-                        : static_cast<int>(it - indices.begin());
-      }
+      b.q_index = j ? slot_of(*j) : -1;
+      follow_master(b, model, slot_of, mimic_joints);
     }
     const LinkInfo* info = model.find_link(b.name);
     b.inertial = info ? (info->inertial ? inertial_from_model(*info->inertial) : LinkInertial{})

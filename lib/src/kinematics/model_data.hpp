@@ -28,6 +28,7 @@ struct Node {
   Eigen::Vector3d axis = Eigen::Vector3d::UnitZ();  ///< unit axis (rot_axis, prismatic)
   Eigen::Vector3d tip = Eigen::Vector3d::Zero();    ///< joint frame → link frame
   double scale = 1.0;                               ///< signed, see MotionKind
+  double offset = 0.0;                              ///< motion = scale·q + offset (mimic joints)
   int parent = -1;
   int q = -1;  ///< pose slot; -1 for kind fixed
   int depth = 0;  ///< moving joints from the base to this body, its own included
@@ -51,6 +52,7 @@ struct KinematicModel::Data {
   std::size_t joint_count = 0;
   double total_mass = 0.0;
   std::vector<int> q_to_body;  ///< per pose slot, -1 when no body reads it
+  std::vector<char> q_shared;  ///< per pose slot: several bodies read it (mimic joints)
   /// Bodies are in depth-first preorder: the subtree of k is [k, subtree_end[k]).
   std::vector<int> subtree_end;
   /// Nearest body at or above k whose joint moves (q ≥ 0), -1 when none.

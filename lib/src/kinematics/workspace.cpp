@@ -2,20 +2,14 @@
 
 #include "rmodel/kinematics/workspace.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "kinematics/model_data.hpp"
 #include "rmodel/error.hpp"
 
 namespace rmodel::kinematics {
-namespace {
-
-const Eigen::Matrix4d& zero4() {
-  static const Eigen::Matrix4d zero = Eigen::Matrix4d::Zero();
-  return zero;
-}
-
-}  // namespace
 
 Workspace::Workspace(const KinematicModel& model, DerivativeOrder derivatives)
     : model_(model.shared_data()), capacity_(derivatives) {
@@ -39,17 +33,28 @@ void check_body_index(const KinematicModel::Data& d, std::size_t body) {
                                       body, d.size()));
 }
 
-/// Position of the joint driving pose slot q among the joints moving `body` (0 at the
-/// base), or -1 when that joint does not move the body.
-int path_position(const KinematicModel::Data& d, std::size_t body, std::size_t q) {
+void check_slot(const KinematicModel::Data& d, std::size_t q) {
   if (q >= d.pose_size)
     throw InvalidArgument(
         fmt::format("kinematics: pose slot {} out of range (pose has {})", q, d.pose_size));
-  const int joint_body = d.q_to_body[q];
-  if (joint_body < 0) return -1;
-  const auto j = static_cast<std::size_t>(joint_body);
-  if (body < j || body >= static_cast<std::size_t>(d.subtree_end[j])) return -1;
-  return d.nodes[j].depth - 1;
+}
+
+/// Calls f(a) for the position a (0 at the base) of every joint moving `body` that reads
+/// pose slot q: at most one, unless mimic joints share the slot (then each one's motion is
+/// part of the derivative by q).
+template <class F>
+void for_path_positions(const KinematicModel::Data& d, std::size_t body, std::size_t q, F f) {
+  if (!d.q_shared[q]) {
+    const int joint_body = d.q_to_body[q];
+    if (joint_body < 0) return;
+    const auto j = static_cast<std::size_t>(joint_body);
+    if (body < j || body >= static_cast<std::size_t>(d.subtree_end[j])) return;
+    f(static_cast<std::size_t>(d.nodes[j].depth - 1));
+    return;
+  }
+  for (int j = d.joint_up[body]; j >= 0; j = d.joint_above[static_cast<std::size_t>(j)])
+    if (d.nodes[static_cast<std::size_t>(j)].q == static_cast<int>(q))
+      f(static_cast<std::size_t>(d.nodes[static_cast<std::size_t>(j)].depth - 1));
 }
 
 }  // namespace
@@ -70,21 +75,27 @@ std::span<const Eigen::Matrix4d> Workspace::body_second_derivatives(std::size_t 
   return {d2_.data() + d.d2_offset[body], d.d2_offset[body + 1] - d.d2_offset[body]};
 }
 
-const Eigen::Matrix4d& Workspace::frame_derivative(std::size_t body, std::size_t q_index) const {
+Eigen::Matrix4d Workspace::frame_derivative(std::size_t body, std::size_t q_index) const {
   const auto first = body_first_derivatives(body);
-  const int a = path_position(*model_, body, q_index);
-  return a < 0 ? zero4() : first[static_cast<std::size_t>(a)];
+  check_slot(*model_, q_index);
+  Eigen::Matrix4d sum = Eigen::Matrix4d::Zero();
+  for_path_positions(*model_, body, q_index, [&](std::size_t a) { sum += first[a]; });
+  return sum;
 }
 
-const Eigen::Matrix4d& Workspace::frame_second_derivative(std::size_t body, std::size_t i,
-                                                          std::size_t j) const {
+Eigen::Matrix4d Workspace::frame_second_derivative(std::size_t body, std::size_t i, std::size_t j) const {
   const auto second = body_second_derivatives(body);
-  int a = path_position(*model_, body, i);
-  int b = path_position(*model_, body, j);
-  if (a < 0 || b < 0) return zero4();
-  if (a > b) std::swap(a, b);
-  const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
-  return second[ub * (ub + 1) / 2 + ua];
+  check_slot(*model_, i);
+  check_slot(*model_, j);
+  // Mixed partials commute: the entry of a pair of joints is stored once, the lower first.
+  Eigen::Matrix4d sum = Eigen::Matrix4d::Zero();
+  for_path_positions(*model_, body, i, [&](std::size_t a) {
+    for_path_positions(*model_, body, j, [&](std::size_t b) {
+      const std::size_t lo = std::min(a, b), hi = std::max(a, b);
+      sum += second[hi * (hi + 1) / 2 + lo];
+    });
+  });
+  return sum;
 }
 
 }  // namespace rmodel::kinematics

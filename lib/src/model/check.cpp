@@ -1,6 +1,10 @@
 #include "rmodel/check.hpp"
 
 #include "model/inertial_check.hpp"
+#include <algorithm>
+#include <iterator>
+#include <string_view>
+
 #include "model/model_impl.hpp"
 #include "model/xacro_source.hpp"
 #include "rmodel/error.hpp"
@@ -8,6 +12,23 @@
 #include "rmodel/pose.hpp"
 
 namespace rmodel {
+
+bool is_mistake(std::string_view code) {
+  static constexpr std::string_view kMistakes[] = {
+      "unknown-link",       "unknown-joint",         "unknown-chain",       "srdf-unknown-group",
+      "unreachable-link",   "last-link-not-between", "pose-unknown-joint",  "group-copy",
+      "mimic-unknown-joint", "mimic-fixed-joint",    "mimic-cycle"};
+  return std::find(std::begin(kMistakes), std::end(kMistakes), code) != std::end(kMistakes);
+}
+
+namespace {
+
+void promote_mistakes(Diagnostics& diagnostics) {
+  for (auto& d : diagnostics.items)
+    if (d.severity == Severity::warning && is_mistake(d.code)) d.severity = Severity::error;
+}
+
+}  // namespace
 
 Diagnostics check_model_text(const std::string& urdf_text, const std::string& urdf_name,
                              const std::string* semantics_text, const std::string& semantics_name,
@@ -24,7 +45,10 @@ Diagnostics check_model_text(const std::string& urdf_text, const std::string& ur
     }
   }
   // Semantic rules need a URDF tree to be checked against.
-  if (!urdf || out.has_errors()) return out;
+  if (!urdf || out.has_errors()) {
+    promote_mistakes(out);
+    return out;
+  }
   auto impl = std::make_shared<Model::Impl>();
   impl->urdf = std::move(*urdf);
   impl->urdf_source = urdf_name;
@@ -38,6 +62,7 @@ Diagnostics check_model_text(const std::string& urdf_text, const std::string& ur
     const Model model = Model::from_urdf_string(urdf_text, urdf_name, impl->semantics, impl->limits);
     for (auto& d : check_named_poses(model).items) out.items.push_back(std::move(d));
   }
+  promote_mistakes(out);
   // Physical plausibility: the inertials, then what gravity asks of the joints.
   Diagnostics physical;
   detail::check_inertials(urdf_text, urdf_name, physical);

@@ -172,6 +172,20 @@ private:
       out.push_back({"acceleration", optional_limit(a.acceleration_limit), optional_limit(b.acceleration_limit)});
     if (!near(a.jerk_limit, b.jerk_limit))
       out.push_back({"jerk", optional_limit(a.jerk_limit), optional_limit(b.jerk_limit)});
+    // <mimic>: the joint followed and the rule; null on a side without one.
+    if (a.mimic.has_value() != b.mimic.has_value()) {
+      auto part = [](const JointInfo& j, auto field) { return j.mimic ? DiffValue{field(*j.mimic)} : DiffValue{}; };
+      out.push_back({"mimic", part(a, [](const JointMimic& m) { return m.joint; }),
+                     part(b, [](const JointMimic& m) { return m.joint; })});
+      out.push_back({"mimic_multiplier", part(a, [](const JointMimic& m) { return m.multiplier; }),
+                     part(b, [](const JointMimic& m) { return m.multiplier; })});
+      out.push_back({"mimic_offset", part(a, [](const JointMimic& m) { return m.offset; }),
+                     part(b, [](const JointMimic& m) { return m.offset; })});
+    } else if (a.mimic) {
+      if_differs_text(out, "mimic", a.mimic->joint, b.mimic->joint);
+      if_differs_number(out, "mimic_multiplier", a.mimic->multiplier, b.mimic->multiplier);
+      if_differs_number(out, "mimic_offset", a.mimic->offset, b.mimic->offset);
+    }
     return out;
   }
 

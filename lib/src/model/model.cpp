@@ -64,6 +64,7 @@ Model Model::from_urdf_string(std::string urdf_text, const std::string& urdf_nam
   Diagnostics diagnostics;
   impl->index(diagnostics);
   if (const Diagnostic* d = diagnostics.first_error()) throw ModelError(d->where, d->message);
+  impl->diagnostics = std::move(diagnostics);
   return Model(std::move(impl));
 }
 
@@ -98,6 +99,7 @@ bool Model::has_semantics() const noexcept { return impl_->has_semantics; }
 const Semantics& Model::semantics() const noexcept { return impl_->semantics; }
 const std::string& Model::root_link() const noexcept { return impl_->urdf.root_link; }
 const JointLimitsFile* Model::limits() const noexcept { return impl_->limits ? &*impl_->limits : nullptr; }
+const Diagnostics& Model::load_diagnostics() const noexcept { return impl_->diagnostics; }
 
 std::optional<double> Model::tightest_limit(LimitKind kind, std::span<const std::string> joints) const {
   std::optional<double> best;
@@ -157,7 +159,89 @@ std::optional<std::size_t> Model::find_joint_index(std::string_view joint) const
 
 std::size_t Model::joint_index(std::string_view joint) const {
   if (auto i = find_joint_index(joint)) return *i;
+  if (auto reason = outside_pose_reason(joint))
+    throw NotFound("joint", std::string(joint), NotFound::Message{fmt::format("joint '{}' {}", joint, *reason)});
   throw NotFound("joint", std::string(joint), did_you_mean(joint, impl_->pose_names));
+}
+
+std::optional<std::string> Model::outside_pose_reason(std::string_view joint) const {
+  const JointInfo* info = find_urdf_joint(joint);
+  if (!info || info->index >= 0) return std::nullopt;
+  switch (info->type) {
+    case JointType::floating:
+    case JointType::planar:
+      // A pose holds one value per joint; these have 6 and 3 coordinates.
+      return fmt::format("is {} ({} degrees of freedom): the full pose holds one value per joint, so it is not "
+                         "part of it (rmodel treats it as fixed)",
+                         to_string(info->type), info->type == JointType::floating ? 6 : 3);
+    case JointType::fixed:
+      return std::string("is fixed: it has no value in the full pose");
+    default:
+      break;
+  }
+  if (info->mimic)
+    return fmt::format("mimics '{}' and is in no chain or group, so not part of the full pose (it follows '{}')",
+                       info->mimic->joint, info->mimic->joint);
+  return std::string("is in no chain or group, so not part of the full pose");
+}
+
+// ---- mimic joints ----
+
+std::span<const PoseMimic> Model::pose_mimics() const noexcept { return impl_->pose_mimics; }
+
+namespace {
+
+bool listed(std::span<const int> slots, std::size_t slot) {
+  return std::find(slots.begin(), slots.end(), static_cast<int>(slot)) != slots.end();
+}
+
+/// True when the input moved the master of `m`: it gave the master, or the master is a mimic
+/// joint it did not give whose own master it moved (up the chain, without storage).
+bool master_moved(std::span<const PoseMimic> mimics, const PoseMimic& m, std::span<const int> given) {
+  for (const PoseMimic* cur = &m;;) {
+    if (listed(given, cur->master)) return true;
+    if (cur->master_entry < 0) return false;
+    cur = &mimics[static_cast<std::size_t>(cur->master_entry)];  // its slot is the master, not given
+  }
+}
+
+void follow(const PoseMimic& m, std::span<double> position, std::span<double> velocity) {
+  position[m.slot] = m.multiplier * position[m.master] + m.offset;
+  if (!velocity.empty()) velocity[m.slot] = m.multiplier * velocity[m.master];
+}
+
+void check_pose_size(const Model& model, std::size_t position_size) {
+  if (position_size != model.pose_size()) throw SizeMismatch("pose position", model.pose_size(), position_size);
+}
+
+void complete_given(std::span<const PoseMimic> mimics, std::span<double> position, std::span<double> velocity,
+                    std::span<const int> given) {
+  // In pose_mimics order a master is set before the joints that follow it.
+  for (const PoseMimic& m : mimics)
+    if (!listed(given, m.slot) && master_moved(mimics, m, given)) follow(m, position, velocity);
+}
+
+}  // namespace
+
+void Model::complete_mimic_joints(JointState& full, std::span<const int> given_slots) const {
+  check_pose_size(*this, full.position.size());
+  std::span<double> velocity;
+  if (full.velocity.size() == pose_size()) velocity = full.velocity;
+  complete_given(impl_->pose_mimics, full.position, velocity, given_slots);
+}
+
+void Model::complete_mimic_joints(std::span<double> position, std::span<const int> given_slots) const {
+  check_pose_size(*this, position.size());
+  complete_given(impl_->pose_mimics, position, {}, given_slots);
+}
+
+void Model::complete_mimic_joints_except(JointState& full, std::span<const char> keep) const {
+  check_pose_size(*this, full.position.size());
+  if (!keep.empty() && keep.size() != pose_size()) throw SizeMismatch("mimic keep flags", pose_size(), keep.size());
+  std::span<double> velocity;
+  if (full.velocity.size() == pose_size()) velocity = full.velocity;
+  for (const PoseMimic& m : impl_->pose_mimics)
+    if (keep.empty() || keep[m.slot] == 0) follow(m, full.position, velocity);
 }
 
 // ---- chains ----

@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <optional>
+#include <utility>
+
+#include <fmt/format.h>
 
 #include "rmodel/error.hpp"
 
@@ -27,6 +30,7 @@ Model add_chain(const Model& model, ChainSpec chain, std::string_view group) {
   Semantics s = semantics_of(model);
   if (s.source.empty()) s.source = "(added chains)";
   const std::string name = chain.name;
+  const ChainSpec added = chain;
   s.chains.push_back(std::move(chain));
   if (!group.empty()) {
     auto it = std::find_if(s.groups.begin(), s.groups.end(), [&](const GroupSpec& g) { return g.name == group; });
@@ -38,7 +42,22 @@ Model add_chain(const Model& model, ChainSpec chain, std::string_view group) {
     }
     it->chains.push_back(name);
   }
-  return Model::from_urdf_string(model.urdf_text(), model.urdf_source(), std::move(s), limits_of(model));
+  const std::string source = s.source;
+  Model result = Model::from_urdf_string(model.urdf_text(), model.urdf_source(), std::move(s), limits_of(model));
+  // Loading skips a chain to a link the URDF lacks (as srdfdom does); a chain added on
+  // purpose must be there.
+  if (!result.find_chain(name)) {
+    for (const auto& [property, link] : {std::pair<const char*, const std::string&>{"first_link", added.first_link},
+                                         {"last_link", added.last_link},
+                                         {"last_link_virtual", added.last_link_virtual}})
+      if (!link.empty() && !model.find_link(link))
+        throw ModelError({source, added.line},
+                         fmt::format("chain '{}': {} '{}' is not a link of the URDF", name, property, link));
+    throw ModelError({source, added.line},
+                     fmt::format("chain '{}': last_link '{}' is not between first_link '{}' and last_link_virtual '{}'",
+                                 name, added.last_link, added.first_link, added.last_link_virtual));
+  }
+  return result;
 }
 
 Model remove_chain(const Model& model, std::string_view chain) {
@@ -48,7 +67,7 @@ Model remove_chain(const Model& model, std::string_view chain) {
                  s.chains.end());
   for (auto& g : s.groups) g.chains.erase(std::remove(g.chains.begin(), g.chains.end(), chain), g.chains.end());
   s.groups.erase(std::remove_if(s.groups.begin(), s.groups.end(),
-                                [](const GroupSpec& g) { return g.chains.empty() && g.joints.empty(); }),
+                                [](const GroupSpec& g) { return g.chains.empty() && g.joints.empty() && g.links.empty(); }),
                  s.groups.end());
   return Model::from_urdf_string(model.urdf_text(), model.urdf_source(), std::move(s), limits_of(model));
 }

@@ -31,6 +31,7 @@ struct Model::Impl {
   bool has_semantics = false;
   Semantics semantics;
   std::optional<JointLimitsFile> limits;
+  Diagnostics diagnostics;  ///< of indexing: warnings and notes (errors stop loading)
 
   std::vector<std::string> pose_names;
   std::vector<std::size_t> pose_to_urdf;  ///< pose index → index in urdf.joints
@@ -41,6 +42,7 @@ struct Model::Impl {
   std::vector<KDL::Chain> kdl_chains_real;
   std::vector<std::vector<int>> joint_owner_chains;  ///< per pose index
   std::vector<int> joint_group;                      ///< per pose index, -1 when none
+  std::vector<PoseMimic> pose_mimics;                ///< masters before their followers
 
   detail::NameIndex joint_index, chain_index, group_index, contact_index;
 

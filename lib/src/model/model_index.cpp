@@ -27,6 +27,117 @@ struct Indexer {
   void warning(int line, std::string code, std::string message) {
     out.add(Severity::warning, at(line), std::move(code), std::move(message));
   }
+  /// A problem of the URDF found by the model rules, at a line of the URDF.
+  void urdf_warning(int line, std::string code, std::string message) {
+    out.add(Severity::warning, {m.urdf_source, line}, std::move(code), std::move(message));
+  }
+
+  // ---- mimic joints ----
+
+  JointInfo* master_of(const JointInfo& joint) {
+    if (!joint.mimic) return nullptr;
+    auto it = m.urdf.joint_by_name.find(joint.mimic->joint);
+    return it == m.urdf.joint_by_name.end() ? nullptr : &m.urdf.joints[it->second];
+  }
+
+  /// URDF <mimic> elements, as robot_state_publisher and MoveIt use them. A mimic of a joint
+  /// the URDF lacks or of a joint without one value (fixed, floating, planar), and a cycle of
+  /// mimics, are mistakes (errors of `check`; the joint then moves on its own, as MoveIt
+  /// ignores such mimics). Chained mimics are resolved to their root master.
+  void mimics() {
+    auto& joints = m.urdf.joints;
+    for (auto& joint : joints) {
+      if (!joint.mimic) continue;
+      if (!joint.movable()) {
+        out.add(Severity::note, {m.urdf_source, joint.line}, "mimic-ignored",
+                     fmt::format("joint '{}' is {}: its <mimic> is ignored", joint.name, to_string(joint.type)));
+        joint.mimic.reset();
+        continue;
+      }
+      const JointInfo* master = master_of(joint);
+      if (!master) {
+        urdf_warning(joint.line, "mimic-unknown-joint",
+                     fmt::format("joint '{}' mimics '{}', which is not a joint of the URDF: it moves on its own",
+                                 joint.name, joint.mimic->joint));
+        joint.mimic.reset();
+      } else if (!master->movable()) {
+        urdf_warning(joint.line, "mimic-fixed-joint",
+                     fmt::format("joint '{}' mimics '{}', which is {} and has no value to follow: it moves on its own",
+                                 joint.name, master->name, to_string(master->type)));
+        joint.mimic.reset();
+      }
+    }
+    // Cycles, reported once each (state: 0 unseen, 1 on the current walk, 2 done).
+    std::vector<char> state(joints.size(), 0);
+    for (std::size_t start = 0; start < joints.size(); ++start) {
+      std::vector<std::size_t> walk;
+      for (std::size_t k = start;;) {
+        if (state[k] == 2) break;
+        if (state[k] == 1) {
+          const auto first = std::find(walk.begin(), walk.end(), k);
+          std::string names;
+          for (auto it = first; it != walk.end(); ++it) names += joints[*it].name + " -> ";
+          urdf_warning(joints[k].line, "mimic-cycle",
+                       fmt::format("mimic joints form a cycle ({}{}): they move on their own", names, joints[k].name));
+          for (auto it = first; it != walk.end(); ++it) joints[*it].mimic.reset();
+          break;
+        }
+        state[k] = 1;
+        walk.push_back(k);
+        const JointInfo* master = master_of(joints[k]);
+        if (!master) break;
+        k = static_cast<std::size_t>(master - joints.data());
+      }
+      for (std::size_t k : walk) state[k] = 2;
+    }
+    // q = multiplier·q_master + offset, composed up to the root master.
+    for (auto& joint : joints) {
+      if (!joint.mimic) continue;
+      JointMimic& rule = *joint.mimic;
+      rule.root = rule.joint;
+      rule.root_multiplier = rule.multiplier;
+      rule.root_offset = rule.offset;
+      for (const JointInfo* master = master_of(joint); master && master->mimic; master = master_of(*master)) {
+        rule.root_offset += rule.root_multiplier * master->mimic->offset;
+        rule.root_multiplier *= master->mimic->multiplier;
+        rule.root = master->mimic->joint;
+      }
+    }
+  }
+
+  /// The nearest joint up a mimic joint's chain of masters that is in the full pose, with
+  /// the rule composed from it; nullopt when none is.
+  std::optional<PoseMimic> pose_master(const JointInfo& joint) {
+    double multiplier = 1.0, offset = 0.0;
+    for (const JointInfo* cur = &joint; cur->mimic;) {
+      offset += multiplier * cur->mimic->offset;
+      multiplier *= cur->mimic->multiplier;
+      cur = master_of(*cur);
+      if (cur->index >= 0)
+        return PoseMimic{0, static_cast<std::size_t>(cur->index), multiplier, offset};
+    }
+    return std::nullopt;
+  }
+
+  /// Model::pose_mimics: mimic joints of the pose following a joint of the pose, masters
+  /// first (ordered by the length of the chain to the root master).
+  void pose_mimics() {
+    std::vector<std::pair<int, PoseMimic>> found;
+    for (std::size_t slot = 0; slot < m.pose_to_urdf.size(); ++slot) {
+      const JointInfo& joint = m.urdf.joints[m.pose_to_urdf[slot]];
+      auto master = pose_master(joint);
+      if (!master) continue;
+      master->slot = slot;
+      int depth = 0;
+      for (const JointInfo* cur = &joint; cur->mimic; cur = master_of(*cur)) ++depth;
+      found.emplace_back(depth, *master);
+    }
+    std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [depth, mimic] : found) m.pose_mimics.push_back(mimic);
+    for (auto& mimic : m.pose_mimics)
+      for (std::size_t e = 0; e < m.pose_mimics.size(); ++e)
+        if (m.pose_mimics[e].slot == mimic.master) mimic.master_entry = static_cast<int>(e);
+  }
 
   int add_to_pose(std::size_t urdf_joint) {
     const std::string& name = m.urdf.joints[urdf_joint].name;
@@ -93,10 +204,13 @@ struct Indexer {
     return path;
   }
 
+  /// A chain naming a link the URDF lacks is skipped, as srdfdom skips it (a mistake: an
+  /// error of `check`).
   bool known_link(const ChainSpec& spec, const std::string& link, const char* property) {
     if (m.urdf.link_by_name.count(link)) return true;
-    error(spec.line, "unknown-link",
-          fmt::format("chain '{}': {} '{}' is not a link of the URDF", spec.name, property, link));
+    warning(spec.line, "unknown-link",
+            fmt::format("chain '{}': {} '{}' is not a link of the URDF: the chain is skipped", spec.name, property,
+                        link));
     return false;
   }
 
@@ -135,9 +249,10 @@ struct Indexer {
 
       auto path = path_between(spec.first_link, spec.last_link);
       if (!path) {
-        error(spec.line, "unreachable-link",
-              fmt::format("chain '{}': first_link '{}' and last_link '{}' have no common ancestor in the URDF",
-                          spec.name, spec.first_link, spec.last_link));
+        warning(spec.line, "unreachable-link",
+                fmt::format("chain '{}': first_link '{}' and last_link '{}' have no common ancestor in the URDF: "
+                            "the chain is skipped",
+                            spec.name, spec.first_link, spec.last_link));
         failed_chains.insert(spec.name);
         continue;
       }
@@ -154,10 +269,10 @@ struct Indexer {
       if (has_virtual) {
         auto tail = joints_between(spec.last_link, spec.last_link_virtual);
         if (!tail) {
-          error(spec.line, "last-link-not-between",
-                fmt::format("chain '{}': last_link '{}' is not between first_link '{}' and "
-                            "last_link_virtual '{}'",
-                            spec.name, spec.last_link, spec.first_link, spec.last_link_virtual));
+          warning(spec.line, "last-link-not-between",
+                  fmt::format("chain '{}': last_link '{}' is not between first_link '{}' and "
+                              "last_link_virtual '{}': the chain is skipped",
+                              spec.name, spec.last_link, spec.first_link, spec.last_link_virtual));
           failed_chains.insert(spec.name);
           continue;
         }
@@ -192,20 +307,14 @@ struct Indexer {
     }
   }
 
-  /// Groups follow MoveIt: they may overlap (an arm group and an arm-and-torso group), and
-  /// a joint or chain belongs (joint_group, chain.group) to the first group declared with
-  /// it, each later group still listing it. Fixed joints and the SRDF's virtual joints in a
-  /// group are skipped with a warning. Errors are kept for what cannot be meant: a joint
-  /// that does not exist, and a group with chains of its own listing a joint that lies on
-  /// another group's chain (one limb's group naming another limb's joint).
+  /// Groups follow MoveIt: they may overlap (an arm group and an arm-and-torso group, a
+  /// `whole_body` group listing joints of other groups' chains), and a joint or chain belongs
+  /// (joint_group, chain.group) to the first group declared with it, each later group still
+  /// listing it. A group's links bring their parent joints, as MoveIt builds groups. Fixed
+  /// joints and the SRDF's virtual joints in a group are skipped with a warning; a joint,
+  /// chain or link that does not exist is skipped too, as srdfdom skips it (a mistake:
+  /// `check` counts it as an error).
   void groups() {
-    // The first group naming each chain, known before any group is indexed so that a
-    // group listing a joint of a later group's chain is caught whatever the order.
-    std::vector<std::string> chain_first_group(m.chains.size());
-    for (const auto& spec : m.semantics.groups)
-      for (const auto& chain_name : spec.chains)
-        if (auto it = m.chain_index.find(chain_name); it != m.chain_index.end())
-          if (auto& owner = chain_first_group[static_cast<std::size_t>(it->second)]; owner.empty()) owner = spec.name;
     std::vector<std::string> chain_owner(m.chains.size());
     std::unordered_map<std::string, std::string> joint_owner;
     std::unordered_set<std::string> virtual_joints;
@@ -238,8 +347,9 @@ struct Indexer {
         auto it = m.chain_index.find(chain_name);
         if (it == m.chain_index.end()) {
           if (failed_chains.count(chain_name)) continue;
-          error(spec.line, "unknown-chain",
-                fmt::format("group '{}': chain '{}' is not a declared chain", spec.name, chain_name));
+          warning(spec.line, "unknown-chain",
+                  fmt::format("group '{}': chain '{}' is not a declared chain: it is skipped", spec.name,
+                              chain_name));
           continue;
         }
         const auto c = static_cast<std::size_t>(it->second);
@@ -258,41 +368,43 @@ struct Indexer {
           if (std::find(group.chains.begin(), group.chains.end(), c) != group.chains.end()) return true;
         return false;
       };
-      for (const auto& joint_name : spec.joints) {
-        auto uj = m.urdf.joint_by_name.find(joint_name);
-        if (uj == m.urdf.joint_by_name.end()) {
-          if (virtual_joints.count(joint_name)) {
-            skipped_virtual.push_back(joint_name);
-            continue;
-          }
-          error(spec.line, "unknown-joint",
-                fmt::format("group '{}': joint '{}' is not a joint of the URDF", spec.name, joint_name));
-          continue;
-        }
-        const JointInfo& info = m.urdf.joints[uj->second];
+      // A joint of the group beside its chains: listed, or the parent joint of a listed link
+      // (then a fixed one is simply not a variable, as in MoveIt).
+      auto add_joint = [&](std::size_t urdf_joint, bool listed) {
+        const JointInfo& info = m.urdf.joints[urdf_joint];
         if (!info.movable()) {
-          skipped_fixed.push_back(joint_name);
-          continue;
+          if (listed) skipped_fixed.push_back(info.name);
+          return;
         }
-        if (auto pj = m.joint_index.find(joint_name); pj != m.joint_index.end()) {
-          if (on_own_chain(pj->second)) continue;  // listed beside its own chain, as MoveIt files do
-          const auto& chains = m.joint_owner_chains[static_cast<std::size_t>(pj->second)];
-          if (!group.chains.empty())
-            for (int c : chains) {
-              const std::string& other = chain_first_group[static_cast<std::size_t>(c)];
-              if (other.empty() || other == spec.name) continue;
-              const Chain& chain = m.chains[static_cast<std::size_t>(c)];
-              error(spec.line, "group-joint-in-chain",
-                    fmt::format("group '{}': joint '{}' is not on the group's own chains but on chain '{}' "
-                                "({} → {}) of group '{}'",
-                                spec.name, joint_name, chain.name, chain.first_link, chain.last_link, other));
-              break;
-            }
-        }
-        const int index = add_to_pose(uj->second);
+        // A joint on the group's own chains is the chain's (MoveIt files list them beside
+        // the chain); one on another group's chain stays where that chain put it.
+        if (auto pj = m.joint_index.find(info.name); pj != m.joint_index.end() && on_own_chain(pj->second)) return;
+        const int index = add_to_pose(urdf_joint);
         if (std::find(group.extra_joints.begin(), group.extra_joints.end(), index) == group.extra_joints.end())
           group.extra_joints.push_back(index);
         claim_joint(index);
+      };
+      for (const auto& joint_name : spec.joints) {
+        auto uj = m.urdf.joint_by_name.find(joint_name);
+        if (uj != m.urdf.joint_by_name.end()) {
+          add_joint(uj->second, true);
+        } else if (virtual_joints.count(joint_name)) {
+          skipped_virtual.push_back(joint_name);
+        } else {
+          warning(spec.line, "unknown-joint",
+                  fmt::format("group '{}': joint '{}' is not a joint of the URDF: it is skipped", spec.name,
+                              joint_name));
+        }
+      }
+      for (const auto& link_name : spec.links) {
+        auto link = m.urdf.link_by_name.find(link_name);
+        if (link == m.urdf.link_by_name.end()) {
+          warning(spec.line, "unknown-link",
+                  fmt::format("group '{}': link '{}' is not a link of the URDF: it is skipped", spec.name, link_name));
+          continue;
+        }
+        const std::string& parent = m.urdf.links[link->second].parent_joint;
+        if (!parent.empty()) add_joint(m.urdf.joint_by_name.at(parent), false);  // the root has none
       }
       if (!skipped_fixed.empty())
         warning(spec.line, "fixed-joint",
@@ -378,7 +490,8 @@ struct Indexer {
       if (info.bounded() && info.lower > info.upper)
         out.add(Severity::warning, {m.urdf_source, info.line}, "limits",
                 fmt::format("joint '{}' has lower limit {} above upper limit {}", info.name, info.lower, info.upper));
-      if (m.has_semantics && info.movable() && !m.joint_index.count(info.name))
+      // A mimic joint following a joint of the pose is not a lost degree of freedom.
+      if (m.has_semantics && info.movable() && !m.joint_index.count(info.name) && !pose_master(info))
         out.add(Severity::warning, {m.urdf_source, info.line}, "joint-outside-pose",
                 fmt::format("movable joint '{}' is in no chain or group: it is not part of the full pose", info.name));
     }
@@ -389,16 +502,26 @@ struct Indexer {
 
 void Model::Impl::index(Diagnostics& diagnostics) {
   Indexer indexer{*this, diagnostics, semantics.source, {}};
+  indexer.mimics();
   indexer.limits();
   if (has_semantics) {
     indexer.contacts();
     indexer.chains();
     indexer.groups();
+    if (semantics.chains.empty() && semantics.groups.empty()) {
+      // Nothing chooses the joints (an SRDF with a collision matrix only): the pose stays
+      // what the URDF alone gives, not an empty one.
+      indexer.urdf_only_pose();
+      diagnostics.add(Severity::warning, {semantics.source, 0}, "no-groups",
+                      "the semantics declare no chain and no group: the full pose is every movable joint of the "
+                      "URDF, as without semantics");
+    }
   } else {
     indexer.urdf_only_pose();
   }
   for (std::size_t i = 0; i < pose_names.size(); ++i)
     urdf.joints[pose_to_urdf[i]].index = static_cast<int>(i);
+  indexer.pose_mimics();
   indexer.pose_warnings();
 }
 

@@ -70,10 +70,8 @@ std::string pose_label(const NamedPose& pose) {
 
 /// Why a joint named by a pose is not in the full pose.
 std::string outside_reason(const Model& model, const std::string& joint) {
-  const JointInfo* info = model.find_urdf_joint(joint);
-  if (!info) return "is not a joint of the URDF";
-  if (!info->movable()) return fmt::format("is {}, not part of the full pose", to_string(info->type));
-  return "is in no chain or group, so not part of the full pose";
+  if (auto reason = model.outside_pose_reason(joint)) return *reason;
+  return "is not a joint of the URDF";
 }
 
 }  // namespace
@@ -114,15 +112,25 @@ const NamedPose& find_named_pose(const Semantics& semantics, std::string_view na
 
 void apply_pose_assignments(const Model& model, std::span<const JointAssignment> assignments, JointState& state) {
   prepare(model, state);
-  for (const auto& a : assignments) state.position[model.joint_index(a.joint)] = a.value;
+  std::vector<int> given;
+  for (const auto& a : assignments) {
+    const std::size_t index = model.joint_index(a.joint);
+    state.position[index] = a.value;
+    given.push_back(static_cast<int>(index));
+  }
+  model.complete_mimic_joints(state, given);
 }
 
-JointState named_pose(const Model& model, std::string_view name) {
+/// The zero pose, with mimic joints where their masters at 0 put them (their offsets).
+JointState zero_pose(const Model& model) {
   JointState state;
   state.name = model.joint_names();
   state.position.assign(model.pose_size(), 0.0);
-  return named_pose(model, name, state);
+  model.complete_mimic_joints_except(state, {});
+  return state;
 }
+
+JointState named_pose(const Model& model, std::string_view name) { return named_pose(model, name, zero_pose(model)); }
 
 JointState named_pose(const Model& model, std::string_view name, const JointState& base) {
   const NamedPose& pose = find_named_pose(model.semantics(), name);
@@ -130,13 +138,21 @@ JointState named_pose(const Model& model, std::string_view name, const JointStat
     throw SizeMismatch("base pose position", model.pose_size(), base.position.size());
   JointState state = base;
   state.name = model.joint_names();
+  std::vector<int> given;
   for (const auto& [joint, value] : pose.joints) {
     const auto index = model.find_joint_index(joint);
-    if (!index)
+    if (!index) {
+      // As srdfdom and MoveIt: a value for a joint the URDF lacks is dropped, and a mimic
+      // joint outside the pose follows its master (check_named_poses reports the first).
+      const JointInfo* info = model.find_urdf_joint(joint);
+      if (!info || info->mimic) continue;
       throw ModelError({model.semantics().source, pose.line},
                        fmt::format("{}: joint '{}' {}", pose_label(pose), joint, outside_reason(model, joint)));
+    }
     state.position[*index] = value;
+    given.push_back(static_cast<int>(*index));
   }
+  model.complete_mimic_joints(state, given);
   return state;
 }
 
@@ -146,12 +162,12 @@ JointState resolve_pose(const Model& model, std::string_view spec, const JointSt
   if (base) {
     state = *base;
     state.name.clear();
+  } else {
+    state = zero_pose(model);
   }
   std::size_t first_assignment = 0;
   if (!items.empty() && items.front().find('=') == std::string_view::npos) {
-    JointState start;
-    start.position.assign(model.pose_size(), 0.0);
-    state = named_pose(model, items.front(), base ? *base : start);
+    state = named_pose(model, items.front(), state);
     first_assignment = 1;
   }
   std::vector<JointAssignment> assignments;
@@ -167,10 +183,13 @@ Diagnostics check_named_poses(const Model& model) {
     for (const auto& [joint, value] : pose.joints) {
       const JointInfo* info = model.find_urdf_joint(joint);
       if (!info) {
-        out.add(Severity::error, {source, pose.line}, "pose-unknown-joint",
-                fmt::format("{}: joint '{}' is not a joint of the URDF", pose_label(pose), joint));
+        // A mistake, but srdfdom loads the pose without the value: a warning that `check`
+        // turns into an error.
+        out.add(Severity::warning, {source, pose.line}, "pose-unknown-joint",
+                fmt::format("{}: joint '{}' is not a joint of the URDF: the value is dropped", pose_label(pose), joint));
         continue;
       }
+      if (!model.find_joint_index(joint) && info->mimic) continue;  // it follows its master
       if (!model.find_joint_index(joint)) {
         out.add(Severity::error, {source, pose.line}, "pose-joint-outside-pose",
                 fmt::format("{}: joint '{}' {}", pose_label(pose), joint, outside_reason(model, joint)));

@@ -204,10 +204,10 @@ private:
   }
 
   GroupSpec group(const ordered_json& e) {
-    auto [name, line] = head(e, "group", {"chains", "joints", "description"});
+    auto [name, line] = head(e, "group", {"chains", "joints", "links", "description"});
     const std::string owner = fmt::format("group '{}'", name);
     return {name, strings(e, "chains", owner, line), strings(e, "joints", owner, line),
-            text(e, "description", owner, line, false), line};
+            text(e, "description", owner, line, false), line, strings(e, "links", owner, line)};
   }
 
   ContactSpec contact(const ordered_json& e) {
@@ -290,6 +290,7 @@ std::string to_semantics_json(const Semantics& s) {
     e["name"] = g.name;
     if (!g.chains.empty()) e["chains"] = g.chains;
     if (!g.joints.empty()) e["joints"] = g.joints;
+    if (!g.links.empty()) e["links"] = g.links;
     if (!g.description.empty()) e["description"] = g.description;
     doc["groups"].push_back(std::move(e));
   }

@@ -1,7 +1,8 @@
 // MoveIt SRDF import. The reader does not see the URDF (parse_semantics is URDF-free), so
-// it maps what the SRDF itself says and reports, with its line, every construct rmodel
-// cannot express: links in groups, joints listed beside a chain, overlapping groups,
-// passive joints, collision matrices, multi-DOF group-state values, unknown elements.
+// it maps what the SRDF itself says (a group's links are resolved to their parent joints
+// where the semantics meets the URDF, model_index.cpp) and reports, with its line, every
+// construct rmodel cannot express: passive joints, collision matrices, multi-DOF
+// group-state values, unknown elements; and a group copied under another name.
 // The decisions are in docs/design.md, "Interop and CI guards".
 #include <algorithm>
 #include <charconv>
@@ -63,10 +64,6 @@ std::string join(const std::vector<std::string>& names, std::size_t max = 8) {
   for (std::size_t i = 0; i < names.size() && i < max; ++i) out += (i ? ", " : "") + names[i];
   if (names.size() > max) out += fmt::format(", ... ({} in all)", names.size());
   return out;
-}
-
-std::string plural(std::size_t n, std::string_view word) {
-  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
 }
 
 /// What rmodel says about SRDF elements it reads but does not keep.
@@ -350,18 +347,12 @@ private:
       std::vector<std::string> stack;
       expand(g, content, stack, true);
 
-      // Links are never kept: rmodel groups hold chains and joints.
-      if (!g.links.empty())
-        warn(g.links.front().line, "srdf-group-links",
-             fmt::format("group '{}': {} not kept ({}): rmodel groups hold chains and joints, and the SRDF reader "
-                         "does not look up a link's parent joint in the URDF",
-                         g.name, plural(g.links.size(), "<link> element"), join(names_of(g.links))));
-      if (content.chains.empty() && content.extra_joints.empty()) {
+      if (content.chains.empty() && content.extra_joints.empty() && content.links.empty()) {
         warn(g.line, "srdf-group-empty",
-             fmt::format("group '{}' is not kept: it has no chain and no joint rmodel can use{}", g.name,
-                         content.links.empty() ? "" : " (only links)"));
+             fmt::format("group '{}' is not kept: it has no chain, joint or link rmodel can use", g.name));
         continue;
       }
+      report_copy(g);
 
       GroupSpec spec;
       spec.name = g.name;
@@ -385,8 +376,35 @@ private:
           } else {
             add_unique(spec.joints, j);
           }
+      spec.links = content.links;
       out_.groups.push_back(std::move(spec));
     }
+  }
+
+  /// A group whose own elements are exactly an earlier group's (chains, joints, links and
+  /// subgroups, in any order) under another name is a copy left unedited, as HyQ's `rh_leg`
+  /// listing the `lh_` joints: a mistake (`group-copy`, an error of `check`).
+  void report_copy(const RawGroup& g) {
+    const auto own = own_elements(g);
+    if (own.empty()) return;
+    for (const auto& earlier : groups_) {
+      if (&earlier == &g) return;
+      if (earlier.duplicate || earlier.name == g.name || own_elements(earlier) != own) continue;
+      warn(g.line, "group-copy",
+           fmt::format("group '{}' lists exactly what group '{}' (line {}) lists: a copied group under another name? "
+                       "Both move the same joints",
+                       g.name, earlier.name, earlier.line));
+      return;
+    }
+  }
+
+  static std::set<std::string> own_elements(const RawGroup& g) {
+    std::set<std::string> out;
+    for (const auto& c : g.chains) out.insert("chain " + c.base_link + " " + c.tip_link);
+    for (const auto& j : g.joints) out.insert("joint " + j.name);
+    for (const auto& l : g.links) out.insert("link " + l.name);
+    for (const auto& sub : g.subgroups) out.insert("group " + sub.name);
+    return out;
   }
 
   /// Line of a group's own `<joint name=...>`, else the group's line.
@@ -418,12 +436,6 @@ private:
       if (!p.group.empty() && !find_group(p.group))
         warn(p.line, "srdf-unknown-group",
              fmt::format("group_state '{}': group '{}' is not a declared group (the pose is kept)", p.name, p.group));
-  }
-
-  static std::vector<std::string> names_of(const std::vector<Named>& items) {
-    std::vector<std::string> names;
-    for (const auto& n : items) names.push_back(n.name);
-    return names;
   }
 
   struct Ignored {

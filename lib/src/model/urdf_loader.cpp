@@ -547,6 +547,10 @@ std::optional<UrdfModel> analyse_urdf(std::string_view text, const std::string& 
       joint.velocity_limit = uj.limits->velocity;
       joint.effort_limit = uj.limits->effort;
     }
+    // As written; the model rules check the master and resolve chained mimics.
+    if (uj.mimic)
+      joint.mimic = JointMimic{uj.mimic->joint_name, uj.mimic->multiplier, uj.mimic->offset,
+                               uj.mimic->joint_name, uj.mimic->multiplier, uj.mimic->offset};
     model.links[model.link_by_name.at(joint.child_link)].parent_joint = joint.name;
     model.links[model.link_by_name.at(joint.parent_link)].child_joints.push_back(joint.name);
     model.joint_by_name.emplace(joint.name, model.joints.size());

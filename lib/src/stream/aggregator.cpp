@@ -302,6 +302,8 @@ struct Aggregator::State {
         filters->restart(JointFilters::diff, j, x);
       }
     }
+    // Mimic joints the message did not give follow the masters it gave (issue 22).
+    model.complete_mimic_joints(pose, slots);
     pose.stamp = js.stamp;
     return true;
   }
@@ -394,6 +396,7 @@ struct Aggregator::State {
         if (!fresh[j] && seen[j]) predict(j, dt_s);
         fresh[j] = 0;
       }
+      model.complete_mimic_joints_except(pose, seen);  // mimic joints never given follow predicted masters
     }
     const std::int64_t ended = cycle++;
     open_cycle = false;

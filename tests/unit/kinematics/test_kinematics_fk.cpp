@@ -113,8 +113,13 @@ void expect_chain_matches_kdl(const KDL::Chain& chain, const rk::KinematicModel&
   EXPECT_LT(frame_error(ws.frame(0), KDL::Frame::Identity()), 0.0 + 1e-300);
 }
 
+/// Per pose slot, the KDL tree columns that move with it and the rate of each (1 for the
+/// slot's own joint, the mimic multiplier for a mimic joint following it).
+using SlotColumns = std::vector<std::vector<std::pair<Eigen::Index, double>>>;
+
 void expect_tree_matches_kdl(const KDL::Tree& tree, const rk::KinematicModel& model,
-                             const KDL::JntArray& q_kdl, const std::vector<double>& q_model) {
+                             const KDL::JntArray& q_kdl, const std::vector<double>& q_model,
+                             const SlotColumns& slot_columns = {}) {
   rk::Workspace ws(model);
   rk::forward_kinematics(model, ws, q_model);
   KDL::TreeFkSolverPos_recursive fk(tree);
@@ -131,6 +136,15 @@ void expect_tree_matches_kdl(const KDL::Tree& tree, const rk::KinematicModel& mo
     ASSERT_GE(jac_solver.JntToJac(q_kdl, kj, name), 0) << name;
     rk::jacobian(model, ws, b, J);
     // KDL's tree Jacobian has one column per KDL slot; map to the model's pose slots.
+    if (!slot_columns.empty()) {
+      for (std::size_t s = 0; s < model.pose_size(); ++s) {
+        Eigen::Matrix<double, 6, 1> expected = Eigen::Matrix<double, 6, 1>::Zero();
+        for (const auto& [kcol, rate] : slot_columns[s]) expected += rate * kj.data.col(kcol);
+        EXPECT_LT((J.col(static_cast<Eigen::Index>(s)) - expected).cwiseAbs().maxCoeff(), kTol)
+            << name << " column " << s;
+      }
+      continue;
+    }
     for (std::size_t s = 0; s < model.pose_size(); ++s) {
       const auto body = model.joint_body(s);
       if (!body) {
@@ -294,17 +308,29 @@ const std::vector<FixtureRobot>& fixture_robots() {
   return robots;
 }
 
-/// A full pose in the slot order of a KDL tree.
-KDL::JntArray to_kdl_slots(const KDL::Tree& tree, const rk::KinematicModel& km,
-                           const std::vector<double>& full) {
+/// A full pose in the slot order of a KDL tree, from the model's own description of its
+/// joints: a mimic joint whose root master is in the pose takes root_multiplier · q_root +
+/// root_offset (as robot_state_publisher sets it), any other joint its pose value.
+/// `columns` receives, per pose slot, the KDL columns that move with it and their rates.
+KDL::JntArray to_kdl_slots(const KDL::Tree& tree, const rmodel::Model& model, const std::vector<double>& full,
+                           SlotColumns& columns) {
   KDL::JntArray q(tree.getNrOfJoints());
-  for (std::size_t b = 1; b < km.size(); ++b) {
-    const auto& body = km.bodies()[b];
-    const KDL::TreeElement& e = tree.getSegments().at(body.name);
-    if (body.q_index >= 0) q(GetTreeElementQNr(e)) = full[static_cast<std::size_t>(body.q_index)];
+  columns.assign(model.pose_size(), {});
+  for (const auto& [name, element] : tree.getSegments()) {
+    const rmodel::JointInfo* joint = model.find_urdf_joint(element.segment.getJoint().getName());
+    if (!joint || !joint->movable()) continue;
+    const auto kcol = static_cast<Eigen::Index>(GetTreeElementQNr(element));
+    const rmodel::JointInfo* root = joint->mimic ? model.find_urdf_joint(joint->mimic->root) : nullptr;
+    if (root && root->index >= 0) {
+      const auto slot = static_cast<std::size_t>(root->index);
+      q(static_cast<unsigned int>(kcol)) = joint->mimic->root_multiplier * full[slot] + joint->mimic->root_offset;
+      columns[slot].emplace_back(kcol, joint->mimic->root_multiplier);
+    } else if (joint->index >= 0) {
+      q(static_cast<unsigned int>(kcol)) = full[static_cast<std::size_t>(joint->index)];
+      columns[static_cast<std::size_t>(joint->index)].emplace_back(kcol, 1.0);
+    }
   }
-  return q;
-}
+  return q;}
 
 }  // namespace
 
@@ -323,7 +349,9 @@ TEST(KinematicsFk, FixtureTreesMatchKdlTreeSolvers) {
       std::uniform_real_distribution<double> a(-2.5, 2.5);
       std::vector<double> full(model.pose_size());
       for (double& v : full) v = a(rng);
-      expect_tree_matches_kdl(tree, km, to_kdl_slots(tree, km, full), full);
+      SlotColumns columns;
+      const KDL::JntArray q_kdl = to_kdl_slots(tree, model, full, columns);
+      expect_tree_matches_kdl(tree, km, q_kdl, full, columns);
     }
   }
 }

@@ -109,6 +109,33 @@ INSTANTIATE_TEST_SUITE_P(
         RuleCase{"duplicate_contact",
                  "{\"contacts\": [{\"name\": \"c\", \"points\": []},\n\n{\"name\": \"c\", \"points\": []}]}",
                  "duplicate contact 'c'", 3},
+        RuleCase{"unknown_default_contact",
+                 "{\"chains\": [{\"name\": \"a\", \"first_link\": \"base\", \"last_link\": \"l1\", "
+                 "\"default_contact\": \"hoof\"}]}",
+                 "default_contact 'hoof' is not a declared contact", 1}),
+    [](const ::testing::TestParamInfo<RuleCase>& info) { return std::string(info.param.name); });
+
+// Mistakes srdfdom and MoveIt load all the same, skipping the element: loading skips it too
+// with a warning naming file and line, and `check` counts it as an error.
+class ModelRuleMistakes : public ::testing::TestWithParam<RuleCase> {};
+
+TEST_P(ModelRuleMistakes, LoadWithAWarningAndAreErrorsOfCheck) {
+  const RuleCase& c = GetParam();
+  const std::string sem(c.json);
+  const Model model = Model::from_urdf_string(kUrdf, "crafted.urdf", semantics(c.json));
+  EXPECT_FALSE(model.find_chain("a")) << "the chain naming a missing link is skipped";
+  EXPECT_FALSE(model.find_joint_index("ghost"));
+  const Diagnostics report = check_model_text(kUrdf, "crafted.urdf", &sem, "sem.json");
+  ASSERT_TRUE(report.has_errors());
+  const Diagnostic& d = *report.first_error();
+  EXPECT_NE(d.message.find(c.expected), std::string::npos) << d.message;
+  EXPECT_EQ(d.where.file, "sem.json");
+  EXPECT_EQ(d.where.line, c.line);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    All, ModelRuleMistakes,
+    ::testing::Values(
         RuleCase{"unknown_first_link",
                  "{\"chains\": [{\"name\": \"a\", \"first_link\": \"nowhere\", \"last_link\": \"l1\"}]}",
                  "chain 'a': first_link 'nowhere' is not a link of the URDF", 1},
@@ -123,24 +150,12 @@ INSTANTIATE_TEST_SUITE_P(
                  "{\"chains\": [{\"name\": \"a\", \"first_link\": \"base\", \"last_link\": \"m1\", "
                  "\"last_link_virtual\": \"lv\"}]}",
                  "last_link 'm1' is not between first_link 'base' and last_link_virtual 'lv'", 1},
-        RuleCase{"unknown_default_contact",
-                 "{\"chains\": [{\"name\": \"a\", \"first_link\": \"base\", \"last_link\": \"l1\", "
-                 "\"default_contact\": \"hoof\"}]}",
-                 "default_contact 'hoof' is not a declared contact", 1},
         RuleCase{"unknown_chain_in_group",
                  "{\"groups\": [{\"name\": \"g\", \"chains\": [\"ghost\"]}]}",
                  "group 'g': chain 'ghost' is not a declared chain", 1},
         RuleCase{"group_joint_absent",
                  "{\"groups\": [{\"name\": \"g\", \"joints\": [\"ghost\"]}]}",
-                 "group 'g': joint 'ghost' is not a joint of the URDF", 1},
-        // A group with chains of its own naming a joint of another group's chain: one limb's
-        // group listing another limb's joint.
-        RuleCase{"group_joint_of_another_groups_chain",
-                 "{\"chains\": [{\"name\": \"a\", \"first_link\": \"base\", \"last_link\": \"l2\"},"
-                 "{\"name\": \"side\", \"first_link\": \"base\", \"last_link\": \"m3\"}],\n"
-                 "\"groups\": [{\"name\": \"g1\", \"chains\": [\"a\"]},\n"
-                 "{\"name\": \"g2\", \"chains\": [\"side\"], \"joints\": [\"j1\"]}]}",
-                 "group 'g2': joint 'j1' is not on the group's own chains but on chain 'a' (base → l2) of group 'g1'", 3}),
+                 "group 'g': joint 'ghost' is not a joint of the URDF", 1}),
     [](const ::testing::TestParamInfo<RuleCase>& info) { return std::string(info.param.name); });
 
 // What MoveIt's reader accepts loads, with a warning naming the file and line.
@@ -187,6 +202,14 @@ INSTANTIATE_TEST_SUITE_P(
                     "group-overlap", "group 'g2' shares 1 joint (e1) with group g1", 1},
         LenientCase{"group_joint_fixed", "{\"groups\": [{\"name\": \"g\", \"joints\": [\"fx\", \"e1\"]}]}",
                     "fixed-joint", "group 'g': 1 joint skipped, not movable: fx", 1},
+        // A group with chains of its own naming a joint of another group's chain (PR2's
+        // whole_body): kept as listed, owned by the first group.
+        LenientCase{"group_joint_of_another_groups_chain",
+                    "{\"chains\": [{\"name\": \"a\", \"first_link\": \"base\", \"last_link\": \"l2\"},"
+                    "{\"name\": \"side\", \"first_link\": \"base\", \"last_link\": \"m3\"}],\n"
+                    "\"groups\": [{\"name\": \"g1\", \"chains\": [\"a\"]},\n"
+                    "{\"name\": \"g2\", \"chains\": [\"side\"], \"joints\": [\"j1\"]}]}",
+                    "group-overlap", "group 'g2' shares 1 joint (j1) with group g1", 3},
         LenientCase{"joint_group_over_a_chain",
                     "{\"chains\": [{\"name\": \"a\", \"first_link\": \"base\", \"last_link\": \"l1\"}],"
                     "\"groups\": [{\"name\": \"g\", \"joints\": [\"j1\"]},\n{\"name\": \"h\", \"chains\": [\"a\"]}]}",

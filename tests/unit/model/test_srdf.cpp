@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "rmodel/check.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/model.hpp"
 #include "rmodel/pose.hpp"
@@ -79,12 +80,12 @@ TEST(SrdfFixtures, SweetieBotGroupsBecomeChainsAndGroups) {
   EXPECT_EQ(s.virtual_joints[0].parent_frame, "odom_combined");
   EXPECT_EQ(s.virtual_joints[0].child_link, "base_link");
 
-  // Nothing dropped silently: links listed in groups, passive joints and the collision
-  // matrix are all reported.
-  EXPECT_EQ(count_code(s, "srdf-group-links"), 5U);
-  const Diagnostic* links = find_warning(s, "srdf-group-links", "group 'leg1'");
-  ASSERT_NE(links, nullptr);
-  EXPECT_EQ(links->where.file, path);
+  // Links listed in groups are kept (their parent joints join the group against the
+  // URDF, as MoveIt builds groups); passive joints and the collision matrix are reported.
+  EXPECT_EQ(s.groups[0].name, "leg1");
+  EXPECT_EQ(s.groups[0].links,
+            (std::vector<std::string>{"bone11", "bone12", "bone13", "bone14", "bone15", "bone16"}));
+  EXPECT_EQ(count_code(s, "srdf-group-links"), 0U);
   const Diagnostic* passive = find_warning(s, "srdf-ignored", "7 <passive_joint> elements");
   ASSERT_NE(passive, nullptr);
   EXPECT_NE(passive->message.find("joint16"), std::string::npos);
@@ -265,14 +266,15 @@ TEST(SrdfCrafted, WhatCannotBeExpressedIsReported) {
 <disable_collisions link1="a" link2="c" reason="Never"/>
 <my_extension/>
 )");
-  EXPECT_EQ(names(s.groups), (std::vector<std::string>{"g"}));
-  EXPECT_EQ(s.groups[0].joints, (std::vector<std::string>{"j"}));
+  // A group of links is kept: its links' parent joints are its joints against the URDF.
+  EXPECT_EQ(names(s.groups), (std::vector<std::string>{"links_only", "g"}));
+  EXPECT_EQ(s.groups[0].links, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(s.groups[1].joints, (std::vector<std::string>{"j"}));
   auto line_of = [&](std::string_view code, std::string_view text) {
     const Diagnostic* d = find_warning(s, code, text);
     return d ? d->where.line : -1;
   };
-  EXPECT_EQ(line_of("srdf-group-links", "group 'links_only': 2 <link> elements not kept (a, b)"), 3);
-  EXPECT_EQ(line_of("srdf-group-empty", "group 'links_only' is not kept"), 3);
+  EXPECT_EQ(line_of("srdf-group-empty", "group 'links_only'"), -1);
   EXPECT_EQ(line_of("srdf-group-empty", "group 'empty' is not kept"), 4);
   EXPECT_EQ(line_of("srdf-unknown-group", "subgroup 'missing'"), 5);
   EXPECT_EQ(line_of("srdf-group-cycle", "subgroup 'g'"), 5);
@@ -402,16 +404,20 @@ TEST(SrdfCrafted, LoadsAgainstAUrdfAndChainRulesStillApply) {
   const JointState ready = named_pose(model, "ready");
   EXPECT_EQ(ready.position, (std::vector<double>{0, 0.5, 0.02}));
 
-  // A chain to a link the URDF lacks is the model rule's error, naming the SRDF line.
-  const Semantics bad = srdf("<group name=\"arm\">\n<chain base_link=\"base\" tip_link=\"nowhere\"/></group>\n");
-  try {
-    (void)Model::from_urdf_string(kCraftedUrdf, "crafted.urdf", bad);
-    FAIL();
-  } catch (const ModelError& e) {
-    EXPECT_EQ(e.where().file, "r.srdf");
-    EXPECT_EQ(e.where().line, 4);
-    EXPECT_NE(std::string(e.what()).find("last_link 'nowhere' is not a link of the URDF"), std::string::npos);
-  }
+  // A chain to a link the URDF lacks is skipped, as srdfdom skips it; `check` reports the
+  // mistake as an error naming the SRDF line.
+  const std::string bad_text =
+      "<?xml version=\"1.0\"?>\n<robot name=\"r\">\n<group name=\"arm\">\n<chain base_link=\"base\" "
+      "tip_link=\"nowhere\"/></group>\n<group name=\"hand\"><joint name=\"f1\"/></group>\n</robot>\n";
+  const Model skipped = Model::from_urdf_string(kCraftedUrdf, "crafted.urdf", parse_srdf(bad_text, "r.srdf"));
+  EXPECT_FALSE(skipped.find_chain("arm"));
+  EXPECT_EQ(skipped.joint_names(), (std::vector<std::string>{"f1"}));
+  const Diagnostics report = check_model_text(kCraftedUrdf, "crafted.urdf", &bad_text, "r.srdf", SemanticsFormat::srdf);
+  const Diagnostic* e = report.first_error();
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->where.file, "r.srdf");
+  EXPECT_EQ(e->where.line, 4);
+  EXPECT_NE(e->message.find("last_link 'nowhere' is not a link of the URDF"), std::string::npos);
 }
 
 }  // namespace

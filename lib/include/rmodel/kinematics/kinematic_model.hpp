@@ -14,7 +14,7 @@
 ///   centre of mass, contact positions) is expressed in the base frame.
 /// - A body's link frame at joint value q (the substitution rule of the original design):
 ///
-///       X_body = X_parent · origin · M(scale · q) · Trans(tip)
+///       X_body = X_parent · origin · M(scale · q + offset) · Trans(tip)
 ///
 ///   where M is the joint motion in the joint frame: R(axis, θ) for revolute/continuous
 ///   joints, Trans(axis · θ) for prismatic joints, identity for fixed ones. `tip` is zero for
@@ -22,6 +22,15 @@
 ///   joint axis does not pass through the segment's tip frame (e.g. Denavit–Hartenberg).
 /// - The **pose** is a vector of `pose_size()` joint values; each movable body reads
 ///   `q[q_index]`. Movable joints outside the pose (q_index -1) are held at 0.
+/// - **Mimic joints** (URDF `<mimic>`) of a model built from rmodel::Model follow their
+///   master as robot_state_publisher moves them: the body reads the slot of the master (the
+///   highest joint up the chain of masters that has a slot; the root master when it is in
+///   the pose) with scale and offset composed from the mimic rules, q = multiplier ·
+///   q_master + offset. Several bodies then read one slot: a Jacobian's column of a master
+///   includes its mimic joints' motion, and the mimic joint's own slot is read by no body
+///   (a zero column). MimicJoints::from_pose instead lets a mimic joint that has a slot read
+///   its own value (Model::complete_mimic_joints fills it). A mimic joint whose masters have
+///   no slot reads its own slot, or, outside the pose, sits where its masters at 0 put it.
 
 #include <cstddef>
 #include <cstdint>
@@ -68,12 +77,28 @@ struct RMODEL_API Body {
   /// Parent link frame → joint frame, at q = 0.
   Eigen::Isometry3d origin = Eigen::Isometry3d::Identity();
   Eigen::Vector3d axis = Eigen::Vector3d::UnitZ();  ///< unit joint axis in the joint frame
-  double scale = 1.0;  ///< joint angle (rad) or displacement (m) = scale · q
+  double scale = 1.0;  ///< joint angle (rad) or displacement (m) = scale · q + offset
+  double offset = 0.0;  ///< rad or m; non-zero for mimic joints with an offset
   /// Joint frame (after the motion) → link frame: a translation, zero for URDF models.
   Eigen::Vector3d tip = Eigen::Vector3d::Zero();
   LinkInertial inertial;
   /// Number of movable joints from the base down to this body, its own joint included.
   int depth = 0;
+  /// For a mimic joint (models from rmodel::Model): the joint at the root of its chain of
+  /// masters and the rule from it, value = mimic_multiplier · q_root + mimic_offset (the
+  /// model's JointMimic, whatever slot the body reads); empty for other joints.
+  std::string mimic_root;
+  double mimic_multiplier = 1.0;
+  double mimic_offset = 0.0;
+};
+
+/// How a mimic joint with a slot of its own reads the pose.
+enum class MimicJoints {
+  follow_master,  ///< from its master's slot (the pose's own value is not read): q is a pose of
+                  ///< independent joints, and Jacobians are derivatives along the mimic rule
+  from_pose,      ///< from its own slot, as any joint (complete the pose with
+                  ///< Model::complete_mimic_joints; a value the input gave is kept, as
+                  ///< robot_state_publisher keeps it); mimic joints without a slot still follow
 };
 
 /// Which slots the pose vector of a chain model has.
@@ -89,17 +114,20 @@ public:
   // ---- building (may allocate and throw; never in a hot path) ----
 
   /// The whole kinematic tree of a robot model; the pose is the model's full sorted pose
-  /// (q_index = JointInfo::index). Inertials come from the model's links (the root link
-  /// included, which KDL::Tree cannot carry).
-  static KinematicModel from_model(const Model& model);
+  /// (q_index = JointInfo::index; mimic joints as `mimic_joints` says). Inertials come from
+  /// the model's links (the root link included, which KDL::Tree cannot carry).
+  static KinematicModel from_model(const Model& model, MimicJoints mimic_joints = MimicJoints::follow_master);
 
   /// One chain of a robot model (`Model::kdl_chain(chain, with_virtual)`): body 0 is the
   /// chain's first_link, then every segment of the chain (fixed ones included).
   /// @param layout whether the pose is the chain's own q array or the full sorted pose.
   /// @throws NotFound when the chain does not exist.
+  /// A mimic joint of the chain follows the highest joint up its chain of masters that has
+  /// a slot in the layout (with PoseLayout::chain, one on the chain).
   static KinematicModel from_chain(const Model& model, std::string_view chain,
                                    bool with_virtual = true,
-                                   PoseLayout layout = PoseLayout::chain);
+                                   PoseLayout layout = PoseLayout::chain,
+                                   MimicJoints mimic_joints = MimicJoints::follow_master);
 
   /// A KDL chain: body 0 is the chain's base (named `base_name`), body i is segment i-1.
   /// The pose is KDL's joint array for the chain (size getNrOfJoints()).
@@ -126,7 +154,8 @@ public:
   [[nodiscard]] std::optional<std::size_t> find_body(std::string_view link) const noexcept;
   /// @throws NotFound
   [[nodiscard]] std::size_t body_index(std::string_view link) const;
-  /// Body driven by pose slot `q_index`; nullopt when no body reads that slot.
+  /// Body driven by pose slot `q_index` (the slot's own joint when mimic joints read it too);
+  /// nullopt when no body reads that slot.
   [[nodiscard]] std::optional<std::size_t> joint_body(std::size_t q_index) const noexcept;
   /// Index of the last body (the tip of a chain model).
   [[nodiscard]] std::size_t tip() const noexcept { return size() - 1; }

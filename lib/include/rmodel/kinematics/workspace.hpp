@@ -62,16 +62,16 @@ public:
   // ---- results of frame_derivatives ----
 
   /// ∂X_body/∂q[q_index] (4×4, last row zero) as left by the last frame_derivatives call
-  /// for this body; the zero matrix when that joint does not move the body.
+  /// for this body; the zero matrix when that joint does not move the body. When mimic
+  /// joints read the slot too, the sum over every joint of the body's path reading it.
   /// @throws InvalidArgument on an index out of range or when the workspace holds no first
   /// derivatives.
-  [[nodiscard]] const Eigen::Matrix4d& frame_derivative(std::size_t body,
-                                                        std::size_t q_index) const;
+  [[nodiscard]] Eigen::Matrix4d frame_derivative(std::size_t body, std::size_t q_index) const;
   /// ∂²X_body/∂q[i]∂q[j] (4×4, last row zero, symmetric in i and j); zero when either joint
-  /// does not move the body.
+  /// does not move the body (sums over mimic joints as frame_derivative).
   /// @throws InvalidArgument on an index out of range or without second-derivative storage.
-  [[nodiscard]] const Eigen::Matrix4d& frame_second_derivative(std::size_t body, std::size_t i,
-                                                               std::size_t j) const;
+  [[nodiscard]] Eigen::Matrix4d frame_second_derivative(std::size_t body, std::size_t i,
+                                                        std::size_t j) const;
 
   /// Raw first derivatives of a body: entry a is the derivative by the joint of the a-th
   /// body of KinematicModel::joint_path(body) (the a-th moving joint from the base).

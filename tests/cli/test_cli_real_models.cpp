@@ -1,0 +1,316 @@
+// Real robot descriptions as users bring them (issue 22): mimic joints in the commands,
+// MoveIt configurations srdfdom loads, floating and planar joints, and `check` for CI
+// (--ignore, -f github, --meshes). The models are small files of tests/data/models, each
+// reproducing one case of a public robot description.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "test_support.hpp"
+
+namespace rmodel {
+namespace {
+
+using test::fixture;
+using test::run_rmodel;
+
+std::string model_file(const std::string& file) {
+  return (test::source_dir() / "tests/data/models" / file).string();
+}
+
+std::vector<std::string> humanoid(std::vector<std::string> args, const std::string& srdf) {
+  args.insert(args.end(), {"--urdf", model_file("humanoid.urdf"), "--semantics", model_file(srdf)});
+  return args;
+}
+
+bool has_text(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// ---- mimic joints ----
+
+TEST(CliMimic, FkMovesTheMimicJointWithItsMaster) {
+  // right_finger slides along -y by the left finger's displacement (hand at x = 0.3 + 0.1).
+  const auto r = run_rmodel({"fk", "-u", model_file("gripper.urdf"), "finger_left=0.02", "--links",
+                             "left_finger,right_finger", "-f", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  std::map<std::string, nlohmann::json> by_link;
+  for (const auto& f : doc["frames"]) by_link[f["link"].get<std::string>()] = f;
+  ASSERT_EQ(by_link.size(), 2U) << r.out;
+  EXPECT_NEAR(by_link["left_finger"]["y"].get<double>(), 0.02, 1e-12);
+  EXPECT_NEAR(by_link["right_finger"]["y"].get<double>(), -0.02, 1e-12);
+  EXPECT_NEAR(by_link["right_finger"]["x"].get<double>(), 0.4, 1e-12);
+
+  // A value the input gives for the mimic joint is kept, as robot_state_publisher keeps it.
+  const auto own = run_rmodel({"fk", "-u", model_file("gripper.urdf"), "finger_left=0.02", "finger_right=0.01",
+                               "--links", "right_finger", "-f", "json"});
+  ASSERT_EQ(own.exit_code, 0) << own.err;
+  EXPECT_NEAR(nlohmann::json::parse(own.out)["frames"][0]["y"].get<double>(), -0.01, 1e-12);
+}
+
+TEST(CliMimic, PandaRightFingerFollowsTheLeftOne) {
+  RMODEL_REQUIRE_FIXTURES();
+  // The issue's case: both fingers open by 0.02 m, symmetric about the hand's axis.
+  const auto r = run_rmodel({"fk", "-u", fixture("example_robot_data/panda.urdf").string(), "panda_finger_joint1=0.02",
+                             "--links", "panda_hand,panda_leftfinger,panda_rightfinger", "-f", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::map<std::string, std::vector<double>> at;
+  const auto doc = nlohmann::json::parse(r.out);
+  for (const auto& f : doc["frames"])
+    at[f["link"].get<std::string>()] = {f["x"].get<double>(), f["y"].get<double>(), f["z"].get<double>()};
+  ASSERT_EQ(at.size(), 3U);
+  const auto& hand = at["panda_hand"];
+  double left = 0, right = 0;
+  for (std::size_t k = 0; k < 3; ++k) {
+    left += std::pow(at["panda_leftfinger"][k] - hand[k], 2);
+    right += std::pow(at["panda_rightfinger"][k] - hand[k], 2);
+  }
+  // Each finger frame sits 0.0584 m along the hand's axis and 0.02 m aside from it.
+  EXPECT_NEAR(std::sqrt(left), std::hypot(0.0584, 0.02), 1e-9);
+  EXPECT_NEAR(std::sqrt(right), std::hypot(0.0584, 0.02), 1e-9);
+  double gap = 0;
+  for (std::size_t k = 0; k < 3; ++k) gap += std::pow(at["panda_leftfinger"][k] - at["panda_rightfinger"][k], 2);
+  EXPECT_NEAR(std::sqrt(gap), 0.04, 1e-9);
+}
+
+TEST(CliMimic, AggregatedPosesCompleteMimicJointsAndKeepGivenOnes) {
+  // Each message gives the left finger; the second one also the right finger's own value.
+  const std::string input =
+      "{\"t\": 1, \"name\": [\"finger_left\"], \"position\": [0.02]}\n"
+      "{\"t\": 2, \"name\": [\"finger_left\", \"finger_right\"], \"position\": [0.03, 0.01]}\n";
+  const auto r = run_rmodel({"aggregate", "-u", model_file("gripper.urdf")}, input);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto lines = test::json_lines(r.out);
+  ASSERT_EQ(lines.size(), 2U) << r.out;
+  const auto names = lines[0]["name"].get<std::vector<std::string>>();
+  auto at = [&](const nlohmann::json& m, const std::string& joint) {
+    const auto k = static_cast<std::size_t>(std::find(names.begin(), names.end(), joint) - names.begin());
+    return m["position"][k].get<double>();
+  };
+  EXPECT_DOUBLE_EQ(at(lines[0], "finger_right"), 0.02);
+  EXPECT_NEAR(at(lines[0], "knuckle"), 10 * 0.02 + 0.1, 1e-15);
+  EXPECT_NEAR(at(lines[0], "tip"), -0.5 * (10 * 0.02 + 0.1) + 0.2, 1e-15);
+  EXPECT_EQ(at(lines[1], "finger_right"), 0.01);  // given: kept
+  EXPECT_NEAR(at(lines[1], "knuckle"), 10 * 0.03 + 0.1, 1e-15);
+}
+
+TEST(CliMimic, JointsListsTheMasterAndTheRule) {
+  const auto r = run_rmodel({"joints", "-u", model_file("gripper.urdf"), "-f", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  bool seen = false;
+  for (const auto& j : doc["joints"]) {
+    if (j["name"] == "tip") {
+      EXPECT_EQ(j["mimic"], "knuckle");
+      EXPECT_EQ(j["multiplier"].get<double>(), -0.5);
+      EXPECT_EQ(j["offset"].get<double>(), 0.2);
+      seen = true;
+    }
+    if (j["name"] == "arm") {
+      EXPECT_TRUE(j["mimic"].is_null());
+    }
+  }
+  EXPECT_TRUE(seen) << r.out;
+}
+
+TEST(CliMimic, JacobianHasNoColumnForAMimicJoint) {
+  const std::string dir = test::make_temp_dir("rmodel-mimic-").string();
+  const std::string sem = dir + "/gripper.json";
+  std::ofstream(sem) << R"({"chains": [{"name": "finger", "first_link": "base_link", "last_link": "tip_link"}],
+"groups": [{"name": "arm", "chains": ["finger"], "joints": ["finger_left"]}]})";
+  const auto r = run_rmodel({"jacobian", "-u", model_file("gripper.urdf"), "-s", sem, "--chain", "finger",
+                             "finger_left=0.01", "-f", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["columns"].get<std::vector<std::string>>(), (std::vector<std::string>{"arm", "wrist", "finger_left"}))
+      << r.out;
+}
+
+TEST(CliMimic, CheckReportsMimicMistakesWithTheirLines) {
+  const std::string path = model_file("mimic_mistakes.urdf");
+  const auto r = run_rmodel({"check", "-u", path});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(has_text(r.out, path + ":15: error: joint 'follows_nothing' mimics 'no_such_joint'")) << r.out;
+  EXPECT_TRUE(has_text(r.out, path + ":20: error:")) << r.out;
+  EXPECT_TRUE(has_text(r.out, "[mimic-cycle]")) << r.out;
+}
+
+// ---- MoveIt configurations srdfdom loads ----
+
+TEST(CliMoveIt, GroupsGatheringOtherGroupsJointsLoad) {
+  for (const char* srdf : {"humanoid_whole_body.srdf", "humanoid_all_arms_torso.srdf"}) {
+    for (const char* command : {"joints", "chains", "groups", "poses"}) {
+      const auto r = run_rmodel(humanoid({command}, srdf));
+      EXPECT_EQ(r.exit_code, 0) << srdf << " " << command << "\n" << r.err;
+    }
+    const auto c = run_rmodel(humanoid({"check"}, srdf));
+    EXPECT_TRUE(has_text(c.out, "valid: 0 errors")) << srdf << "\n" << c.out;
+  }
+  // whole_body keeps l_hip, which no chain has.
+  const auto j = run_rmodel(humanoid({"joints", "-f", "json"}, "humanoid_whole_body.srdf"));
+  EXPECT_TRUE(has_text(j.out, "\"l_hip\"")) << j.out;
+}
+
+TEST(CliMoveIt, AChainToAMissingLinkIsSkippedWithAWarning) {
+  const std::string srdf = model_file("humanoid_missing_link.srdf");
+  const auto r = run_rmodel(humanoid({"joints", "-f", "json"}, "humanoid_missing_link.srdf"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(has_text(r.err, srdf + ":6: chain")) << r.err;
+  EXPECT_TRUE(has_text(r.err, "'base' is not a link of the URDF")) << r.err;
+  EXPECT_TRUE(has_text(r.out, "\"r_knee\"")) << r.out;
+  EXPECT_FALSE(has_text(r.out, "\"l_elbow\"")) << r.out;
+  // check: the mistake is an error naming the SRDF line.
+  const auto c = run_rmodel(humanoid({"check"}, "humanoid_missing_link.srdf"));
+  EXPECT_EQ(c.exit_code, 1);
+  EXPECT_TRUE(has_text(c.out, srdf + ":6: error:")) << c.out;
+}
+
+TEST(CliMoveIt, AGroupStateValueForAnUnknownJointIsDropped) {
+  const std::string srdf = model_file("humanoid_unknown_pose_joint.srdf");
+  const auto r = run_rmodel(humanoid({"fk", "crouch", "--links", "l_shin", "-f", "json"}, "humanoid_unknown_pose_joint.srdf"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto c = run_rmodel(humanoid({"check"}, "humanoid_unknown_pose_joint.srdf"));
+  EXPECT_EQ(c.exit_code, 1);
+  EXPECT_TRUE(has_text(c.out, srdf + ":9: error: pose 'crouch' (group 'legs'): joint 'HeadYaw'")) << c.out;
+  EXPECT_TRUE(has_text(c.out, "'HeadYaw'")) << c.out;
+}
+
+TEST(CliMoveIt, AGroupOfLinksBringsTheirParentJoints) {
+  const auto r = run_rmodel(humanoid({"joints", "-f", "json"}, "humanoid_gripper_links.srdf"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  std::vector<std::string> names;
+  for (const auto& j : doc["joints"]) names.push_back(j["name"].get<std::string>());
+  EXPECT_NE(std::find(names.begin(), names.end(), "l_finger_a"), names.end()) << r.out;
+  EXPECT_NE(std::find(names.begin(), names.end(), "l_finger_b"), names.end()) << r.out;
+  const auto c = run_rmodel(humanoid({"check"}, "humanoid_gripper_links.srdf"));
+  EXPECT_TRUE(has_text(c.out, "valid: 0 errors")) << c.out;
+}
+
+TEST(CliMoveIt, AnSrdfWithoutGroupsKeepsTheUrdfPoseAndWarns) {
+  const auto with = run_rmodel(humanoid({"joints", "-f", "csv"}, "humanoid_no_group.srdf"));
+  const auto without = run_rmodel({"joints", "-f", "csv", "-u", model_file("humanoid.urdf")});
+  ASSERT_EQ(with.exit_code, 0) << with.err;
+  EXPECT_EQ(with.out, without.out);
+  const auto c = run_rmodel(humanoid({"check"}, "humanoid_no_group.srdf"));
+  EXPECT_TRUE(has_text(c.out, "[no-groups]")) << c.out;
+}
+
+TEST(CliMoveIt, ACopiedGroupIsAnErrorOfCheck) {
+  const std::string srdf = model_file("humanoid_copied_group.srdf");
+  const auto c = run_rmodel(humanoid({"check"}, "humanoid_copied_group.srdf"));
+  EXPECT_EQ(c.exit_code, 1);
+  EXPECT_TRUE(has_text(c.out, srdf + ":8: error: group 'r_leg' lists exactly what group 'l_leg'")) << c.out;
+}
+
+TEST(CliMoveIt, EveryFixturePairChecksWithoutErrors) {
+  RMODEL_REQUIRE_FIXTURES();
+  const std::vector<std::pair<std::string, std::string>> pairs{
+      {"example_robot_data/panda.urdf", "example_robot_data/panda.srdf"},
+      {"example_robot_data/talos_reduced.urdf", "example_robot_data/talos.srdf"},
+      {"sweetie_bot_proto2/sweetie_bot_proto2.urdf", "sweetie_bot_proto2/sweetie_bot_proto2.srdf"},
+      {"sweetie_bot_proto2/sweetie_bot_proto2.urdf", "sweetie_bot_proto2/kinematic_chains.cpf"}};
+  for (const auto& [urdf, semantics] : pairs) {
+    const auto r = run_rmodel({"check", "-u", fixture(urdf).string(), "-s", fixture(semantics).string()});
+    EXPECT_EQ(r.exit_code, 0) << urdf << " " << semantics << "\n" << r.out << r.err;
+    EXPECT_TRUE(has_text(r.out, ": 0 errors")) << r.out;
+  }
+  // panda_finger_joint2 mimics joint1: not a lost degree of freedom.
+  const auto panda = run_rmodel({"check", "-u", fixture("example_robot_data/panda.urdf").string(), "-s",
+                                 fixture("example_robot_data/panda.srdf").string()});
+  EXPECT_FALSE(has_text(panda.out, "'panda_finger_joint2' is in no chain or group")) << panda.out;
+}
+
+// ---- floating and planar joints ----
+
+TEST(CliFloating, AFloatingOrPlanarJointIsNamedAsWhatItIs) {
+  const auto f = run_rmodel({"fk", "-u", model_file("floating.urdf"), "float_j=0.3"});
+  EXPECT_NE(f.exit_code, 0);
+  EXPECT_TRUE(has_text(f.err, "joint 'float_j' is floating (6 degrees of freedom)")) << f.err;
+  EXPECT_FALSE(has_text(f.err, "unknown joint")) << f.err;
+  const auto p = run_rmodel({"fk", "-u", model_file("floating.urdf"), "plane_j=0.3"});
+  EXPECT_TRUE(has_text(p.err, "joint 'plane_j' is planar (3 degrees of freedom)")) << p.err;
+  // The revolute joint below them is usable.
+  const auto w = run_rmodel({"fk", "-u", model_file("floating.urdf"), "wheel_j=0.3", "--links", "wheel"});
+  EXPECT_EQ(w.exit_code, 0) << w.err;
+}
+
+// ---- check for CI ----
+
+TEST(CliCheckCi, IgnoreAcceptsOneKindOfWarningUnderStrict) {
+  // The no-group SRDF warns `no-groups` and, for its collision matrix, `srdf-ignored`.
+  const auto strict = run_rmodel(humanoid({"check", "--strict"}, "humanoid_no_group.srdf"));
+  EXPECT_EQ(strict.exit_code, 1) << strict.out;
+  const auto one = run_rmodel(humanoid({"check", "--strict", "--ignore", "no-groups"}, "humanoid_no_group.srdf"));
+  EXPECT_EQ(one.exit_code, 1) << one.out;
+  EXPECT_FALSE(has_text(one.out, "[no-groups]")) << one.out;
+  EXPECT_TRUE(has_text(one.out, "[srdf-ignored]")) << one.out;
+  for (const std::vector<std::string>& ignore :
+       {std::vector<std::string>{"--ignore", "no-groups,srdf-ignored"},
+        std::vector<std::string>{"--ignore", "no-groups", "--ignore", "srdf-ignored"}}) {
+    std::vector<std::string> args{"check", "--strict"};
+    args.insert(args.end(), ignore.begin(), ignore.end());
+    const auto all = run_rmodel(humanoid(args, "humanoid_no_group.srdf"));
+    EXPECT_EQ(all.exit_code, 0) << all.out;
+    EXPECT_TRUE(has_text(all.out, "valid: 0 errors, 0 warnings (2 ignored)")) << all.out;
+  }
+  // Errors cannot be ignored.
+  const auto errors = run_rmodel(humanoid({"check", "--ignore", "group-copy"}, "humanoid_copied_group.srdf"));
+  EXPECT_EQ(errors.exit_code, 1) << errors.out;
+}
+
+TEST(CliCheckCi, GithubFormatWritesAnnotations) {
+  const std::string srdf = model_file("humanoid_copied_group.srdf");
+  const auto r = run_rmodel(humanoid({"check", "-f", "github"}, "humanoid_copied_group.srdf"));
+  EXPECT_EQ(r.exit_code, 1);
+  // GitHub's workflow command syntax: ::error file=F,line=L,title=T::MESSAGE, with : and ,
+  // in property values escaped as %3A and %2C.
+  std::string file = srdf;
+  for (std::size_t at = 0; (at = file.find(':', at)) != std::string::npos; at += 3) file.replace(at, 1, "%3A");
+  EXPECT_TRUE(has_text(r.out, "::error file=" + file + ",line=8,title=group-copy::group 'r_leg' lists exactly"))
+      << r.out;
+  const auto w = run_rmodel(humanoid({"check", "-f", "github"}, "humanoid_no_group.srdf"));
+  EXPECT_TRUE(has_text(w.out, "::warning file=")) << w.out;
+  EXPECT_TRUE(has_text(w.out, ",title=no-groups::")) << w.out;
+}
+
+TEST(CliCheckCi, MeshesAreLookedUpWithTheUrdfLine) {
+  const auto dir = test::make_temp_dir("rmodel-meshes-");
+  std::filesystem::create_directories(dir / "pkgs" / "robot_description" / "meshes");
+  std::ofstream(dir / "pkgs" / "robot_description" / "meshes" / "base.stl") << "solid base\nendsolid base\n";
+  std::ofstream(dir / "local.stl") << "solid local\nendsolid local\n";
+  const std::string urdf = (dir / "robot.urdf").string();
+  std::ofstream(urdf) << R"(<?xml version="1.0"?>
+<robot name="meshy">
+  <link name="base">
+    <visual><geometry><mesh filename="package://robot_description/meshes/base.stl"/></geometry></visual>
+    <collision><geometry><mesh filename="package://robot_description/meshes/gone.stl"/></geometry></collision>
+  </link>
+  <link name="arm">
+    <visual><geometry><mesh filename="package://nowhere/mesh.stl"/></geometry></visual>
+    <visual><geometry><mesh filename="local.stl"/></geometry></visual>
+    <collision><geometry><mesh filename="file:///nonexistent/arm.dae"/></geometry></collision>
+  </link>
+  <joint name="j" type="revolute">
+    <parent link="base"/><child link="arm"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/>
+  </joint>
+</robot>
+)";
+  // Without --meshes nothing is looked up.
+  EXPECT_EQ(run_rmodel({"check", "-u", urdf}).exit_code, 0);
+  const auto r = run_rmodel({"check", "-u", urdf, "--meshes", "--package-path", (dir / "pkgs").string()});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_FALSE(has_text(r.out, ":4:")) << r.out;  // found in the package
+  EXPECT_TRUE(has_text(r.out, urdf + ":5: error: mesh 'package://robot_description/meshes/gone.stl'")) << r.out;
+  EXPECT_TRUE(has_text(r.out, urdf + ":8: error: mesh 'package://nowhere/mesh.stl': package 'nowhere' is not found"))
+      << r.out;
+  EXPECT_FALSE(has_text(r.out, ":9:")) << r.out;  // relative to the URDF's directory
+  EXPECT_TRUE(has_text(r.out, urdf + ":10: error: mesh 'file:///nonexistent/arm.dae'")) << r.out;
+  EXPECT_TRUE(has_text(r.out, "invalid: 3 errors")) << r.out;
+}
+
+}  // namespace
+}  // namespace rmodel
