@@ -40,8 +40,7 @@ _rmodel_subcommands() {
 _rmodel_options() {
     case $1 in
         '') REPLY='-h --help -V --version --debug --color' ;;
-<<<<<<< HEAD
-        'check') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output --strict -q --quiet' ;;
+        'check') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output --strict --ignore --meshes -q --quiet' ;;
         'info') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output --pose --pose-file' ;;
         'tree') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output' ;;
         'joints') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output' ;;
@@ -49,16 +48,6 @@ _rmodel_options() {
         'groups') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output' ;;
         'contacts') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output --pose --pose-file --chain --contact' ;;
         'index') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output -k --kind' ;;
-=======
-        'check') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -f --format -o --output --strict --ignore --meshes -q --quiet' ;;
-        'info') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -f --format -o --output --pose --pose-file' ;;
-        'tree') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -f --format -o --output' ;;
-        'joints') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -f --format -o --output' ;;
-        'chains') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -f --format -o --output --with-virtual' ;;
-        'groups') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -f --format -o --output' ;;
-        'contacts') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -f --format -o --output --pose --pose-file --chain --contact' ;;
-        'index') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path -f --format -o --output -k --kind' ;;
->>>>>>> real-models
         'convert') REPLY='-h --help -o --output -f --format --from' ;;
         'poses') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output --full' ;;
         'diff') REPLY='-h --help -s --semantics --old-semantics --new-semantics --limits --package-path --xacro-arg --old-limits --new-limits --tolerance --strict -q --quiet -f --format -o --output' ;;
@@ -80,8 +69,7 @@ _rmodel_options() {
 _rmodel_value_options() {
     case $1 in
         '') REPLY=' --color ' ;;
-<<<<<<< HEAD
-        'check') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output ' ;;
+        'check') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output --ignore ' ;;
         'info') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output --pose --pose-file ' ;;
         'tree') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output ' ;;
         'joints') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output ' ;;
@@ -89,16 +77,6 @@ _rmodel_value_options() {
         'groups') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output ' ;;
         'contacts') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output --pose --pose-file --chain --contact ' ;;
         'index') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output -k --kind ' ;;
-=======
-        'check') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -f --format -o --output --ignore ' ;;
-        'info') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -f --format -o --output --pose --pose-file ' ;;
-        'tree') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -f --format -o --output ' ;;
-        'joints') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -f --format -o --output ' ;;
-        'chains') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -f --format -o --output ' ;;
-        'groups') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -f --format -o --output ' ;;
-        'contacts') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -f --format -o --output --pose --pose-file --chain --contact ' ;;
-        'index') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path -f --format -o --output -k --kind ' ;;
->>>>>>> real-models
         'convert') REPLY=' -o --output -f --format --from ' ;;
         'poses') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output --full ' ;;
         'diff') REPLY=' -s --semantics --old-semantics --new-semantics --limits --package-path --xacro-arg --old-limits --new-limits --tolerance -f --format -o --output ' ;;

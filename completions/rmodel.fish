@@ -38,12 +38,8 @@ complete -c rmodel -n '__fish_seen_subcommand_from check' -l limits -x -d 'MoveI
 complete -c rmodel -n '__fish_seen_subcommand_from check' -s m -l model -r -F -d 'Model manifest JSON naming the URDF and semantics [env: RMODEL_MODEL]'
 complete -c rmodel -n '__fish_seen_subcommand_from check' -l sample -d 'Use the sample robot shipped with rmodel'
 complete -c rmodel -n '__fish_seen_subcommand_from check' -l package-path -x -a '(__fish_complete_directories)' -d 'Directory holding ROS packages, for $(find PKG) and package://PKG/ (repeatable; searched before ROS_PACKAGE_PATH)'
-<<<<<<< HEAD
 complete -c rmodel -n '__fish_seen_subcommand_from check' -l xacro-arg -x -d 'Argument of a xacro URDF, replacing its <xacro:arg> default (repeatable)'
-complete -c rmodel -n '__fish_seen_subcommand_from check' -s f -l format -x -a 'text json csv' -d 'Output format (default: from -o\'s extension, else text)'
-=======
 complete -c rmodel -n '__fish_seen_subcommand_from check' -s f -l format -x -a 'text json csv github' -d 'Output format (default: from -o\'s extension, else text)'
->>>>>>> real-models
 complete -c rmodel -n '__fish_seen_subcommand_from check' -s o -l output -r -F -d 'Output file (\'-\': stdout; its extension names the format)'
 complete -c rmodel -n '__fish_seen_subcommand_from check' -l strict -d 'Treat warnings as errors'
 complete -c rmodel -n '__fish_seen_subcommand_from check' -l ignore -x -d 'Accept the warnings of these codes (CODE[,CODE...], repeatable): they are neither shown nor counted, so --strict fails on every other warning; errors cannot be ignored'

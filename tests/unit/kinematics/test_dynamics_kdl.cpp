@@ -4,6 +4,7 @@
 // (fixed seeds), to 1e-9 relative.
 
 #include <random>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -73,7 +74,8 @@ TEST(DynamicsKdl, FullPoseModelMatchesTreeIdSolverRneJointByJoint) {
     SCOPED_TRACE(f.name);
     const rmodel::Model model = rmodel::test::load_fixture(f);
     const KDL::Tree tree(model.kdl_tree());
-    const auto km = rd::KinematicModel::from_model(model);
+    // Every joint from its own slot, as KDL's tree has them (mimic joints included).
+    const auto km = rd::KinematicModel::from_model(model, rmodel::kinematics::MimicJoints::from_pose);
     rd::DynamicsWorkspace ws(km);
     KDL::TreeIdSolver_RNE solver(tree, KDL::Vector(0, 0, -9.81));
     std::mt19937 rng(77);
@@ -235,4 +237,67 @@ TEST(DynamicsKdl, HandBuiltChainsWithScaledJointsAndAxesOffTheTip) {
       EXPECT_LT((M - H.data).cwiseAbs().maxCoeff() / (1.0 + H.data.cwiseAbs().maxCoeff()), kTolerance);
     }
   }
+}
+
+TEST(DynamicsKdl, MimicJointsAddTheirTorqueToTheirMasters) {
+  // With mimic joints following their masters (the default reading), a master's torque is
+  // the generalised force along the mimic rule: KDL's torque of the master plus, for every
+  // joint following it, multiplier × that joint's KDL torque, KDL's joints set by the rule
+  // (q = m·q_master + o, q̇ = m·q̇_master, q̈ = m·q̈_master). Talos's grippers are mimics.
+  RMODEL_REQUIRE_FIXTURES();
+  std::size_t mimics_checked = 0;
+  for (const auto& f : rmodel::test::dynamics_fixtures()) {
+    SCOPED_TRACE(f.name);
+    const rmodel::Model model = rmodel::test::load_fixture(f);
+    const KDL::Tree tree(model.kdl_tree());
+    const auto km = rd::KinematicModel::from_model(model);
+    rd::DynamicsWorkspace ws(km);
+    KDL::TreeIdSolver_RNE solver(tree, KDL::Vector(0, 0, -9.81));
+    std::mt19937 rng(78);
+    const std::size_t n = model.pose_size();
+    std::vector<double> tau(n);
+    const auto q = random_values(rng, n, 1.0);
+    const auto qd = random_values(rng, n, 2.0);
+    const auto qdd = random_values(rng, n, 5.0);
+    KDL::JntArray kq(tree.getNrOfJoints()), kqd(tree.getNrOfJoints()), kqdd(tree.getNrOfJoints());
+    std::vector<std::pair<std::size_t, unsigned int>> own;           // pose slot → KDL q_nr
+    std::vector<std::tuple<std::size_t, unsigned int, double>> mimic;  // master slot, KDL q_nr, multiplier
+    bool every_master_in_pose = true;
+    for (const auto& [name, element] : tree.getSegments()) {
+      const KDL::Joint& joint = GetTreeElementSegment(element).getJoint();
+      if (joint.getType() == KDL::Joint::None) continue;
+      const unsigned int qnr = GetTreeElementQNr(element);
+      const rmodel::JointInfo* info = model.find_urdf_joint(joint.getName());
+      ASSERT_NE(info, nullptr) << joint.getName();
+      if (info->mimic) {
+        const auto master = model.find_joint_index(info->mimic->root);
+        if (!master) {
+          every_master_in_pose = false;
+          continue;
+        }
+        const double m = info->mimic->root_multiplier;
+        kq(qnr) = m * q[*master] + info->mimic->root_offset;
+        kqd(qnr) = m * qd[*master];
+        kqdd(qnr) = m * qdd[*master];
+        mimic.emplace_back(*master, qnr, m);
+      } else if (const auto index = model.find_joint_index(joint.getName())) {
+        kq(qnr) = q[*index];
+        kqd(qnr) = qd[*index];
+        kqdd(qnr) = qdd[*index];
+        own.emplace_back(*index, qnr);
+      }
+    }
+    if (mimic.empty() || !every_master_in_pose) continue;
+    KDL::JntArray expected(tree.getNrOfJoints());
+    ASSERT_EQ(solver.CartToJnt(kq, kqd, kqdd, KDL::WrenchMap{}, expected), 0);
+    std::vector<double> want(n, 0.0);
+    for (const auto& [index, qnr] : own) want[index] = expected(qnr);
+    for (const auto& [master, qnr, m] : mimic) want[master] += m * expected(qnr);
+    rd::inverse_dynamics(km, ws, q, qd, qdd, tau);
+    double scale = 1.0;
+    for (unsigned int i = 0; i < expected.rows(); ++i) scale = std::max(scale, std::abs(expected(i)));
+    for (const auto& [index, qnr] : own) EXPECT_NEAR(tau[index], want[index], kTolerance * scale) << index;
+    mimics_checked += mimic.size();
+  }
+  EXPECT_GT(mimics_checked, 0U) << "no fixture robot with mimic joints was compared";
 }
