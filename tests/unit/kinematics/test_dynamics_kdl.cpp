@@ -38,6 +38,16 @@ KDL::Vector trial_gravity(std::mt19937& rng, int trial) {
 
 Eigen::Vector3d to_eigen(const KDL::Vector& v) { return {v.x(), v.y(), v.z()}; }
 
+/// The movable joints of a KDL tree, each with its index in KDL's joint arrays.
+std::vector<std::pair<const KDL::Joint*, unsigned int>> movable_kdl_joints(const KDL::Tree& tree) {
+  std::vector<std::pair<const KDL::Joint*, unsigned int>> joints;
+  for (const auto& [name, element] : tree.getSegments()) {
+    const KDL::Joint& joint = GetTreeElementSegment(element).getJoint();
+    if (joint.getType() != KDL::Joint::None) joints.emplace_back(&joint, GetTreeElementQNr(element));
+  }
+  return joints;
+}
+
 }  // namespace
 
 TEST(DynamicsKdl, TreeInverseDynamicsMatchesTreeIdSolverRne) {
@@ -87,11 +97,8 @@ TEST(DynamicsKdl, FullPoseModelMatchesTreeIdSolverRneJointByJoint) {
       const auto qdd = random_values(rng, n, 8.0);
       KDL::JntArray kq(tree.getNrOfJoints()), kqd(tree.getNrOfJoints()), kqdd(tree.getNrOfJoints());
       std::vector<std::pair<std::size_t, unsigned int>> slots;  // full pose index → KDL q_nr
-      for (const auto& [name, element] : tree.getSegments()) {
-        const KDL::Joint& joint = GetTreeElementSegment(element).getJoint();
-        if (joint.getType() == KDL::Joint::None) continue;
-        const unsigned int qnr = GetTreeElementQNr(element);
-        if (const auto index = model.find_joint_index(joint.getName())) {
+      for (const auto& [joint, qnr] : movable_kdl_joints(tree)) {
+        if (const auto index = model.find_joint_index(joint->getName())) {
           kq(qnr) = q[*index];
           kqd(qnr) = qd[*index];
           kqdd(qnr) = qdd[*index];
@@ -263,12 +270,9 @@ TEST(DynamicsKdl, MimicJointsAddTheirTorqueToTheirMasters) {
     std::vector<std::pair<std::size_t, unsigned int>> own;           // pose slot → KDL q_nr
     std::vector<std::tuple<std::size_t, unsigned int, double>> mimic;  // master slot, KDL q_nr, multiplier
     bool every_master_in_pose = true;
-    for (const auto& [name, element] : tree.getSegments()) {
-      const KDL::Joint& joint = GetTreeElementSegment(element).getJoint();
-      if (joint.getType() == KDL::Joint::None) continue;
-      const unsigned int qnr = GetTreeElementQNr(element);
-      const rmodel::JointInfo* info = model.find_urdf_joint(joint.getName());
-      ASSERT_NE(info, nullptr) << joint.getName();
+    for (const auto& [joint, qnr] : movable_kdl_joints(tree)) {
+      const rmodel::JointInfo* info = model.find_urdf_joint(joint->getName());
+      ASSERT_NE(info, nullptr) << joint->getName();
       if (info->mimic) {
         const auto master = model.find_joint_index(info->mimic->root);
         if (!master) {
@@ -280,7 +284,7 @@ TEST(DynamicsKdl, MimicJointsAddTheirTorqueToTheirMasters) {
         kqd(qnr) = m * qd[*master];
         kqdd(qnr) = m * qdd[*master];
         mimic.emplace_back(*master, qnr, m);
-      } else if (const auto index = model.find_joint_index(joint.getName())) {
+      } else if (const auto index = model.find_joint_index(joint->getName())) {
         kq(qnr) = q[*index];
         kqd(qnr) = qd[*index];
         kqdd(qnr) = qdd[*index];
