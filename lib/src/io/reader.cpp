@@ -120,7 +120,6 @@ public:
 
   [[nodiscard]] bool input_pending() const noexcept {
     if (bag_) return true;  // a log file is read as fast as the disk gives it
-    if (source_->holds_bytes()) return true;  // bytes taken while sniffing a pipe's format
     // A YAML message is complete only with its separator line: the next one is ready when a
     // separator is buffered (or the input has ended).
     if (mode_ == Mode::Yaml)
@@ -468,16 +467,7 @@ MessageReader MessageReader::open(const std::string& path, ReaderOptions options
 }
 
 MessageReader::MessageReader(int fd, std::string source_name, ReaderOptions options, bool owns_fd) {
-  // A ROS log on a pipe is held in a temporary file (the logs need random access); text is
-  // read as it comes, beginning with the bytes the format was sniffed from.
-  std::string head;
-  if (const int spooled = detail::spool_log_from_stream(fd, options.format, source_name, head); spooled >= 0) {
-    if (owns_fd) ::close(fd);
-    fd = spooled;
-    owns_fd = true;
-  }
   auto source = std::make_unique<detail::FdSource>(fd, source_name, owns_fd);
-  source->unread(std::move(head));
   Format bag_format = options.format;
   std::unique_ptr<detail::BagSource> bag;
   if (options.format == Format::Auto || options.format == Format::Mcap || options.format == Format::Ros1Bag ||
