@@ -3,6 +3,7 @@
 #include "model/inertial_check.hpp"
 #include <algorithm>
 #include <iterator>
+#include <optional>
 #include <string_view>
 
 #include "model/model_impl.hpp"
@@ -56,21 +57,18 @@ Diagnostics check_model_text(const std::string& urdf_text, const std::string& ur
   if (semantics) impl->semantics = std::move(*semantics);
   if (limits) impl->limits = *limits;
   impl->index(out);
-  // Named poses (SRDF group states) are checked against the indexed model; building it
-  // again costs a second parse, paid only by semantics that have poses.
-  if (!out.has_errors() && !impl->semantics.poses.empty()) {
-    const Model model = Model::from_urdf_string(urdf_text, urdf_name, impl->semantics, impl->limits);
-    for (auto& d : check_named_poses(model).items) out.items.push_back(std::move(d));
-  }
+  // The checks below ask questions of a Model; the one just indexed serves, as it is when its
+  // indexing found no error (the state Model::from_urdf_string would have returned it in).
+  impl->urdf_text = urdf_text;
+  std::optional<Model> model;
+  if (!out.has_errors()) model = Model::Impl::as_model(impl);
+  if (model && !impl->semantics.poses.empty())
+    for (auto& d : check_named_poses(*model).items) out.items.push_back(std::move(d));
   promote_mistakes(out);
   // Physical plausibility: the inertials, then what gravity asks of the joints.
   Diagnostics physical;
   detail::check_inertials(urdf_text, urdf_name, physical);
-  if (!out.has_errors() && !physical.has_errors())
-    detail::check_holding_weight(
-        Model::from_urdf_string(urdf_text, urdf_name,
-                                impl->has_semantics ? std::optional(impl->semantics) : std::nullopt, impl->limits),
-        physical);
+  if (model && !out.has_errors() && !physical.has_errors()) detail::check_holding_weight(*model, physical);
   for (auto& d : physical.items) out.items.push_back(std::move(d));
   return out;
 }

@@ -47,6 +47,7 @@ bool Chain::contiguous() const noexcept {
 
 Model::Model(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
 Model::Model(const Model&) = default;
+Model Model::Impl::as_model(std::shared_ptr<const Impl> impl) { return Model(std::move(impl)); }
 Model::Model(Model&&) noexcept = default;
 Model& Model::operator=(const Model&) = default;
 Model& Model::operator=(Model&&) noexcept = default;

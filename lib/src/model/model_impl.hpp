@@ -2,6 +2,7 @@
 // Internal: the data behind rmodel::Model, and the indexing of a semantic description
 // against a URDF (shared by Model and `check`).
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -48,6 +49,9 @@ struct Model::Impl {
 
   /// Builds the pose, chains, groups and contacts, reporting every rule broken.
   void index(Diagnostics& diagnostics);
+
+  /// The Model an indexed Impl stands for (checks build one without parsing the URDF again).
+  static Model as_model(std::shared_ptr<const Impl> impl);
 };
 
 }  // namespace rmodel
