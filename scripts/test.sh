@@ -2,7 +2,9 @@
 # Runs the whole test suite: first on the build made by quickstart.sh, then again in the
 # sanitizer configuration (AddressSanitizer + UndefinedBehaviorSanitizer, build-asan): the
 # library, the command and the tests rebuilt with -fsanitize=address,undefined, every test
-# run under them (the packaging tests, label `install`, run once, in the plain build).
+# run under them (the packaging tests, label `install`, and the README and man page examples
+# run once, in the plain build; the command's processes skip LeakSanitizer's exit scan, see
+# tests/CMakeLists.txt).
 #
 #   RMODEL_SANITIZE=0 scripts/test.sh     # the plain build's tests only
 set -euo pipefail
