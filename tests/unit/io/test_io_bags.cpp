@@ -6,8 +6,11 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <map>
+#include <numeric>
+#include <thread>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -273,6 +276,21 @@ std::string chunk_record(const std::string& records, std::string_view compressio
   return r.s;
 }
 
+/// A chunk whose header carries the log times of its messages, as writers fill it.
+std::string timed_chunk(const std::string& records, std::uint64_t start, std::uint64_t end) {
+  Bytes c;
+  c.le(start);
+  c.le(end);
+  c.le(static_cast<std::uint64_t>(records.size()));
+  c.le(crc32_ref(records));
+  c.str("");
+  c.le(static_cast<std::uint64_t>(records.size()));
+  c.s += records;
+  Bytes r;
+  r.record(0x06, c.s);
+  return r.s;
+}
+
 /// An MCAP file: header, schema, channel, then `chunks` (each a list of messages), footer.
 /// `offsets` gets the byte offset of each chunk record.
 std::string mcap_file(const std::vector<std::string>& chunks, std::vector<std::size_t>* offsets = nullptr) {
@@ -437,4 +455,168 @@ TEST(IoBags, DecodingAJointStateAllocatesNothingOnceWarm) {
   const rmodel::test::AllocationCounter counter;
   for (int k = 20; k < 200; ++k) ASSERT_EQ(reader.next(m), io::ReadStatus::Ok);
   EXPECT_EQ(counter.count(), 0U);
+}
+
+// ---- replay in log-time order ----
+
+namespace {
+
+/// Channel `id` on `topic` (schema 1), as a record.
+std::string channel_record(std::uint16_t id, const std::string& topic) {
+  Bytes ch;
+  ch.le(id);
+  ch.le(std::uint16_t{1});
+  ch.str(topic);
+  ch.str("cdr");
+  ch.le(std::uint32_t{0});
+  Bytes r;
+  r.record(0x04, ch.s);
+  return r.s;
+}
+
+/// A message on `channel` at log time `t` whose header stamp is `t` + 7 ns and whose one
+/// position tells `t` apart (the truth a replay is compared with).
+std::string stamped_message(std::uint16_t channel, std::uint64_t t) {
+  Bytes m;
+  m.le(channel);
+  m.le(std::uint32_t{0});
+  m.le(t);
+  m.le(t);
+  m.s += cdr_joint_state(static_cast<std::int32_t>(t / 1'000'000'000), static_cast<std::uint32_t>(t % 1'000'000'000 + 7),
+                         {channel == 1 ? "front" : "hind"}, {static_cast<double>(t) * 1e-9});
+  Bytes r;
+  r.record(0x05, m.s);
+  return r.s;
+}
+
+struct Written {
+  std::uint16_t channel;
+  std::uint64_t t;
+};
+
+/// Two writers' chunks, out of log-time order in the file. First the front legs' chunk: it
+/// declares both channels and holds 0.1 … 0.9 s, not sorted inside (a writer may flush a late
+/// message early). Then the hind legs' chunks, 0 … 0.4 s (equal times to the front's) and
+/// 0.55 … 0.95 s, on the channel declared in the front chunk. With `summary`, a summary
+/// section repeats the schema and the channels. `file_order` gets the messages as written.
+std::string overlapping_mcap(bool summary, std::vector<Written>& file_order) {
+  const std::uint64_t s = 1'700'000'000'000'000'000ULL;  // epoch times: integers, never doubles
+  const auto at = [s](int tenths, std::uint64_t extra = 0) { return s + 100'000'000ULL * static_cast<std::uint64_t>(tenths) + extra; };
+  std::vector<Written> front, hind1, hind2;
+  for (int k = 1; k < 10; ++k) front.push_back({1, at(k)});
+  std::swap(front[2], front[5]);  // 0.3 s and 0.6 s
+  for (int k = 0; k < 5; ++k) hind1.push_back({2, at(k)});
+  for (int k = 5; k < 10; ++k) hind2.push_back({2, at(k, 50'000'000ULL)});
+  const auto records = [](const std::vector<Written>& ws) {
+    std::string r;
+    for (const auto& w : ws) r += stamped_message(w.channel, w.t);
+    return r;
+  };
+  const std::string channels = channel_record(1, "/front/joint_states") + channel_record(2, "/hind/joint_states");
+  const std::string chunks = timed_chunk(channels + records(front), at(1), at(9)) +
+                             timed_chunk(records(hind1), at(0), at(4)) +
+                             timed_chunk(records(hind2), at(5, 50'000'000ULL), at(9, 50'000'000ULL));
+  file_order = front;
+  file_order.insert(file_order.end(), hind1.begin(), hind1.end());
+  file_order.insert(file_order.end(), hind2.begin(), hind2.end());
+  std::string file = mcap_file({chunks});
+  // mcap_file declares a channel 1 on /joint_states before the chunks: take it out.
+  const std::string default_channel = channel_record(1, "/joint_states");
+  file.erase(file.find(default_channel), default_channel.size());
+  if (!summary) return file;
+  // The summary (the schema and the channels again) goes between DataEnd and the Footer,
+  // whose summary_start points at it.
+  constexpr std::size_t kFooterRecord = 1 + 8 + 20, kMagicBytes = 8;
+  const std::size_t summary_start = file.size() - kFooterRecord - kMagicBytes;
+  Bytes sc;
+  sc.le(std::uint16_t{1});
+  sc.str("sensor_msgs/msg/JointState");
+  sc.str("ros2msg");
+  sc.str("std_msgs/Header header\nstring[] name\nfloat64[] position\nfloat64[] velocity\nfloat64[] effort\n");
+  Bytes section;
+  section.record(0x03, sc.s);
+  section.s += channels;
+  Bytes ft;
+  ft.le(static_cast<std::uint64_t>(summary_start));
+  ft.le(std::uint64_t{0});
+  ft.le(std::uint32_t{0});
+  section.record(0x02, ft.s);
+  return file.substr(0, summary_start) + section.s + std::string("\x89MCAP0\r\n", 8);
+}
+
+}  // namespace
+
+TEST(IoBags, OverlappingMcapChunksReplayInLogTimeOrder) {
+  for (const bool summary : {false, true}) {
+    SCOPED_TRACE(summary ? "with a summary" : "without a summary");
+    std::vector<Written> file_order;
+    const TempFile f(summary ? "overlap-summary.mcap" : "overlap.mcap", overlapping_mcap(summary, file_order));
+    // The truth: the messages as written, sorted by log time, equal times in file order.
+    std::vector<Written> truth = file_order;
+    std::stable_sort(truth.begin(), truth.end(), [](const Written& a, const Written& b) { return a.t < b.t; });
+    ASSERT_NE(truth.front().t, file_order.front().t);  // the file is really out of order
+    io::ReaderOptions log_time;
+    log_time.time = io::TimeSource::Log;
+    log_time.topics = {"/front/joint_states", "/hind/joint_states"};
+    const Read r = read_log(f.path.string(), log_time);
+    for (const auto& e : r.errors) ADD_FAILURE() << e.to_string("overlap.mcap");
+    ASSERT_EQ(r.messages.size(), truth.size());
+    for (std::size_t k = 0; k < truth.size(); ++k) {
+      SCOPED_TRACE(k);
+      EXPECT_EQ(r.messages[k].joint.name.at(0), truth[k].channel == 1 ? "front" : "hind");
+      EXPECT_EQ(r.messages[k].joint.stamp, Time{static_cast<std::int64_t>(truth[k].t)});
+      EXPECT_EQ(r.messages[k].joint.position.at(0), static_cast<double>(truth[k].t) * 1e-9);
+      EXPECT_EQ(r.messages[k].line, k + 1);  // numbered in replay order
+    }
+    // Header stamps come through bit for bit, in the same order.
+    io::ReaderOptions header = log_time;
+    header.time = io::TimeSource::Header;
+    const Read h = read_log(f.path.string(), header);
+    ASSERT_EQ(h.messages.size(), truth.size());
+    for (std::size_t k = 0; k < truth.size(); ++k)
+      EXPECT_EQ(h.messages[k].joint.stamp, Time{static_cast<std::int64_t>(truth[k].t) + 7});
+  }
+}
+
+TEST(IoBags, McapOnAPipeIsReadInFileOrderAndTimeGoingBackIsReported) {
+  std::vector<Written> file_order;
+  const std::string bytes = overlapping_mcap(false, file_order);
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  std::thread writer([&] {
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+      const ssize_t n = ::write(fds[1], bytes.data() + done, bytes.size() - done);
+      if (n <= 0) break;
+      done += static_cast<std::size_t>(n);
+    }
+    ::close(fds[1]);
+  });
+  io::ReaderOptions options;
+  options.format = io::Format::Mcap;
+  options.time = io::TimeSource::Log;
+  options.topics = {"/front/joint_states", "/hind/joint_states"};
+  std::vector<std::pair<std::string, std::int64_t>> got;
+  std::vector<std::string> errors;
+  {
+    io::MessageReader reader(fds[0], "pipe.mcap", options, true);
+    io::Message m;
+    for (;;) {
+      const io::ReadStatus st = reader.next(m);
+      if (st == io::ReadStatus::End) break;
+      if (st == io::ReadStatus::Error) errors.push_back(reader.error().to_string("pipe.mcap"));
+      if (st == io::ReadStatus::Ok) got.emplace_back(m.joint.name.at(0), m.joint.stamp.ns);
+    }
+  }
+  writer.join();
+  // A pipe cannot be read twice: the messages come in file order, and the front topic's
+  // time going back (twice, inside its chunk) is reported once, with its place.
+  std::vector<std::pair<std::string, std::int64_t>> want;
+  for (const auto& w : file_order) want.emplace_back(w.channel == 1 ? "front" : "hind", static_cast<std::int64_t>(w.t));
+  EXPECT_EQ(got, want);
+  ASSERT_EQ(errors.size(), 1U) << ::testing::PrintToString(errors);
+  EXPECT_EQ(errors[0],
+            "pipe.mcap: topic /front/joint_states: log time goes back 2 times, first at byte " +
+                std::to_string(bytes.find(stamped_message(1, file_order[3].t))) +
+                ": message 4: from 1700000000.6 to 1700000000.4 (messages are replayed in the order of the file)");
 }

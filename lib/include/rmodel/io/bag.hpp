@@ -5,7 +5,7 @@
 ///
 /// | Format | Detected by | Read |
 /// |--------|-------------|------|
-/// | `Mcap` (ROS 2, default storage since Iron) | magic `\x89MCAP0\r\n`, `.mcap` | records in file order, chunk by chunk (uncompressed, zstd, lz4); summary and indexes not needed |
+/// | `Mcap` (ROS 2, default storage since Iron) | magic `\x89MCAP0\r\n`, `.mcap` | in log-time order, as `ros2 bag play` plays it, also when chunks overlap (chunks uncompressed, zstd, lz4; no index needed); a pipe in file order |
 /// | `Ros2Sqlite` (ROS 2 `.db3`) | `SQLite format 3\0`, `.db3`, or a directory with `metadata.yaml` | `ORDER BY timestamp, id`, as rosbag2 |
 /// | `Ros1Bag` (ROS 1 bag 2.0) | `#ROSBAG V2.0\n`, `.bag` | records in file order, chunks uncompressed, bz2 or lz4 |
 ///
@@ -22,11 +22,18 @@
 /// - **Time.** ReaderOptions::time: `Header` uses `header.stamp` (sec + nanosec·1e-9 s, as a
 ///   JSON header stamp), `Log` the time the recorder received the message (MCAP `log_time`,
 ///   `.db3` `timestamp`, ROS 1 record time). Message::stamp_ns keeps the exact integer.
-/// - **Numbering and errors.** Messages are numbered 1, 2, … in file order over all topics;
-///   Message::line and ReadError::line hold that number. An error names the byte offset of the
-///   record (ReadError::byte_offset): "greeting.bag: byte 70312: message 812: chunk: ...".
-///   A damaged chunk or a truncated file ends the reading with one error; every message
-///   before the damage has been delivered (the file is read in order, chunk by chunk).
+/// - **Order.** A replay delivers messages in the order the tools of each format play them:
+///   an MCAP file by log time (equal times in file order), whatever the order of its chunks;
+///   a `.db3` by timestamp; a ROS 1 bag and an MCAP on a pipe in file order. When a selected
+///   topic's log time goes back in the delivered order, that is reported once per topic at
+///   the end, with the place and the count ("topic /joint_states: log time goes back 2 times,
+///   first at byte 1198: message 4: from … to …").
+/// - **Numbering and errors.** Messages are numbered 1, 2, … in the order they are delivered,
+///   over all topics; Message::line and ReadError::line hold that number. An error names the
+///   byte offset of the record (ReadError::byte_offset): "greeting.bag: byte 70312: message
+///   812: chunk: ...". A truncated file ends the reading with one error after every message
+///   before the damage. A damaged MCAP chunk in a file is reported and left out, the other
+///   chunks go on; read in file order (a pipe, a ROS 1 bag), it ends the reading.
 
 #include <cstdint>
 #include <string>

@@ -36,10 +36,12 @@
 ///   WriterOptions::mcap_chunk_size uncompressed bytes (WriterOptions::mcap_compression), a
 ///   message index per chunk, and a summary (schema, channel, statistics, chunk indexes,
 ///   summary offsets) with every CRC filled in. Written sequentially (stdout and pipes work).
-///   Each joint state is one message: `header.stamp` and the record's `log_time` and
-///   `publish_time` are its time in nanoseconds, exactly (a message without time gets 0),
-///   `frame_id` is empty, the sequence numbers count from 1. A negative time gets
-///   log_time 0 (log times are unsigned). Positions, velocities and efforts are stored bit for bit (NaN,
+///   Each joint state is one message: `header.stamp` is its time in nanoseconds, exactly;
+///   the record's `log_time` and `publish_time` are that time too, except that they never go
+///   back (a time earlier than the message before gets the previous log time; none or a
+///   negative time gets 0, or the previous one), so MCAP players, which replay by log time,
+///   replay the messages in the order they were written. `frame_id` is empty, the sequence
+///   numbers count from 1. Positions, velocities and efforts are stored bit for bit (NaN,
 ///   infinities and −0 included), so MessageReader gives back the same joint states.
 ///   Support states, sync ticks and times outside the int32 seconds of a ROS 2 stamp
 ///   (before 1901, after 2038) are WriteStatus::Skipped. cycle is not

@@ -198,6 +198,13 @@ ReadStatus BagSource::next(Message& out, ReadError& err) {
     }
     const RosWire wire = format_name() == "bag" ? RosWire::Ros1 : RosWire::Cdr;
     const auto number = static_cast<std::size_t>(number_);
+    if (raw.log_time_ns < t.last_log_ns && t.steps_back++ == 0) {
+      t.first_back_number = number;
+      t.first_back_offset = raw.offset;
+      t.first_back_from = t.last_log_ns;
+      t.first_back_to = raw.log_time_ns;
+    }
+    t.last_log_ns = raw.log_time_ns;
     if (t.kind == RosType::JointState) {
       if (!decode_joint_state(wire, raw.data, out, names_, why_)) {
         err.line = number;
@@ -236,6 +243,16 @@ ReadStatus BagSource::finish(ReadError& err) {
         reports_.push_back(fmt::format("topic {}: the file's definition of {} differs from the standard one ({}): "
                                        "{} message{} skipped",
                                        t.name, t.type, t.layout_problem, t.skipped, t.skipped == 1 ? "" : "s"));
+    }
+    for (const auto& t : topics_) {
+      if (t.steps_back == 0) continue;
+      const std::string place = t.first_back_offset ? fmt::format("byte {}: message {}", *t.first_back_offset,
+                                                                  t.first_back_number)
+                                                    : fmt::format("message {}", t.first_back_number);
+      reports_.push_back(fmt::format("topic {}: log time goes back {} time{}, first at {}: from {} to {} "
+                                     "(messages are replayed in the order of the file)",
+                                     t.name, t.steps_back, t.steps_back == 1 ? "" : "s", place,
+                                     to_string(Time{t.first_back_from}), to_string(Time{t.first_back_to})));
     }
     for (const auto& want : options_.topics) {
       const bool seen =

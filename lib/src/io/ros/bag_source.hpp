@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -128,6 +129,13 @@ struct TopicState {
   bool layout_ok = true;       ///< the file's definition matches rmodel's decoder
   std::string layout_problem;  ///< why not
   std::uint64_t skipped = 0;   ///< selected messages that could not be decoded as this type
+  /// Log time of the last message delivered, and the steps back in log time: a replay
+  /// follows the order the reader delivers, which is reported when time goes back.
+  std::int64_t last_log_ns = std::numeric_limits<std::int64_t>::min();
+  std::uint64_t steps_back = 0;
+  std::uint64_t first_back_number = 0;
+  std::optional<std::uint64_t> first_back_offset;
+  std::int64_t first_back_from = 0, first_back_to = 0;
 };
 
 /// Shared part of every log source: topic selection, decoding, pending expansion, the

@@ -1,10 +1,21 @@
 // MCAP reader, written from the MCAP specification (mcap.dev/spec): the magic, then records
 // `opcode u8 | length u64 | content` in little endian, ending with a Footer and the magic.
-// Records are read in file order; a Chunk is decompressed whole (none, zstd, lz4 frame) and
-// its records are served before the next file record is read. The summary section and the
-// indexes are not needed: Schema and Channel records precede their messages in the data
-// section, and records seen again in the summary are ignored.
+//
+// Messages are delivered in log-time order, as `ros2 bag play` and the MCAP readers play a
+// file, also when its chunks overlap in time (several writers, or a writer that closes
+// chunks out of order). A regular file is first walked record by record without reading
+// chunk contents (one small read per chunk): that gives every chunk's time range and, from
+// the summary when there is one, every schema and channel. The chunks are then opened in
+// order of their start time, and only when the next message to deliver is not earlier than
+// their start, so memory holds the chunks that overlap, not the file. Messages of equal log
+// time keep their file order. Records outside chunks are grouped into runs that are handled
+// as uncompressed chunks. A pipe cannot be walked twice: it is read in file order, a chunk
+// at a time (BagSource reports a log time that goes back).
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <set>
 
 #include <fmt/format.h>
@@ -12,6 +23,7 @@
 
 #include "io/ros/bag_source.hpp"
 #include "io/ros/mcap_records.hpp"
+#include "rmodel/error.hpp"
 
 namespace rmodel::io::detail {
 namespace {
@@ -27,7 +39,7 @@ bool get_string(ByteCursor& c, std::string_view& s) {
 class McapSource final : public BagSource {
 public:
   McapSource(int fd, std::string name, BagOptions options)
-      : BagSource(std::move(name), std::move(options)), file_(fd), limit_(file_.regular_size()) {}
+      : BagSource(std::move(name), std::move(options)), fd_(fd), file_(fd), limit_(file_.regular_size()) {}
   ~McapSource() override {
     if (zstd_ != nullptr) ZSTD_freeDCtx(zstd_);
   }
@@ -39,6 +51,20 @@ protected:
 
   Step read_raw(Raw& raw) override {
     if (stopped_) return Step::End;
+    if (limit_ > 0 && in_time_order_) {
+      if (!indexed_) {
+        indexed_ = true;
+        if (const Step st = index_file(); st != Step::End) return st;
+      }
+      if (in_time_order_) return next_in_time(raw);
+    }
+    return next_in_file(raw);
+  }
+
+private:
+  // ---- file order (pipes) ----
+
+  Step next_in_file(Raw& raw) {
     if (!magic_checked_) {
       magic_checked_ = true;
       std::uint8_t m[8] = {};
@@ -109,8 +135,14 @@ protected:
           break;
         }
         case kChunk: {
-          const Step st = open_chunk(c, at);
-          if (st != Step::End) return st;
+          const Step st = decompress_chunk(c, at, chunk_, chunk_exact_, chunk_data_at_);
+          if (st != Step::End) {  // a damaged chunk ends a reading in file order
+            stopped_ = true;
+            return st;
+          }
+          chunk_at_ = at;
+          chunk_cur_ = ByteCursor(chunk_.data(), chunk_.size());
+          in_chunk_ = true;
           break;
         }
         default: break;
@@ -118,7 +150,6 @@ protected:
     }
   }
 
-private:
   Step stop(std::uint64_t at, std::string why) {
     stopped_ = true;
     return fail(at, std::move(why));
@@ -194,7 +225,10 @@ private:
     return Step::Message;
   }
 
-  Step open_chunk(ByteCursor& c, std::uint64_t at) {
+  /// Decompresses the chunk record whose content `c` holds into `out`; `exact` tells whether
+  /// offsets in `out` are file offsets from `data_at` (an uncompressed chunk).
+  Step decompress_chunk(ByteCursor& c, std::uint64_t at, std::vector<std::uint8_t>& out, bool& exact,
+                        std::uint64_t& data_at) {
     std::uint64_t start = 0, end = 0, usize = 0, records_len = 0;
     std::uint32_t crc = 0;
     std::string_view compression;
@@ -204,8 +238,8 @@ private:
     c.get(crc);
     get_string(c, compression);
     c.get(records_len);
-    if (!c.ok() || records_len > c.left()) return stop(at, "chunk: malformed header (records run past the record)");
-    if (usize > kMaxChunkBytes) return stop(at, fmt::format("chunk: uncompressed size {} too large", usize));
+    if (!c.ok() || records_len > c.left()) return fail(at, "chunk: malformed header (records run past the record)");
+    if (usize > kMaxChunkBytes) return fail(at, fmt::format("chunk: uncompressed size {} too large", usize));
     if (std::find(compressions_.begin(), compressions_.end(), compression) == compressions_.end()) {
       compressions_.emplace_back(compression);
       update_detail();
@@ -213,34 +247,30 @@ private:
     const std::uint8_t* src = c.here();
     const auto n = static_cast<std::size_t>(records_len);
     const auto u = static_cast<std::size_t>(usize);
-    const std::uint64_t data_at = at + 9 + c.pos();
-    chunk_exact_ = false;
+    data_at = at + 9 + c.pos();
+    exact = false;
     if (compression.empty()) {
       if (records_len != usize)
-        return stop(at, fmt::format("chunk: uncompressed chunk holds {} bytes, header says {}", records_len, usize));
-      size_buffer(chunk_, n);
-      std::copy(src, src + n, chunk_.begin());
-      chunk_exact_ = true;
+        return fail(at, fmt::format("chunk: uncompressed chunk holds {} bytes, header says {}", records_len, usize));
+      size_buffer(out, n);
+      std::copy(src, src + n, out.begin());
+      exact = true;
     } else if (compression == "zstd") {
       if (zstd_ == nullptr) zstd_ = ZSTD_createDCtx();
-      size_buffer(chunk_, u);
-      const std::size_t r = ZSTD_decompressDCtx(zstd_, chunk_.data(), u, src, n);
-      if (ZSTD_isError(r)) return stop(at, fmt::format("chunk: zstd: {}", ZSTD_getErrorName(r)));
-      if (r != u) return stop(at, fmt::format("chunk: zstd gave {} bytes, header says {}", r, u));
+      size_buffer(out, u);
+      const std::size_t r = ZSTD_decompressDCtx(zstd_, out.data(), u, src, n);
+      if (ZSTD_isError(r)) return fail(at, fmt::format("chunk: zstd: {}", ZSTD_getErrorName(r)));
+      if (r != u) return fail(at, fmt::format("chunk: zstd gave {} bytes, header says {}", r, u));
     } else if (compression == "lz4") {
-      if (std::string e = lz4_.decode(src, n, chunk_, u); !e.empty()) return stop(at, "chunk: " + e);
+      if (std::string e = lz4_.decode(src, n, out, u); !e.empty()) return fail(at, "chunk: " + e);
     } else {
-      return stop(at, fmt::format("chunk: unknown compression '{}' (rmodel reads none, zstd, lz4)", compression));
+      return fail(at, fmt::format("chunk: unknown compression '{}' (rmodel reads none, zstd, lz4)", compression));
     }
     if (crc != 0) {
-      const std::uint32_t got = crc32(0, chunk_.data(), chunk_.size());
+      const std::uint32_t got = crc32(0, out.data(), out.size());
       if (got != crc)
-        return stop(at, fmt::format("chunk: CRC mismatch (stored {:08x}, computed {:08x})", crc, got));
+        return fail(at, fmt::format("chunk: CRC mismatch (stored {:08x}, computed {:08x})", crc, got));
     }
-    chunk_at_ = at;
-    chunk_data_at_ = data_at;
-    chunk_cur_ = ByteCursor(chunk_.data(), chunk_.size());
-    in_chunk_ = true;
     return Step::End;
   }
 
@@ -271,13 +301,353 @@ private:
     return Step::End;
   }
 
+  // ---- log-time order (regular files) ----
+
+  /// A chunk, or a run of records outside chunks, with the log times of its messages.
+  struct Span {
+    std::uint64_t at = 0;    ///< offset of the chunk record, or of the run's first record
+    std::uint64_t size = 0;  ///< bytes of the chunk's content, or of the run's records
+    std::int64_t start = 0;  ///< earliest log time (a chunk's header; a run's own messages)
+    bool chunk = false;
+    bool opened = false;
+  };
+  /// One message of an opened span: where its record's content lies in the span's data.
+  struct Held {
+    std::int64_t log_time = 0;
+    std::uint32_t pos = 0;  ///< offset of the record's content in Open::data
+    std::uint32_t size = 0;
+  };
+  /// An opened span: its records decompressed, its messages in log-time order.
+  struct Open {
+    std::vector<std::uint8_t> data;
+    std::vector<Held> messages;
+    std::size_t next = 0;
+    std::uint64_t at = 0;       ///< the span's offset (orders equal log times by file order)
+    std::uint64_t data_at = 0;  ///< file offset of data[0] when `exact`
+    bool exact = false;
+  };
+  struct ScanError {
+    std::uint64_t at = 0;
+    std::string why;
+  };
+
+  bool pread_all(void* out, std::size_t n, std::uint64_t at) {
+    auto* p = static_cast<std::uint8_t*>(out);
+    while (n > 0) {
+      const ssize_t got = ::pread(fd_, p, n, static_cast<off_t>(at));
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) throw IoError(name_, std::strerror(errno));
+      if (got == 0) return false;
+      p += got;
+      n -= static_cast<std::size_t>(got);
+      at += static_cast<std::uint64_t>(got);
+    }
+    return true;
+  }
+
+  /// Walks the records of the file without reading chunk contents: the spans to open, and
+  /// every schema and channel outside chunks (the summary repeats those of the chunks). A
+  /// damage found here is reported after the messages before it.
+  Step index_file() {
+    std::uint8_t m[8] = {};
+    if (limit_ < 8) {
+      if (limit_ > 0) pread_all(m, static_cast<std::size_t>(limit_), 0);
+    } else {
+      pread_all(m, 8, 0);
+    }
+    if (limit_ < 8 || std::string_view(reinterpret_cast<const char*>(m), 8) != kMagic)
+      return stop(0, "not an MCAP file (bad magic)");
+    magic_checked_ = true;
+    std::optional<Span> run;
+    std::uint64_t run_end = 0;
+    const auto close_run = [&] {
+      if (!run) return;
+      run->size = run_end - run->at;
+      spans_.push_back(*run);
+      run.reset();
+    };
+    std::uint64_t at = 8;
+    for (;;) {
+      if (at >= limit_) {
+        scan_error_ = ScanError{at, "file ends without the MCAP footer (truncated)"};
+        break;
+      }
+      std::uint8_t head[9] = {};
+      if (limit_ - at < 9) {
+        scan_error_ = ScanError{at, "truncated record header"};
+        break;
+      }
+      pread_all(head, 9, at);
+      ByteCursor hc(head, 9);
+      std::uint8_t op = 0;
+      std::uint64_t len = 0;
+      hc.get(op);
+      hc.get(len);
+      const std::uint64_t body = at + 9;
+      if (len > limit_ - body) {
+        scan_error_ = ScanError{at, fmt::format("record (opcode 0x{:02x}) of {} bytes runs past the end of the "
+                                                "file ({} bytes): truncated",
+                                                op, len, limit_)};
+        break;
+      }
+      if (op == kFooter) {
+        const std::uint64_t end = body + len;
+        if (limit_ - end < 8 || !pread_all(m, 8, end) ||
+            std::string_view(reinterpret_cast<const char*>(m), 8) != kMagic)
+          scan_error_ = ScanError{end, "no MCAP magic after the footer"};
+        break;
+      }
+      if (op == kChunk) {
+        close_run();
+        if (len > kMaxChunkBytes) {
+          scan_error_ = ScanError{at, fmt::format("chunk of {} bytes is too large", len)};
+          break;
+        }
+        std::uint8_t times[16] = {};
+        if (len < 16 || !pread_all(times, 16, body)) {
+          scan_error_ = ScanError{at, "chunk: malformed header (records run past the record)"};
+          break;
+        }
+        ByteCursor tc(times, 16);
+        std::uint64_t start = 0, end = 0;
+        tc.get(start);
+        tc.get(end);
+        // A chunk without times (both 0: empty, or a writer that leaves them out) keeps its
+        // place in the file after the span before it; when no chunk has times, the file is
+        // read in file order (as a pipe is), a chunk at a time.
+        const bool timed = start != 0 || end != 0;
+        timed_chunks_ += timed ? 1 : 0;
+        spans_.push_back(Span{at, len, timed ? static_cast<std::int64_t>(start) : (spans_.empty() ? 0 : spans_.back().start),
+                              true, false});
+      } else if (op == kMessage) {
+        std::uint8_t fixed[14] = {};  // channel, sequence, log time
+        std::int64_t log_time = run ? run->start : 0;
+        if (len >= 14 && pread_all(fixed, 14, body)) {
+          ByteCursor fc(fixed + 6, 8);
+          std::uint64_t t = 0;
+          fc.get(t);
+          log_time = static_cast<std::int64_t>(t);
+        }
+        if (run && body + len - run->at > kRunBytes) close_run();
+        if (!run) run = Span{at, 0, log_time, false, false};
+        run->start = std::min(run->start, log_time);
+        run_end = body + len;
+      } else if (op == kSchema || op == kChannel || op == kHeader) {
+        if (len > (std::uint64_t{1} << 32)) {
+          scan_error_ = ScanError{at, "record too long"};
+          break;
+        }
+        size_buffer(body_, static_cast<std::size_t>(len));
+        pread_all(body_.data(), body_.size(), body);
+        ByteCursor c(body_.data(), body_.size());
+        if (op == kHeader) {
+          std::string_view profile, library;
+          get_string(c, profile);
+          get_string(c, library);
+          if (!c.ok()) {
+            scan_error_ = ScanError{at, "malformed header record"};
+            break;
+          }
+          profile_ = std::string(profile);
+          update_detail();
+        } else if (!(op == kSchema ? schema(c) : channel(c))) {
+          scan_error_ = ScanError{at, op == kSchema ? "malformed schema record" : "malformed channel record"};
+          break;
+        }
+      } else if (op == kDataEnd) {
+        close_run();
+      }
+      at = body + len;
+    }
+    close_run();
+    if (timed_chunks_ == 0 && std::any_of(spans_.begin(), spans_.end(), [](const Span& x) { return x.chunk; })) {
+      in_time_order_ = false;
+      magic_checked_ = false;
+      spans_.clear();
+      scan_error_.reset();
+      return Step::End;
+    }
+    std::stable_sort(spans_.begin(), spans_.end(), [](const Span& a, const Span& b) { return a.start < b.start; });
+    return Step::End;
+  }
+
+  [[nodiscard]] const Held& front_of(std::uint32_t slot) const {
+    const Open& o = open_[slot];
+    return o.messages[o.next];
+  }
+
+  /// Heap order: the slot whose next message is later (then later in the file) sinks.
+  [[nodiscard]] bool later(std::uint32_t a, std::uint32_t b) const {
+    const std::int64_t ta = front_of(a).log_time, tb = front_of(b).log_time;
+    return ta != tb ? ta > tb : open_[a].at > open_[b].at;
+  }
+
+  void push_slot(std::uint32_t slot) {
+    heap_.push_back(slot);
+    std::push_heap(heap_.begin(), heap_.end(), [this](std::uint32_t a, std::uint32_t b) { return later(a, b); });
+  }
+
+  std::uint32_t pop_slot() {
+    std::pop_heap(heap_.begin(), heap_.end(), [this](std::uint32_t a, std::uint32_t b) { return later(a, b); });
+    const std::uint32_t slot = heap_.back();
+    heap_.pop_back();
+    return slot;
+  }
+
+  /// Reads and decompresses span `s`, registers its schemas and channels, and queues its
+  /// messages (sorted by log time: a chunk need not hold them in order).
+  Step open_span(std::size_t s) {
+    Span& span = spans_[s];
+    span.opened = true;
+    std::uint32_t slot = 0;
+    if (!free_slots_.empty()) {
+      slot = free_slots_.back();
+      free_slots_.pop_back();
+    } else {
+      slot = static_cast<std::uint32_t>(open_.size());
+      open_.emplace_back();
+    }
+    Open& o = open_[slot];
+    o.messages.clear();
+    o.next = 0;
+    o.at = span.at;
+    if (span.chunk) {
+      size_buffer(body_, static_cast<std::size_t>(span.size));
+      pread_all(body_.data(), body_.size(), span.at + 9);
+      ByteCursor c(body_.data(), body_.size());
+      if (const Step st = decompress_chunk(c, span.at, o.data, o.exact, o.data_at); st != Step::End)
+        return skip_span(slot);
+    } else {
+      size_buffer(o.data, static_cast<std::size_t>(span.size));
+      pread_all(o.data.data(), o.data.size(), span.at);
+      o.exact = true;
+      o.data_at = span.at;
+    }
+    ByteCursor c(o.data.data(), o.data.size());
+    std::int64_t last = span.start;
+    bool sorted = true;
+    while (c.left() > 0) {
+      const std::size_t rel = c.pos();
+      std::uint8_t op = 0;
+      std::uint64_t len = 0;
+      c.get(op);
+      c.get(len);
+      if (!c.ok() || len > c.left()) {
+        fail(o.exact ? o.data_at + rel : span.at,
+             fmt::format("chunk at byte {}: record at offset {} of its data runs past the chunk", span.at, rel));
+        return skip_span(slot);
+      }
+      ByteCursor body(c.here(), static_cast<std::size_t>(len));
+      const auto pos = static_cast<std::uint32_t>(c.pos());
+      c.skip(static_cast<std::size_t>(len));
+      if ((op == kSchema && !schema(body)) || (op == kChannel && !channel(body))) {
+        fail(span.at, op == kSchema ? "chunk: malformed schema record" : "chunk: malformed channel record");
+        return skip_span(slot);
+      }
+      if (op != kMessage) continue;
+      std::uint64_t t = 0;
+      // A record too short for its fixed fields keeps its place (the previous message's
+      // time) and is reported when its turn comes.
+      if (body.skip(6) && body.get(t)) {
+        sorted = sorted && static_cast<std::int64_t>(t) >= last;
+        last = static_cast<std::int64_t>(t);
+      }
+      o.messages.push_back(Held{last, pos, static_cast<std::uint32_t>(len)});
+    }
+    if (!sorted)
+      std::stable_sort(o.messages.begin(), o.messages.end(),
+                       [](const Held& a, const Held& b) { return a.log_time < b.log_time; });
+    if (o.messages.empty()) {
+      free_slots_.push_back(slot);
+    } else {
+      push_slot(slot);
+    }
+    return Step::End;
+  }
+
+  /// A damaged span is reported (the error is set) and left out; the other spans go on.
+  Step skip_span(std::uint32_t slot) {
+    open_[slot].messages.clear();
+    free_slots_.push_back(slot);
+    return Step::Error;
+  }
+
+  /// Opens every unopened span that lies before `at` in the file; true if there was one.
+  Step open_spans_before(std::uint64_t at, bool& opened) {
+    opened = false;
+    for (std::size_t s = 0; s < spans_.size(); ++s) {
+      if (spans_[s].opened || spans_[s].at >= at) continue;
+      if (const Step st = open_span(s); st != Step::End) return st;
+      opened = true;
+    }
+    return Step::End;
+  }
+
+  Step next_in_time(Raw& raw) {
+    if (spent_slot_) {  // the previous message's data is no longer needed
+      free_slots_.push_back(*spent_slot_);
+      spent_slot_.reset();
+    }
+    for (;;) {
+      // A span may hold the next message when it starts no later than the earliest held one.
+      while (next_span_ < spans_.size() &&
+             (spans_[next_span_].opened || heap_.empty() || spans_[next_span_].start <= front_of(heap_.front()).log_time)) {
+        const std::size_t s = next_span_++;
+        if (spans_[s].opened) continue;
+        if (const Step st = open_span(s); st != Step::End) return st;
+      }
+      if (heap_.empty()) {
+        if (!scan_error_) {
+          stopped_ = true;
+          return Step::End;
+        }
+        return stop(scan_error_->at, scan_error_->why);
+      }
+      const std::uint32_t slot = heap_.front();
+      const Held held = front_of(slot);
+      Open& o = open_[slot];
+      ByteCursor body(o.data.data() + held.pos, held.size);
+      // A channel the spans opened so far have not declared may be declared by a chunk
+      // earlier in the file (a writer declares a channel once, in the chunk of its first use).
+      std::uint16_t ch = 0;
+      if (ByteCursor peek = body; peek.get(ch) && (ch >= channels_.size() || channels_[ch] < 0)) {
+        bool opened = false;
+        if (const Step st = open_spans_before(o.at, opened); st != Step::End) return st;
+        if (opened) continue;
+      }
+      pop_slot();
+      Open& popped = open_[slot];
+      if (++popped.next < popped.messages.size()) {
+        push_slot(slot);
+      } else {
+        spent_slot_ = slot;
+      }
+      const std::uint64_t at = popped.exact ? popped.data_at + held.pos - 9 : popped.at;
+      return message(body, at, raw);
+    }
+  }
+
+  /// Records outside chunks are grouped into runs of at most this many bytes.
+  static constexpr std::uint64_t kRunBytes = std::uint64_t{4} << 20;
+
   struct Schema {
     bool known = false;
     std::string name, encoding, data;
   };
 
+  int fd_;
   FileReader file_;
-  std::uint64_t limit_ = 0;
+  std::uint64_t limit_ = 0;  ///< the file's size when it is a regular file (read in log-time order)
+  bool in_time_order_ = true;  ///< false on a pipe, or when no chunk has its times
+  bool indexed_ = false;
+  std::size_t timed_chunks_ = 0;
+  std::vector<Span> spans_;       ///< sorted by start time
+  std::size_t next_span_ = 0;     ///< spans before it are opened
+  std::vector<Open> open_;        ///< slots, reused
+  std::vector<std::uint32_t> free_slots_;
+  std::vector<std::uint32_t> heap_;  ///< slots with messages left, earliest next message first
+  std::optional<std::uint32_t> spent_slot_;
+  std::optional<ScanError> scan_error_;
   bool magic_checked_ = false;
   bool stopped_ = false;
   bool in_summary_ = false;

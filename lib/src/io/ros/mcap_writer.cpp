@@ -242,7 +242,11 @@ bool McapEncoder::add(const JointState& s, std::optional<Time> t, fmt::memory_bu
     nsec = t->nanosec();
     if (sec < INT32_MIN || sec > INT32_MAX) return false;
   }
-  const std::uint64_t log_time = t && t->ns > 0 ? static_cast<std::uint64_t>(t->ns) : 0;
+  // log_time is when the message was recorded: its stamp, but never earlier than the message
+  // written before it, so that every MCAP player, which plays by log time, replays the file in
+  // the order it was written (the stamp itself is in the payload, unchanged).
+  std::uint64_t log_time = t && t->ns > 0 ? static_cast<std::uint64_t>(t->ns) : 0;
+  if (messages_ > 0) log_time = std::max(log_time, last_time_);
   const std::size_t at = chunk_.size();
   std::uint8_t* const start = chunk_.room(9 + 22 + cdr_bound(s));
   Put o{start};
