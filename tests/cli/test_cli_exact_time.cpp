@@ -188,3 +188,53 @@ TEST(CliExactTime, CheckLogPeriodUsesTheIntervalBetweenTheStamps) {
 
 }  // namespace
 }  // namespace rmodel
+
+namespace rmodel {
+namespace {
+
+// ROS logs on a pipe (`cat run.mcap | rmodel aggregate -`) give the output of the same file
+// named; the log's first bytes may come a few at a time; text on a pipe is still read as it
+// comes; a .db3 on a pipe is refused with a reason (SQLite reads files only).
+TEST(CliLogsOnAPipe, EveryBinaryLogReadsAsItsFile) {
+  RMODEL_REQUIRE_FIXTURES();
+  const std::vector<std::string> model = {"-u", fixture("sweetie_bot_proto2/sweetie_bot_proto2.urdf").string(), "-s",
+                                          fixture("sweetie_bot_proto2/kinematic_chains.cpf").string()};
+  auto aggregate = [&](const std::string& input) {
+    std::vector<std::string> args{"aggregate"};
+    args.insert(args.end(), model.begin(), model.end());
+    args.push_back(input);
+    return args;
+  };
+  for (const char* name : {"greeting.zstd.mcap", "greeting.lz4.mcap", "greeting.bag", "greeting.bz2.bag",
+                           "hoof_wave.lz4.bag", "hoof_wave.mcap"}) {
+    SCOPED_TRACE(name);
+    const fs::path path = fixture(std::string("bags/") + name);
+    const auto named = run_rmodel(aggregate(path.string()));
+    ASSERT_EQ(named.exit_code, 0) << named.err;
+    ASSERT_FALSE(named.out.empty());
+    const std::string bytes = test::read_file(path);
+    const auto piped = run_rmodel(aggregate("-"), bytes);
+    EXPECT_EQ(piped.exit_code, 0) << piped.err;
+    EXPECT_EQ(piped.out, named.out);
+    // The magic bytes trickling in three at a time.
+    const auto trickled = run_rmodel(aggregate("-"), bytes.substr(0, 64), 3);
+    EXPECT_EQ(trickled.err.find("bad number"), std::string::npos) << trickled.err;
+  }
+  const auto db3 = run_rmodel(aggregate("-"), test::read_file(fixture("bags/greeting_db3/greeting_db3_0.db3")));
+  EXPECT_NE(db3.exit_code, 0);
+  EXPECT_NE(db3.err.find("a ROS 2 .db3 cannot be read from a pipe"), std::string::npos) << db3.err;
+}
+
+TEST(CliLogsOnAPipe, TextTricklingInByteByByteIsReadAsTheFile) {
+  const fs::path log = test::source_dir() / "share/rmodel/examples/walk.jsonl";
+  const auto named = run_rmodel({"aggregate", "--sample", log.string()});
+  ASSERT_EQ(named.exit_code, 0) << named.err;
+  const auto piped = run_rmodel({"aggregate", "--sample", "-"}, test::read_file(log).substr(0, 1500), 1);
+  const auto expected = run_rmodel({"aggregate", "--sample", "-"}, test::read_file(log).substr(0, 1500));
+  EXPECT_EQ(piped.exit_code, expected.exit_code);
+  EXPECT_EQ(piped.out, expected.out);
+  EXPECT_EQ(named.out.substr(0, 200), piped.out.substr(0, 200));
+}
+
+}  // namespace
+}  // namespace rmodel

@@ -17,6 +17,12 @@ FdSource::~FdSource() {
 }
 
 long FdSource::read(char* buf, std::size_t n) {
+  if (pending_at_ < pending_.size()) {
+    const std::size_t k = std::min(n, pending_.size() - pending_at_);
+    std::memcpy(buf, pending_.data() + pending_at_, k);
+    pending_at_ += k;
+    return static_cast<long>(k);
+  }
   for (;;) {
     const ssize_t r = ::read(fd_, buf, n);
     if (r >= 0) return static_cast<long>(r);

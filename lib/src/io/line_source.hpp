@@ -17,6 +17,8 @@ public:
   /// Reads up to `n` bytes, returning as soon as some are available: the count, 0 at end
   /// of input, -1 when a non-blocking source has nothing now. Throws IoError on failure.
   virtual long read(char* buf, std::size_t n) = 0;
+  /// True when bytes are held here, so that read() returns them without waiting.
+  [[nodiscard]] virtual bool holds_bytes() const noexcept { return false; }
 };
 
 /// A file descriptor (closed on destruction when owned).
@@ -27,11 +29,20 @@ public:
   FdSource(const FdSource&) = delete;
   FdSource& operator=(const FdSource&) = delete;
   long read(char* buf, std::size_t n) override;
+  /// Bytes taken from the descriptor before this source was made (a format sniffed on a
+  /// pipe), served before the descriptor's own.
+  void unread(std::string bytes) {
+    pending_ = std::move(bytes);
+    pending_at_ = 0;
+  }
+  [[nodiscard]] bool holds_bytes() const noexcept override { return pending_at_ < pending_.size(); }
 
 private:
   int fd_;
   bool owned_;
   std::string name_;
+  std::string pending_;
+  std::size_t pending_at_ = 0;
 };
 
 /// A std::istream, read through its stream buffer without waiting for a full block.

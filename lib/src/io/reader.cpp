@@ -78,6 +78,7 @@ public:
   }
 
   ReadStatus next(Message& out) {
+    if (sniff_) take_stream();
     if (bag_) {
       const ReadStatus st = bag_->next(out, error_);
       if (st == ReadStatus::Ok) return ok();
@@ -120,6 +121,7 @@ public:
 
   [[nodiscard]] bool input_pending() const noexcept {
     if (bag_) return true;  // a log file is read as fast as the disk gives it
+    if (source_->holds_bytes()) return true;  // bytes taken while sniffing a pipe's format
     // A YAML message is complete only with its separator line: the next one is ready when a
     // separator is buffered (or the input has ended).
     if (mode_ == Mode::Yaml)
@@ -140,6 +142,34 @@ public:
   std::uint64_t messages_ = 0;
   std::uint64_t errors_ = 0;
   std::unique_ptr<detail::BagSource> bag_;  ///< set when the input is a ROS log (bag.hpp)
+
+  /// A stream (pipe, socket, terminal) whose first bytes decide at the first next() whether it
+  /// is a ROS log or text.
+  struct Sniff {
+    int fd;
+    detail::FdSource* source;
+    ReaderOptions options;
+  };
+  std::optional<Sniff> sniff_;
+  std::unique_ptr<detail::FdSource> spool_;  ///< owns the temporary file a log on a stream is held in
+
+  /// A ROS log arriving on a stream is copied to a temporary file (the logs need random
+  /// access) and read from there as its file would be; text is read as it comes, beginning
+  /// with the bytes its format was told from.
+  void take_stream() {
+    const Sniff sniff = std::move(*sniff_);
+    sniff_.reset();
+    std::string head;
+    const int spooled = detail::spool_log_from_stream(sniff.fd, sniff.options.format, name_, head);
+    if (spooled < 0) {
+      sniff.source->unread(std::move(head));
+      return;
+    }
+    spool_ = std::make_unique<detail::FdSource>(spooled, name_, true);
+    Format format = sniff.options.format;
+    bag_ = detail::open_bag_source(spooled, name_, sniff.options, format);
+    format_ = format;
+  }
 
 private:
   enum class Mode { Undecided, Lines, Csv, Document, Yaml, Done };
@@ -468,16 +498,22 @@ MessageReader MessageReader::open(const std::string& path, ReaderOptions options
 
 MessageReader::MessageReader(int fd, std::string source_name, ReaderOptions options, bool owns_fd) {
   auto source = std::make_unique<detail::FdSource>(fd, source_name, owns_fd);
+  detail::FdSource* fd_source = source.get();
+  const bool may_be_log = options.format == Format::Auto || options.format == Format::Mcap ||
+                          options.format == Format::Ros1Bag || options.format == Format::Ros2Sqlite;
+  struct stat st {};
+  const bool stream = ::fstat(fd, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode));
   Format bag_format = options.format;
   std::unique_ptr<detail::BagSource> bag;
-  if (options.format == Format::Auto || options.format == Format::Mcap || options.format == Format::Ros1Bag ||
-      options.format == Format::Ros2Sqlite)
-    bag = detail::open_bag_source(fd, source_name, options, bag_format);
+  if (may_be_log && !stream) bag = detail::open_bag_source(fd, source_name, options, bag_format);
   impl_ = std::make_unique<Impl>(std::move(source), std::move(source_name), options);
   if (bag) {
     impl_->bag_ = std::move(bag);
     impl_->format_ = bag_format;
   }
+  // A stream's first bytes are looked at by the first next(), not here: constructing a
+  // reader on a pipe nothing has been written to yet must not wait.
+  if (may_be_log && stream) impl_->sniff_ = Impl::Sniff{fd, fd_source, options};
 }
 
 MessageReader::MessageReader(std::istream& in, std::string source_name, ReaderOptions options) {

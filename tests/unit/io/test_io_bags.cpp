@@ -499,7 +499,7 @@ struct Written {
 /// message early). Then the hind legs' chunks, 0 … 0.4 s (equal times to the front's) and
 /// 0.55 … 0.95 s, on the channel declared in the front chunk. With `summary`, a summary
 /// section repeats the schema and the channels. `file_order` gets the messages as written.
-std::string overlapping_mcap(bool summary, std::vector<Written>& file_order) {
+std::string overlapping_mcap(bool summary, std::vector<Written>& file_order, bool chunk_times = true) {
   const std::uint64_t s = 1'700'000'000'000'000'000ULL;  // epoch times: integers, never doubles
   const auto at = [s](int tenths, std::uint64_t extra = 0) { return s + 100'000'000ULL * static_cast<std::uint64_t>(tenths) + extra; };
   std::vector<Written> front, hind1, hind2;
@@ -513,9 +513,10 @@ std::string overlapping_mcap(bool summary, std::vector<Written>& file_order) {
     return r;
   };
   const std::string channels = channel_record(1, "/front/joint_states") + channel_record(2, "/hind/joint_states");
-  const std::string chunks = timed_chunk(channels + records(front), at(1), at(9)) +
-                             timed_chunk(records(hind1), at(0), at(4)) +
-                             timed_chunk(records(hind2), at(5, 50'000'000ULL), at(9, 50'000'000ULL));
+  const auto times = [chunk_times](std::uint64_t t) { return chunk_times ? t : 0; };
+  const std::string chunks = timed_chunk(channels + records(front), times(at(1)), times(at(9))) +
+                             timed_chunk(records(hind1), times(at(0)), times(at(4))) +
+                             timed_chunk(records(hind2), times(at(5, 50'000'000ULL)), times(at(9, 50'000'000ULL)));
   file_order = front;
   file_order.insert(file_order.end(), hind1.begin(), hind1.end());
   file_order.insert(file_order.end(), hind2.begin(), hind2.end());
@@ -578,45 +579,67 @@ TEST(IoBags, OverlappingMcapChunksReplayInLogTimeOrder) {
   }
 }
 
-TEST(IoBags, McapOnAPipeIsReadInFileOrderAndTimeGoingBackIsReported) {
+/// Everything a reader gives, in order: messages as (joint, stamp), errors as their text.
+struct Replay {
+  std::vector<std::pair<std::string, std::int64_t>> messages;
+  std::vector<std::string> errors;
+};
+Replay replay(io::MessageReader reader) {
+  Replay out;
+  io::Message m;
+  for (;;) {
+    const io::ReadStatus st = reader.next(m);
+    if (st == io::ReadStatus::End) break;
+    if (st == io::ReadStatus::Error) out.errors.push_back(reader.error().to_string("log.mcap"));
+    if (st == io::ReadStatus::Ok) out.messages.emplace_back(m.joint.name.at(0), m.joint.stamp.ns);
+  }
+  return out;
+}
+
+io::ReaderOptions both_topics_log_time() {
+  io::ReaderOptions options;
+  options.time = io::TimeSource::Log;
+  options.topics = {"/front/joint_states", "/hind/joint_states"};
+  return options;
+}
+
+TEST(IoBags, McapOnAPipeReplaysAsItsFile) {
   std::vector<Written> file_order;
-  const std::string bytes = overlapping_mcap(false, file_order);
+  const std::string bytes = overlapping_mcap(true, file_order);
+  const TempFile f("piped.mcap", bytes);
+  const Replay from_file = replay(io::MessageReader::open(f.path.string(), both_topics_log_time()));
+  ASSERT_EQ(from_file.messages.size(), file_order.size());
   int fds[2];
   ASSERT_EQ(::pipe(fds), 0);
+  // The reader is made before a byte is written (a live pipe), then the bytes trickle in.
+  io::MessageReader reader(fds[0], "log.mcap", both_topics_log_time(), true);
   std::thread writer([&] {
-    std::size_t done = 0;
-    while (done < bytes.size()) {
-      const ssize_t n = ::write(fds[1], bytes.data() + done, bytes.size() - done);
+    for (std::size_t done = 0; done < bytes.size();) {
+      const ssize_t n = ::write(fds[1], bytes.data() + done, std::min<std::size_t>(5, bytes.size() - done));
       if (n <= 0) break;
       done += static_cast<std::size_t>(n);
     }
     ::close(fds[1]);
   });
-  io::ReaderOptions options;
-  options.format = io::Format::Mcap;
-  options.time = io::TimeSource::Log;
-  options.topics = {"/front/joint_states", "/hind/joint_states"};
-  std::vector<std::pair<std::string, std::int64_t>> got;
-  std::vector<std::string> errors;
-  {
-    io::MessageReader reader(fds[0], "pipe.mcap", options, true);
-    io::Message m;
-    for (;;) {
-      const io::ReadStatus st = reader.next(m);
-      if (st == io::ReadStatus::End) break;
-      if (st == io::ReadStatus::Error) errors.push_back(reader.error().to_string("pipe.mcap"));
-      if (st == io::ReadStatus::Ok) got.emplace_back(m.joint.name.at(0), m.joint.stamp.ns);
-    }
-  }
+  const Replay from_pipe = replay(std::move(reader));
   writer.join();
-  // A pipe cannot be read twice: the messages come in file order, and the front topic's
-  // time going back (twice, inside its chunk) is reported once, with its place.
+  EXPECT_EQ(from_pipe.messages, from_file.messages);
+  EXPECT_EQ(from_pipe.errors, from_file.errors);
+}
+
+TEST(IoBags, McapWithoutChunkTimesIsReadInFileOrderAndTimeGoingBackIsReported) {
+  std::vector<Written> file_order;
+  const std::string bytes = overlapping_mcap(false, file_order, false);
+  const TempFile f("untimed.mcap", bytes);
+  const Replay got = replay(io::MessageReader::open(f.path.string(), both_topics_log_time()));
+  // Chunks that do not say their times are read in file order, and the front topic's time
+  // going back (twice, inside its chunk) is reported once, with its place.
   std::vector<std::pair<std::string, std::int64_t>> want;
   for (const auto& w : file_order) want.emplace_back(w.channel == 1 ? "front" : "hind", static_cast<std::int64_t>(w.t));
-  EXPECT_EQ(got, want);
-  ASSERT_EQ(errors.size(), 1U) << ::testing::PrintToString(errors);
-  EXPECT_EQ(errors[0],
-            "pipe.mcap: topic /front/joint_states: log time goes back 2 times, first at byte " +
+  EXPECT_EQ(got.messages, want);
+  ASSERT_EQ(got.errors.size(), 1U) << ::testing::PrintToString(got.errors);
+  EXPECT_EQ(got.errors[0],
+            "log.mcap: topic /front/joint_states: log time goes back 2 times, first at byte " +
                 std::to_string(bytes.find(stamped_message(1, file_order[3].t))) +
                 ": message 4: from 1700000000.6 to 1700000000.4 (messages are replayed in the order of the file)");
 }

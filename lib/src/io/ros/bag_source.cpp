@@ -1,14 +1,18 @@
 #include "io/ros/bag_source.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -326,7 +330,98 @@ constexpr std::string_view kBagMagic("#ROSBAG V2.0\n", 13);
 constexpr std::string_view kSqliteMagic("SQLite format 3\0", 16);
 
 BagOptions bag_options(const ReaderOptions& o) { return BagOptions{o.topics, o.time}; }
+
+bool is_log_format(Format f) { return f == Format::Mcap || f == Format::Ros1Bag || f == Format::Ros2Sqlite; }
+
+/// True while `head` could still grow into one of the logs' magic bytes.
+bool may_become_magic(std::string_view head) {
+  for (std::string_view magic : {kMcapMagic, kBagMagic, kSqliteMagic})
+    if (head.size() < magic.size() && magic.substr(0, head.size()) == head) return true;
+  return false;
+}
+
+bool starts_with_magic(std::string_view head) {
+  for (std::string_view magic : {kMcapMagic, kBagMagic, kSqliteMagic})
+    if (head.substr(0, magic.size()) == magic) return true;
+  return false;
+}
+
+/// read(2) that waits when the descriptor is non-blocking: the count, 0 at the end.
+std::size_t read_waiting(int fd, char* buf, std::size_t n, const std::string& name) {
+  for (;;) {
+    const ssize_t r = ::read(fd, buf, n);
+    if (r >= 0) return static_cast<std::size_t>(r);
+    if (errno == EINTR) continue;
+    if (errno == EAGAIN || errno == EWOULDBLOCK) {
+      pollfd p{fd, POLLIN, 0};
+      (void)::poll(&p, 1, -1);
+      continue;
+    }
+    throw IoError(name, std::strerror(errno));
+  }
+}
+
+/// An unnamed file in $TMPDIR (else /tmp), gone when closed.
+int make_spool_file() {
+  const char* env = std::getenv("TMPDIR");
+  const std::string dir = env != nullptr && *env != '\0' ? env : "/tmp";
+  int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (fd >= 0) return fd;
+  std::string name = dir + "/rmodel-stdin-XXXXXX";
+  fd = ::mkostemp(name.data(), O_CLOEXEC);
+  if (fd < 0)
+    throw IoError(dir, fmt::format("cannot create a file to hold the log read from a pipe: {}", std::strerror(errno)));
+  ::unlink(name.c_str());
+  return fd;
+}
+
+void write_all(int fd, const char* data, std::size_t n, const std::string& name) {
+  while (n > 0) {
+    const ssize_t w = ::write(fd, data, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w < 0) throw IoError(name, fmt::format("cannot hold the log read from a pipe: {}", std::strerror(errno)));
+    data += w;
+    n -= static_cast<std::size_t>(w);
+  }
+}
 }  // namespace
+
+int spool_log_from_stream(int fd, Format format, const std::string& name, std::string& head) {
+  head.clear();
+  struct stat st {};
+  // Files and directories are read in place; pipes, sockets and terminals are streams.
+  if (::fstat(fd, &st) != 0 || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode))) return -1;
+  if (format != Format::Auto && !is_log_format(format)) return -1;
+  // A non-blocking descriptor belongs to a caller that must not wait (a live stream polled
+  // with next() == WouldBlock): its format is not sniffed, only a log format asked for is held.
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (format == Format::Auto && flags >= 0 && (flags & O_NONBLOCK) != 0) return -1;
+  if (format == Format::Auto) {
+    char buf[16];
+    do {
+      const std::size_t n = read_waiting(fd, buf, sizeof buf - std::min(head.size(), sizeof buf - 1), name);
+      if (n == 0) break;
+      head.append(buf, n);
+    } while (may_become_magic(head));
+    if (!starts_with_magic(head)) return -1;  // text: the reader takes `head` first
+  }
+  // SQLite opens databases by name and resolves /proc/self/fd links to the deleted file.
+  if (format == Format::Ros2Sqlite || std::string_view(head).substr(0, kSqliteMagic.size()) == kSqliteMagic)
+    throw IoError(name, "a ROS 2 .db3 cannot be read from a pipe (SQLite reads files only): give its path");
+  const int spool = make_spool_file();
+  try {
+    write_all(spool, head.data(), head.size(), name);
+    std::vector<char> buf(1 << 20);
+    for (std::size_t n; (n = read_waiting(fd, buf.data(), buf.size(), name)) > 0;)
+      write_all(spool, buf.data(), n, name);
+    if (::lseek(spool, 0, SEEK_SET) != 0) throw IoError(name, std::strerror(errno));
+  } catch (...) {
+    ::close(spool);
+    throw;
+  }
+  head.clear();
+  return spool;
+}
 
 std::unique_ptr<BagSource> open_bag_source(int fd, const std::string& path, const ReaderOptions& options,
                                            Format& format) {

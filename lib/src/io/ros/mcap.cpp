@@ -523,6 +523,8 @@ private:
       o.exact = true;
       o.data_at = span.at;
     }
+    // The descriptor's offset tells how far the reading has come (a progress bar reads it).
+    (void)::lseek(fd_, static_cast<off_t>(span.at + (span.chunk ? 9 : 0) + span.size), SEEK_SET);
     ByteCursor c(o.data.data(), o.data.size());
     std::int64_t last = span.start;
     bool sorted = true;
