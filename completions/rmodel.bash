@@ -53,8 +53,8 @@ _rmodel_options() {
         'diff') REPLY='-h --help -s --semantics --old-semantics --new-semantics --limits --package-path --xacro-arg --old-limits --new-limits --tolerance --strict -q --quiet -f --format -o --output' ;;
         'check-log') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -i --input-format --topic --time --time-column --column-prefix --max-gap --period --max-acceleration --tolerance --dynamics --floating-base --max-reports -f --format -o --output -q --quiet --output-dir -j --jobs' ;;
         'log-info') REPLY='-h --help -f --format -o --output' ;;
-        'aggregate') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -i --input-format --stamp --max-errors -q --quiet --flush-each --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --clamp --initial-pose --no-support --filter --filter-param' ;;
-        'filter') REPLY='-h --help -i --input-format --stamp --max-errors -q --quiet --flush-each --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -p --param --field --joints --list --step --duration --plot --from --to --plot-joints' ;;
+        'aggregate') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --stamp --max-errors -q --quiet --flush-each -i --input-format --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --clamp --initial-pose --no-support --filter --filter-param' ;;
+        'filter') REPLY='-h --help --stamp --max-errors -q --quiet --flush-each -i --input-format --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -p --param --field --joints --list --step --duration --plot --from --to --plot-joints' ;;
         'fk') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --pose --pose-file -f --format -o --output --links --chain --with-virtual --orientation --log -i --input-format --topic --time --time-column --column-prefix --max-errors -q --quiet --flush-each' ;;
         'jacobian') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --pose --pose-file -f --format -o --output --chain --link --point --with-virtual' ;;
         'xacro') REPLY='-h --help --xacro-arg --package-path -f --format -o --output' ;;
@@ -82,8 +82,8 @@ _rmodel_value_options() {
         'diff') REPLY=' -s --semantics --old-semantics --new-semantics --limits --package-path --xacro-arg --old-limits --new-limits --tolerance -f --format -o --output ' ;;
         'check-log') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -i --input-format --topic --time --time-column --column-prefix --max-gap --period --max-acceleration --tolerance --max-reports -f --format -o --output --output-dir -j --jobs ' ;;
         'log-info') REPLY=' -f --format -o --output ' ;;
-        'aggregate') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -i --input-format --stamp --max-errors --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --initial-pose --filter --filter-param ' ;;
-        'filter') REPLY=' -i --input-format --stamp --max-errors --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -p --param --field --joints --duration --plot --from --to --plot-joints ' ;;
+        'aggregate') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg --stamp --max-errors -i --input-format --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --initial-pose --filter --filter-param ' ;;
+        'filter') REPLY=' --stamp --max-errors -i --input-format --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -p --param --field --joints --duration --plot --from --to --plot-joints ' ;;
         'fk') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg --pose --pose-file -f --format -o --output --links --chain --orientation --log -i --input-format --topic --time --time-column --column-prefix --max-errors ' ;;
         'jacobian') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg --pose --pose-file -f --format -o --output --chain --link --point ' ;;
         'xacro') REPLY=' --xacro-arg --package-path -f --format -o --output ' ;;
@@ -198,8 +198,8 @@ _rmodel_option_values() {
         'aggregate|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'aggregate|-m'|'aggregate|--model') _rmodel_files ;;
         'aggregate|--package-path') _rmodel_dirs ;;
-        'aggregate|-i'|'aggregate|--input-format') _rmodel_words 'auto jsonl json csv yaml mcap db3 bag' ;;
         'aggregate|--stamp') _rmodel_words 'none ros1 ros2' ;;
+        'aggregate|-i'|'aggregate|--input-format') _rmodel_words 'auto jsonl json csv yaml mcap db3 bag' ;;
         'aggregate|--topic') _rmodel_files ;;
         'aggregate|--time') _rmodel_words 'header log' ;;
         'aggregate|--output-dir') _rmodel_dirs ;;
@@ -211,8 +211,8 @@ _rmodel_option_values() {
         'aggregate|--update') _rmodel_words 'hold hold-zero-velocity extrapolate brake' ;;
         'aggregate|--publish') _rmodel_words 'message tick both' ;;
         'aggregate|--initial-pose') _rmodel_files ;;
-        'filter|-i'|'filter|--input-format') _rmodel_words 'auto jsonl json csv yaml mcap db3 bag' ;;
         'filter|--stamp') _rmodel_words 'none ros1 ros2' ;;
+        'filter|-i'|'filter|--input-format') _rmodel_words 'auto jsonl json csv yaml mcap db3 bag' ;;
         'filter|--topic') _rmodel_files ;;
         'filter|--time') _rmodel_words 'header log' ;;
         'filter|--output-dir') _rmodel_dirs ;;

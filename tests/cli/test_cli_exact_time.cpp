@@ -1,6 +1,7 @@
 // Exact time through the command (issue 21): stamps pass every format bit for bit, filters and
 // the sync aggregator do not depend on where the clock's zero is, check-log states the
 // interval it measured.
+#include <cctype>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -234,6 +235,45 @@ TEST(CliLogsOnAPipe, TextTricklingInByteByByteIsReadAsTheFile) {
   EXPECT_EQ(piped.exit_code, expected.exit_code);
   EXPECT_EQ(piped.out, expected.out);
   EXPECT_EQ(named.out.substr(0, 200), piped.out.substr(0, 200));
+}
+
+}  // namespace
+}  // namespace rmodel
+
+namespace rmodel {
+namespace {
+
+// One way to take a log in: every command that reads logs declares the same input options
+// with the same help (issue 21), so what --help says of one holds for all.
+TEST(CliLogInput, EveryLogReadingCommandHasTheSameInputOptions) {
+  const std::vector<std::string> options = {"-i,--input-format ", "--topic NAME", "--time TEXT", "--time-column ",
+                                            "--column-prefix "};
+  // The help of an option: its line and the lines of its description after it, spaces
+  // collapsed, without the "Needs: --log" of the commands whose log is an option.
+  auto help_of = [](const std::string& help, const std::string& option) {
+    const auto at = help.find("  " + option);
+    if (at == std::string::npos) return std::string("(missing)");
+    const auto end = help.find("\n  -", at + 1);
+    std::string text = help.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    if (const auto needs = text.find(" Needs: --log"); needs != std::string::npos) text.erase(needs, 13);
+    std::string collapsed;
+    for (char c : text)
+      if (!(std::isspace(static_cast<unsigned char>(c)) && (collapsed.empty() || collapsed.back() == ' ')))
+        collapsed += std::isspace(static_cast<unsigned char>(c)) ? ' ' : c;
+    return collapsed;
+  };
+  const auto reference = run_rmodel({"aggregate", "--help"});
+  ASSERT_EQ(reference.exit_code, 0);
+  for (const char* command : {"filter", "fk", "dynamics", "check-log"}) {
+    SCOPED_TRACE(command);
+    const auto help = run_rmodel({command, "--help"});
+    ASSERT_EQ(help.exit_code, 0) << help.err;
+    for (const auto& option : options) {
+      const std::string mine = help_of(help.out, option);
+      EXPECT_NE(mine, "(missing)") << option;
+      EXPECT_EQ(mine, help_of(reference.out, option));
+    }
+  }
 }
 
 }  // namespace

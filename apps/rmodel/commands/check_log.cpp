@@ -87,15 +87,7 @@ public:
                    "--output-dir")
         ->required()
         ->type_name("LOG");
-    app.add_option("-i,--input-format", input_format_, "Log format")
-        ->check(CLI::IsMember(kInputFormatNames))
-        ->default_str("auto");
-    app.add_option("--topic", topics_, "ROS logs: read this topic (repeatable; default: every JointState topic)")
-        ->allow_extra_args(false);  // one NAME per --topic: `--topic NAME FILE` reads FILE
-    app.add_option("--time", time_source_, "ROS logs: message time from the header stamp or the recorder's log time")
-        ->check(CLI::IsMember({"header", "log"}))
-        ->default_str("header");
-    add_csv_column_options(app, time_column_, column_prefix_, nullptr);
+    input_.add_to(app, nullptr);
     add_time_option(app, "--max-gap", options_.max_gap,
                     "Longest time without a message, or without a sample of a joint, in seconds (0: no check)",
                     TimeRange::non_negative);
@@ -174,13 +166,7 @@ private:
   int check(const Model& model, const std::string& log, std::FILE* out, bool quiet, std::string* verdict_line,
             const std::string* path = nullptr) const {
     LogChecker checker(model, options_);
-    io::ReaderOptions reader_options;
-    reader_options.format = io::parse_format(input_format_);
-    reader_options.topics = topics_;
-    reader_options.time = io::parse_time_source(time_source_);
-    reader_options.time_column = time_column_;
-    reader_options.column_prefix = column_prefix_;
-    io::MessageReader reader = io::MessageReader::open(log, reader_options);
+    io::MessageReader reader = io::MessageReader::open(log, input_.reader_options(log));
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(nullptr, &std::fclose);
     if (path != nullptr) {
       file.reset(std::fopen(path->c_str(), "wb"));
@@ -323,11 +309,7 @@ private:
   ModelOptions model_;
   BatchOptions batch_;
   std::vector<std::string> logs_;
-  std::string input_format_ = "auto";
-  std::string time_column_;
-  std::string column_prefix_;
-  std::vector<std::string> topics_;
-  std::string time_source_ = "header";
+  LogInputOptions input_;
   LogCheckOptions options_;
   OutputOptions out_;
   bool quiet_ = false;

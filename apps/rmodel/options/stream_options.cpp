@@ -22,10 +22,6 @@ void StreamOptions::add_to(CLI::App& app) {
                  "Joint-state logs (.jsonl, .json, .csv, ros2/rostopic echo .yaml, ROS logs .mcap, .db3, .bag or a rosbag2 "
                  "directory; '-' or none: stdin)")
       ->group(group);
-  app.add_option("-i,--input-format", input_format, "Input format")
-      ->check(CLI::IsMember(kInputFormatNames))
-      ->default_str("auto")
-      ->group(group);
   app.add_option("--stamp", stamp, "Stamp layout written besides t in JSON Lines")
       ->check(CLI::IsMember({"none", "ros1", "ros2"}))
       ->default_str("none")
@@ -33,53 +29,17 @@ void StreamOptions::add_to(CLI::App& app) {
   app.add_option("--max-errors", max_errors, "Stop after N rejected messages (0: never)")->group(group);
   app.add_flag("-q,--quiet", quiet, "Report only the summary, not each problem")->group(group);
   app.add_flag("--flush-each", flush_each, "Flush the output after every message")->group(group);
-  app.add_option("--topic", topics, "ROS logs: read this topic (repeatable; default: every JointState topic)")
-      ->allow_extra_args(false)  // one NAME per --topic: `--topic NAME FILE` reads FILE
-      ->group(group);
-  app.add_option("--time", time_source,
-                 "ROS logs and rostopic echo -p CSV: message time from the header stamp or the recorder's log time")
-      ->check(CLI::IsMember({"header", "log"}))
-      ->default_str("header")
-      ->group(group);
-  add_csv_column_options(app, time_column, column_prefix, group);
+  input.add_to(app, group);
 }
 
 void add_log_input_options(CLI::App& app, StreamOptions& options, CLI::Option* log, const char* group,
                            const char* flush_help) {
-  app.add_option("-i,--input-format", options.input_format, "Input format of --log")
-      ->check(CLI::IsMember(kInputFormatNames))
-      ->default_str("auto")
-      ->needs(log)
-      ->group(group);
-  app.add_option("--topic", options.topics, "ROS logs: read this topic (repeatable; default: every JointState topic)")
-      ->allow_extra_args(false)  // one NAME per --topic: `--topic NAME FILE` reads FILE
-      ->needs(log)
-      ->group(group);
-  app.add_option("--time", options.time_source, "ROS logs: message time from the header stamp or the recorder's log time")
-      ->check(CLI::IsMember({"header", "log"}))
-      ->default_str("header")
-      ->needs(log)
-      ->group(group);
-  add_csv_column_options(app, options.time_column, options.column_prefix, group);
+  options.input.add_to(app, group, log);
   app.add_option("--max-errors", options.max_errors, "Stop after N rejected messages (0: never)")
       ->needs(log)
       ->group(group);
   app.add_flag("-q,--quiet", options.quiet, "Report only the summary, not each problem")->needs(log)->group(group);
   app.add_flag("--flush-each", options.flush_each, flush_help)->needs(log)->group(group);
-}
-
-void add_csv_column_options(CLI::App& app, std::string& time_column, std::string& column_prefix, const char* group) {
-  auto* column = app.add_option("--time-column", time_column,
-                                "CSV: the column holding the time in seconds (default: t, time or __time)")
-                     ->type_name("NAME");
-  auto* prefix = app.add_option("--column-prefix", column_prefix,
-                 "CSV: joint columns are PREFIX<joint>/<field>, e.g. /joint_states/ for PlotJuggler's "
-                 "/joint_states/neck_pitch/position (default: inferred when all such columns share one)")
-                     ->type_name("PREFIX");
-  if (group != nullptr) {
-    column->group(group);
-    prefix->group(group);
-  }
 }
 
 void StreamOptions::add_output_to(CLI::App& app, std::vector<OutputFormat> allowed, OutputFormat fallback,
@@ -120,16 +80,6 @@ void StreamOptions::check_output(bool streams) const {
   // MCAP is binary: on a terminal it is noise and can upset the terminal's state.
   if (streams && out.is(OutputFormat::mcap) && out.to_stdout() && ::isatty(STDOUT_FILENO) != 0)
     OutputOptions::refuse("MCAP is binary and standard output is a terminal: give -o FILE.mcap or a pipe");
-}
-
-io::ReaderOptions StreamOptions::reader_options() const {
-  io::ReaderOptions options;
-  options.format = io::parse_format(input_format);
-  options.topics = topics;
-  options.time = io::parse_time_source(time_source);
-  options.time_column = time_column;
-  options.column_prefix = column_prefix;
-  return options;
 }
 
 io::WriterOptions StreamOptions::writer_options() const {
@@ -186,9 +136,11 @@ stream::Summary run_stream(const char* command, const StreamOptions& options, st
   };
   stream::Pipeline pipeline(stage, sink, handler, run_options);
   for (const auto& path : inputs) {
+    // Opened here rather than by MessageReader::open for the progress bar, which follows the
+    // descriptor's offset; the reader's options are the same (the extension's format first).
     const int fd = path == "-" ? 0 : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) throw IoError(path, "cannot open");
-    io::MessageReader reader(fd, path == "-" ? "<stdin>" : path, options.reader_options(), path != "-");
+    io::MessageReader reader(fd, path == "-" ? "<stdin>" : path, options.input.reader_options(path), path != "-");
     source = reader.source();
     Progress bar(run.progress ? fd : -1, path);
     progress = &bar;

@@ -14,22 +14,19 @@
 #include "rmodel/io/reader.hpp"
 #include "rmodel/io/writer.hpp"
 #include "rmodel/stream.hpp"
+#include "options/input_options.hpp"
 #include "options/output.hpp"
 
 namespace rmodel::cli {
 
 struct StreamOptions {
   std::vector<std::string> inputs;     ///< "-" (stdin) when empty
-  std::string input_format = "auto";
+  LogInputOptions input;               ///< -i, --topic, --time, CSV columns
   OutputOptions out;                   ///< -f/-o (add_output_to)
   std::string stamp = "none";
   std::uint64_t max_errors = 0;        ///< 0: no limit
   bool quiet = false;
   bool flush_each = false;
-  std::vector<std::string> topics;     ///< ROS logs: --topic (empty: every JointState topic)
-  std::string time_source = "header";  ///< ROS logs, rostopic CSV: --time header|log
-  std::string time_column;             ///< CSV: --time-column NAME
-  std::string column_prefix;           ///< CSV: --column-prefix PREFIX
   io::ChunkCompression mcap_compression = io::WriterOptions{}.mcap_compression;  ///< --mcap-compression
   std::size_t mcap_chunk_size = io::WriterOptions{}.mcap_chunk_size;           ///< --mcap-chunk-size
 
@@ -44,7 +41,6 @@ struct StreamOptions {
   /// is MCAP, and --flush-each unless `streams` (something is written message by message).
   /// Call after out is resolved.
   void check_output(bool streams) const;
-  [[nodiscard]] io::ReaderOptions reader_options() const;
   [[nodiscard]] io::WriterOptions writer_options() const;
   /// Inputs to read, "-" when none was given. @throws IoError for a missing input, before
   /// anything is read, so that a typo costs nothing.
@@ -54,14 +50,6 @@ private:
   CLI::Option* mcap_compression_option_ = nullptr;  ///< set when MCAP is among the outputs
   CLI::Option* mcap_chunk_size_option_ = nullptr;
 };
-
-/// Names accepted by -i/--input-format (every command that reads joint-state logs).
-inline const std::vector<std::string> kInputFormatNames = {"auto", "jsonl", "json", "csv", "yaml",
-                                                           "mcap", "db3",  "bag"};
-
-/// Adds --time-column and --column-prefix (CSV inputs) to `app`, in `group` (nullptr: the default one).
-void add_csv_column_options(CLI::App& app, std::string& time_column, std::string& column_prefix,
-                            const char* group);
 
 /// The input options of a command that streams the one log of an option such as `--log
 /// FILE|-` (`log`), instead of add_to()'s positional logs: -i, --topic, --time, the CSV

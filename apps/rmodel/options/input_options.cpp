@@ -1,0 +1,47 @@
+#include "options/input_options.hpp"
+
+#include "rmodel/io/format.hpp"
+
+namespace rmodel::cli {
+
+void LogInputOptions::add_to(CLI::App& app, const char* group, CLI::Option* needs) {
+  std::vector<CLI::Option*> added;
+  added.push_back(app.add_option("-i,--input-format", format,
+                                 "Input format (auto: from the file's extension, then its first bytes, on stdin too)")
+                      ->check(CLI::IsMember(kInputFormatNames))
+                      ->default_str("auto"));
+  added.push_back(app.add_option("--topic", topics,
+                                 "ROS logs: read this topic (one NAME per --topic, repeatable; default: every "
+                                 "JointState topic)")
+                      ->allow_extra_args(false)  // `--topic NAME FILE` reads FILE
+                      ->type_name("NAME"));
+  added.push_back(app.add_option("--time", time_source,
+                                 "ROS logs and rostopic echo -p CSV: message time from the header stamp or the "
+                                 "recorder's log time")
+                      ->check(CLI::IsMember({"header", "log"}))
+                      ->default_str("header"));
+  added.push_back(app.add_option("--time-column", time_column,
+                                 "CSV: the column holding the time in seconds (default: t, time or __time)")
+                      ->type_name("NAME"));
+  added.push_back(app.add_option("--column-prefix", column_prefix,
+                                 "CSV: joint columns are PREFIX<joint>/<field>, e.g. /joint_states/ for PlotJuggler's "
+                                 "/joint_states/neck_pitch/position (default: inferred when all such columns share one)")
+                      ->type_name("PREFIX"));
+  for (CLI::Option* option : added) {
+    if (group != nullptr) option->group(group);
+    if (needs != nullptr) option->needs(needs);
+  }
+}
+
+io::ReaderOptions LogInputOptions::reader_options(const std::string& path) const {
+  io::ReaderOptions options;
+  options.format = io::parse_format(format);
+  if (options.format == io::Format::Auto) options.format = io::format_from_path(path);
+  options.topics = topics;
+  options.time = io::parse_time_source(time_source);
+  options.time_column = time_column;
+  options.column_prefix = column_prefix;
+  return options;
+}
+
+}  // namespace rmodel::cli

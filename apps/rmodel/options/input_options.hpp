@@ -1,0 +1,35 @@
+#pragma once
+// How a command takes a joint-state log in: the options that choose and decode its messages,
+// declared once for every command that reads logs (aggregate, filter, fk --log, dynamics
+// --log, check-log), so that they read the same way and say the same in --help.
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "rmodel/io/reader.hpp"
+
+namespace rmodel::cli {
+
+/// Names accepted by -i/--input-format.
+inline const std::vector<std::string> kInputFormatNames = {"auto", "jsonl", "json", "csv", "yaml",
+                                                           "mcap", "db3",  "bag"};
+
+/// -i/--input-format, --topic, --time, --time-column and --column-prefix.
+struct LogInputOptions {
+  std::string format = "auto";         ///< -i: a kInputFormatNames entry
+  std::vector<std::string> topics;     ///< ROS logs: --topic (empty: every JointState topic)
+  std::string time_source = "header";  ///< ROS logs, rostopic CSV: --time header|log
+  std::string time_column;             ///< CSV: --time-column NAME
+  std::string column_prefix;           ///< CSV: --column-prefix PREFIX
+
+  /// Declares the options in `group` (nullptr: the default group). With `needs` (the option
+  /// naming the log, as fk's --log), each of them needs it.
+  void add_to(CLI::App& app, const char* group, CLI::Option* needs = nullptr);
+  /// The reader's options for `path`: -i, or with auto the path's extension (format_from_path;
+  /// the content decides what the extension does not).
+  [[nodiscard]] io::ReaderOptions reader_options(const std::string& path = "-") const;
+};
+
+}  // namespace rmodel::cli
