@@ -80,7 +80,7 @@ private:
         std::vector<Json> row{chain, contact.name, km.body(contact.body).name, i};
         for (int k = 0; k < 3; ++k) {
           const double v = positions[i][k];
-          row.push_back(text ? Json(fmt::format("{:.6f}", std::abs(v) < 5e-7 ? 0.0 : v)) : Json(v));
+          row.push_back(text ? Json(fixed_text(v)) : Json(v));
         }
         table.add_row(std::move(row));
       }

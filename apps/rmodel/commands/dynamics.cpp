@@ -25,12 +25,6 @@ namespace {
 
 namespace dyn = rmodel::dynamics;
 
-/// Fixed-point text for aligned tables; tiny values print as 0 (no "-0.000000").
-std::string torque_text(double v) {
-  if (std::abs(v) < 5e-7) v = 0.0;
-  return fmt::format("{:.6f}", v);
-}
-
 /// Joint rates given as `joint=value` items (rad/s or m/s, rad/s² or m/s²) as a full pose;
 /// joints not named are 0.
 std::vector<double> rates(const Model& model, const std::string& items) {
@@ -207,7 +201,7 @@ public:
       for (const auto& name : names) columns.push_back(out_.is(OutputFormat::csv) ? "M." + name : name);
     Table table(columns);
     const bool text = out_.is(OutputFormat::text);
-    auto cell = [text](double v) { return text ? Json(torque_text(v)) : Json(v); };
+    auto cell = [text](double v) { return text ? Json(fixed_text(v)) : Json(v); };
     for (std::size_t i = 0; i < n; ++i) {
       std::vector<Json> row{names[i], cell(still[i]), cell(total[i])};
       if (mass_matrix_)
@@ -304,14 +298,14 @@ private:
     Table forces({"chain", "contact", "point", "x", "y", "z", "fx", "fy", "fz"});
     for (const auto& cf : ws.contact_forces())
       forces.add_row({supports.chains()[cf.chain].name, supports.contacts()[cf.contact].name, cf.point,
-                      torque_text(cf.position.x()), torque_text(cf.position.y()), torque_text(cf.position.z()),
-                      torque_text(cf.force.x()), torque_text(cf.force.y()), torque_text(cf.force.z())});
+                      fixed_text(cf.position.x()), fixed_text(cf.position.y()), fixed_text(cf.position.z()),
+                      fixed_text(cf.force.x()), fixed_text(cf.force.y()), fixed_text(cf.force.z())});
     const dyn::Wrench& u = ws.unbalanced_wrench();
     return fmt::format("\n# contact forces on the robot: points (m), forces (N)\n{}# unbalanced: force ({} {} {}) N, "
                        "moment ({} {} {}) N·m\n",
-                       forces.render(OutputFormat::text), torque_text(u.force.x()), torque_text(u.force.y()),
-                       torque_text(u.force.z()), torque_text(u.moment.x()), torque_text(u.moment.y()),
-                       torque_text(u.moment.z()));
+                       forces.render(OutputFormat::text), fixed_text(u.force.x()), fixed_text(u.force.y()),
+                       fixed_text(u.force.z()), fixed_text(u.moment.x()), fixed_text(u.moment.y()),
+                       fixed_text(u.moment.z()));
   }
 
   static void add_floating_json(Json& doc, const dyn::SupportModel& supports,

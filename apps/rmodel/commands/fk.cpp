@@ -27,12 +27,6 @@ namespace {
 
 namespace kin = rmodel::kinematics;
 
-/// Fixed-point text for aligned tables; tiny values print as 0 (no "-0.000000").
-std::string fixed_text(double v) {
-  if (std::abs(v) < 5e-7) v = 0.0;
-  return fmt::format("{:.6f}", v);
-}
-
 class FkCommand : public Command {
 public:
   void setup(CLI::App& app) override {

@@ -93,13 +93,8 @@ public:
     for (int r = 0; r < 6; ++r) {
       std::vector<Json> row{kRows[r]};
       for (int index : indices) {
-        double v = full(r, index);
-        if (out_.is(OutputFormat::text)) {
-          if (std::abs(v) < 5e-7) v = 0.0;
-          row.push_back(fmt::format("{:.6f}", v));
-        } else {
-          row.push_back(v);
-        }
+        const double v = full(r, index);
+        row.push_back(out_.is(OutputFormat::text) ? Json(fixed_text(v)) : Json(v));
       }
       table.add_row(std::move(row));
     }

@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "rmodel/error.hpp"
@@ -421,5 +423,10 @@ std::string Table::render(OutputFormat format) const {
 std::string json_text(const Json& doc) { return doc.dump(2) + "\n"; }
 
 void write_out(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
+
+std::string fixed_text(double v) {
+  if (std::abs(v) < 5e-7) v = 0.0;
+  return fmt::format("{:.6f}", v);
+}
 
 }  // namespace rmodel::cli

@@ -170,6 +170,10 @@ CLI::Option* add_time_option(CLI::App& app, const std::string& flags, Time& valu
 /// Text: aligned columns, arrays joined by ',' and null as '-'. CSV: RFC 4180.
 /// JSON: an array of objects keyed by column name (to_json), written as the member `key`
 /// of a document (document()).
+/// A number as aligned tables print it: six decimals, and 0.000000 for what would print as
+/// -0.000000 or round to zero.
+std::string fixed_text(double v);
+
 class Table {
 public:
   explicit Table(std::vector<std::string> columns) : columns_(std::move(columns)) {}

@@ -71,16 +71,7 @@ public:
   SecondOrderTransient(double period, const SecondOrderParams& params,
                        const V& x0 = Space<V>::identity())
       : T_(period), p_(params) {
-    constexpr const char* kName = "SecondOrderTransient";
-    detail::require_positive(kName, "T", period, "s");
-    detail::require_positive(kName, "a0", p_.a0, "1/s^2");
-    detail::require_positive(kName, "a1", p_.a1, "1/s");
-    detail::require_bound(kName, "amax", p_.max_acceleration, "units/s^2");
-    detail::require_bound(kName, "vmax", p_.max_velocity, "units/s");
-    // Jury's criterion for the error recursion of the law below.
-    if (!(2.0 * T_ * p_.a1 + 3.0 * T_ * T_ * p_.a0 < 4.0))
-      detail::invalid(kName, "T, a0 and a1 give an unstable discrete law: need "
-                             "2*T*a1 + 3*T^2*a0 < 4 (shorten T or lower the gains)");
+    detail::require_stable_second_order("SecondOrderTransient", period, p_);
     dv_bound_ = p_.max_acceleration * T_;
     limit_v_ = p_.max_velocity < std::numeric_limits<double>::infinity();
     limit_a_ = p_.max_acceleration < std::numeric_limits<double>::infinity();

@@ -31,4 +31,18 @@ RMODEL_API void require_not_nan(std::string_view filter, std::string_view name, 
 /// Throws InvalidArgument("<filter>: <message>").
 [[noreturn]] RMODEL_API void invalid(std::string_view filter, std::string_view message);
 
+/// The second-order law's parameters (vector and group forms): T, a0 and a1 > 0, bounds
+/// >= 0, and Jury's criterion for the discrete error recursion, 2·T·a1 + 3·T²·a0 < 4.
+template <class Params>
+void require_stable_second_order(std::string_view filter, double period, const Params& p) {
+  require_positive(filter, "T", period, "s");
+  require_positive(filter, "a0", p.a0, "1/s^2");
+  require_positive(filter, "a1", p.a1, "1/s");
+  require_bound(filter, "amax", p.max_acceleration, "units/s^2");
+  require_bound(filter, "vmax", p.max_velocity, "units/s");
+  if (!(2.0 * period * p.a1 + 3.0 * period * period * p.a0 < 4.0))
+    invalid(filter, "T, a0 and a1 give an unstable discrete law: need "
+                    "2*T*a1 + 3*T^2*a0 < 4 (shorten T or lower the gains)");
+}
+
 }  // namespace rmodel::filters::detail
