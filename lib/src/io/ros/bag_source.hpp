@@ -195,8 +195,10 @@ std::unique_ptr<BagSource> open_bag_source(int fd, const std::string& path, cons
 std::unique_ptr<BagSource> make_mcap_source(int fd, std::string name, BagOptions options);
 std::unique_ptr<BagSource> make_rosbag1_source(int fd, std::string name, BagOptions options);
 std::unique_ptr<BagSource> make_sqlite_source(const std::string& path, std::string name, BagOptions options);
-/// A rosbag2 directory: its metadata.yaml's files in order (each .db3 or .mcap).
-std::unique_ptr<BagSource> make_rosbag2_dir_source(const std::string& dir, std::string name, BagOptions options);
+/// A rosbag2 directory: its metadata.yaml's files in order (each .db3 or .mcap); `storage` gets
+/// the format of its files (Mcap or Ros2Sqlite).
+std::unique_ptr<BagSource> make_rosbag2_dir_source(const std::string& dir, std::string name, BagOptions options,
+                                                   Format& storage);
 
 /// Sizes a byte buffer that is refilled record after record (records, chunks). Growing leaves
 /// headroom, half the size again up to 16 MiB, because the records that follow are often a
