@@ -221,7 +221,7 @@ private:
   void take_profile() {
     profile_taken_ = true;
     std::string& mine = profiles_[next_file_ - 1];
-    if (mine == sub_->profile_) return;  // (its chunks may add a compression later)
+    if (mine == sub_->profile_) return;  // unchanged (an MCAP's later chunks may add a compression)
     mine = sub_->profile_;
     describe();
   }
