@@ -41,14 +41,15 @@ public:
       doc["topics"] = Json::array();
       for (const auto& t : info.topics)
         doc["topics"].push_back({{"name", t.name}, {"type", t.type}, {"messages", t.messages},
-                                 {"first_ns", t.first_ns}, {"last_ns", t.last_ns}, {"rate_hz", t.rate_hz()}});
+                                 {"first_ns", t.first_ns}, {"last_ns", t.last_ns}, {"rate_hz", t.rate_hz()},
+                                 {"connections", t.connections}});
       doc["problems"] = info.problems;
       out_.write(json_text(doc));
     } else if (out_.is(OutputFormat::csv)) {
       // One row per topic.
-      Table table({"topic", "type", "messages", "first_ns", "last_ns", "rate_hz"});
+      Table table({"topic", "type", "messages", "first_ns", "last_ns", "rate_hz", "connections"});
       for (const auto& t : info.topics)
-        table.add_row({t.name, t.type, t.messages, t.first_ns, t.last_ns, t.rate_hz()});
+        table.add_row({t.name, t.type, t.messages, t.first_ns, t.last_ns, t.rate_hz(), t.connections});
       out_.write(table.render(OutputFormat::csv));
     } else {
       std::string out;
@@ -64,8 +65,10 @@ public:
         w = std::max(w, t.name.size());
         tw = std::max(tw, t.type.size());
       }
+      // As `rosbag info`: the connections only when a topic has several.
       for (const auto& t : info.topics)
-        out += fmt::format("  {:<{}}  {:<{}}  {:>7} msgs  {:>9.3f} Hz\n", t.name, w, t.type, tw, t.messages, t.rate_hz());
+        out += fmt::format("  {:<{}}  {:<{}}  {:>7} msgs  {:>9.3f} Hz{}\n", t.name, w, t.type, tw, t.messages,
+                           t.rate_hz(), t.connections > 1 ? fmt::format("  ({} connections)", t.connections) : "");
       for (const auto& p : info.problems) out += fmt::format("Problem:      {}\n", p);
       out_.write(out);
     }

@@ -50,6 +50,11 @@ struct RMODEL_API LogTopic {
   std::uint64_t messages = 0;
   std::int64_t first_ns = 0;  ///< log time of its first message, ns since the epoch
   std::int64_t last_ns = 0;   ///< log time of its last message
+  /// Publishers the log records for this topic, as `rosbag info` counts them: ROS 1
+  /// connections, MCAP channels (two nodes publishing `/joint_states` are one topic with 2
+  /// connections, their messages summed). A `.db3` has one row per topic: 1. In a rosbag2
+  /// directory, the most any of its files has (each file declares its channels anew).
+  std::uint32_t connections = 1;
   /// Messages per second over the topic's own span ((messages − 1) / span; 0 with < 2 messages).
   [[nodiscard]] double rate_hz() const noexcept {
     if (messages < 2 || last_ns <= first_ns) return 0.0;
@@ -60,12 +65,17 @@ struct RMODEL_API LogTopic {
 /// What `rmodel log-info` shows: topics, types, counts, time span.
 struct RMODEL_API LogInfo {
   std::string path;
-  Format format = Format::Auto;
-  std::string detail;             ///< e.g. MCAP profile and compression, ROS 1 chunk compression
+  Format format = Format::Auto;   ///< a rosbag2 directory: the storage of its files (Mcap, Ros2Sqlite)
+  /// e.g. MCAP profile and compression, ROS 1 chunk compression; for a rosbag2 directory its
+  /// files first ("2 files: run_0.db3, run_1.db3; sqlite3")
+  std::string detail;
   std::uint64_t messages = 0;     ///< all topics
   std::int64_t start_ns = 0;      ///< earliest log time
   std::int64_t end_ns = 0;        ///< latest log time
-  std::vector<LogTopic> topics;   ///< in order of first appearance in the file
+  /// One per topic name and type, in order of first message; topics without messages last
+  /// (in the order the log declares them). A rosbag2 directory's files are merged: counts
+  /// summed, first/last times the earliest/latest.
+  std::vector<LogTopic> topics;
   std::vector<std::string> problems;  ///< damage found while scanning (the scan stops there)
 };
 

@@ -284,7 +284,23 @@ ReadStatus BagSource::finish(ReadError& err) {
 LogInfo BagSource::scan() {
   LogInfo info;
   info.path = name_;
-  std::vector<std::size_t> index;  // topic → info.topics position
+  // topics_ holds one entry per connection (ROS 1) or channel (MCAP); log-info shows one line
+  // per topic name and type, as `rosbag info` does, with the number of its connections.
+  constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> index;  // topics_ entry → info.topics position
+  const auto entry_of = [&](std::size_t k, std::int64_t first_ns) -> std::size_t {
+    while (index.size() < topics_.size()) index.push_back(kNone);
+    std::size_t& i = index[k];
+    if (i != kNone) return i;
+    const TopicState& t = topics_[k];
+    for (std::size_t j = 0; j < info.topics.size(); ++j)
+      if (info.topics[j].name == t.name && info.topics[j].type == t.type) {
+        ++info.topics[j].connections;
+        return i = j;
+      }
+    info.topics.push_back(LogTopic{t.name, t.type, 0, first_ns, first_ns, 1});
+    return i = info.topics.size() - 1;
+  };
   bool first = true;
   for (;;) {
     Raw raw;
@@ -294,14 +310,7 @@ LogInfo BagSource::scan() {
       info.problems.push_back(error_.to_string(name_));
       break;
     }
-    while (index.size() < topics_.size()) index.push_back(static_cast<std::size_t>(-1));
-    std::size_t& i = index[raw.topic];
-    if (i == static_cast<std::size_t>(-1)) {
-      i = info.topics.size();
-      info.topics.push_back(
-          LogTopic{topics_[raw.topic].name, topics_[raw.topic].type, 0, raw.log_time_ns, raw.log_time_ns});
-    }
-    LogTopic& t = info.topics[i];
+    LogTopic& t = info.topics[entry_of(raw.topic, raw.log_time_ns)];
     ++t.messages;
     t.first_ns = std::min(t.first_ns, raw.log_time_ns);
     t.last_ns = std::max(t.last_ns, raw.log_time_ns);
@@ -313,11 +322,8 @@ LogInfo BagSource::scan() {
     info.start_ns = std::min(info.start_ns, raw.log_time_ns);
     info.end_ns = std::max(info.end_ns, raw.log_time_ns);
   }
-  // Topics without messages still show.
-  for (std::size_t k = 0; k < topics_.size(); ++k) {
-    if (k < index.size() && index[k] != static_cast<std::size_t>(-1)) continue;
-    info.topics.push_back(LogTopic{topics_[k].name, topics_[k].type, 0, 0, 0});
-  }
+  // Connections without messages still count, and topics without messages still show.
+  for (std::size_t k = 0; k < topics_.size(); ++k) (void)entry_of(k, 0);
   info.detail = profile_;
   return info;
 }
@@ -431,8 +437,7 @@ std::unique_ptr<BagSource> open_bag_source(int fd, const std::string& path, cons
     std::error_code ec;
     if (!std::filesystem::exists(std::filesystem::path(path) / "metadata.yaml", ec))
       throw IoError(path, "is a directory (and not a rosbag2 directory: no metadata.yaml)");
-    format = Format::Ros2Sqlite;
-    return make_rosbag2_dir_source(path, path, bag_options(options));
+    return make_rosbag2_dir_source(path, path, bag_options(options), format);
   }
   Format want = options.format;
   if (want == Format::Auto && S_ISREG(st.st_mode)) {

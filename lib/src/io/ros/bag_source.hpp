@@ -205,15 +205,18 @@ std::unique_ptr<BagSource> make_rosbag1_source(int fd, std::string name, BagOpti
 std::unique_ptr<BagSource> make_sqlite_source(const std::string& path, std::string name, BagOptions options);
 
 /// A ROS log arriving on a pipe (`cat run.mcap | rmodel aggregate -`): the logs need random
-/// access to their chunks), so the stream is copied to an unnamed temporary file; a .db3
-/// on a pipe is an error (SQLite opens files by name). With Format::Auto the first bytes decide: a log's magic, or text, whose bytes read
-/// so far are left in `head` for the text reader to take first. Returns the temporary file's
-/// descriptor (the caller owns it), or -1 when `fd` is a file or a directory (read in place)
-/// or the input is text; `name` names the input in errors.
+/// access to their chunks, so the stream is copied to an unnamed temporary file; a .db3 on a
+/// pipe is an error (SQLite opens files by name). With Format::Auto the first bytes decide: a
+/// log's magic, or text, whose bytes read so far are left in `head` for the text reader to
+/// take first. Returns the temporary file's descriptor (the caller owns it), or -1 when `fd`
+/// is a file or a directory (read in place), a non-blocking descriptor in auto format, or the
+/// input is text; `name` names the input in errors.
 /// @throws IoError when reading the stream or holding it fails.
 int spool_log_from_stream(int fd, Format format, const std::string& name, std::string& head);
-/// A rosbag2 directory: its metadata.yaml's files in order (each .db3 or .mcap).
-std::unique_ptr<BagSource> make_rosbag2_dir_source(const std::string& dir, std::string name, BagOptions options);
+/// A rosbag2 directory: its metadata.yaml's files in order (each .db3 or .mcap); `storage` gets
+/// the format of its files (Mcap or Ros2Sqlite).
+std::unique_ptr<BagSource> make_rosbag2_dir_source(const std::string& dir, std::string name, BagOptions options,
+                                                   Format& storage);
 
 /// Sizes a byte buffer that is refilled record after record (records, chunks). Growing leaves
 /// headroom, half the size again up to 16 MiB, because the records that follow are often a

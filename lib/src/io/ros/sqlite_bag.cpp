@@ -136,8 +136,9 @@ std::vector<std::string> bag_files(const std::string& dir) {
 class Rosbag2DirSource final : public BagSource {
 public:
   Rosbag2DirSource(const std::string& dir, std::string name, BagOptions options)
-      : BagSource(std::move(name), std::move(options)), dir_(dir), files_(bag_files(dir)) {
+      : BagSource(std::move(name), std::move(options)), dir_(dir), files_(bag_files(dir)), profiles_(files_.size()) {
     if (files_.empty()) throw IoError(dir + "/metadata.yaml", "no relative_file_paths: no bag files listed");
+    describe();
   }
   ~Rosbag2DirSource() override {
     sub_.reset();
@@ -146,8 +147,12 @@ public:
   Rosbag2DirSource(const Rosbag2DirSource&) = delete;
   Rosbag2DirSource& operator=(const Rosbag2DirSource&) = delete;
 
+  /// The storage of its files, as rosbag2 names them (`NAME_0.mcap`, `NAME_0.db3`): each file is
+  /// read by its suffix, so the first one's tells the directory's format.
+  [[nodiscard]] Format storage() const { return is_mcap(files_.front()) ? Format::Mcap : Format::Ros2Sqlite; }
+
 protected:
-  [[nodiscard]] std::string format_name() const override { return "db3"; }
+  [[nodiscard]] std::string format_name() const override { return storage() == Format::Mcap ? "mcap" : "db3"; }
 
   Step read_raw(Raw& raw) override {
     for (;;) {
@@ -158,30 +163,33 @@ protected:
       const Step st = sub_->read_raw(raw);
       number_ = base_ + sub_->number_;
       if (st == Step::End) {
-        base_ = number_;
-        sub_.reset();
-        if (fd_ >= 0) ::close(fd_);
-        fd_ = -1;
+        close_file();
         continue;
       }
       if (st == Step::Error) {
+        declare_topics();  // what the file declared before the damage still shows in log-info
         error_ = sub_->error_;
         error_.reason = fmt::format("{}: {}", current_, error_.reason);
         return st;
       }
       raw.topic = map_topic(raw.topic);
+      if (!profile_taken_) take_profile();  // at a file's first message: not once warm
       return st;
     }
   }
 
 private:
+  static bool is_mcap(const std::string& file) {
+    return file.size() >= 5 && file.compare(file.size() - 5, 5, ".mcap") == 0;
+  }
+
   void open_next() {
     const std::string rel = files_[next_file_++];
     const std::string path = (std::filesystem::path(dir_) / rel).string();
     current_ = rel;
     BagOptions all;  // the sub-source selects nothing itself: this source does
     all.time = options_.time;
-    if (path.size() >= 5 && path.substr(path.size() - 5) == ".mcap") {
+    if (is_mcap(rel)) {
       fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
       if (fd_ < 0) throw IoError(path, "cannot open");
       sub_ = make_mcap_source(fd_, path, all);
@@ -189,40 +197,87 @@ private:
       sub_ = make_sqlite_source(path, path, all);
     }
     map_.clear();
+    profile_taken_ = false;
+  }
+
+  void close_file() {
+    declare_topics();
+    base_ = number_;
+    sub_.reset();
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+
+  /// Takes every topic the current file declares, also those without messages (rosbag2
+  /// records `/parameter_events` and `/rosout` with none): the directory lists what its files
+  /// list.
+  void declare_topics() {
+    for (std::size_t k = 0; k < sub_->topics_.size(); ++k) (void)map_topic(k);
+    take_profile();
+  }
+
+  /// Adds the current file's detail (its sub-source's profile, known from its first message
+  /// on) to the directory's.
+  void take_profile() {
+    profile_taken_ = true;
+    std::string& mine = profiles_[next_file_ - 1];
+    if (mine == sub_->profile_) return;  // unchanged (an MCAP's later chunks may add a compression)
+    mine = sub_->profile_;
+    describe();
+  }
+
+  /// "2 files: run_0.db3, run_1.db3; sqlite3": the files first, then what they are.
+  void describe() {
+    std::string d = fmt::format("{} file{}: ", files_.size(), files_.size() == 1 ? "" : "s");
+    for (std::size_t k = 0; k < files_.size(); ++k) d += (k > 0 ? ", " : "") + files_[k];
+    for (auto p = profiles_.begin(); p != profiles_.end(); ++p)
+      if (!p->empty() && std::find(profiles_.begin(), p, *p) == p) d += "; " + *p;  // each once
+    set_profile(std::move(d));
   }
 
   std::size_t map_topic(std::size_t sub_index) {
-    while (map_.size() <= sub_index) map_.push_back(static_cast<std::size_t>(-1));
+    constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+    while (map_.size() <= sub_index) map_.push_back(kNone);
     std::size_t& m = map_[sub_index];
-    if (m == static_cast<std::size_t>(-1)) {
-      const TopicState& t = sub_->topics_[sub_index];
-      for (std::size_t k = 0; k < topics_.size(); ++k)
-        if (topics_[k].name == t.name && topics_[k].type == t.type) m = k;
-      if (m == static_cast<std::size_t>(-1)) {
-        m = add_topic(t.name, t.type, {}, false);
-        topics_[m].layout_ok = t.layout_ok;
-        topics_[m].layout_problem = t.layout_problem;
-      }
+    if (m != kNone) return m;
+    const std::vector<TopicState>& sub = sub_->topics_;
+    const TopicState& t = sub[sub_index];
+    // The n-th connection of a name and type in this file is the n-th of the directory: each
+    // file declares its topics anew, so one publisher over two files stays one connection.
+    std::size_t rank = 0;
+    for (std::size_t j = 0; j < sub_index; ++j)
+      if (sub[j].name == t.name && sub[j].type == t.type) ++rank;
+    for (std::size_t k = 0; k < topics_.size() && m == kNone; ++k)
+      if (topics_[k].name == t.name && topics_[k].type == t.type && rank-- == 0) m = k;
+    if (m == kNone) {
+      m = add_topic(t.name, t.type, {}, false);
+      topics_[m].layout_ok = t.layout_ok;
+      topics_[m].layout_problem = t.layout_problem;
     }
     return m;
   }
 
   std::string dir_;
   std::vector<std::string> files_;
+  std::vector<std::string> profiles_;  ///< each file's own detail, once read
   std::size_t next_file_ = 0;
   std::string current_;
   int fd_ = -1;
   std::unique_ptr<BagSource> sub_;
   std::uint64_t base_ = 0;
   std::vector<std::size_t> map_;
+  bool profile_taken_ = false;
 };
 
 std::unique_ptr<BagSource> make_sqlite_source(const std::string& path, std::string name, BagOptions options) {
   return std::make_unique<SqliteSource>(path, std::move(name), std::move(options));
 }
 
-std::unique_ptr<BagSource> make_rosbag2_dir_source(const std::string& dir, std::string name, BagOptions options) {
-  return std::make_unique<Rosbag2DirSource>(dir, std::move(name), std::move(options));
+std::unique_ptr<BagSource> make_rosbag2_dir_source(const std::string& dir, std::string name, BagOptions options,
+                                                   Format& storage) {
+  auto source = std::make_unique<Rosbag2DirSource>(dir, std::move(name), std::move(options));
+  storage = source->storage();
+  return source;
 }
 
 }  // namespace rmodel::io::detail
