@@ -542,6 +542,23 @@ TEST(IoJsonDocument, PrettyTrajectoryPointsAtTheirOwnLines) {
   }
 }
 
+TEST(IoJsonLines, LocationWordsEveryPlaceAlike) {
+  EXPECT_EQ(io::location("f.json", 12, 3), "f.json:12: item 3");
+  EXPECT_EQ(io::location("f.json", 12, 0), "f.json:12");
+  EXPECT_EQ(io::location("f.json", 0, 0), "f.json");
+  // Binary logs number their messages; a damaged record has its byte.
+  EXPECT_EQ(io::location("b.mcap", 7, 0, std::nullopt, true), "b.mcap: message 7");
+  EXPECT_EQ(io::location("b.bag", 7, 0, 4096), "b.bag: byte 4096: message 7");
+  EXPECT_EQ(io::location("b.bag", 7, 2, std::nullopt, true), "b.bag: message 7: item 2");
+  EXPECT_EQ(io::location("b.bag", 0, 0, 4096), "b.bag: byte 4096");
+  EXPECT_TRUE(io::numbers_messages(io::Format::Mcap));
+  EXPECT_TRUE(io::numbers_messages(io::Format::Ros2Sqlite));
+  EXPECT_TRUE(io::numbers_messages(io::Format::Ros1Bag));
+  EXPECT_FALSE(io::numbers_messages(io::Format::Json));
+  EXPECT_FALSE(io::numbers_messages(io::Format::Yaml));
+  EXPECT_EQ((io::ReadError{7, 0, "cut", 4096}).to_string("b.bag"), "b.bag: byte 4096: message 7: cut");
+}
+
 TEST(IoJsonLines, ReadErrorToString) {
   io::ReadError e{12, 0, "bad"};
   EXPECT_EQ(e.to_string("f.jsonl"), "f.jsonl:12: bad");
