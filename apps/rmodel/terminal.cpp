@@ -49,12 +49,22 @@ bool color_enabled() {
     case ColorMode::never: return false;
     case ColorMode::automatic: break;
   }
-  // https://no-color.org: a non-empty NO_COLOR turns colour off.
-  const char* no_color = std::getenv("NO_COLOR");
-  if (no_color != nullptr && *no_color != '\0') return false;
-  const char* term = std::getenv("TERM");
-  if (term != nullptr && std::strcmp(term, "dumb") == 0) return false;
-  return ::isatty(STDERR_FILENO) == 1;
+  // Decided once per process, not per line: the terminal, NO_COLOR and TERM do not change
+  // while a command runs.
+  static const bool automatic = [] {
+    // https://no-color.org: a non-empty NO_COLOR turns colour off.
+    const char* no_color = std::getenv("NO_COLOR");
+    if (no_color != nullptr && *no_color != '\0') return false;
+    const char* term = std::getenv("TERM");
+    if (term != nullptr && std::strcmp(term, "dumb") == 0) return false;
+    return stderr_is_terminal();
+  }();
+  return automatic;
+}
+
+bool stderr_is_terminal() {
+  static const bool terminal = ::isatty(STDERR_FILENO) == 1;
+  return terminal;
 }
 
 std::string red(std::string_view word) { return paint(word, "1;31"); }

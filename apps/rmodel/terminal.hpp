@@ -22,6 +22,9 @@ void color_mode_from_args(int argc, const char* const* argv);
 /// unset or empty, and TERM is not "dumb".
 [[nodiscard]] bool color_enabled();
 
+/// Whether stderr is a terminal (asked once per process).
+[[nodiscard]] bool stderr_is_terminal();
+
 /// `word` in red (error), yellow (warning) or bold when colour is on; as is otherwise.
 [[nodiscard]] std::string red(std::string_view word);
 [[nodiscard]] std::string yellow(std::string_view word);

@@ -80,7 +80,7 @@ TEST(CliSrdf, EveryFixtureSrdfLoadsAndChecksValid) {
     EXPECT_EQ(doc["errors"], 0);
     // What the SRDF says and rmodel cannot keep is listed, with lines.
     bool srdf_warning = false;
-    for (const auto& d : doc["diagnostics"]) {
+    for (const auto& d : doc["problems"]) {
       if (d["file"] != fixture(srdf).string()) continue;
       srdf_warning = true;
       EXPECT_GT(d["line"].get<int>(), 0) << d.dump();

@@ -120,10 +120,10 @@ TEST(CliCheck, InvalidModelExitsOneAndListsEveryProblem) {
   const auto doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc["valid"], false);
   EXPECT_EQ(doc["errors"], 2);
-  EXPECT_EQ(doc["diagnostics"][0]["file"], sem.string());
-  EXPECT_EQ(doc["diagnostics"][0]["line"], 1);
-  EXPECT_EQ(doc["diagnostics"][1]["line"], 2);
-  EXPECT_EQ(doc["diagnostics"][1]["code"], "unknown-contact");
+  EXPECT_EQ(doc["problems"][0]["file"], sem.string());
+  EXPECT_EQ(doc["problems"][0]["line"], 1);
+  EXPECT_EQ(doc["problems"][1]["line"], 2);
+  EXPECT_EQ(doc["problems"][1]["code"], "unknown-contact");
   std::filesystem::remove_all(dir);
 }
 

@@ -121,7 +121,8 @@ void expect_well_formed(const std::string& format, const std::string& out, const
     const json doc = json::parse(out);
     ASSERT_TRUE(doc.is_object()) << what;
     EXPECT_EQ(doc.value("schema", ""), schema) << what;
-    EXPECT_EQ(doc.value("schema_version", 0), 1) << what;
+    // rmodel.check is at 2 since its list was renamed "problems" (docs/output.md).
+    EXPECT_EQ(doc.value("schema_version", 0), schema == "rmodel.check" ? 2 : 1) << what;
     // The schema keys come first, so that `head -3` tells what a file is.
     EXPECT_EQ(nlohmann::ordered_json::parse(out).begin().key(), "schema") << what;
   } else if (format == "jsonl") {
@@ -352,7 +353,7 @@ TEST(OutputConventionMore, CsvShapesOfTheReportCommands) {
   const auto rows = csv_rows(check.out);
   const auto check_json = json::parse(run_rmodel({"check", "--urdf", test::sample("pony.urdf").string(),
                                                   "--semantics", sem.string(), "-f", "json"}).out);
-  ASSERT_EQ(rows.size(), check_json["diagnostics"].size() + 1) << check.out;
+  ASSERT_EQ(rows.size(), check_json["problems"].size() + 1) << check.out;
   EXPECT_EQ(rows[0], (std::vector<std::string>{"severity", "file", "line", "code", "message"}));
   EXPECT_EQ(rows[1][0], "error");
   EXPECT_EQ(rows[1][1], sem.string());
@@ -397,6 +398,42 @@ TEST(OutputConventionMore, CsvShapesOfTheReportCommands) {
   const auto& pose = diff_json["pose"];
   EXPECT_EQ(pose_rows, pose["removed"].size() + pose["added"].size() + pose["moved"].size() +
                            pose["unit_changes"].size());
+  std::filesystem::remove_all(dir);
+}
+
+TEST(OutputConventionMore, EveryReportCallsItsListProblems) {
+  RMODEL_REQUIRE_FIXTURES();
+  // check (a chain to a link that does not exist), check-log (the example log has errors) and
+  // log-info (a bag cut short has a problem): the one key "problems", never "diagnostics".
+  const auto dir = test::make_temp_dir("rmodel-outconv-");
+  const auto sem = dir / "bad.json";
+  std::ofstream(sem) << R"({"chains": [{"name": "a", "first_link": "base_link", "last_link": "nowhere"}]})";
+  const std::string bag = test::fixture("bags/hoof_wave.lz4.bag").string();
+  const std::string bytes = read_file(bag);
+  const auto cut = dir / "cut.bag";
+  std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() * 2 / 3);
+  struct Report {
+    std::vector<std::string> args;
+    std::string schema;
+    int version;
+  };
+  const std::vector<Report> reports = {
+      {{"check", "--urdf", test::sample("pony.urdf").string(), "--semantics", sem.string(), "-f", "json"},
+       "rmodel.check", 2},
+      {{"check-log", "--sample", example("pony_log.jsonl"), "-f", "json"}, "rmodel.check_log", 1},
+      {{"log-info", cut.string(), "-f", "json"}, "rmodel.log_info", 1},
+  };
+  for (const auto& r : reports) {
+    const auto run = run_rmodel(r.args);
+    EXPECT_EQ(run.exit_code, 1) << r.schema << run.err;
+    const auto doc = json::parse(run.out);
+    EXPECT_EQ(doc["schema"], r.schema);
+    EXPECT_EQ(doc["schema_version"], r.version) << r.schema;
+    ASSERT_TRUE(doc.contains("problems")) << run.out;
+    EXPECT_TRUE(doc["problems"].is_array()) << r.schema;
+    EXPECT_FALSE(doc["problems"].empty()) << r.schema;
+    EXPECT_FALSE(doc.contains("diagnostics")) << r.schema;
+  }
   std::filesystem::remove_all(dir);
 }
 

@@ -46,17 +46,18 @@ public:
     const bool valid = errors == 0 && (!strict_ || warnings == 0);
     if (quiet_) return valid ? kOk : kFailed;
     if (out_.is(OutputFormat::json)) {
-      Json doc = json_document("rmodel.check");
+      // Version 2: the list was called "diagnostics"; "problems" as in check-log and log-info.
+      Json doc = json_document("rmodel.check", 2);
       doc["valid"] = valid;
       doc["errors"] = errors;
       doc["warnings"] = warnings;
-      doc["diagnostics"] = Json::array();
+      doc["problems"] = Json::array();
       for (const auto& d : report.items)
-        doc["diagnostics"].push_back({{"severity", to_string(d.severity)},
-                                      {"file", d.where.file},
-                                      {"line", d.where.line},
-                                      {"code", d.code},
-                                      {"message", d.message}});
+        doc["problems"].push_back({{"severity", to_string(d.severity)},
+                                   {"file", d.where.file},
+                                   {"line", d.where.line},
+                                   {"code", d.code},
+                                   {"message", d.message}});
       out_.write(json_text(doc));
     } else if (out_.is(OutputFormat::csv)) {
       // One row per diagnostic; the verdict is the exit status.

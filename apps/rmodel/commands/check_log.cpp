@@ -25,10 +25,8 @@ namespace {
 
 Json number_or_null(double v) { return std::isnan(v) ? Json(nullptr) : Json(v); }
 
-std::string where(const std::string& source, const LogProblem& p) {
-  if (p.line == 0) return source;
-  if (p.item == 0) return fmt::format("{}:{}", source, p.line);
-  return fmt::format("{}:{}: item {}", source, p.line, p.item);
+std::string where(const io::MessageReader& reader, const LogProblem& p) {
+  return io::location(reader.source(), p.line, p.item, p.byte_offset, io::numbers_messages(reader.format()));
 }
 
 void write_to(std::FILE* out, const std::string& text) { std::fwrite(text.data(), 1, text.size(), out); }
@@ -36,23 +34,23 @@ void write_to(std::FILE* out, const std::string& text) { std::fwrite(text.data()
 /// The checker as a pipeline stage; prints each new problem as it is found (text output).
 class CheckStage final : public stream::Stage {
 public:
-  CheckStage(LogChecker& checker, const std::string* source, std::FILE* out)
-      : checker_(checker), source_(source), out_(out) {}
+  CheckStage(LogChecker& checker, const io::MessageReader* reader, std::FILE* out)
+      : checker_(checker), reader_(reader), out_(out) {}
   void push(const io::Message& message, stream::Output&, stream::Reporter&) override {
     checker_.add(message);
     print_new();
   }
   void print_new() {
-    if (source_ == nullptr) return;
+    if (reader_ == nullptr) return;
     for (; printed_ < checker_.problems().size(); ++printed_) {
       const LogProblem& p = checker_.problems()[printed_];
-      write_to(out_, fmt::format("{}: {}: {} [{}]\n", where(*source_, p), to_string(p.severity), p.message, p.code));
+      write_to(out_, fmt::format("{}: {}: {} [{}]\n", where(*reader_, p), to_string(p.severity), p.message, p.code));
     }
   }
 
 private:
   LogChecker& checker_;
-  const std::string* source_;
+  const io::MessageReader* reader_;
   std::FILE* out_;
   std::size_t printed_ = 0;
 };
@@ -112,10 +110,7 @@ public:
                  "With --dynamics: the root floats, carried by the chains of the log's support states (root fixed "
                  "otherwise)")
         ->needs(dynamics);
-    app.add_option("--max-reports", options_.max_reports,
-                   "Problems shown per kind and joint; later ones are only counted")
-        ->check(CLI::PositiveNumber)
-        ->default_str("10");
+    add_max_reports_option(app, options_.max_reports, nullptr);
     out_.add_to(app, {OutputFormat::text, OutputFormat::json, OutputFormat::csv}, OutputFormat::text, [this] {
       if (batch_.output_dir.empty() && quiet_ && (out_.format_given() || out_.path_given()))
         OutputOptions::refuse("-q prints nothing: -f and -o do not apply");
@@ -176,11 +171,11 @@ private:
     const bool stream_text = out_.is(OutputFormat::text) && !quiet;
     // The library's run loop reads; the checker is its stage. Read errors reach the
     // checker through the event handler (the checker counts and words them itself).
-    CheckStage stage(checker, stream_text ? &reader.source() : nullptr, out);
+    CheckStage stage(checker, stream_text ? &reader : nullptr, out);
     ReportSink sink(stream_text, out);
     stream::Pipeline pipeline(stage, sink, [&](const stream::Event& e) {
       if (e.severity != Severity::error) return;
-      checker.add_read_error(io::ReadError{e.line, e.item, std::string(e.text)});
+      checker.add_read_error(io::ReadError{e.line, e.item, std::string(e.text), e.byte_offset});
       stage.print_new();
     });
     pipeline.run(reader);
@@ -297,7 +292,8 @@ private:
                                  {"item", p.item},
                                  {"code", p.code},
                                  {"joint", p.joint.empty() ? Json(nullptr) : Json(p.joint)},
-                                 {"message", p.message}});
+                                 {"message", p.message},
+                                 {"byte_offset", p.byte_offset ? Json(*p.byte_offset) : Json(nullptr)}});
     doc["unreported"] = c.unreported();
     doc["unknown_joints"] = Json::array();
     for (const auto& u : c.unknown_joints())

@@ -110,7 +110,7 @@ std::string status_text(std::size_t done, std::size_t count) {
 
 std::vector<int> run_batch(std::size_t count, unsigned workers, const std::function<int(std::size_t)>& run_one) {
   std::vector<int> codes(count, kOk);
-  const bool status = ::isatty(STDERR_FILENO) == 1 && count > 1;
+  const bool status = terminal::stderr_is_terminal() && count > 1;
   if (workers <= 1 || count <= 1) {
     for (std::size_t i = 0; i < count; ++i) {
       if (status) terminal::show_status(status_text(i, count));

@@ -27,6 +27,7 @@ void StreamOptions::add_to(CLI::App& app) {
       ->default_str("none")
       ->group(group);
   app.add_option("--max-errors", max_errors, "Stop after N rejected messages (0: never)")->group(group);
+  add_max_reports_option(app, max_reports, group);
   app.add_flag("-q,--quiet", quiet, "Report only the summary, not each problem")->group(group);
   app.add_flag("--flush-each", flush_each, "Flush the output after every message")->group(group);
   input.add_to(app, group);
@@ -38,8 +39,18 @@ void add_log_input_options(CLI::App& app, StreamOptions& options, CLI::Option* l
   app.add_option("--max-errors", options.max_errors, "Stop after N rejected messages (0: never)")
       ->needs(log)
       ->group(group);
+  add_max_reports_option(app, options.max_reports, group)->needs(log);
   app.add_flag("-q,--quiet", options.quiet, "Report only the summary, not each problem")->needs(log)->group(group);
   app.add_flag("--flush-each", options.flush_each, flush_help)->needs(log)->group(group);
+}
+
+CLI::Option* add_max_reports_option(CLI::App& app, std::size_t& max_reports, const char* group) {
+  auto* option = app.add_option("--max-reports", max_reports,
+                                "Problems shown per kind and joint; later ones are only counted")
+                     ->check(CLI::PositiveNumber)
+                     ->default_str(std::to_string(kDefaultMaxReports));
+  if (group != nullptr) option->group(group);
+  return option;
 }
 
 void StreamOptions::add_output_to(CLI::App& app, std::vector<OutputFormat> allowed, OutputFormat fallback,
@@ -121,16 +132,24 @@ stream::Summary run_stream(const char* command, const StreamOptions& options, st
 stream::Summary run_stream(const char* command, const StreamOptions& options, stream::Stage& stage,
                            stream::Sink& sink, const StreamRun& run) {
   const auto& inputs = run.inputs;
-  std::string source;  // the input being read, for the messages
+  // The input being read, for the messages; after it (the stage's finish()), the last one.
+  const io::MessageReader* current = nullptr;
+  std::string last_source;
+  bool last_numbered = false;
   stream::EventHandler handler;
+  // Quiet: no handler, so the stages format no text at all (stream::Reporter::warn).
   if (!options.quiet)
-    handler = [&source](const stream::Event& e) {
-      report_input(source, e.line, e.item,
-                   e.severity == Severity::warning ? fmt::format("warning: {}", e.text) : std::string(e.text));
+    handler = [&](const stream::Event& e) {
+      const std::string where =
+          current != nullptr ? io::location(current->source(), e.line, e.item, e.byte_offset,
+                                            io::numbers_messages(current->format()))
+                             : io::location(last_source, e.line, e.item, e.byte_offset, last_numbered);
+      report_input(where, e.severity == Severity::warning ? fmt::format("warning: {}", e.text) : std::string(e.text));
     };
   Progress* progress = nullptr;
   stream::RunOptions run_options;
   run_options.max_errors = options.max_errors;
+  run_options.max_reports = options.max_reports;
   run_options.on_message = [&progress](std::uint64_t read) {
     if (progress) progress->tick(read);
   };
@@ -141,11 +160,14 @@ stream::Summary run_stream(const char* command, const StreamOptions& options, st
     const int fd = path == "-" ? 0 : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) throw IoError(path, "cannot open");
     io::MessageReader reader(fd, path == "-" ? "<stdin>" : path, options.input.reader_options(path), path != "-");
-    source = reader.source();
+    current = &reader;
     Progress bar(run.progress ? fd : -1, path);
     progress = &bar;
     const bool go_on = pipeline.run(reader);
     progress = nullptr;
+    current = nullptr;
+    last_source = reader.source();
+    last_numbered = io::numbers_messages(reader.format());
     if (!go_on) break;
   }
   pipeline.finish();
@@ -154,14 +176,22 @@ stream::Summary run_stream(const char* command, const StreamOptions& options, st
     terminal::diagnostic(fmt::format("rmodel: stopping after {} rejected messages (--max-errors)", summary.rejected));
   StreamStats stats{summary.read, summary.written, summary.rejected, summary.warnings, summary.stopped_early()};
   stats.print_summary(command, run.label);
+  print_held_back(command, run.label, pipeline.reporter().held_back(), options.max_reports);
   return summary;
 }
 
-void report_input(const std::string& source, std::size_t line, std::size_t item, const std::string& text) {
-  std::string where = source;
-  if (line > 0) where += fmt::format(":{}", line);
-  if (item > 0) where += fmt::format(": message {}", item);
-  terminal::diagnostic(fmt::format("rmodel: {}: {}", where, text));
+void report_input(const std::string& location, std::string_view text) {
+  terminal::diagnostic(fmt::format("rmodel: {}: {}", location, text));
+}
+
+void print_held_back(const char* command, const std::string& label,
+                     const std::vector<stream::Reporter::HeldBack>& held, std::uint64_t max_reports) {
+  for (const auto& h : held)
+    terminal::diagnostic(fmt::format("rmodel {}: {}{} more {} warning{}{} not shown (--max-reports {})", command,
+                                     label.empty() ? std::string() : label + ": ", h.count, h.kind,
+                                     h.count == 1 ? "" : "s",
+                                     h.subject.empty() ? std::string() : fmt::format(" for '{}'", h.subject),
+                                     max_reports));
 }
 
 namespace {
@@ -173,7 +203,8 @@ std::int64_t now_ns() {
 
 Progress::Progress(int fd, const std::string& path) : fd_(fd) {
   struct stat st {};
-  enabled_ = path != "-" && fd >= 0 && isatty(2) && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+  enabled_ = path != "-" && fd >= 0 && terminal::stderr_is_terminal() && fstat(fd, &st) == 0 &&
+             S_ISREG(st.st_mode) && st.st_size > 0;
   size_ = enabled_ ? static_cast<std::uint64_t>(st.st_size) : 0;
 }
 

@@ -7,6 +7,7 @@
 #include <map>
 #include <utility>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -19,12 +20,20 @@
 
 namespace rmodel::cli {
 
+/// --max-reports when not given (check-log, aggregate, filter, fk --log, dynamics --log).
+inline constexpr std::size_t kDefaultMaxReports = 10;
+
+/// Adds --max-reports (problems shown per kind and joint; later ones are counted, and the
+/// summary says how many were not shown), in `group` (nullptr: the default one).
+CLI::Option* add_max_reports_option(CLI::App& app, std::size_t& max_reports, const char* group);
+
 struct StreamOptions {
   std::vector<std::string> inputs;     ///< "-" (stdin) when empty
   LogInputOptions input;               ///< -i, --topic, --time, CSV columns
   OutputOptions out;                   ///< -f/-o (add_output_to)
   std::string stamp = "none";
   std::uint64_t max_errors = 0;        ///< 0: no limit
+  std::size_t max_reports = kDefaultMaxReports;  ///< --max-reports: warnings shown per kind and joint
   bool quiet = false;
   bool flush_each = false;
   io::ChunkCompression mcap_compression = io::WriterOptions{}.mcap_compression;  ///< --mcap-compression
@@ -89,8 +98,15 @@ struct StreamRun {
 stream::Summary run_stream(const char* command, const StreamOptions& options, stream::Stage& stage,
                            stream::Sink& sink, const StreamRun& run);
 
-/// Reports a problem of an input message on stderr: "rmodel: SOURCE:LINE: TEXT".
-void report_input(const std::string& source, std::size_t line, std::size_t item, const std::string& text);
+/// Reports a problem of an input message on stderr: "rmodel: LOCATION: TEXT", LOCATION as
+/// io::location() words it ("SOURCE:LINE", "SOURCE: byte B: message N", ...).
+void report_input(const std::string& location, std::string_view text);
+
+/// Lines of the run's summary for the warnings --max-reports held back, one per kind and
+/// subject (after "LABEL: " in a batch): "rmodel COMMAND: 38 more position-limit warnings
+/// for 'neck_pitch' not shown (--max-reports 10)".
+void print_held_back(const char* command, const std::string& label,
+                     const std::vector<stream::Reporter::HeldBack>& held, std::uint64_t max_reports);
 
 /// A progress bar on stderr for long file replays; silent unless stderr is a terminal and
 /// the input a regular file.

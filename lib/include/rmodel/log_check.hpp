@@ -65,6 +65,8 @@ struct RMODEL_API LogProblem {
   std::string code;      ///< e.g. "unknown-joint", "position-limit", "stamp-backwards"
   std::string joint;     ///< the joint concerned, empty for the whole message or stream
   std::string message;   ///< human text naming the joint and the values
+  /// A damaged record of a binary ROS log: its byte offset (`line` is the message number).
+  std::optional<std::uint64_t> byte_offset{};
 };
 
 /// What a log says about one joint of the full pose.

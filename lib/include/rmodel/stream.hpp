@@ -57,6 +57,9 @@ struct RMODEL_API Event {
   std::size_t line = 0;   ///< 1-based line of the input, 0 when unknown
   std::size_t item = 0;   ///< 1-based element of an enclosing array or trajectory, or 0
   std::string_view text;  ///< what is wrong, e.g. "unknown joint 'x' skipped"
+  /// Binary ROS logs: the byte offset of the damaged record (io::ReadError::byte_offset);
+  /// `line` is then the 1-based message number in the file.
+  std::optional<std::uint64_t> byte_offset{};
 };
 
 /// Receives the problems of a stream (print them, log them, or ignore them).
@@ -90,10 +93,24 @@ public:
     const std::string text = make_text();
     handler_(Event{Severity::warning, message.line, message.item, text});
   }
+  /// A warning that may repeat, of kind `kind` (a stable code such as "position-limit")
+  /// about `subject` (a joint, a chain; empty: the stream as a whole). Counted every time;
+  /// passed on only the first max_reports times for this kind and subject (0: always); the
+  /// text is built by `make_text` only when it is passed on, so a warning nobody sees
+  /// (no handler, or beyond the cap) formats nothing and, once its kind and subject were
+  /// seen, allocates nothing. The ones held back are listed by held_back().
+  template <class MakeText>
+  void warn(const io::Message& message, std::string_view kind, std::string_view subject, MakeText&& make_text) {
+    ++summary_.warnings;
+    if (!handler_ || !pass_on(kind, subject)) return;
+    const std::string text = make_text();
+    handler_(Event{Severity::warning, message.line, message.item, text});
+  }
   /// Rejects `message` because of `text` (counted, passed on).
   void reject(const io::Message& message, std::string_view text);
-  /// Rejects a line the reader could not read.
-  void reject(std::size_t line, std::size_t item, std::string_view text);
+  /// Rejects a line the reader could not read (`byte_offset`: see Event).
+  void reject(std::size_t line, std::size_t item, std::string_view text,
+              std::optional<std::uint64_t> byte_offset = std::nullopt);
   /// True once max_errors rejections were counted (0: never).
   [[nodiscard]] bool over_budget() const noexcept;
 
@@ -118,7 +135,22 @@ public:
 
   [[nodiscard]] Summary& summary() noexcept { return summary_; }
 
+  /// Warnings of one kind and subject that the cap (max_reports) held back.
+  struct RMODEL_API HeldBack {
+    std::string kind;     ///< e.g. "position-limit"
+    std::string subject;  ///< e.g. the joint's name; empty for the stream as a whole
+    std::uint64_t count = 0;  ///< warnings counted but not passed on
+  };
+  /// Per kind and subject with warnings held back, in the order the first was held back.
+  [[nodiscard]] std::vector<HeldBack> held_back() const;
+  /// Warnings passed on per kind and subject (0: no cap). Counts so far are kept.
+  void set_max_reports(std::uint64_t max_reports) noexcept { max_reports_ = max_reports; }
+  [[nodiscard]] std::uint64_t max_reports() const noexcept { return max_reports_; }
+
 private:
+  /// Counts a capped warning; true when it is to be passed on.
+  bool pass_on(std::string_view kind, std::string_view subject);
+
   struct Hash {
     using is_transparent = void;
     std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
@@ -128,6 +160,20 @@ private:
   Summary summary_;
   std::unordered_set<std::string, Hash, std::equal_to<>> reported_;
   Matching matching_;
+  // Capped warnings: per kind, per subject, how many were counted, and the order in which
+  // kinds and subjects first went over the cap. Kinds are few (a handful of codes): a vector.
+  struct SubjectCount {
+    std::uint64_t count = 0;      // counted
+    std::uint64_t held = 0;       // of which held back
+    std::size_t held_order = 0;   // order of the first held back among all kinds and subjects
+  };
+  struct KindCounts {
+    std::string kind;
+    std::unordered_map<std::string, SubjectCount, Hash, std::equal_to<>> subjects;
+  };
+  std::uint64_t max_reports_ = 0;
+  std::vector<KindCounts> capped_;
+  std::size_t held_kinds_ = 0;
 };
 
 /// Maps the joint names of messages to slots 0 … size()−1 (the one name→slot resolution of
@@ -282,6 +328,9 @@ public:
 struct RMODEL_API RunOptions {
   /// Stop after this many rejected lines and messages (0: never).
   std::uint64_t max_errors = 0;
+  /// Warnings passed to the handler per kind and subject (Reporter::warn with a kind; 0: all);
+  /// the others are counted, and listed by Reporter::held_back().
+  std::uint64_t max_reports = 0;
   /// Called per message read, with the number read so far (e.g. a progress bar).
   std::function<void(std::uint64_t)> on_message;
 };

@@ -24,19 +24,25 @@ namespace rmodel::io {
 
 using detail::LineSplitter;
 
-std::string ReadError::to_string(const std::string& source) const {
+std::string location(const std::string& source, std::size_t line, std::size_t item,
+                     std::optional<std::uint64_t> byte_offset, bool numbered_messages) {
   std::string s = source;
-  if (byte_offset) {
-    s += fmt::format(": byte {}: ", *byte_offset);
-    if (line > 0) s += fmt::format("message {}: ", line);
-    if (item > 0) s += fmt::format("item {}: ", item);
-    return s + reason;
+  if (byte_offset || numbered_messages) {
+    if (byte_offset) s += fmt::format(": byte {}", *byte_offset);
+    if (line > 0) s += fmt::format(": message {}", line);
+  } else if (line > 0) {
+    s += fmt::format(":{}", line);
   }
-  if (line > 0) s += fmt::format(":{}", line);
-  s += ": ";
-  if (item > 0) s += fmt::format("item {}: ", item);
-  s += reason;
+  if (item > 0) s += fmt::format(": item {}", item);
   return s;
+}
+
+bool numbers_messages(Format format) noexcept {
+  return format == Format::Mcap || format == Format::Ros2Sqlite || format == Format::Ros1Bag;
+}
+
+std::string ReadError::to_string(const std::string& source) const {
+  return location(source, line, item, byte_offset) + ": " + reason;
 }
 
 bool have_simdjson() noexcept {

@@ -97,6 +97,65 @@ void push_error(std::vector<PendingItem>& out, std::size_t line, std::size_t ite
   out.push_back(std::move(p));
 }
 
+/// Offsets in `text` (valid JSON) of the elements of the trajectory's "points" array, in
+/// order: the document's own member, or that of its "trajectory" member (`nested`). nlohmann
+/// keeps no positions, so the text is scanned: strings skipped, keys tracked per object.
+std::vector<std::size_t> point_offsets(std::string_view text, bool nested) {
+  struct Level {
+    char open;             // '{' or '['
+    std::string_view key;  // objects: the last key read
+    bool key_next;         // objects: a string here is a key
+  };
+  std::vector<Level> stack;
+  std::vector<std::size_t> offsets;
+  const std::size_t depth = nested ? 2 : 1;  // objects above the points array
+  bool in_points = false;                    // the array on top of the stack is the points
+  bool element_next = false;                 // in it, the next value starts an element
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
+    if (in_points && element_next && stack.size() == depth + 1 && c != ']') {
+      offsets.push_back(i);
+      element_next = false;
+    }
+    switch (c) {
+      case '"': {
+        const std::size_t start = ++i;
+        while (i < text.size() && text[i] != '"') i += text[i] == '\\' ? 2 : 1;
+        if (!stack.empty() && stack.back().open == '{' && stack.back().key_next)
+          stack.back().key = text.substr(start, i - start);
+        break;
+      }
+      case ':':
+        if (!stack.empty()) stack.back().key_next = false;
+        break;
+      case ',':
+        if (stack.empty()) break;
+        if (stack.back().open == '{') stack.back().key_next = true;
+        else if (in_points && stack.size() == depth + 1) element_next = true;
+        break;
+      case '{':
+      case '[': {
+        const bool points = c == '[' && stack.size() == depth && stack.back().open == '{' &&
+                            stack.back().key == "points" && (!nested || stack.front().key == "trajectory");
+        stack.push_back({c, {}, c == '{'});
+        if (points) {
+          in_points = true;
+          element_next = true;
+        }
+        break;
+      }
+      case '}':
+      case ']':
+        if (in_points && stack.size() == depth + 1) return offsets;
+        if (!stack.empty()) stack.pop_back();
+        break;
+      default: break;
+    }
+  }
+  return offsets;
+}
+
 }  // namespace
 
 std::size_t count_newlines(std::string_view text, std::size_t n) noexcept {
@@ -176,10 +235,14 @@ void expand_trajectory(std::string_view text, std::size_t line, std::vector<Pend
     }
   }
 
+  // Each point at the line where it starts (a pretty-printed trajectory spans many lines).
+  const std::vector<std::size_t> offsets = point_offsets(text, traj != &doc);
   std::vector<double> pos, vel, eff;
   std::size_t k = 0;
+  const std::size_t document_line = line;
   for (const auto& point : *points_it) {
     ++k;
+    line = k <= offsets.size() ? document_line + count_newlines(text, offsets[k - 1]) : document_line;
     std::string why;
     if (!point.is_object()) {
       push_error(out, line, k, "trajectory point: expected an object");

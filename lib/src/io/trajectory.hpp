@@ -19,7 +19,8 @@ struct PendingItem {
 };
 
 /// Appends the messages (and per-point errors) of the trajectory in `text`, which starts on
-/// line `line` of the input, to `out`.
+/// line `line` of the input, to `out`. Each point's messages and errors are at the line where
+/// the point starts in `text` (its newlines counted), and carry the point number as item.
 void expand_trajectory(std::string_view text, std::size_t line, std::vector<PendingItem>& out);
 
 /// Number of '\n' in the first `n` bytes of `text`.

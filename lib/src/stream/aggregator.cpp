@@ -228,8 +228,10 @@ struct Aggregator::State {
   double checked_position(const io::Message& m, std::size_t element, std::size_t j, double value,
                           stream::Reporter& report) {
     if (bounded[j] && (value < lower[j] || value > upper[j])) {
-      report.warn(m, fmt::format("joint '{}' at {} is outside its limits [{}, {}]{}", pose.name[j], value, lower[j],
-                                 upper[j], options.clamp ? "; clamped" : ""));
+      report.warn(m, "position-limit", pose.name[j], [&] {
+        return fmt::format("joint '{}' at {} is outside its limits [{}, {}]{}", pose.name[j], value, lower[j], upper[j],
+                           options.clamp ? "; clamped" : "");
+      });
       (void)element;
       if (options.clamp) value = std::clamp(value, lower[j], upper[j]);
     }
@@ -330,8 +332,9 @@ struct Aggregator::State {
         if (model.find_contact(s.contact[i])) {
           support.contact[*chain] = s.contact[i];
         } else {
-          report.warn(m, fmt::format("unknown contact '{}' for chain '{}'; default contact used", s.contact[i],
-                                     s.name[i]));
+          report.warn(m, "unknown-contact", s.name[i], [&] {
+            return fmt::format("unknown contact '{}' for chain '{}'; default contact used", s.contact[i], s.name[i]);
+          });
           support.contact[*chain] = fallback;
         }
       } else {
@@ -430,8 +433,10 @@ struct Aggregator::State {
       // (s − tk) / T > 10^6, without overflow: a stamp far away restarts the clock.
       std::int64_t ahead = 0;
       if (__builtin_sub_overflow(s.ns, tk.ns, &ahead) || ahead / T.ns > 1'000'000) {
-        report.warn(m, fmt::format("stamp {} s is {:.0f} periods after the current cycle; the tick clock restarts there",
-                                   to_string(s), (s - tk).seconds() / T.seconds()));
+        report.warn(m, "clock-restart", {}, [&] {
+          return fmt::format("stamp {} s is {:.0f} periods after the current cycle; the tick clock restarts there",
+                             to_string(s), (s - tk).seconds() / T.seconds());
+        });
         if (open_cycle) tick(tk, out);
         base_time = s;
         base_cycle = cycle;
@@ -464,7 +469,8 @@ struct Aggregator::State {
     if (m.kind == io::MessageKind::Sync) {
       const std::optional<Time> tick_at = time ? time : last_time;
       if (c != 0 && c < cycle) {
-        report.warn(m, fmt::format("tick of cycle {} arrived in cycle {}; ignored", c, cycle));
+        report.warn(m, "late-tick", {},
+                    [&] { return fmt::format("tick of cycle {} arrived in cycle {}; ignored", c, cycle); });
         return;
       }
       if (c != 0) catch_up(c, tick_at, out);
@@ -473,7 +479,8 @@ struct Aggregator::State {
     }
     if (c != 0 && c > cycle) catch_up(c, time ? time : last_time, out);
     else if (c != 0 && c < cycle && sync)
-      report.warn(m, fmt::format("message of cycle {} arrived in cycle {}", c, cycle));
+      report.warn(m, "late-message", {},
+                  [&] { return fmt::format("message of cycle {} arrived in cycle {}", c, cycle); });
     if (time) last_time = time;
     apply(m, out, report);
   }

@@ -140,7 +140,8 @@ void LogChecker::keep(Severity severity, const io::Message* m, int code, std::si
 void LogChecker::add_read_error(const io::ReadError& error) {
   ++read_errors_;
   if (count(Severity::error, kRead, stats_.size()))
-    problems_.push_back({Severity::error, error.line, error.item, kCodeNames[kRead], {}, error.reason});
+    problems_.push_back(
+        {Severity::error, error.line, error.item, kCodeNames[kRead], {}, error.reason, error.byte_offset});
 }
 
 void LogChecker::finish() {
@@ -363,9 +364,9 @@ void LogChecker::check_dynamics(const io::Message& m) {
     st.max_abs_required_torque = max_abs(st.max_abs_required_torque, tau);
     if (info.effort_limit > 0 && std::abs(tau) > info.effort_limit && count(Severity::error, kEffort, j))
       keep(Severity::error, &m, kEffort, j,
-           fmt::format("joint '{}': the motion needs {:.6g} {}{}, above its effort limit {}", info.name, tau,
-                       torque_unit(info), stamped ? fmt::format(" at t = {}", to_string(s.stamp)) : std::string(),
-                       info.effort_limit));
+           fmt::format("joint '{}': the motion needs {:.6g} {}{}, its magnitude above the effort limit {}",
+                       info.name, tau, torque_unit(info),
+                       stamped ? fmt::format(" at t = {}", to_string(s.stamp)) : std::string(), info.effort_limit));
     if (i < s.effort.size() && std::isfinite(s.effort[i])) {
       const double residual = s.effort[i] - tau;
       ++st.effort_samples;

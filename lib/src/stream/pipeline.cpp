@@ -23,10 +23,35 @@ void Reporter::warn(const io::Message& message, std::string_view text) {
 
 void Reporter::reject(const io::Message& message, std::string_view text) { reject(message.line, message.item, text); }
 
-void Reporter::reject(std::size_t line, std::size_t item, std::string_view text) {
+void Reporter::reject(std::size_t line, std::size_t item, std::string_view text,
+                      std::optional<std::uint64_t> byte_offset) {
   ++summary_.rejected;
-  if (handler_) handler_(Event{Severity::error, line, item, text});
+  if (handler_) handler_(Event{Severity::error, line, item, text, byte_offset});
   if (over_budget()) summary_.budget_exhausted = true;
+}
+
+bool Reporter::pass_on(std::string_view kind, std::string_view subject) {
+  if (max_reports_ == 0) return true;
+  auto kinds = std::find_if(capped_.begin(), capped_.end(), [&](const KindCounts& k) { return k.kind == kind; });
+  if (kinds == capped_.end()) kinds = capped_.insert(capped_.end(), KindCounts{std::string(kind), {}});
+  auto it = kinds->subjects.find(subject);
+  if (it == kinds->subjects.end()) it = kinds->subjects.emplace(std::string(subject), SubjectCount{}).first;
+  SubjectCount& c = it->second;
+  if (++c.count <= max_reports_) return true;
+  if (c.held++ == 0) c.held_order = ++held_kinds_;
+  return false;
+}
+
+std::vector<Reporter::HeldBack> Reporter::held_back() const {
+  std::vector<std::pair<std::size_t, HeldBack>> ordered;
+  for (const KindCounts& k : capped_)
+    for (const auto& [subject, c] : k.subjects)
+      if (c.held != 0) ordered.push_back({c.held_order, HeldBack{k.kind, subject, c.held}});
+  std::sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<HeldBack> out;
+  out.reserve(ordered.size());
+  for (auto& [order, h] : ordered) out.push_back(std::move(h));
+  return out;
 }
 
 bool Reporter::over_budget() const noexcept { return max_errors_ != 0 && summary_.rejected >= max_errors_; }
@@ -190,7 +215,9 @@ Pipeline::Pipeline(Stage& stage, Sink& sink, EventHandler handler, RunOptions op
       sink_(&sink),
       options_(std::move(options)),
       reporter_(std::move(handler), options_.max_errors),
-      output_(sink, reporter_.summary()) {}
+      output_(sink, reporter_.summary()) {
+  reporter_.set_max_reports(options_.max_reports);
+}
 
 bool Pipeline::push(const io::Message& message) {
   if (stopped()) return false;
@@ -223,7 +250,7 @@ bool Pipeline::run(io::MessageReader& reader) {
     if (status == io::ReadStatus::WouldBlock) continue;
     if (status == io::ReadStatus::Error) {
       const io::ReadError& e = reader.error();
-      reporter_.reject(e.line, e.item, e.reason);
+      reporter_.reject(e.line, e.item, e.reason, e.byte_offset);
       continue;
     }
     push(message);

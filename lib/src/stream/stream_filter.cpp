@@ -145,9 +145,11 @@ void StreamFilter::finish(stream::Output& /*out*/, stream::Reporter& report) {
   if (!fixed_step_ || !max_dt_ || !(T > 0)) return;
   // Irregular: the intervals between stamps differ by more than 10 % of T.
   if ((*max_dt_ - *min_dt_).seconds() > 0.1 * T)
-    report.warn(no_message_, fmt::format("the log's stamps are {} to {} s apart, but T = {} s was given: every sample "
-                                         "was filtered as T after the previous one (leave T out to use the stamps)",
-                                         to_string(*min_dt_), to_string(*max_dt_), T));
+    report.warn(no_message_, "irregular-stamps", {}, [&] {
+      return fmt::format("the log's stamps are {} to {} s apart, but T = {} s was given: every sample was filtered "
+                         "as T after the previous one (leave T out to use the stamps)",
+                         to_string(*min_dt_), to_string(*max_dt_), T);
+    });
 }
 
 void StreamFilter::restart() noexcept {

@@ -504,6 +504,61 @@ TEST(IoJsonDocument, TrajectoryStampsAreConvertedAsJointStateStamps) {
   EXPECT_EQ(items[1].message.joint.stamp, Time{300'000'000});
 }
 
+TEST(IoJsonDocument, PrettyTrajectoryPointsAtTheirOwnLines) {
+  // A pretty-printed trajectory (and one inside a FollowJointTrajectoryGoal): each point's
+  // messages and errors at the line where the point starts, its number as item.
+  for (const bool nested : {false, true}) {
+    const std::string open = nested ? "{\"trajectory\": {\n" : "{\n";      // line 1
+    const std::string close = nested ? "}}\n" : "}\n";
+    const std::string text = open +
+                             "  \"joint_names\": [\"j1\", \"j2\"],\n"      // 2
+                             "  \"header\": {\"stamp\": {\"sec\": 1, \"nanosec\": 0},\n"  // 3
+                             "             \"frame_id\": \"points\"},\n"      // 4: a value named like the key
+                             "  \"points\": [\n"                             // 5
+                             "    {\"positions\": [1, 2], \"time_from_start\": 0},\n"  // 6
+                             "    {\n"                                       // 7
+                             "      \"positions\": [3, \"x\"],\n"            // 8
+                             "      \"time_from_start\": 0.5\n"               // 9
+                             "    },\n"                                      // 10
+                             "\n"                                            // 11
+                             "    {\"positions\": [5, 6],\n"                 // 12
+                             "     \"time_from_start\": {\"sec\": 1, \"nanosec\": 0}}\n"  // 13
+                             "  ]\n" +                                       // 14
+                             close;
+    io::ReaderOptions options;
+    options.format = io::Format::Json;
+    const auto items = read_items(text, options);
+    ASSERT_EQ(items.size(), 3u) << text;
+    ASSERT_EQ(items[0].status, io::ReadStatus::Ok);
+    EXPECT_EQ(items[0].message.line, 6u);
+    EXPECT_EQ(items[0].message.item, 1u);
+    ASSERT_EQ(items[1].status, io::ReadStatus::Error);
+    EXPECT_EQ(items[1].error.line, 7u);
+    EXPECT_EQ(items[1].error.item, 2u);
+    ASSERT_EQ(items[2].status, io::ReadStatus::Ok);
+    EXPECT_EQ(items[2].message.line, 12u);
+    EXPECT_EQ(items[2].message.item, 3u);
+    EXPECT_EQ(items[2].message.joint.stamp, Time{2'000'000'000});
+  }
+}
+
+TEST(IoJsonLines, LocationWordsEveryPlaceAlike) {
+  EXPECT_EQ(io::location("f.json", 12, 3), "f.json:12: item 3");
+  EXPECT_EQ(io::location("f.json", 12, 0), "f.json:12");
+  EXPECT_EQ(io::location("f.json", 0, 0), "f.json");
+  // Binary logs number their messages; a damaged record has its byte.
+  EXPECT_EQ(io::location("b.mcap", 7, 0, std::nullopt, true), "b.mcap: message 7");
+  EXPECT_EQ(io::location("b.bag", 7, 0, 4096), "b.bag: byte 4096: message 7");
+  EXPECT_EQ(io::location("b.bag", 7, 2, std::nullopt, true), "b.bag: message 7: item 2");
+  EXPECT_EQ(io::location("b.bag", 0, 0, 4096), "b.bag: byte 4096");
+  EXPECT_TRUE(io::numbers_messages(io::Format::Mcap));
+  EXPECT_TRUE(io::numbers_messages(io::Format::Ros2Sqlite));
+  EXPECT_TRUE(io::numbers_messages(io::Format::Ros1Bag));
+  EXPECT_FALSE(io::numbers_messages(io::Format::Json));
+  EXPECT_FALSE(io::numbers_messages(io::Format::Yaml));
+  EXPECT_EQ((io::ReadError{7, 0, "cut", 4096}).to_string("b.bag"), "b.bag: byte 4096: message 7: cut");
+}
+
 TEST(IoJsonLines, ReadErrorToString) {
   io::ReadError e{12, 0, "bad"};
   EXPECT_EQ(e.to_string("f.jsonl"), "f.jsonl:12: bad");

@@ -102,3 +102,121 @@ TEST(SlotMapper, OpenMapperGivesSlotsInOrderOfFirstSight) {
 
 }  // namespace
 }  // namespace rmodel
+
+namespace rmodel {
+namespace {
+
+TEST(StreamReporter, CapsWarningsPerKindAndSubjectAndListsTheRest) {
+  std::vector<std::string> shown;
+  stream::Reporter report([&](const stream::Event& e) { shown.emplace_back(e.text); });
+  report.set_max_reports(2);
+  std::size_t formatted = 0;
+  const io::Message m;
+  const auto warn = [&](std::string_view kind, std::string_view subject) {
+    report.warn(m, kind, subject, [&] {
+      ++formatted;
+      return fmt::format("{} {}", kind, subject);
+    });
+  };
+  for (int i = 0; i < 5; ++i) warn("position-limit", "a");
+  for (int i = 0; i < 3; ++i) warn("position-limit", "b");
+  warn("late-tick", "");
+  for (int i = 0; i < 4; ++i) warn("late-tick", "");
+  // 2 of a, 2 of b, 2 of the stream's late ticks passed on; the others only counted.
+  EXPECT_EQ(shown, (std::vector<std::string>{"position-limit a", "position-limit a", "position-limit b",
+                                             "position-limit b", "late-tick ", "late-tick "}));
+  EXPECT_EQ(formatted, 6U);
+  EXPECT_EQ(report.summary().warnings, 13U);
+  const auto held = report.held_back();
+  ASSERT_EQ(held.size(), 3U);  // in the order the first of each was held back
+  EXPECT_EQ(held[0].kind, "position-limit");
+  EXPECT_EQ(held[0].subject, "a");
+  EXPECT_EQ(held[0].count, 3U);
+  EXPECT_EQ(held[1].subject, "b");
+  EXPECT_EQ(held[1].count, 1U);
+  EXPECT_EQ(held[2].kind, "late-tick");
+  EXPECT_EQ(held[2].subject, "");
+  EXPECT_EQ(held[2].count, 3U);
+}
+
+TEST(StreamReporter, WithoutCapEveryWarningIsPassedOn) {
+  std::size_t events = 0;
+  stream::Reporter report([&](const stream::Event&) { ++events; });
+  const io::Message m;
+  for (int i = 0; i < 50; ++i) report.warn(m, "position-limit", "a", [] { return std::string("x"); });
+  EXPECT_EQ(events, 50U);
+  EXPECT_TRUE(report.held_back().empty());
+}
+
+TEST(StreamReporter, WithoutHandlerNoTextIsFormatted) {
+  stream::Reporter report;  // what a quiet command gives
+  report.set_max_reports(10);
+  std::size_t formatted = 0;
+  const io::Message m;
+  for (int i = 0; i < 30; ++i)
+    report.warn(m, "position-limit", "a", [&] {
+      ++formatted;
+      return std::string("never");
+    });
+  EXPECT_EQ(formatted, 0U);
+  EXPECT_EQ(report.summary().warnings, 30U);
+  EXPECT_TRUE(report.held_back().empty());  // nothing was shown, so nothing was held back
+}
+
+/// `count` JSON Lines messages of the pony with neck_pitch at 0.9, above its upper limit 0.5.
+std::string out_of_limit_log(int count) {
+  std::string log;
+  for (int k = 0; k < count; ++k)
+    log += fmt::format(R"({{"t": {}, "name": ["neck_pitch", "head_yaw"], "position": [0.9, 0.1]}})", 0.01 * k) + "\n";
+  return log;
+}
+
+/// Allocations of an aggregator pipeline over `count` out-of-limit messages after `warm_up`
+/// of them, with `handler` and `max_reports`; `warnings`: the run's count.
+std::size_t allocations_of_warnings(const stream::EventHandler& handler, std::uint64_t max_reports, int warm_up,
+                                    int count, std::uint64_t& warnings) {
+  const Model model = test::pony();
+  std::istringstream in(out_of_limit_log(warm_up + count));
+  io::MessageReader reader(in, "memory");
+  Aggregator aggregator(model, AggregatorOptions{});
+  std::string out;
+  out.reserve(std::size_t{8} << 20);
+  io::MessageWriter writer(out);
+  stream::WriterSink sink(writer);
+  stream::RunOptions options;
+  options.max_reports = max_reports;
+  stream::Pipeline pipeline(aggregator, sink, handler, options);
+  io::Message message;
+  for (int k = 0; k < warm_up; ++k) {
+    EXPECT_EQ(reader.next(message), io::ReadStatus::Ok);
+    pipeline.push(message);
+  }
+  test::AllocationCounter counter;
+  for (int k = 0; k < count; ++k) {
+    if (reader.next(message) != io::ReadStatus::Ok) break;
+    pipeline.push(message);
+  }
+  const std::size_t allocations = counter.count();
+  pipeline.finish();
+  warnings = pipeline.summary().warnings;
+  return allocations;
+}
+
+TEST(StreamPipelineAlloc, WarningsNobodySeesAreNotFormatted) {
+  // Every message warns (neck_pitch above its limit). Quiet (no handler): no text is built,
+  // not even for the first ones; beyond the cap: nothing once the joint's warning was seen.
+  std::uint64_t warnings = 0;
+  EXPECT_EQ(allocations_of_warnings({}, 10, 100, 2000, warnings), 0U);
+  EXPECT_EQ(warnings, 2100U);
+  std::size_t events = 0;
+  EXPECT_EQ(allocations_of_warnings([&](const stream::Event&) { ++events; }, 10, 100, 2000, warnings), 0U);
+  EXPECT_EQ(warnings, 2100U);
+  EXPECT_EQ(events, 10U);
+  // Shown warnings do format their text (the counter sees it): the test can fail.
+  events = 0;
+  EXPECT_GT(allocations_of_warnings([&](const stream::Event&) { ++events; }, 0, 100, 2000, warnings), 0U);
+  EXPECT_EQ(events, 2100U);
+}
+
+}  // namespace
+}  // namespace rmodel

@@ -118,9 +118,23 @@ struct RMODEL_API ReadError {
   std::optional<std::uint64_t> byte_offset{};
 
   /// "source:line: reason" or "source:line: item N: reason" (drops absent parts); with a byte
-  /// offset "source: byte B: message N: reason".
+  /// offset "source: byte B: message N: reason" (location()).
   [[nodiscard]] std::string to_string(const std::string& source) const;
 };
+
+/// Where a message or a problem is, in the one wording of every report: "source:LINE" and
+/// "source:LINE: item N" in text logs (N: the element of a JSON array, the point of a
+/// trajectory); in binary ROS logs, which have no lines and where `line` is the 1-based
+/// message number (`numbered_messages`, or implied by a byte offset), "source: message N",
+/// "source: byte B: message N" (B: the offset of the damaged record), then ": item N" for a
+/// trajectory's point. Absent parts (0, no offset) are left out.
+[[nodiscard]] RMODEL_API std::string location(const std::string& source, std::size_t line, std::size_t item,
+                                              std::optional<std::uint64_t> byte_offset = std::nullopt,
+                                              bool numbered_messages = false);
+
+/// True for the binary ROS log formats (MCAP, ROS 2 sqlite3, ROS 1 bag), whose messages are
+/// numbered instead of placed on lines (Message::line is the message number).
+[[nodiscard]] RMODEL_API bool numbers_messages(Format format) noexcept;
 
 /// Reads messages one at a time. Move-only.
 class RMODEL_API MessageReader {
