@@ -617,12 +617,19 @@ private:
         if (const Step st = open_spans_before(o.at, opened); st != Step::End) return st;
         if (opened) continue;
       }
-      pop_slot();
       Open& popped = open_[slot];
-      if (++popped.next < popped.messages.size()) {
-        push_slot(slot);
+      if (heap_.size() == 1) {  // one chunk open, the usual case: no heap to reorder
+        if (++popped.next == popped.messages.size()) {
+          heap_.clear();
+          spent_slot_ = slot;
+        }
       } else {
-        spent_slot_ = slot;
+        pop_slot();
+        if (++popped.next < popped.messages.size()) {
+          push_slot(slot);
+        } else {
+          spent_slot_ = slot;
+        }
       }
       const std::uint64_t at = popped.exact ? popped.data_at + held.pos - 9 : popped.at;
       return message(body, at, raw);
