@@ -296,6 +296,11 @@ TEST(CliFilter, BoundsDefaultToTheJointLimits) {
   ASSERT_EQ(by_hand.exit_code, 0) << by_hand.err;
   EXPECT_EQ(said(by_hand.err), "") << by_hand.err;
   EXPECT_EQ(defaulted.out, by_hand.out);
+  // -q: the same bound, not said.
+  const auto quiet = with({"--limits", limits, "-q"});
+  ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
+  EXPECT_EQ(said(quiet.err), "") << quiet.err;
+  EXPECT_EQ(quiet.out, defaulted.out);
   // The bound at work: at most v*T = 0.005 rad per period toward 1, over 4 periods.
   const auto last = json_lines(defaulted.out).back();
   const auto pos = std::find(last["name"].begin(), last["name"].end(), "neck_pitch");

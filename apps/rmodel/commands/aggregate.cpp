@@ -117,7 +117,7 @@ public:
     filters::FilterParams filter_params;
     if (!filter_kind_.empty()) {
       for (const auto& a : filter_param_args_) filters::parse_param_assignment(a, filter_params);
-      default_bounds_from_limits("aggregate", filters::filter_kind(filter_kind_), filter_params, model, {});
+      default_bounds_from_limits("aggregate", filters::filter_kind(filter_kind_), filter_params, model, {}, stream_.quiet);
     }
 
     // One run: a fresh aggregator and output filter (batch inputs run this in threads; it

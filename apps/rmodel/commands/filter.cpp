@@ -302,7 +302,7 @@ private:
     }
     // Position bounds the user left out default to the joint limits (with a limits file).
     if (model && field_ == rf::JointField::position)
-      default_bounds_from_limits("filter", kind, given_params_, *model, selection);
+      default_bounds_from_limits("filter", kind, given_params_, *model, selection, stream_.quiet);
     // The parameters as given: a T given forces the fixed step (resolved ones always have T).
     const auto add_model_joints = [&](rf::StreamFilter& filter) {
       if (model) filter.add_joints(model->joint_names());

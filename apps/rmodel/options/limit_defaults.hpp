@@ -1,7 +1,6 @@
 #pragma once
 // Filter bounds defaulted from joint limits, shared by `rmodel filter` and `aggregate --filter`.
 
-#include <cstdio>
 #include <span>
 #include <string>
 #include <string_view>
@@ -10,17 +9,18 @@
 
 #include "rmodel/filters/registry.hpp"
 #include "rmodel/model.hpp"
+#include "terminal.hpp"
 
 namespace rmodel::cli {
 
 /// When the model was loaded with a limits file, sets the position filter's speed bound `v`
 /// and acceleration bound `amax` the user did not give to the tightest velocity and
 /// acceleration limits of `joints` (every pose joint when empty), and says so on stderr, once
-/// per bound. Only with a limits file, so that a model given for its joint names alone keeps
+/// per bound, unless `quiet` (-q). Only with a limits file, so that a model given for its joint names alone keeps
 /// the registry's defaults. @throws NotFound for a joint the model lacks.
 inline void default_bounds_from_limits(std::string_view command, const filters::FilterKind& kind,
                                        filters::FilterParams& given, const Model& model,
-                                       std::span<const std::string> joints) {
+                                       std::span<const std::string> joints, bool quiet) {
   if (model.limits() == nullptr) return;
   // The unit of the bound: rad or m per second, whichever the joints are.
   bool rotational = false, linear = false;
@@ -41,7 +41,9 @@ inline void default_bounds_from_limits(std::string_view command, const filters::
     const auto value = model.tightest_limit(b.limit, joints);
     if (!value) continue;
     given[b.param] = *value;
-    fmt::print(stderr, "rmodel {}: {} = {} {}/{} from the joint limits\n", command, b.param, *value, unit, b.per);
+    if (!quiet)
+      terminal::diagnostic(fmt::format("rmodel {}: {} = {} {}/{} from the joint limits", command, b.param, *value, unit,
+                                       b.per));
   }
 }
 
