@@ -119,9 +119,22 @@ std::vector<std::vector<std::string>> model_commands(const std::string& log) {
           {"diff"}};
 }
 
+/// Under the sanitizers (tests/CMakeLists.txt defines RMODEL_TEST_SANITIZED) a broken model goes
+/// through the commands that take different paths after loading it (the whole check, a plain
+/// load, a stream, two models): every other command fails in the same load, which the plain
+/// build checks command by command.
+#ifdef RMODEL_TEST_SANITIZED
+constexpr bool kSanitizedRun = true;
+#else
+constexpr bool kSanitizedRun = false;
+#endif
+
 void run_model_commands(const std::string& urdf, const std::string& semantics, const std::string& log,
                         const std::string& broken_path, int line) {
   for (auto args : model_commands(log)) {
+    if (kSanitizedRun && args.front() != "check" && args.front() != "info" && args.front() != "aggregate" &&
+        args.front() != "diff")
+      continue;
     if (args.front() == "diff") {
       const std::string manifest = (std::filesystem::path(log).parent_path() / "old.model.json").string();
       std::ofstream(manifest) << "{\"urdf\": \"" << urdf << "\", \"semantics\": \"" << semantics << "\"}";
