@@ -103,7 +103,6 @@ private:
         return Step::End;
       }
       if (op != kChunk && op != kMessage && op != kSchema && op != kChannel && op != kHeader) {
-        if (op == kDataEnd) in_summary_ = true;
         if (file_.skip(len) < len) return stop(at, fmt::format("truncated record (opcode 0x{:02x})", op));
         continue;
       }
@@ -659,7 +658,6 @@ private:
   std::optional<ScanError> scan_error_;
   bool magic_checked_ = false;
   bool stopped_ = false;
-  bool in_summary_ = false;
   bool in_chunk_ = false;
   bool chunk_exact_ = false;
   std::uint64_t chunk_at_ = 0;
