@@ -4,6 +4,7 @@
 // the selected topics into io::Message and yields errors as values with the byte offset.
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -12,6 +13,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include <lz4frame.h>
@@ -49,24 +51,25 @@ public:
     const std::size_t off = (pos() - origin) % n;
     return off == 0 ? ok_ : skip(n - off);
   }
+  /// One little-endian value: one unaligned load (a byte swap on a big-endian host).
   template <class T>
   bool get(T& v) noexcept {
+    static_assert(std::is_trivially_copyable_v<T> && (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8));
     if (!ok_ || left() < sizeof(T)) return fail();
-    std::uint64_t u = 0;
-    for (std::size_t i = 0; i < sizeof(T); ++i) u |= static_cast<std::uint64_t>(p_[i]) << (8 * i);
+    load_le(p_, v);
     p_ += sizeof(T);
-    if constexpr (sizeof(T) == 8) {
-      std::memcpy(&v, &u, 8);
+    return true;
+  }
+  /// `n` consecutive little-endian values into `out`: one copy on a little-endian host.
+  template <class T>
+  bool get_array(T* out, std::size_t n) noexcept {
+    if (!ok_ || left() / sizeof(T) < n) return fail();
+    if constexpr (std::endian::native == std::endian::little) {
+      if (n > 0) std::memcpy(out, p_, n * sizeof(T));
     } else {
-      const auto w = static_cast<std::uint32_t>(u);
-      if constexpr (sizeof(T) == 4) {
-        std::memcpy(&v, &w, 4);
-      } else {
-        const auto h = static_cast<std::uint16_t>(u);
-        if constexpr (sizeof(T) == 2) std::memcpy(&v, &h, 2);
-        else v = static_cast<T>(u);
-      }
+      for (std::size_t i = 0; i < n; ++i) load_le(p_ + i * sizeof(T), out[i]);
     }
+    p_ += n * sizeof(T);
     return true;
   }
   bool bytes(std::size_t n, std::string_view& out) noexcept {
@@ -82,6 +85,17 @@ public:
   }
 
 private:
+  template <class T>
+  static void load_le(const std::uint8_t* from, T& v) noexcept {
+    if constexpr (std::endian::native == std::endian::little || sizeof(T) == 1) {
+      std::memcpy(&v, from, sizeof(T));
+    } else {
+      std::uint8_t reversed[sizeof(T)];
+      for (std::size_t i = 0; i < sizeof(T); ++i) reversed[i] = from[sizeof(T) - 1 - i];
+      std::memcpy(&v, reversed, sizeof(T));
+    }
+  }
+
   const std::uint8_t* p_ = nullptr;
   const std::uint8_t* end_ = nullptr;
   const std::uint8_t* begin_ = nullptr;

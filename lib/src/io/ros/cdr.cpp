@@ -22,7 +22,7 @@ public:
   bool start(std::string& why) {
     if (wire_ == RosWire::Ros1) return true;
     std::uint8_t h[4] = {};
-    for (auto& b : h) c_.get(b);
+    c_.get_array(h, 4);
     if (!c_.ok()) {
       why = "CDR payload shorter than its 4-byte encapsulation header";
       return false;
@@ -63,8 +63,7 @@ public:
     if (wire_ == RosWire::Cdr && n > 0) c_.align(8, kCdrOrigin);
     if (!c_.ok() || c_.left() < std::size_t{n} * 8) return c_.fail();
     out.resize(n);
-    for (std::uint32_t i = 0; i < n; ++i) c_.get(out[i]);
-    return c_.ok();
+    return c_.get_array(out.data(), n);
   }
   /// Header → stamp sec, nanosec.
   bool header(std::int64_t& sec, std::int64_t& nsec) {
