@@ -53,12 +53,12 @@ _rmodel_options() {
         'diff') REPLY='-h --help -s --semantics --old-semantics --new-semantics --limits --package-path --xacro-arg --old-limits --new-limits --tolerance --strict -q --quiet -f --format -o --output' ;;
         'check-log') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -i --input-format --topic --time --time-column --column-prefix --max-gap --period --max-acceleration --tolerance --dynamics --floating-base --max-reports -f --format -o --output -q --quiet --output-dir -j --jobs' ;;
         'log-info') REPLY='-h --help -f --format -o --output' ;;
-        'aggregate') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --stamp --max-errors --max-reports -q --quiet --flush-each -i --input-format --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --clamp --initial-pose --no-support --filter --filter-param' ;;
-        'filter') REPLY='-h --help --stamp --max-errors --max-reports -q --quiet --flush-each -i --input-format --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -p --param --field --joints --list --step --duration --plot --from --to --plot-joints' ;;
-        'fk') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --pose --pose-file -f --format -o --output --links --chain --with-virtual --orientation --log -i --input-format --topic --time --time-column --column-prefix --max-errors --max-reports -q --quiet --flush-each' ;;
+        'aggregate') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --stamp --max-errors --max-reports -q --quiet --flush-each --threads -i --input-format --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --clamp --initial-pose --no-support --filter --filter-param' ;;
+        'filter') REPLY='-h --help --stamp --max-errors --max-reports -q --quiet --flush-each --threads -i --input-format --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -p --param --field --joints --list --step --duration --plot --from --to --plot-joints' ;;
+        'fk') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --pose --pose-file -f --format -o --output --links --chain --with-virtual --orientation --log -i --input-format --topic --time --time-column --column-prefix --max-errors --max-reports -q --quiet --flush-each --threads' ;;
         'jacobian') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --pose --pose-file -f --format -o --output --chain --link --point --with-virtual' ;;
         'xacro') REPLY='-h --help --xacro-arg --package-path -f --format -o --output' ;;
-        'dynamics') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --pose --pose-file -f --format -o --output --mcap-compression --mcap-chunk-size --velocity --acceleration --gravity --mass-matrix --floating-base --support --log --diff --diff-param -i --input-format --topic --time --time-column --column-prefix --max-errors --max-reports -q --quiet --flush-each' ;;
+        'dynamics') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --pose --pose-file -f --format -o --output --mcap-compression --mcap-chunk-size --velocity --acceleration --gravity --mass-matrix --floating-base --support --log --diff --diff-param -i --input-format --topic --time --time-column --column-prefix --max-errors --max-reports -q --quiet --flush-each --threads' ;;
         'help') REPLY='-h --help' ;;
         'version') REPLY='-h --help -f --format -o --output' ;;
         *) REPLY= ;;
@@ -82,12 +82,12 @@ _rmodel_value_options() {
         'diff') REPLY=' -s --semantics --old-semantics --new-semantics --limits --package-path --xacro-arg --old-limits --new-limits --tolerance -f --format -o --output ' ;;
         'check-log') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -i --input-format --topic --time --time-column --column-prefix --max-gap --period --max-acceleration --tolerance --max-reports -f --format -o --output --output-dir -j --jobs ' ;;
         'log-info') REPLY=' -f --format -o --output ' ;;
-        'aggregate') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg --stamp --max-errors --max-reports -i --input-format --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --initial-pose --filter --filter-param ' ;;
-        'filter') REPLY=' --stamp --max-errors --max-reports -i --input-format --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -p --param --field --joints --duration --plot --from --to --plot-joints ' ;;
-        'fk') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg --pose --pose-file -f --format -o --output --links --chain --orientation --log -i --input-format --topic --time --time-column --column-prefix --max-errors --max-reports ' ;;
+        'aggregate') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg --stamp --max-errors --max-reports --threads -i --input-format --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --initial-pose --filter --filter-param ' ;;
+        'filter') REPLY=' --stamp --max-errors --max-reports --threads -i --input-format --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -p --param --field --joints --duration --plot --from --to --plot-joints ' ;;
+        'fk') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg --pose --pose-file -f --format -o --output --links --chain --orientation --log -i --input-format --topic --time --time-column --column-prefix --max-errors --max-reports --threads ' ;;
         'jacobian') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg --pose --pose-file -f --format -o --output --chain --link --point ' ;;
         'xacro') REPLY=' --xacro-arg --package-path -f --format -o --output ' ;;
-        'dynamics') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg --pose --pose-file -f --format -o --output --mcap-compression --mcap-chunk-size --velocity --acceleration --gravity --support --log --diff --diff-param -i --input-format --topic --time --time-column --column-prefix --max-errors --max-reports ' ;;
+        'dynamics') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg --pose --pose-file -f --format -o --output --mcap-compression --mcap-chunk-size --velocity --acceleration --gravity --support --log --diff --diff-param -i --input-format --topic --time --time-column --column-prefix --max-errors --max-reports --threads ' ;;
         'help') REPLY='  ' ;;
         'version') REPLY=' -f --format -o --output ' ;;
         *) REPLY= ;;
@@ -199,6 +199,7 @@ _rmodel_option_values() {
         'aggregate|-m'|'aggregate|--model') _rmodel_files ;;
         'aggregate|--package-path') _rmodel_dirs ;;
         'aggregate|--stamp') _rmodel_words 'none ros1 ros2' ;;
+        'aggregate|--threads') _rmodel_files ;;
         'aggregate|-i'|'aggregate|--input-format') _rmodel_words 'auto jsonl json csv yaml mcap db3 bag' ;;
         'aggregate|--topic') _rmodel_files ;;
         'aggregate|--time') _rmodel_words 'header log' ;;
@@ -212,6 +213,7 @@ _rmodel_option_values() {
         'aggregate|--publish') _rmodel_words 'message tick both' ;;
         'aggregate|--initial-pose') _rmodel_files ;;
         'filter|--stamp') _rmodel_words 'none ros1 ros2' ;;
+        'filter|--threads') _rmodel_files ;;
         'filter|-i'|'filter|--input-format') _rmodel_words 'auto jsonl json csv yaml mcap db3 bag' ;;
         'filter|--topic') _rmodel_files ;;
         'filter|--time') _rmodel_words 'header log' ;;
@@ -244,6 +246,7 @@ _rmodel_option_values() {
         'fk|-i'|'fk|--input-format') _rmodel_words 'auto jsonl json csv yaml mcap db3 bag' ;;
         'fk|--topic') _rmodel_files ;;
         'fk|--time') _rmodel_words 'header log' ;;
+        'fk|--threads') _rmodel_files ;;
         'jacobian|-u'|'jacobian|--urdf') _rmodel_files ;;
         'jacobian|-s'|'jacobian|--semantics') _rmodel_files ;;
         'jacobian|--semantics-format') _rmodel_words 'cpf json srdf' ;;
@@ -272,6 +275,7 @@ _rmodel_option_values() {
         'dynamics|-i'|'dynamics|--input-format') _rmodel_words 'auto jsonl json csv yaml mcap db3 bag' ;;
         'dynamics|--topic') _rmodel_files ;;
         'dynamics|--time') _rmodel_words 'header log' ;;
+        'dynamics|--threads') _rmodel_files ;;
         'version|-f'|'version|--format') _rmodel_words 'text json' ;;
         'version|-o'|'version|--output') _rmodel_files ;;
     esac

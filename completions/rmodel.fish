@@ -239,6 +239,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -l max-errors -x -
 complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -l max-reports -x -d 'Problems shown per kind and joint; later ones are only counted'
 complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -s q -l quiet -d 'Report only the summary, not each problem'
 complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -l flush-each -d 'Flush the output after every message'
+complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -l threads -r -F -d 'Threads for a log file: 2 parses it ahead of the processing and output, 1 does all on one (stdin and pipes: always 1)'
 complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -s i -l input-format -x -a 'auto jsonl json csv yaml mcap db3 bag' -d 'Input format (auto: from the file\'s extension, then its first bytes, on stdin too)'
 complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -l topic -r -F -d 'ROS logs: read this topic (one NAME per --topic, repeatable; default: every JointState topic)'
 complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -l time -x -a 'header log' -d 'ROS logs and rostopic echo -p CSV: message time from the header stamp or the recorder\'s log time'
@@ -274,6 +275,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from filter' -l max-errors -x -d '
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -l max-reports -x -d 'Problems shown per kind and joint; later ones are only counted'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -s q -l quiet -d 'Report only the summary, not each problem'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -l flush-each -d 'Flush the output after every message'
+complete -c rmodel -n '__fish_seen_subcommand_from filter' -l threads -r -F -d 'Threads for a log file: 2 parses it ahead of the processing and output, 1 does all on one (stdin and pipes: always 1)'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -s i -l input-format -x -a 'auto jsonl json csv yaml mcap db3 bag' -d 'Input format (auto: from the file\'s extension, then its first bytes, on stdin too)'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -l topic -r -F -d 'ROS logs: read this topic (one NAME per --topic, repeatable; default: every JointState topic)'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -l time -x -a 'header log' -d 'ROS logs and rostopic echo -p CSV: message time from the header stamp or the recorder\'s log time'
@@ -334,6 +336,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from fk' -l max-errors -x -d 'Stop
 complete -c rmodel -n '__fish_seen_subcommand_from fk' -l max-reports -x -d 'Problems shown per kind and joint; later ones are only counted'
 complete -c rmodel -n '__fish_seen_subcommand_from fk' -s q -l quiet -d 'Report only the summary, not each problem'
 complete -c rmodel -n '__fish_seen_subcommand_from fk' -l flush-each -d 'Flush the output after every record'
+complete -c rmodel -n '__fish_seen_subcommand_from fk' -l threads -r -F -d 'Threads for a log file: 2 parses it ahead of the processing and output, 1 does all on one (stdin and pipes: always 1)'
 complete -c rmodel -n '__fish_seen_subcommand_from fk' -a '(rmodel __complete joint-values (commandline -opc)[2..-1] 2>/dev/null)' -d 'Joint positions as joint=value (rad or m), applied after --pose'
 
 # rmodel jacobian
@@ -398,6 +401,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -l max-errors -x -d
 complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -l max-reports -x -d 'Problems shown per kind and joint; later ones are only counted'
 complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -s q -l quiet -d 'Report only the summary, not each problem'
 complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -l flush-each -d 'Flush the output after every message'
+complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -l threads -r -F -d 'Threads for a log file: 2 parses it ahead of the processing and output, 1 does all on one (stdin and pipes: always 1)'
 complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -a '(rmodel __complete joint-values (commandline -opc)[2..-1] 2>/dev/null)' -d 'Joint positions as joint=value (rad or m), applied after --pose'
 
 # rmodel help

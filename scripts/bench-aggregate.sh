@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Throughput of `rmodel aggregate` on a generated log of partial messages for the Sweetie
 # Bot model, against a plain Python implementation of the same merge (json module) and
-# `jq -c .` (parse and print only), in one run: the simple kind and the sync kind
-# (`--kind sync --period 0.01`). RUNS=N takes the best of N runs of each (default 3).
+# `jq -c .` (parse and print only), in one run: the simple kind and the sync kind, each also
+# with --threads 1 (`--kind sync --period 0.01`). RUNS=N takes the best of N runs (default 3).
 # Usage: scripts/bench-aggregate.sh [MESSAGES]   (default 200000; needs ../shared/fixtures)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -68,17 +68,22 @@ best() {
 }
 t_simple=$(best "'$rmodel' aggregate -q --no-support $model < '$work/log.jsonl' 2>/dev/null")
 t_sync=$(best "'$rmodel' aggregate -q --no-support --kind sync --period 0.01 $model < '$work/log.jsonl' 2>/dev/null")
+# The same runs on one thread (--threads 1): the file is parsed where it is aggregated.
+t_simple1=$(best "'$rmodel' aggregate -q --no-support --threads 1 $model < '$work/log.jsonl' 2>/dev/null")
+t_sync1=$(best "'$rmodel' aggregate -q --no-support --threads 1 --kind sync --period 0.01 $model < '$work/log.jsonl' 2>/dev/null")
 t_python=$(best "python3 '$work/merge.py' '$work/joints.json' < '$work/log.jsonl'")
 t_jq=$(best "jq -c . < '$work/log.jsonl'")
 in_mb=$(python3 -c "import os; print(os.path.getsize('$work/log.jsonl') / 1e6)")
 out_mb=$("$rmodel" aggregate -q --no-support $model < "$work/log.jsonl" 2>/dev/null | wc -c | python3 -c "import sys; print(int(sys.stdin.read()) / 1e6)")
-python3 - "$N" "$in_mb" "$out_mb" "$t_simple" "$t_sync" "$t_python" "$t_jq" <<'PY'
+python3 - "$N" "$in_mb" "$out_mb" "$t_simple" "$t_sync" "$t_python" "$t_jq" "$t_simple1" "$t_sync1" <<'PY'
 import sys
 n, in_mb, out_mb = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
-s, y, p, j = map(float, sys.argv[4:])
+s, y, p, j, s1, y1 = map(float, sys.argv[4:])
 print(f"messages: {n}  ({in_mb:.0f} MB in, {out_mb:.0f} MB of full poses out; best of runs)")
 print(f"rmodel aggregate (simple):        {s:8.3f} s  {n / s:10.0f} msg/s")
 print(f"rmodel aggregate (sync, T=0.01):  {y:8.3f} s  {n / y:10.0f} msg/s")
+print(f"  the same with --threads 1:       {s1:8.3f} s  {n / s1:10.0f} msg/s (simple), "
+      f"{n / y1:.0f} msg/s (sync)")
 print(f"python json merge:                {p:8.3f} s  {n / p:10.0f} msg/s"
       f"   simple {p / s:5.1f}x, sync {p / y:5.1f}x faster")
 print(f"jq -c . (parse and print only):   {j:8.3f} s  {n / j:10.0f} msg/s"

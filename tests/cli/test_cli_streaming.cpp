@@ -107,5 +107,38 @@ TEST(CliStreaming, ClosedStdoutEndsQuietlyWithoutASignal) {
   std::filesystem::remove_all(dir);
 }
 
+
+// A log file is parsed on a second thread (--threads 2, the default): every output byte,
+// every reported problem and the exit code are those of the one-thread run, for the real
+// recordings of the fixtures in each format and for the commands that read logs.
+TEST(CliThreads, ALogFileReadAheadGivesTheOneThreadRunByteForByte) {
+  RMODEL_REQUIRE_FIXTURES();
+  const std::string urdf = test::fixture("sweetie_bot_proto2/sweetie_bot_proto2.urdf").string();
+  const std::string semantics = test::fixture("sweetie_bot_proto2/kinematic_chains.cpf").string();
+  const std::vector<std::vector<std::string>> commands = {
+      {"aggregate", "-u", urdf, "-s", semantics},
+      {"aggregate", "-u", urdf, "-s", semantics, "--kind", "sync", "--period", "0.02", "--max-errors", "3"},
+      {"filter", "exponential", "-p", "tau=0.1"},
+      {"fk", "-u", urdf, "-s", semantics, "--links", "bone13", "-f", "jsonl", "--log"},
+  };
+  for (const char* log : {"bags/hoof_wave.mcap", "bags/greeting.bz2.bag", "bags/hoof_wave_db3",
+                          "bags/greeting.truth.jsonl", "bags/hoof_wave.trajectory.truth.jsonl"}) {
+    for (auto args : commands) {
+      args.push_back(test::fixture(log).string());
+      const auto two = run_rmodel(args);
+      args.insert(args.begin() + 1, {"--threads", "1"});
+      const auto one = run_rmodel(args);
+      SCOPED_TRACE(log + std::string(" ") + args[0]);
+      EXPECT_EQ(one.exit_code, two.exit_code) << one.err;
+      EXPECT_FALSE(one.out.empty()) << one.err;
+      EXPECT_TRUE(one.out == two.out) << "outputs differ";
+      EXPECT_EQ(one.err, two.err);
+    }
+  }
+  const auto refused = run_rmodel({"aggregate", "-u", urdf, "--threads", "3", "-"});
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find("--threads"), std::string::npos) << refused.err;
+}
+
 }  // namespace
 }  // namespace rmodel

@@ -30,6 +30,7 @@ void StreamOptions::add_to(CLI::App& app) {
   add_max_reports_option(app, max_reports, group);
   app.add_flag("-q,--quiet", quiet, "Report only the summary, not each problem")->group(group);
   app.add_flag("--flush-each", flush_each, "Flush the output after every message")->group(group);
+  add_threads_option(app, threads, group);
   input.add_to(app, group);
 }
 
@@ -42,6 +43,17 @@ void add_log_input_options(CLI::App& app, StreamOptions& options, CLI::Option* l
   add_max_reports_option(app, options.max_reports, group)->needs(log);
   app.add_flag("-q,--quiet", options.quiet, "Report only the summary, not each problem")->needs(log)->group(group);
   app.add_flag("--flush-each", options.flush_each, flush_help)->needs(log)->group(group);
+  add_threads_option(app, options.threads, group)->needs(log);
+}
+
+CLI::Option* add_threads_option(CLI::App& app, unsigned& threads, const char* group) {
+  return app
+      .add_option("--threads", threads,
+                  "Threads for a log file: 2 parses it ahead of the processing and output, 1 does all on one "
+                  "(stdin and pipes: always 1)")
+      ->check(CLI::Range(1U, 2U))
+      ->default_val(2)
+      ->group(group);
 }
 
 CLI::Option* add_max_reports_option(CLI::App& app, std::size_t& max_reports, const char* group) {
@@ -150,6 +162,9 @@ stream::Summary run_stream(const char* command, const StreamOptions& options, st
   stream::RunOptions run_options;
   run_options.max_errors = options.max_errors;
   run_options.max_reports = options.max_reports;
+  // A file is parsed on a second thread while this one aggregates and writes; a stream
+  // (stdin, a pipe) is read here, each result flushed as it comes.
+  run_options.read_ahead = options.threads > 1;
   run_options.on_message = [&progress](std::uint64_t read) {
     if (progress) progress->tick(read);
   };

@@ -26,6 +26,8 @@ inline constexpr std::size_t kDefaultMaxReports = 10;
 /// Adds --max-reports (problems shown per kind and joint; later ones are counted, and the
 /// summary says how many were not shown), in `group` (nullptr: the default one).
 CLI::Option* add_max_reports_option(CLI::App& app, std::size_t& max_reports, const char* group);
+/// --threads (1 or 2, default 2; stream::RunOptions::read_ahead).
+CLI::Option* add_threads_option(CLI::App& app, unsigned& threads, const char* group);
 
 struct StreamOptions {
   std::vector<std::string> inputs;     ///< "-" (stdin) when empty
@@ -36,6 +38,7 @@ struct StreamOptions {
   std::size_t max_reports = kDefaultMaxReports;  ///< --max-reports: warnings shown per kind and joint
   bool quiet = false;
   bool flush_each = false;
+  unsigned threads = 2;                ///< --threads: 2 reads a log file on a second thread
   io::ChunkCompression mcap_compression = io::WriterOptions{}.mcap_compression;  ///< --mcap-compression
   std::size_t mcap_chunk_size = io::WriterOptions{}.mcap_chunk_size;           ///< --mcap-chunk-size
 

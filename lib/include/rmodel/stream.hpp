@@ -45,6 +45,8 @@
 
 namespace rmodel::io {
 class MessageReader;
+struct ReadError;
+enum class ReadStatus;
 class MessageWriter;
 }  // namespace rmodel::io
 
@@ -333,6 +335,14 @@ struct RMODEL_API RunOptions {
   std::uint64_t max_reports = 0;
   /// Called per message read, with the number read so far (e.g. a progress bar).
   std::function<void(std::uint64_t)> on_message;
+  /// run() reads an input that is not live (MessageReader::live(): a regular file) on a
+  /// second thread, up to a bounded number of messages ahead of the stage, so that parsing
+  /// and the stage with its output use two cores. What reaches the stage, the sink and the
+  /// handler, in which order, is the same as without it; only the points where the sink is
+  /// flushed differ (a file is not waited for). A live input is always read on the calling
+  /// thread, each message flushed out before the next is waited for. The handler and
+  /// on_message are called on the calling thread.
+  bool read_ahead = false;
 };
 
 /// Runs messages through a stage into a sink; owns the counting, the error budget and the
@@ -360,6 +370,10 @@ public:
 
 private:
   bool stopped() noexcept { return reporter_.summary().stopped_early(); }
+  /// One result of the reader: a message pushed, an error reported. False to stop reading.
+  bool take(io::ReadStatus status, const io::Message& message, const io::ReadError* error);
+  void run_here(io::MessageReader& reader);
+  void run_read_ahead(io::MessageReader& reader);
 
   Stage* stage_;
   Sink* sink_;

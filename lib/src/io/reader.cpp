@@ -144,6 +144,7 @@ public:
   std::size_t max_line_;
   LineSplitter lines_;
   Format format_;
+  bool live_ = false;  // see MessageReader::live()
   ReadError error_;
   std::uint64_t messages_ = 0;
   std::uint64_t errors_ = 0;
@@ -513,6 +514,7 @@ MessageReader::MessageReader(int fd, std::string source_name, ReaderOptions opti
   std::unique_ptr<detail::BagSource> bag;
   if (may_be_log && !stream) bag = detail::open_bag_source(fd, source_name, options, bag_format);
   impl_ = std::make_unique<Impl>(std::move(source), std::move(source_name), options);
+  impl_->live_ = stream;
   if (bag) {
     impl_->bag_ = std::move(bag);
     impl_->format_ = bag_format;
@@ -525,6 +527,7 @@ MessageReader::MessageReader(int fd, std::string source_name, ReaderOptions opti
 MessageReader::MessageReader(std::istream& in, std::string source_name, ReaderOptions options) {
   auto source = std::make_unique<detail::StreamSource>(in, source_name);
   impl_ = std::make_unique<Impl>(std::move(source), std::move(source_name), options);
+  impl_->live_ = true;  // what stands behind a std::istream is not known
 }
 
 MessageReader::MessageReader(MessageReader&&) noexcept = default;
@@ -536,6 +539,7 @@ const ReadError& MessageReader::error() const noexcept { return impl_->error_; }
 const std::string& MessageReader::source() const noexcept { return impl_->name_; }
 Format MessageReader::format() const noexcept { return impl_->format(); }
 bool MessageReader::input_pending() const noexcept { return impl_->input_pending(); }
+bool MessageReader::live() const noexcept { return impl_->live_; }
 std::uint64_t MessageReader::message_count() const noexcept { return impl_->messages_; }
 std::uint64_t MessageReader::error_count() const noexcept { return impl_->errors_; }
 

@@ -1,5 +1,11 @@
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -235,6 +241,24 @@ bool Pipeline::push(const io::Message& message) {
 bool Pipeline::run(io::MessageReader& reader) {
   // Messages pushed before this input are judged on their own.
   (void)reporter_.check_matching();
+  if (options_.read_ahead && !reader.live()) run_read_ahead(reader);
+  else run_here(reader);
+  // A whole input naming no joint of the model is an error, not a run of all-zero poses.
+  if (!stopped()) (void)reporter_.check_matching();
+  return !stopped();
+}
+
+bool Pipeline::take(io::ReadStatus status, const io::Message& message, const io::ReadError* error) {
+  switch (status) {
+    case io::ReadStatus::End: return false;
+    case io::ReadStatus::WouldBlock: return true;
+    case io::ReadStatus::Error: reporter_.reject(error->line, error->item, error->reason, error->byte_offset); return true;
+    case io::ReadStatus::Ok: push(message); return true;
+  }
+  return true;
+}
+
+void Pipeline::run_here(io::MessageReader& reader) {
   io::Message message;
   while (!stopped()) {
     if (!reader.input_pending()) {
@@ -246,18 +270,137 @@ bool Pipeline::run(io::MessageReader& reader) {
       }
     }
     const io::ReadStatus status = reader.next(message);
-    if (status == io::ReadStatus::End) break;
-    if (status == io::ReadStatus::WouldBlock) continue;
-    if (status == io::ReadStatus::Error) {
-      const io::ReadError& e = reader.error();
-      reporter_.reject(e.line, e.item, e.reason, e.byte_offset);
-      continue;
-    }
-    push(message);
+    if (!take(status, message, status == io::ReadStatus::Error ? &reader.error() : nullptr)) break;
   }
-  // A whole input naming no joint of the model is an error, not a run of all-zero poses.
-  if (!stopped()) (void)reporter_.check_matching();
-  return !stopped();
+}
+
+namespace {
+
+/// The reader's results, read on a second thread into a ring of slots that the calling
+/// thread takes in order (one producer, one consumer). A slot's message keeps its buffers
+/// from one lap to the next, so once every slot has held a message no more memory is taken.
+///
+/// Neither side is woken for each message: a side that has to wait (the ring empty, or
+/// full) sleeps until the other has made room for a batch, so that on a machine busier than
+/// its cores each costly wake-up moves many messages. The indices only grow; a slot is
+/// index % kSlots.
+class ReadAhead {
+public:
+  static constexpr std::uint64_t kSlots = 1024;
+  static constexpr std::uint64_t kBatch = kSlots / 4;  // what a sleeping side waits for
+
+  struct Slot {
+    io::ReadStatus status = io::ReadStatus::End;
+    io::Message message;
+    io::ReadError error;
+    std::exception_ptr thrown;  // what next() threw, rethrown on the calling thread
+  };
+
+  explicit ReadAhead(io::MessageReader& reader) : slots_(kSlots), reader_(&reader) {
+    thread_ = std::thread([this] { produce(); });
+  }
+  ReadAhead(const ReadAhead&) = delete;
+  ReadAhead& operator=(const ReadAhead&) = delete;
+  ~ReadAhead() {
+    stopping_.store(true, std::memory_order_relaxed);
+    {
+      const std::lock_guard lock(mutex_);
+      stop_ = true;
+    }
+    room_.notify_one();
+    thread_.join();
+  }
+
+  /// The next result, waiting for it.
+  Slot& front() {
+    if (written_.load(std::memory_order_seq_cst) == taken_) {
+      std::unique_lock lock(mutex_);
+      consumer_waits_.store(true, std::memory_order_seq_cst);
+      ready_.wait(lock, [&] {
+        const std::uint64_t written = written_.load(std::memory_order_seq_cst);
+        return written - taken_ >= kBatch || (written > taken_ && done_);
+      });
+      consumer_waits_.store(false, std::memory_order_relaxed);
+    }
+    return slots_[taken_ % kSlots];
+  }
+  /// Gives the front slot back to the reader thread.
+  void pop() {
+    ++taken_;
+    taken_shared_.store(taken_, std::memory_order_seq_cst);
+    if (producer_waits_.load(std::memory_order_seq_cst) &&
+        kSlots - (written_.load(std::memory_order_relaxed) - taken_) >= kBatch) {
+      { const std::lock_guard lock(mutex_); }
+      room_.notify_one();
+    }
+  }
+
+private:
+  void produce() {
+    std::uint64_t written = 0;
+    while (!stopping_.load(std::memory_order_relaxed)) {
+      if (written - taken_shared_.load(std::memory_order_seq_cst) == kSlots) {
+        std::unique_lock lock(mutex_);
+        producer_waits_.store(true, std::memory_order_seq_cst);
+        room_.wait(lock, [&] {
+          return stop_ || kSlots - (written - taken_shared_.load(std::memory_order_seq_cst)) >= kBatch;
+        });
+        producer_waits_.store(false, std::memory_order_relaxed);
+        if (stop_) return;
+      }
+      Slot& slot = slots_[written % kSlots];
+      bool last = false;
+      try {
+        slot.status = reader_->next(slot.message);
+        if (slot.status == io::ReadStatus::Error) slot.error = reader_->error();
+        last = slot.status == io::ReadStatus::End;
+      } catch (...) {
+        slot.thrown = std::current_exception();
+        last = true;
+      }
+      written_.store(++written, std::memory_order_seq_cst);
+      if (last) {
+        {
+          const std::lock_guard lock(mutex_);
+          done_ = true;
+        }
+        ready_.notify_one();
+        return;
+      }
+      if (consumer_waits_.load(std::memory_order_seq_cst) && written - taken_shared_.load(std::memory_order_relaxed) >= kBatch) {
+        { const std::lock_guard lock(mutex_); }
+        ready_.notify_one();
+      }
+    }
+  }
+
+  std::vector<Slot> slots_;
+  io::MessageReader* reader_;
+  std::uint64_t taken_ = 0;                    // the consumer's own count
+  std::atomic<std::uint64_t> taken_shared_{0};  // the same, for the producer
+  std::atomic<std::uint64_t> written_{0};
+  std::atomic<bool> consumer_waits_{false};
+  std::atomic<bool> producer_waits_{false};
+  std::mutex mutex_;
+  std::condition_variable ready_;  // results to take
+  std::condition_variable room_;   // slots to fill
+  bool done_ = false;              // under mutex_: the reader has ended
+  bool stop_ = false;              // under mutex_: the consumer has stopped taking
+  std::atomic<bool> stopping_{false};  // the same, looked at before each read
+  std::thread thread_;
+};
+
+}  // namespace
+
+void Pipeline::run_read_ahead(io::MessageReader& reader) {
+  ReadAhead ahead(reader);
+  while (!stopped()) {
+    ReadAhead::Slot& slot = ahead.front();
+    if (slot.thrown) std::rethrow_exception(slot.thrown);
+    const bool go_on = take(slot.status, slot.message, &slot.error);
+    ahead.pop();
+    if (!go_on) break;
+  }
 }
 
 void Pipeline::finish() {

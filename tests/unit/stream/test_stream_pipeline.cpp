@@ -3,7 +3,12 @@
 // wording; the run loop's counts.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
+
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -219,4 +224,90 @@ TEST(StreamPipelineAlloc, WarningsNobodySeesAreNotFormatted) {
 }
 
 }  // namespace
+}  // namespace rmodel
+
+namespace rmodel {
+
+// ---------------------------------------------------------------------------------------
+// Reading ahead on a second thread (RunOptions::read_ahead)
+
+namespace {
+
+struct RunRecord {
+  std::string output;
+  std::vector<std::string> events;  // "severity line item byte: text", in the order reported
+  stream::Summary summary;
+  std::vector<std::uint64_t> progress;  // on_message's counts
+};
+
+using test::pony;
+
+RunRecord run_file(const Model& model, const std::filesystem::path& path, bool read_ahead, std::uint64_t max_errors) {
+  RunRecord record;
+  io::MessageReader reader = io::MessageReader::open(path.string());
+  EXPECT_FALSE(reader.live()) << "a regular file is not live";
+  Aggregator aggregator(model, AggregatorOptions{});
+  io::MessageWriter writer(record.output);
+  stream::WriterSink sink(writer);
+  stream::RunOptions options;
+  options.read_ahead = read_ahead;
+  options.max_errors = max_errors;
+  options.on_message = [&](std::uint64_t read) { record.progress.push_back(read); };
+  stream::Pipeline pipeline(aggregator, sink, [&](const stream::Event& e) {
+    record.events.push_back(fmt::format("{} {} {} {}: {}", e.severity == Severity::error ? "error" : "warning", e.line,
+                                        e.item, e.byte_offset.value_or(0), e.text));
+  }, options);
+  (void)pipeline.run(reader);
+  pipeline.finish();
+  record.summary = pipeline.summary();
+  return record;
+}
+
+}  // namespace
+
+TEST(StreamReadAhead, AFileReadOnASecondThreadGivesWhatOneThreadGives) {
+  const Model model = pony();
+  // Many laps of the ring, with bad lines, unknown joints and limit warnings among them.
+  std::string log;
+  for (int k = 0; k < 20'000; ++k) {
+    if (k % 997 == 5) log += "{\"t\": oops}\n";
+    else if (k % 1499 == 7) log += fmt::format("{{\"t\": {}, \"name\": [\"wing\"], \"position\": [1]}}\n", 0.001 * k);
+    else if (k % 2503 == 11) log += fmt::format("{{\"t\": {}, \"name\": [\"neck_pitch\"], \"position\": [40]}}\n", 0.001 * k);
+    else
+      log += fmt::format("{{\"t\": {}, \"name\": [\"neck_pitch\", \"head_yaw\"], \"position\": [{}, {}]}}\n", 0.001 * k,
+                         0.3 * std::sin(0.01 * k), 0.2 * std::cos(0.01 * k));
+  }
+  const auto dir = test::make_temp_dir("read_ahead");
+  const auto path = dir / "log.jsonl";
+  { std::ofstream(path) << log; }
+
+  for (std::uint64_t max_errors : {std::uint64_t{0}, std::uint64_t{7}}) {
+    SCOPED_TRACE(fmt::format("max_errors {}", max_errors));
+    const RunRecord one = run_file(model, path, false, max_errors);
+    const RunRecord two = run_file(model, path, true, max_errors);
+    EXPECT_GT(one.summary.written, max_errors == 0 ? 19'000U : 4'000U);
+    EXPECT_FALSE(one.events.empty());
+    EXPECT_TRUE(one.output == two.output) << "outputs differ";
+    EXPECT_EQ(one.events, two.events);
+    EXPECT_EQ(one.progress, two.progress);
+    EXPECT_EQ(one.summary.read, two.summary.read);
+    EXPECT_EQ(one.summary.written, two.summary.written);
+    EXPECT_EQ(one.summary.rejected, two.summary.rejected);
+    EXPECT_EQ(one.summary.warnings, two.summary.warnings);
+    EXPECT_EQ(one.summary.budget_exhausted, two.summary.budget_exhausted);
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(StreamReadAhead, StreamsAreLiveAndReadOnTheCallingThread) {
+  std::istringstream in("{\"t\": 0, \"name\": [\"neck_pitch\"], \"position\": [0.1]}\n");
+  io::MessageReader from_stream(in, "memory");
+  EXPECT_TRUE(from_stream.live());
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  io::MessageReader from_pipe(fds[0], "pipe", {}, true);
+  EXPECT_TRUE(from_pipe.live());
+  ::close(fds[1]);
+}
+
 }  // namespace rmodel

@@ -179,6 +179,11 @@ public:
   /// `if (!reader.input_pending()) writer.flush(); status = reader.next(msg);`
   [[nodiscard]] bool input_pending() const noexcept;
 
+  /// True when the input is live: a pipe, socket, terminal or std::istream, whose messages
+  /// may arrive one by one; false for a regular file (or a rosbag2 directory), which can be
+  /// read ahead of its consumer (stream::RunOptions::read_ahead).
+  [[nodiscard]] bool live() const noexcept;
+
   /// Number of messages returned (Ok) and of errors returned so far.
   [[nodiscard]] std::uint64_t message_count() const noexcept;
   [[nodiscard]] std::uint64_t error_count() const noexcept;
