@@ -36,6 +36,7 @@ struct StreamOptions {
   std::size_t max_reports = kDefaultMaxReports;  ///< --max-reports: warnings shown per kind and joint
   bool quiet = false;
   bool flush_each = false;
+  bool merge = false;                  ///< --merge: the inputs interleaved by time (MessageReader::merge)
   io::ChunkCompression mcap_compression = io::WriterOptions{}.mcap_compression;  ///< --mcap-compression
   std::size_t mcap_chunk_size = io::WriterOptions{}.mcap_chunk_size;           ///< --mcap-chunk-size
 
