@@ -172,6 +172,9 @@ std::vector<BatchItem> plan_stream_batch(const StreamOptions& options, const Bat
   if (options.out.path_given())
     throw InvalidArgument("-o and --output-dir exclude each other: with --output-dir, each input's output is "
                           "DIR/<input name>.<format>");
+  if (options.merge)
+    throw InvalidArgument("--merge and --output-dir exclude each other: --merge makes the inputs one stream, "
+                          "--output-dir one output per input");
   io::Format format = options.writer_options().format;
   if (format == io::Format::Auto) format = io::Format::JsonLines;
   return plan_batch(options.inputs, batch.output_dir, io::to_string(format));

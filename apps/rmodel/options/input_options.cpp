@@ -1,8 +1,27 @@
 #include "options/input_options.hpp"
 
+#include <fmt/format.h>
+
+#include "rmodel/error.hpp"
 #include "rmodel/io/format.hpp"
 
 namespace rmodel::cli {
+
+namespace {
+/// Refuses a malformed --start/--end while the command line is parsed, before anything is read.
+CLI::Validator time_bound_check(const char* option) {
+  return CLI::Validator(
+      [option](const std::string& value) {
+        try {
+          (void)io::parse_time_bound(value, option);
+          return std::string();
+        } catch (const InvalidArgument& e) {
+          return std::string(e.what());
+        }
+      },
+      "");
+}
+}  // namespace
 
 void LogInputOptions::add_to(CLI::App& app, const char* group, CLI::Option* needs) {
   std::vector<CLI::Option*> added;
@@ -27,6 +46,16 @@ void LogInputOptions::add_to(CLI::App& app, const char* group, CLI::Option* need
                                  "CSV: joint columns are PREFIX<joint>/<field>, e.g. /joint_states/ for PlotJuggler's "
                                  "/joint_states/neck_pitch/position (default: inferred when all such columns share one)")
                       ->type_name("PREFIX"));
+  added.push_back(app.add_option("--start", start,
+                                 "Read messages from this time on: seconds after the log's first message (2.5), "
+                                 "absolute seconds (1700000000.5, or @12.5 below 1e9) or RFC 3339 "
+                                 "(2023-11-14T22:13:20.5Z); by the time --time chooses")
+                      ->type_name("TIME")
+                      ->check(time_bound_check("--start")));
+  added.push_back(app.add_option("--end", end,
+                                 "Read messages before this time (the window is [start, end)); values as --start")
+                      ->type_name("TIME")
+                      ->check(time_bound_check("--end")));
   for (CLI::Option* option : added) {
     if (group != nullptr) option->group(group);
     if (needs != nullptr) option->needs(needs);
@@ -41,6 +70,12 @@ io::ReaderOptions LogInputOptions::reader_options(const std::string& path) const
   options.time = io::parse_time_source(time_source);
   options.time_column = time_column;
   options.column_prefix = column_prefix;
+  if (!start.empty()) options.start = io::parse_time_bound(start, "--start");
+  if (!end.empty()) options.end = io::parse_time_bound(end, "--end");
+  if (options.start && options.end && options.start->relative == options.end->relative &&
+      options.end->time <= options.start->time)
+    throw InvalidArgument(fmt::format("'--end' {} is not after '--start' {}: the window [start, end) is empty", end,
+                                      start));
   return options;
 }
 

@@ -16,19 +16,22 @@ namespace rmodel::cli {
 inline const std::vector<std::string> kInputFormatNames = {"auto", "jsonl", "json", "csv", "yaml",
                                                            "mcap", "db3",  "bag"};
 
-/// -i/--input-format, --topic, --time, --time-column and --column-prefix.
+/// -i/--input-format, --topic, --time, --time-column, --column-prefix, --start and --end.
 struct LogInputOptions {
   std::string format = "auto";         ///< -i: a kInputFormatNames entry
   std::vector<std::string> topics;     ///< ROS logs: --topic (empty: every JointState topic)
   std::string time_source = "header";  ///< ROS logs, rostopic CSV: --time header|log
   std::string time_column;             ///< CSV: --time-column NAME
   std::string column_prefix;           ///< CSV: --column-prefix PREFIX
+  std::string start;                   ///< --start TIME (io::parse_time_bound), empty: none
+  std::string end;                     ///< --end TIME, empty: none
 
   /// Declares the options in `group` (nullptr: the default group). With `needs` (the option
   /// naming the log, as fk's --log), each of them needs it.
   void add_to(CLI::App& app, const char* group, CLI::Option* needs = nullptr);
   /// The reader's options for `path`: -i, or with auto the path's extension (format_from_path;
-  /// the content decides what the extension does not).
+  /// the content decides what the extension does not). @throws InvalidArgument for a
+  /// malformed --start/--end, or an --end not after --start.
   [[nodiscard]] io::ReaderOptions reader_options(const std::string& path = "-") const;
 };
 

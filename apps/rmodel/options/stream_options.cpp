@@ -31,6 +31,10 @@ void StreamOptions::add_to(CLI::App& app) {
   app.add_flag("-q,--quiet", quiet, "Report only the summary, not each problem")->group(group);
   app.add_flag("--flush-each", flush_each, "Flush the output after every message")->group(group);
   add_threads_option(app, threads, group);
+  app.add_flag("--merge", merge,
+               "Interleave the logs by time (equal times: in the order given) instead of reading them one after "
+               "another")
+      ->group(group);
   input.add_to(app, group);
 }
 
@@ -169,21 +173,34 @@ stream::Summary run_stream(const char* command, const StreamOptions& options, st
     if (progress) progress->tick(read);
   };
   stream::Pipeline pipeline(stage, sink, handler, run_options);
-  for (const auto& path : inputs) {
-    // Opened here rather than by MessageReader::open for the progress bar, which follows the
-    // descriptor's offset; the reader's options are the same (the extension's format first).
-    const int fd = path == "-" ? 0 : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw IoError(path, "cannot open");
-    io::MessageReader reader(fd, path == "-" ? "<stdin>" : path, options.input.reader_options(path), path != "-");
-    current = &reader;
-    Progress bar(run.progress ? fd : -1, path);
-    progress = &bar;
-    const bool go_on = pipeline.run(reader);
-    progress = nullptr;
+  if (options.merge && inputs.size() > 1) {  // --merge: one stream by time
+    // No progress bar: the files advance at their own pace.
+    std::vector<io::MessageReader> readers;
+    readers.reserve(inputs.size());
+    for (const auto& path : inputs) readers.push_back(io::MessageReader::open(path, options.input.reader_options(path)));
+    io::MessageReader merged = io::MessageReader::merge(std::move(readers));
+    current = &merged;
+    (void)pipeline.run(merged);
     current = nullptr;
-    last_source = reader.source();
-    last_numbered = io::numbers_messages(reader.format());
-    if (!go_on) break;
+    last_source = merged.source();
+    last_numbered = io::numbers_messages(merged.format());
+  } else {
+    for (const auto& path : inputs) {
+      // Opened here rather than by MessageReader::open for the progress bar, which follows the
+      // descriptor's offset; the reader's options are the same (the extension's format first).
+      const int fd = path == "-" ? 0 : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd < 0) throw IoError(path, "cannot open");
+      io::MessageReader reader(fd, path == "-" ? "<stdin>" : path, options.input.reader_options(path), path != "-");
+      current = &reader;
+      Progress bar(run.progress ? fd : -1, path);
+      progress = &bar;
+      const bool go_on = pipeline.run(reader);
+      progress = nullptr;
+      current = nullptr;
+      last_source = reader.source();
+      last_numbered = io::numbers_messages(reader.format());
+      if (!go_on) break;
+    }
   }
   pipeline.finish();
   const stream::Summary& summary = pipeline.summary();

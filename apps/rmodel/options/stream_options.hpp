@@ -39,6 +39,7 @@ struct StreamOptions {
   bool quiet = false;
   bool flush_each = false;
   unsigned threads = 2;                ///< --threads: 2 reads a log file on a second thread
+  bool merge = false;                  ///< --merge: the inputs interleaved by time (MessageReader::merge)
   io::ChunkCompression mcap_compression = io::WriterOptions{}.mcap_compression;  ///< --mcap-compression
   std::size_t mcap_chunk_size = io::WriterOptions{}.mcap_chunk_size;           ///< --mcap-chunk-size
 

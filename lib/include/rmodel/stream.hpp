@@ -335,12 +335,12 @@ struct RMODEL_API RunOptions {
   std::uint64_t max_reports = 0;
   /// Called per message read, with the number read so far (e.g. a progress bar).
   std::function<void(std::uint64_t)> on_message;
-  /// run() reads an input that is not live (MessageReader::live(): a regular file) on a
-  /// second thread, up to a bounded number of messages ahead of the stage, so that parsing
+  /// run() reads a reader that allows it (MessageReader::may_read_ahead(): a regular file) on
+  /// a second thread, up to a bounded number of messages ahead of the stage, so that parsing
   /// and the stage with its output use two cores. What reaches the stage, the sink and the
   /// handler, in which order, is the same as without it; only the points where the sink is
-  /// flushed differ (a file is not waited for). A live input is always read on the calling
-  /// thread, each message flushed out before the next is waited for. The handler and
+  /// flushed differ (a file is not waited for). A live input or a merge is always read on the
+  /// calling thread, a live input's results flushed out before the next is waited for. The handler and
   /// on_message are called on the calling thread.
   bool read_ahead = false;
 };

@@ -6,7 +6,9 @@
 
 #include <cerrno>
 #include <cstring>
+#include <chrono>
 #include <filesystem>
+#include <limits>
 #include <optional>
 
 #include <fmt/format.h>
@@ -79,11 +81,55 @@ public:
         name_(std::move(name)),
         max_line_(std::max<std::size_t>(options.max_line_bytes, 1)),
         lines_(*source_, max_line_),
-        format_(options.format) {
+        format_(options.format),
+        start_(options.start),
+        end_(options.end) {
     csv_.configure(detail::CsvOptions{options.time_column, options.column_prefix, options.time});
+    window_ = start_ || end_;
+    if (window_ && !(start_ && start_->relative) && !(end_ && end_->relative)) resolve_window(Time{});
   }
 
+  /// Pulls the next message inside the time window (all of them without one).
   ReadStatus next(Message& out) {
+    if (!window_) return next_message(out);
+    for (;;) {
+      const ReadStatus st = next_message(out);
+      if (st != ReadStatus::Ok) return st;
+      if (!out.has_stamp) {
+        --messages_;
+        error_.byte_offset.reset();
+        return error(out.line, out.item, "no time: a message needs one to be placed in the time window (--start/--end)");
+      }
+      const Time t = out.stamp();
+      if (!resolved_) resolve_window(t);
+      if (t >= lo_ && (!has_hi_ || t < hi_)) return st;
+      --messages_;
+      ++outside_window_;
+    }
+  }
+
+  /// The window's bounds in the log's time, relative ones counted from `origin` (the time of
+  /// the first message); passed on to a log source, which may skip chunks by them.
+  void resolve_window(Time origin) {
+    resolved_ = true;
+    const auto absolute = [origin](const TimeBound& b) {
+      std::int64_t t = b.time.ns;
+      if (b.relative && __builtin_add_overflow(origin.ns, b.time.ns, &t)) t = std::numeric_limits<std::int64_t>::max();
+      return Time{t};
+    };
+    lo_ = start_ ? absolute(*start_) : Time{std::numeric_limits<std::int64_t>::min()};
+    has_hi_ = end_.has_value();
+    hi_ = end_ ? absolute(*end_) : Time{std::numeric_limits<std::int64_t>::max()};
+    if (bag_) bag_->set_log_window(lo_.ns, hi_.ns);
+  }
+
+  [[nodiscard]] ReaderStats stats() const noexcept {
+    ReaderStats s = bag_ ? bag_->stats() : ReaderStats{};
+    s.outside_window = outside_window_;
+    return s;
+  }
+
+  ReadStatus next_message(Message& out) {
     if (sniff_) take_stream();
     if (bag_) {
       const ReadStatus st = bag_->next(out, error_);
@@ -144,11 +190,19 @@ public:
   std::size_t max_line_;
   LineSplitter lines_;
   Format format_;
-  bool live_ = false;  // see MessageReader::live()
+  bool live_ = false;  // a pipe, socket, terminal or std::istream (MessageReader::may_read_ahead)
   ReadError error_;
   std::uint64_t messages_ = 0;
   std::uint64_t errors_ = 0;
   std::unique_ptr<detail::BagSource> bag_;  ///< set when the input is a ROS log (bag.hpp)
+
+  // The time window (ReaderOptions::start, end): [lo_, hi_) once resolved.
+  std::optional<TimeBound> start_, end_;
+  bool window_ = false;
+  bool resolved_ = false;
+  bool has_hi_ = false;
+  Time lo_{}, hi_{};
+  std::uint64_t outside_window_ = 0;
 
   /// A stream (pipe, socket, terminal) whose first bytes decide at the first next() whether it
   /// is a ROS log or text.
@@ -176,6 +230,7 @@ public:
     Format format = sniff.options.format;
     bag_ = detail::open_bag_source(spooled, name_, sniff.options, format);
     format_ = format;
+    if (bag_ && resolved_) bag_->set_log_window(lo_.ns, hi_.ns);
   }
 
 private:
@@ -482,6 +537,83 @@ private:
   }
 };
 
+// ---- merging by time ----
+
+/// The inputs of a merged reader, each with its next message held.
+class MessageReader::Merged {
+public:
+  explicit Merged(std::vector<MessageReader> inputs) : inputs_(std::move(inputs)), held_(inputs_.size()) {
+    if (inputs_.empty()) throw InvalidArgument("merging needs at least one input");
+  }
+
+  ReadStatus next(Message& out) {
+    // Refill the inputs whose message was taken (lazily: a reading does not wait for input it
+    // does not need yet). An input's errors pass through at once, in the order they come.
+    for (std::size_t i = 0; i < inputs_.size(); ++i) {
+      Held& h = held_[i];
+      while (h.state == State::Empty) {
+        const ReadStatus st = inputs_[i].next(h.message);
+        if (st == ReadStatus::Ok) {
+          h.state = State::Full;
+          // A message without a time has no place in time: it goes out as soon as it is read.
+          if (!h.message.has_stamp) return take(i, out);
+        } else if (st == ReadStatus::End) {
+          h.state = State::Done;
+        } else {
+          last_ = i;
+          if (st == ReadStatus::Error) ++errors_;
+          return st;
+        }
+      }
+    }
+    std::optional<std::size_t> best;
+    for (std::size_t i = 0; i < inputs_.size(); ++i)
+      if (held_[i].state == State::Full && (!best || held_[i].message.stamp() < held_[*best].message.stamp())) best = i;
+    if (!best) return ReadStatus::End;
+    return take(*best, out);
+  }
+
+  [[nodiscard]] const MessageReader& last() const noexcept { return inputs_[last_]; }
+  [[nodiscard]] bool input_pending() const noexcept {
+    for (std::size_t i = 0; i < inputs_.size(); ++i)
+      if (held_[i].state == State::Empty && !inputs_[i].input_pending()) return false;
+    return true;
+  }
+  [[nodiscard]] ReaderStats stats() const noexcept {
+    ReaderStats sum;
+    for (const MessageReader& r : inputs_) {
+      const ReaderStats s = r.stats();
+      sum.chunks_read += s.chunks_read;
+      sum.chunks_skipped += s.chunks_skipped;
+      sum.bytes_read += s.bytes_read;
+      sum.outside_window += s.outside_window;
+    }
+    return sum;
+  }
+  std::uint64_t messages_ = 0;
+  std::uint64_t errors_ = 0;
+
+private:
+  enum class State : std::uint8_t { Empty, Full, Done };
+  struct Held {
+    Message message;
+    State state = State::Empty;
+  };
+
+  /// Hands input i's message out; its buffers and out's are swapped, not copied.
+  ReadStatus take(std::size_t i, Message& out) {
+    std::swap(out, held_[i].message);
+    held_[i].state = State::Empty;
+    last_ = i;
+    ++messages_;
+    return ReadStatus::Ok;
+  }
+
+  std::vector<MessageReader> inputs_;
+  std::vector<Held> held_;
+  std::size_t last_ = 0;
+};
+
 MessageReader MessageReader::open(const std::string& path, ReaderOptions options) {
   if (options.format == Format::Auto) options.format = format_from_path(path);
   if (path == "-") return MessageReader(0, "<stdin>", options, false);
@@ -518,6 +650,7 @@ MessageReader::MessageReader(int fd, std::string source_name, ReaderOptions opti
   if (bag) {
     impl_->bag_ = std::move(bag);
     impl_->format_ = bag_format;
+    if (impl_->resolved_) impl_->bag_->set_log_window(impl_->lo_.ns, impl_->hi_.ns);
   }
   // A stream's first bytes are looked at by the first next(), not here: constructing a
   // reader on a pipe nothing has been written to yet must not wait.
@@ -534,13 +667,26 @@ MessageReader::MessageReader(MessageReader&&) noexcept = default;
 MessageReader& MessageReader::operator=(MessageReader&&) noexcept = default;
 MessageReader::~MessageReader() = default;
 
-ReadStatus MessageReader::next(Message& out) { return impl_->next(out); }
-const ReadError& MessageReader::error() const noexcept { return impl_->error_; }
-const std::string& MessageReader::source() const noexcept { return impl_->name_; }
-Format MessageReader::format() const noexcept { return impl_->format(); }
-bool MessageReader::input_pending() const noexcept { return impl_->input_pending(); }
-bool MessageReader::live() const noexcept { return impl_->live_; }
-std::uint64_t MessageReader::message_count() const noexcept { return impl_->messages_; }
-std::uint64_t MessageReader::error_count() const noexcept { return impl_->errors_; }
+MessageReader MessageReader::merge(std::vector<MessageReader> inputs) {
+  MessageReader merged;
+  merged.merged_ = std::make_unique<Merged>(std::move(inputs));
+  return merged;
+}
+
+ReadStatus MessageReader::next(Message& out) { return merged_ ? merged_->next(out) : impl_->next(out); }
+const ReadError& MessageReader::error() const noexcept { return merged_ ? merged_->last().error() : impl_->error_; }
+const std::string& MessageReader::source() const noexcept {
+  return merged_ ? merged_->last().source() : impl_->name_;
+}
+Format MessageReader::format() const noexcept { return merged_ ? merged_->last().format() : impl_->format(); }
+bool MessageReader::may_read_ahead() const noexcept { return !merged_ && !impl_->live_; }
+bool MessageReader::input_pending() const noexcept {
+  return merged_ ? merged_->input_pending() : impl_->input_pending();
+}
+std::uint64_t MessageReader::message_count() const noexcept {
+  return merged_ ? merged_->messages_ : impl_->messages_;
+}
+std::uint64_t MessageReader::error_count() const noexcept { return merged_ ? merged_->errors_ : impl_->errors_; }
+ReaderStats MessageReader::stats() const noexcept { return merged_ ? merged_->stats() : impl_->stats(); }
 
 }  // namespace rmodel::io

@@ -241,7 +241,7 @@ bool Pipeline::push(const io::Message& message) {
 bool Pipeline::run(io::MessageReader& reader) {
   // Messages pushed before this input are judged on their own.
   (void)reporter_.check_matching();
-  if (options_.read_ahead && !reader.live()) run_read_ahead(reader);
+  if (options_.read_ahead && reader.may_read_ahead()) run_read_ahead(reader);
   else run_here(reader);
   // A whole input naming no joint of the model is an error, not a run of all-zero poses.
   if (!stopped()) (void)reporter_.check_matching();

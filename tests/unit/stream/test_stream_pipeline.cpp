@@ -245,7 +245,7 @@ using test::pony;
 RunRecord run_file(const Model& model, const std::filesystem::path& path, bool read_ahead, std::uint64_t max_errors) {
   RunRecord record;
   io::MessageReader reader = io::MessageReader::open(path.string());
-  EXPECT_FALSE(reader.live()) << "a regular file is not live";
+  EXPECT_TRUE(reader.may_read_ahead()) << "a regular file";
   Aggregator aggregator(model, AggregatorOptions{});
   io::MessageWriter writer(record.output);
   stream::WriterSink sink(writer);
@@ -299,15 +299,25 @@ TEST(StreamReadAhead, AFileReadOnASecondThreadGivesWhatOneThreadGives) {
   std::filesystem::remove_all(dir);
 }
 
-TEST(StreamReadAhead, StreamsAreLiveAndReadOnTheCallingThread) {
+TEST(StreamReadAhead, StreamsAndMergesAreReadOnTheCallingThread) {
   std::istringstream in("{\"t\": 0, \"name\": [\"neck_pitch\"], \"position\": [0.1]}\n");
   io::MessageReader from_stream(in, "memory");
-  EXPECT_TRUE(from_stream.live());
+  EXPECT_FALSE(from_stream.may_read_ahead());
   int fds[2];
   ASSERT_EQ(::pipe(fds), 0);
   io::MessageReader from_pipe(fds[0], "pipe", {}, true);
-  EXPECT_TRUE(from_pipe.live());
+  EXPECT_FALSE(from_pipe.may_read_ahead());
   ::close(fds[1]);
+  // Each input of a merge is a file, but the merge's source() follows the input read last.
+  const auto dir = test::make_temp_dir("read_ahead_merge");
+  std::vector<io::MessageReader> inputs;
+  for (const char* name : {"a.jsonl", "b.jsonl"}) {
+    std::ofstream(dir / name) << "{\"t\": 0, \"name\": [\"neck_pitch\"], \"position\": [0.1]}\n";
+    inputs.push_back(io::MessageReader::open((dir / name).string()));
+    EXPECT_TRUE(inputs.back().may_read_ahead());
+  }
+  EXPECT_FALSE(io::MessageReader::merge(std::move(inputs)).may_read_ahead());
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace rmodel

@@ -48,10 +48,12 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rmodel/io/format.hpp"
 #include "rmodel/io/message.hpp"
+#include "rmodel/time.hpp"
 
 namespace rmodel::io {
 
@@ -76,6 +78,25 @@ enum class JsonParser {
 /// alone: see JsonParser).
 [[nodiscard]] RMODEL_API bool have_simdjson() noexcept;
 
+/// One end of a time window (ReaderOptions::start, ReaderOptions::end).
+struct TimeBound {
+  Time time{};            ///< the instant, or the offset from the log's first message
+  bool relative = false;  ///< `time` counts from the time of the log's first message
+  friend bool operator==(const TimeBound&, const TimeBound&) = default;
+};
+
+/// Reads a time window's end as the command line gives it (docs/design.md, "Time windows"):
+/// - decimal seconds below 10⁹ (`2.5`, `0`): relative, seconds after the log's first message;
+/// - decimal seconds from 10⁹ on (`1700000000.123456789`, read exactly into nanoseconds, as
+///   parse_time()): absolute, on the log's clock (the epoch for ROS stamps);
+/// - `@` and decimal seconds (`@12.5`): absolute whatever the size (simulation time, logs whose
+///   clock starts at 0);
+/// - RFC 3339 (`2023-11-14T22:13:20.5Z`, `2023-11-14T23:13:20.5+01:00`; `T` or a space, `Z` or
+///   an offset required; up to nine decimals exact, more rounded like parse_time()): absolute.
+/// Throws InvalidArgument naming `option` and the value ("'--start': '-1' is ..."): a negative
+/// relative time, a malformed date or time, a time beyond ±9223372036.854775807 s.
+[[nodiscard]] RMODEL_API TimeBound parse_time_bound(std::string_view text, std::string_view option);
+
 /// Options of a MessageReader.
 struct RMODEL_API ReaderOptions {
   /// Input format; Auto = from the path's extension, then from the content (format.hpp).
@@ -98,6 +119,25 @@ struct RMODEL_API ReaderOptions {
   /// `/joint_states/neck_pitch/position`; other columns are ignored. Empty: inferred when
   /// every `/.../<joint>/position|velocity|effort` column shares one prefix (message.hpp).
   std::string column_prefix{};
+  /// Time window: only messages with start ≤ time < end are returned (half-open, so that
+  /// windows [a, b) and [b, c) split a log without sharing a message). The time is the one
+  /// the reader gives (Message::stamp(): the header stamp or the log time per `time`; a
+  /// trajectory's points each by their own time). A relative bound counts from the time of the
+  /// first message the reader reads (before the window; each reader its own). A message
+  /// without a time is an error while a window is set. MCAP and ROS 1 bags read with
+  /// TimeSource::Log skip whole chunks outside the window (ReaderStats), without changing what
+  /// is returned.
+  std::optional<TimeBound> start{};
+  std::optional<TimeBound> end{};
+};
+
+/// What a reader has done so far: how much of a ROS log it read (the other formats leave it
+/// at zero).
+struct ReaderStats {
+  std::uint64_t chunks_read = 0;     ///< MCAP and ROS 1 chunks (and MCAP runs outside chunks) opened
+  std::uint64_t chunks_skipped = 0;  ///< chunks left unread because they lie outside the time window
+  std::uint64_t bytes_read = 0;      ///< bytes read from the log file (MCAP, ROS 1 bag)
+  std::uint64_t outside_window = 0;  ///< messages read but not returned: outside the time window
 };
 
 /// Result of MessageReader::next().
@@ -179,19 +219,38 @@ public:
   /// `if (!reader.input_pending()) writer.flush(); status = reader.next(msg);`
   [[nodiscard]] bool input_pending() const noexcept;
 
-  /// True when the input is live: a pipe, socket, terminal or std::istream, whose messages
-  /// may arrive one by one; false for a regular file (or a rosbag2 directory), which can be
-  /// read ahead of its consumer (stream::RunOptions::read_ahead).
-  [[nodiscard]] bool live() const noexcept;
+  /// True when this reader can be read ahead of its consumer, on another thread
+  /// (stream::RunOptions::read_ahead): a regular file or a rosbag2 directory. False for a
+  /// live input (a pipe, socket, terminal or std::istream), whose messages are to be handled
+  /// as they arrive, and for a merge of inputs, whose source() and format() follow the input
+  /// read last and so are asked between reads.
+  [[nodiscard]] bool may_read_ahead() const noexcept;
 
   /// Number of messages returned (Ok) and of errors returned so far.
   [[nodiscard]] std::uint64_t message_count() const noexcept;
   [[nodiscard]] std::uint64_t error_count() const noexcept;
 
+  /// Chunks and bytes read so far, and messages left out by the time window (ReaderStats).
+  /// For a merged reader, the sums over its inputs.
+  [[nodiscard]] ReaderStats stats() const noexcept;
+
+  /// Merges readers by time: next() returns the message with the earliest time among the
+  /// next messages of the inputs (equal times: the earlier input first), so that for inputs
+  /// each in time order the output is the stable sort of their union by time. One message per
+  /// input is held (memory does not grow with the logs). A message without a time is returned
+  /// as soon as it is read. An input going back in time is not reordered: its messages keep
+  /// their order. Errors are returned as their input reports them; source() and format() are
+  /// those of the input that gave the last message or error (its line numbers refer to it).
+  /// When an input would block, next() returns WouldBlock (the order cannot be decided yet).
+  [[nodiscard]] static MessageReader merge(std::vector<MessageReader> inputs);
+
   class Impl;
+  class Merged;
 
 private:
+  MessageReader() = default;
   std::unique_ptr<Impl> impl_;
+  std::unique_ptr<Merged> merged_;  ///< set by merge(): impl_ is null then
 };
 
 }  // namespace rmodel::io

@@ -94,7 +94,10 @@ bool FileReader::fill() {
   pos_ = 0;
   size_ = 0;
   for (;;) {
-    const ssize_t n = ::read(fd_, buf_.data(), buf_.size());
+    // Right after a seek the next record is often only looked at (a header, then another
+    // seek): a small read, not a whole buffer.
+    const ssize_t n = ::read(fd_, buf_.data(), after_seek_ ? std::min<std::size_t>(buf_.size(), 4096) : buf_.size());
+    after_seek_ = false;
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) throw IoError("<log>", std::strerror(errno));
     if (n == 0) {
@@ -102,6 +105,7 @@ bool FileReader::fill() {
       return false;
     }
     size_ = static_cast<std::size_t>(n);
+    bytes_read_ += size_;
     return true;
   }
 }
@@ -136,6 +140,20 @@ std::size_t FileReader::skip(std::size_t n) {
   }
   offset_ += got;
   return got;
+}
+
+void FileReader::seek(std::uint64_t offset) {
+  const std::uint64_t buffered_from = offset_ - pos_;
+  if (offset >= buffered_from && offset < buffered_from + size_) {  // already in the buffer
+    pos_ = static_cast<std::size_t>(offset - buffered_from);
+    offset_ = offset;
+    return;
+  }
+  if (::lseek(fd_, static_cast<off_t>(offset), SEEK_SET) < 0) throw IoError("<log>", std::strerror(errno));
+  pos_ = size_ = 0;
+  eof_ = false;
+  offset_ = offset;
+  after_seek_ = true;
 }
 
 // ---- BagSource ----

@@ -168,6 +168,17 @@ public:
   /// Scans the whole log without decoding payloads (log-info).
   LogInfo scan();
 
+  /// The time window of the reading, in log time [lo, hi) (resolved by MessageReader). With
+  /// TimeSource::Log and only JointState topics (no --topic: a trajectory's points lie after
+  /// its log time), chunks wholly outside it are not read (skips_chunk()).
+  void set_log_window(std::int64_t lo, std::int64_t hi) noexcept {
+    window_ = true;
+    window_lo_ = lo;
+    window_hi_ = hi;
+  }
+  /// Chunks and bytes read and chunks skipped (ReaderStats).
+  [[nodiscard]] virtual ReaderStats stats() const noexcept { return stats_; }
+
 protected:
   friend class Rosbag2DirSource;
   /// One raw message of the log.
@@ -187,6 +198,16 @@ protected:
                         bool have_definition);
   Step fail(std::optional<std::uint64_t> offset, std::string reason);
   void set_profile(std::string s) { profile_ = std::move(s); }
+  /// True when a chunk whose messages have log times in [start, end] holds none inside the
+  /// window that this reading returns (see set_log_window()).
+  [[nodiscard]] bool skips_chunk(std::int64_t start, std::int64_t end) const noexcept {
+    return window_can_skip() && (end < window_lo_ || start >= window_hi_);
+  }
+  /// True when a window is set that chunks can be skipped by.
+  [[nodiscard]] bool window_can_skip() const noexcept {
+    return window_ && options_.time == TimeSource::Log && options_.topics.empty();
+  }
+  ReaderStats stats_;
 
   std::string name_;
   BagOptions options_;
@@ -196,6 +217,8 @@ protected:
   bool done_ = false;  ///< a fatal error or the end was reached
 
 private:
+  bool window_ = false;
+  std::int64_t window_lo_ = 0, window_hi_ = 0;
   ReadStatus finish(ReadError& err);
   std::vector<PendingItem> pending_;
   std::size_t pending_pos_ = 0;
@@ -271,6 +294,10 @@ public:
   /// Skips n bytes; returns the bytes skipped.
   std::size_t skip(std::size_t n);
   [[nodiscard]] std::uint64_t offset() const noexcept { return offset_; }
+  /// Moves to byte `offset` of a regular file without reading what lies between.
+  void seek(std::uint64_t offset);
+  /// Bytes read from the descriptor so far.
+  [[nodiscard]] std::uint64_t bytes_read() const noexcept { return bytes_read_; }
 
 private:
   bool fill();
@@ -280,7 +307,9 @@ private:
   std::size_t pos_ = 0;
   std::size_t size_ = 0;
   std::uint64_t offset_ = 0;
+  std::uint64_t bytes_read_ = 0;
   bool eof_ = false;
+  bool after_seek_ = false;
 };
 
 }  // namespace rmodel::io::detail

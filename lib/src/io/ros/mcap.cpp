@@ -46,6 +46,12 @@ public:
   McapSource(const McapSource&) = delete;
   McapSource& operator=(const McapSource&) = delete;
 
+  [[nodiscard]] ReaderStats stats() const noexcept override {
+    ReaderStats s = stats_;
+    s.bytes_read += file_.bytes_read();
+    return s;
+  }
+
 protected:
   [[nodiscard]] std::string format_name() const override { return "mcap"; }
 
@@ -134,6 +140,7 @@ private:
           break;
         }
         case kChunk: {
+          ++stats_.chunks_read;
           const Step st = decompress_chunk(c, at, chunk_, chunk_exact_, chunk_data_at_);
           if (st != Step::End) {  // a damaged chunk ends a reading in file order
             stopped_ = true;
@@ -309,6 +316,9 @@ private:
     std::int64_t start = 0;  ///< earliest log time (a chunk's header; a run's own messages)
     bool chunk = false;
     bool opened = false;
+    std::int64_t end = 0;  ///< latest log time (as `start`); meaningful when `timed`
+    bool timed = false;    ///< the chunk's header gave its times (a run: always)
+    bool skipped = false;  ///< outside the time window: opened only to declare channels
   };
   /// One message of an opened span: where its record's content lies in the span's data.
   struct Held {
@@ -337,6 +347,7 @@ private:
       if (got < 0 && errno == EINTR) continue;
       if (got < 0) throw IoError(name_, std::strerror(errno));
       if (got == 0) return false;
+      stats_.bytes_read += static_cast<std::uint64_t>(got);
       p += got;
       n -= static_cast<std::size_t>(got);
       at += static_cast<std::uint64_t>(got);
@@ -362,6 +373,7 @@ private:
     const auto close_run = [&] {
       if (!run) return;
       run->size = run_end - run->at;
+      run->timed = true;
       spans_.push_back(*run);
       run.reset();
     };
@@ -416,8 +428,11 @@ private:
         // read in file order (as a pipe is), a chunk at a time.
         const bool timed = start != 0 || end != 0;
         timed_chunks_ += timed ? 1 : 0;
-        spans_.push_back(Span{at, len, timed ? static_cast<std::int64_t>(start) : (spans_.empty() ? 0 : spans_.back().start),
-                              true, false});
+        Span span{at, len, timed ? static_cast<std::int64_t>(start) : (spans_.empty() ? 0 : spans_.back().start),
+                  true, false};
+        span.end = static_cast<std::int64_t>(end);
+        span.timed = timed;
+        spans_.push_back(span);
       } else if (op == kMessage) {
         std::uint8_t fixed[14] = {};  // channel, sequence, log time
         std::int64_t log_time = run ? run->start : 0;
@@ -428,8 +443,12 @@ private:
           log_time = static_cast<std::int64_t>(t);
         }
         if (run && body + len - run->at > kRunBytes) close_run();
-        if (!run) run = Span{at, 0, log_time, false, false};
+        if (!run) {
+          run = Span{at, 0, log_time, false, false};
+          run->end = log_time;
+        }
         run->start = std::min(run->start, log_time);
+        run->end = std::max(run->end, log_time);
         run_end = body + len;
       } else if (op == kSchema || op == kChannel || op == kHeader) {
         if (len > (std::uint64_t{1} << 32)) {
@@ -494,10 +513,13 @@ private:
   }
 
   /// Reads and decompresses span `s`, registers its schemas and channels, and queues its
-  /// messages (sorted by log time: a chunk need not hold them in order).
+  /// messages (sorted by log time: a chunk need not hold them in order) unless it lies
+  /// outside the time window (then it was opened for its channel declarations only).
   Step open_span(std::size_t s) {
     Span& span = spans_[s];
     span.opened = true;
+    ++stats_.chunks_read;
+    if (span.skipped) --stats_.chunks_skipped;
     std::uint32_t slot = 0;
     if (!free_slots_.empty()) {
       slot = free_slots_.back();
@@ -558,6 +580,7 @@ private:
     if (!sorted)
       std::stable_sort(o.messages.begin(), o.messages.end(),
                        [](const Held& a, const Held& b) { return a.log_time < b.log_time; });
+    if (span.skipped) o.messages.clear();
     if (o.messages.empty()) {
       free_slots_.push_back(slot);
     } else {
@@ -573,11 +596,13 @@ private:
     return Step::Error;
   }
 
-  /// Opens every unopened span that lies before `at` in the file; true if there was one.
-  Step open_spans_before(std::uint64_t at, bool& opened) {
+  /// Opens the unopened spans that lie before `at` in the file; true if there was one. Spans
+  /// left out by the time window are opened only until `channel` is declared.
+  Step open_spans_before(std::uint64_t at, std::uint16_t channel, bool& opened) {
     opened = false;
     for (std::size_t s = 0; s < spans_.size(); ++s) {
       if (spans_[s].opened || spans_[s].at >= at) continue;
+      if (spans_[s].skipped && channel < channels_.size() && channels_[channel] >= 0) continue;
       if (const Step st = open_span(s); st != Step::End) return st;
       opened = true;
     }
@@ -594,7 +619,14 @@ private:
       while (next_span_ < spans_.size() &&
              (spans_[next_span_].opened || heap_.empty() || spans_[next_span_].start <= front_of(heap_.front()).log_time)) {
         const std::size_t s = next_span_++;
-        if (spans_[s].opened) continue;
+        if (spans_[s].opened || spans_[s].skipped) continue;
+        if (spans_[s].timed && skips_chunk(spans_[s].start, spans_[s].end)) {
+          // Outside the window: left unread (a later chunk's undeclared channel may still
+          // open it, for its declarations only: open_spans_before).
+          spans_[s].skipped = true;
+          ++stats_.chunks_skipped;
+          continue;
+        }
         if (const Step st = open_span(s); st != Step::End) return st;
       }
       if (heap_.empty()) {
@@ -613,7 +645,7 @@ private:
       std::uint16_t ch = 0;
       if (ByteCursor peek = body; peek.get(ch) && (ch >= channels_.size() || channels_[ch] < 0)) {
         bool opened = false;
-        if (const Step st = open_spans_before(o.at, opened); st != Step::End) return st;
+        if (const Step st = open_spans_before(o.at, ch, opened); st != Step::End) return st;
         if (opened) continue;
       }
       Open& popped = open_[slot];

@@ -1,9 +1,14 @@
 // ROS 1 bag format 2.0 reader, written from the format description (wiki.ros.org/Bags/Format/2.0):
 // `#ROSBAG V2.0\n`, then records `header_len u32 | header | data_len u32 | data`; a header is
 // fields `len u32 | name=value`, `op` telling the record kind. Chunks (compression none, bz2,
-// lz4) hold connection and message records; index and chunk-info records are skipped. Read
-// in file order, one chunk at a time.
+// lz4) hold connection and message records. Read in file order, one chunk at a time. With a
+// time window (BagSource::set_log_window) the index at the end of the file (its connection
+// and chunk-info records, which give each chunk's time range) is read first, and chunks
+// outside the window are skipped unread.
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 
 #include <bzlib.h>
 #include <fmt/format.h>
@@ -18,7 +23,7 @@ constexpr std::string_view kMagic("#ROSBAG V2.0\n", 13);
 
 /// Fields of a record header (views into the record).
 struct Fields {
-  std::string_view op, conn, time, compression, size, topic, index_pos;
+  std::string_view op, conn, time, compression, size, topic, index_pos, chunk_pos, start_time, end_time;
   bool parse(ByteCursor c) {
     *this = {};
     while (c.left() > 0) {
@@ -35,6 +40,9 @@ struct Fields {
       else if (k == "size") size = v;
       else if (k == "topic") topic = v;
       else if (k == "index_pos") index_pos = v;
+      else if (k == "chunk_pos") chunk_pos = v;
+      else if (k == "start_time") start_time = v;
+      else if (k == "end_time") end_time = v;
     }
     return op.size() == 1;
   }
@@ -62,7 +70,13 @@ std::string_view conn_field(ByteCursor c, std::string_view key) {
 class Rosbag1Source final : public BagSource {
 public:
   Rosbag1Source(int fd, std::string name, BagOptions options)
-      : BagSource(std::move(name), std::move(options)), file_(fd), limit_(file_.regular_size()) {}
+      : BagSource(std::move(name), std::move(options)), fd_(fd), file_(fd), limit_(file_.regular_size()) {}
+
+  [[nodiscard]] ReaderStats stats() const noexcept override {
+    ReaderStats s = stats_;
+    s.bytes_read += file_.bytes_read();
+    return s;
+  }
 
 protected:
   [[nodiscard]] std::string format_name() const override { return "bag"; }
@@ -108,6 +122,15 @@ protected:
       if (limit_ > 0 && dlen > limit_ - std::min(limit_, file_.offset()))
         return stop(at, fmt::format("record (op 0x{:02x}) data of {} bytes runs past the end of the file ({} bytes): truncated",
                                     op, dlen, limit_));
+      if (op == kChunk && skip_chunk(at)) {
+        // On to the next chunk (the index data records between are not needed), or to the
+        // index at the end after the last one.
+        const auto later = std::upper_bound(chunk_times_.begin(), chunk_times_.end(), ChunkTimes{at, 0, 0},
+                                            [](const ChunkTimes& a, const ChunkTimes& b) { return a.at < b.at; });
+        const std::uint64_t next = later != chunk_times_.end() ? later->at : index_pos_;
+        file_.seek(std::min(std::max(next, file_.offset() + dlen), limit_));
+        continue;
+      }
       if (op == kChunk || op == kMsgData || op == kConn) {
         if (dlen > kMaxChunkBytes) return stop(at, "record too large");
         if (file_.read(data_, dlen) < dlen)
@@ -158,15 +181,79 @@ private:
     std::uint64_t time = 0;
     if (!le(f.conn, id) || !le(f.time, time)) return fail(at, "message record without conn or time");
     if (id >= conns_.size() || conns_[id] < 0) return fail(at, fmt::format("message on unknown connection {}", id));
-    const std::uint64_t secs = time & 0xFFFFFFFFU, nsecs = time >> 32;
     raw.topic = static_cast<std::size_t>(conns_[id]);
-    raw.log_time_ns = static_cast<std::int64_t>(secs * 1'000'000'000U + nsecs);
+    raw.log_time_ns = ros1_ns(time);
     raw.data = std::span<const std::uint8_t>(data.here(), data.left());
     raw.offset = at;
     return Step::Message;
   }
 
+  /// ROS 1 time (`sec u32 | nsec u32`) in nanoseconds.
+  static std::int64_t ros1_ns(std::uint64_t time) noexcept {
+    return static_cast<std::int64_t>((time & 0xFFFFFFFFU) * 1'000'000'000U + (time >> 32));
+  }
+
+  /// True when the chunk at `at` lies outside the time window (by its chunk-info record).
+  bool skip_chunk(std::uint64_t at) {
+    if (!window_can_skip()) return false;
+    if (!index_read_) read_index();
+    const auto it = std::lower_bound(chunk_times_.begin(), chunk_times_.end(), ChunkTimes{at, 0, 0},
+                                     [](const ChunkTimes& a, const ChunkTimes& b) { return a.at < b.at; });
+    if (it == chunk_times_.end() || it->at != at || !skips_chunk(it->start, it->end)) return false;
+    ++stats_.chunks_skipped;
+    return true;
+  }
+
+  /// Reads the index at the end of the file: its connection records (a skipped chunk may be the
+  /// one declaring a connection) and each chunk's time range. A damaged or missing index
+  /// leaves the chunks it does not describe to be read.
+  void read_index() {
+    index_read_ = true;
+    if (index_pos_ == 0 || limit_ == 0 || index_pos_ >= limit_) return;
+    std::uint64_t at = index_pos_;
+    std::vector<std::uint8_t> head, data;
+    while (limit_ - at >= 8) {
+      std::uint8_t len4[4] = {};
+      if (!pread_all(len4, 4, at)) return;
+      std::uint32_t hlen = 0;
+      ByteCursor(len4, 4).get(hlen);
+      if (hlen > limit_ - at - 8) return;
+      head.resize(hlen);
+      if (!pread_all(head.data(), hlen, at + 4) || !pread_all(len4, 4, at + 4 + hlen)) return;
+      std::uint32_t dlen = 0;
+      ByteCursor(len4, 4).get(dlen);
+      if (dlen > limit_ - at - 8 - hlen) return;
+      Fields f;
+      if (!f.parse(ByteCursor(head.data(), head.size()))) return;
+      const auto op = static_cast<std::uint8_t>(f.op[0]);
+      if (op == kConn) {
+        data.resize(dlen);
+        if (!pread_all(data.data(), dlen, at + 8 + hlen) || !connection(f, ByteCursor(data.data(), data.size()))) return;
+      } else if (op == kChunkInfo) {
+        std::uint64_t pos = 0, start = 0, end = 0;
+        if (le(f.chunk_pos, pos) && le(f.start_time, start) && le(f.end_time, end))
+          chunk_times_.push_back(ChunkTimes{pos, ros1_ns(start), ros1_ns(end)});
+      }
+      at += 8 + std::uint64_t{hlen} + dlen;
+    }
+    std::sort(chunk_times_.begin(), chunk_times_.end(), [](const ChunkTimes& a, const ChunkTimes& b) { return a.at < b.at; });
+  }
+
+  bool pread_all(std::uint8_t* out, std::size_t n, std::uint64_t at) {
+    while (n > 0) {
+      const ssize_t got = ::pread(fd_, out, n, static_cast<off_t>(at));
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) return false;
+      stats_.bytes_read += static_cast<std::uint64_t>(got);
+      out += got;
+      n -= static_cast<std::size_t>(got);
+      at += static_cast<std::uint64_t>(got);
+    }
+    return true;
+  }
+
   Step open_chunk(const Fields& f, std::uint64_t at) {
+    ++stats_.chunks_read;
     std::uint32_t size = 0;
     if (!le(f.size, size)) return stop(at, "chunk without 'size'");
     if (size > kMaxChunkBytes) return stop(at, fmt::format("chunk: uncompressed size {} too large", size));
@@ -232,9 +319,16 @@ private:
     return Step::End;
   }
 
+  struct ChunkTimes {
+    std::uint64_t at = 0;  ///< offset of the chunk record
+    std::int64_t start = 0, end = 0;
+  };
+  int fd_;
   FileReader file_;
   std::uint64_t limit_ = 0;
   std::uint64_t index_pos_ = 0;
+  bool index_read_ = false;
+  std::vector<ChunkTimes> chunk_times_;  ///< sorted by offset
   bool magic_checked_ = false;
   bool stopped_ = false;
   bool in_chunk_ = false;
