@@ -2,7 +2,7 @@
 //
 // Chains: a Sweetie Bot leg with its virtual joint (leg1 of kinematic_chains.cpf), the left
 // arm (torso_2_link → arm_left_7_link) and left leg (base_link → leg_left_6_link) of Talos.
-// Per chain: FK of the tip, FK + tip Jacobian, and (rmodel only; KDL has no such solver)
+// Per chain: FK of the tip, FK + tip Jacobian (two calls, and forward_kinematics_jacobian), and (rmodel only; KDL has no such solver)
 // FK + first and second derivatives of the tip transform. Tree: every Talos link frame,
 // rmodel in one pass against KDL's TreeFkSolverPos_recursive called once per link.
 // Poses cycle through 64 random ones (fixed seed) so that KDL's per-joint cache of the
@@ -186,6 +186,17 @@ void BM_Chain_FKJacobian_rmodel(benchmark::State& state) {
   }
 }
 
+void BM_Chain_FKJacobianOneCall_rmodel(benchmark::State& state) {
+  auto* c = chain_case(state);
+  if (!c) return;
+  std::size_t i = 0;
+  for (auto _ : state) {
+    rk::forward_kinematics_jacobian(*c->model, *c->ws, c->poses[i++ % kPoses], c->model->tip(), c->J);
+    benchmark::DoNotOptimize(c->ws->frame(c->model->tip()));
+    benchmark::DoNotOptimize(c->J.data());
+  }
+}
+
 void BM_Chain_FKJacobian_KDL(benchmark::State& state) {
   auto* c = chain_case(state);
   if (!c) return;
@@ -276,6 +287,7 @@ void chains(benchmark::internal::Benchmark* b) { b->DenseRange(0, 2); }
 BENCHMARK(BM_Chain_FK_rmodel)->Apply(chains);
 BENCHMARK(BM_Chain_FK_KDL)->Apply(chains);
 BENCHMARK(BM_Chain_FKJacobian_rmodel)->Apply(chains);
+BENCHMARK(BM_Chain_FKJacobianOneCall_rmodel)->Apply(chains);
 BENCHMARK(BM_Chain_FKJacobian_KDL)->Apply(chains);
 BENCHMARK(BM_Chain_FKDerivatives1_rmodel)->Apply(chains);
 BENCHMARK(BM_Chain_FKDerivatives2_rmodel)->Apply(chains);

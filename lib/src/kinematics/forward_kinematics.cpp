@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "kinematics/model_data.hpp"
+#include "kinematics/sin_cos.hpp"
 #include "rmodel/error.hpp"
 
 namespace rmodel::kinematics {
@@ -22,15 +23,7 @@ inline void rotate_pair(Eigen::Isometry3d::LinearPart r, double c, double s) {
   r.col(J) = c * cj - s * ci;
 }
 
-/// sin and cos of one angle in one libm call where available.
-inline void sin_cos(double x, double& s, double& c) {
-#if defined(__GLIBC__) && defined(_GNU_SOURCE)
-  ::sincos(x, &s, &c);  // glibc's; GCC and clang both declare it in C++ (_GNU_SOURCE)
-#else
-  s = std::sin(x);
-  c = std::cos(x);
-#endif
-}
+using detail::sin_cos;
 
 void derivatives_of(const KinematicModel::Data& d, Workspace& ws, std::size_t body, int order) {
   const Node* nodes = d.nodes.data();
@@ -98,9 +91,16 @@ void forward_kinematics(const KinematicModel& model, Workspace& ws, std::span<co
     Eigen::Isometry3d& x = frames[k];
     auto r = x.linear();
     auto p = x.translation();
-    r.noalias() = parent.linear() * nd.R;
-    p.noalias() = parent.linear() * nd.p;
-    p += parent.translation();
+    // Most joint origins of real models have no rotation, many no offset either: skip
+    // the products that would multiply by the identity or by zero.
+    if (nd.origin_rotated) r.noalias() = parent.linear() * nd.R;
+    else r = parent.linear();
+    if (nd.origin_translated) {
+      p.noalias() = parent.linear() * nd.p;
+      p += parent.translation();
+    } else {
+      p = parent.translation();
+    }
     if (nd.kind == MotionKind::fixed) continue;
     const double theta = nd.scale * q[static_cast<std::size_t>(nd.q)] + nd.offset;
     origins[k] = p;

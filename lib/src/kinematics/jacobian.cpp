@@ -3,6 +3,7 @@
 #include "rmodel/kinematics/jacobian.hpp"
 
 #include "kinematics/model_data.hpp"
+#include "rmodel/kinematics/forward_kinematics.hpp"
 
 namespace rmodel::kinematics {
 namespace {
@@ -50,6 +51,21 @@ void jacobian(const KinematicModel& model, const Workspace& ws, std::size_t body
   check_body(model, body);
   if (J.columns() != model.pose_size()) J.resize(static_cast<unsigned int>(model.pose_size()));
   fill(model.data(), ws, body, ws.frame(body).translation(), J.data);
+}
+
+void forward_kinematics_jacobian(const KinematicModel& model, Workspace& ws, std::span<const double> q,
+                                 std::size_t body, Jacobian& J) {
+  check_body(model, body);
+  forward_kinematics(model, ws, q);  // checks the workspace and the pose
+  const auto n = static_cast<Eigen::Index>(model.pose_size());
+  if (J.cols() != n) J.resize(6, n);
+  fill(model.data(), ws, body, ws.frame(body).translation(), J);
+}
+
+void forward_kinematics_jacobian(const KinematicModel& model, Workspace& ws, const KDL::JntArray& q,
+                                 std::size_t body, Jacobian& J) {
+  forward_kinematics_jacobian(model, ws, std::span<const double>(q.data.data(), static_cast<std::size_t>(q.rows())),
+                              body, J);
 }
 
 }  // namespace rmodel::kinematics

@@ -192,6 +192,8 @@ std::shared_ptr<const KinematicModel::Data> finish(std::vector<Body> bodies,
       nd.tip.setZero();
       nd.has_tip = false;
     }
+    nd.origin_rotated = nd.R != Eigen::Matrix3d::Identity();
+    nd.origin_translated = !nd.p.isZero(0.0);
     nd.mass = b.inertial.mass;
     nd.com = b.inertial.com;
     data->total_mass += b.inertial.mass;

@@ -34,6 +34,8 @@ struct Node {
   int depth = 0;  ///< moving joints from the base to this body, its own included
   MotionKind kind = MotionKind::fixed;
   bool has_tip = false;
+  bool origin_rotated = false;    ///< R is not exactly the identity
+  bool origin_translated = false;  ///< p is not exactly zero
   double mass = 0.0;
   Eigen::Vector3d com = Eigen::Vector3d::Zero();
 };

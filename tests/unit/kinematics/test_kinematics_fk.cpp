@@ -1,6 +1,8 @@
 // Forward kinematics and Jacobians against hand computations and KDL's own solvers.
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <random>
 #include <string>
@@ -12,6 +14,7 @@
 #include <kdl/treefksolverpos_recursive.hpp>
 #include <kdl/treejnttojacsolver.hpp>
 
+#include "rmodel/error.hpp"
 #include "rmodel/kinematics.hpp"
 #include "rmodel/model.hpp"
 #include "rmodel/semantics.hpp"
@@ -439,4 +442,72 @@ TEST(KinematicsFk, TreeFramesAgreeWithChainFrames) {
           << chain.name << " " << km.bodies()[b].name;
     }
   }
+}
+
+TEST(KinematicsFk, OneRevoluteJointRotatesByTheLibmAngleAtAnyAngle) {
+  // The frame of a z joint at θ is Rz(θ): its entries against std::cos/std::sin, from tiny
+  // angles through the quadrant boundaries to large ones (and libm's own range beyond).
+  KDL::Chain chain;
+  chain.addSegment(KDL::Segment("l1", KDL::Joint("j1", KDL::Joint::RotZ)));
+  const auto model = rk::KinematicModel::from_kdl_chain(chain);
+  rk::Workspace ws(model);
+  std::vector<double> angles{0.0, -0.0, 1e-300, 1e-8, -1e-8, 0.5, std::numbers::pi / 4, std::numbers::pi / 2,
+                             std::numbers::pi, -std::numbers::pi / 2, 3 * std::numbers::pi / 4, 1e5, -1e5, 1e6, 1e12};
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<double> small(-7.0, 7.0), large(-1e5, 1e5);
+  for (int k = 0; k < 20000; ++k) angles.push_back(k % 2 ? small(rng) : large(rng));
+  for (const double theta : angles) {
+    rk::forward_kinematics(model, ws, std::vector<double>{theta});
+    const Eigen::Matrix3d r = ws.frame(1).linear();
+    // A few ulp of 1: the reduction and polynomial round, libm is correctly rounded; the
+    // joint's scale, recovered from KDL to an ulp, may move large angles by θ·ulp.
+    const double tol = 4 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(theta));
+    ASSERT_NEAR(r(0, 0), std::cos(theta), tol) << theta;
+    ASSERT_NEAR(r(1, 0), std::sin(theta), tol) << theta;
+    ASSERT_NEAR(r(1, 1), std::cos(theta), tol) << theta;
+    ASSERT_NEAR(r(0, 1), -std::sin(theta), tol) << theta;
+    // Near zero the sine is accurate relative to itself.
+    if (std::abs(theta) < 1e-3) {
+      ASSERT_NEAR(r(1, 0), std::sin(theta), 2 * std::numeric_limits<double>::epsilon() * std::abs(theta));
+    }
+  }
+}
+
+TEST(KinematicsFk, FkAndJacobianInOneCallEqualTheSeparateCalls) {
+  RMODEL_REQUIRE_FIXTURES();
+  std::mt19937 rng(314);
+  const rmodel::Model talos = load(fixture_robots()[2]);
+  const std::vector<std::pair<std::string, std::string>> ends{{"torso_2_link", "arm_left_7_link"},
+                                                               {"base_link", "leg_left_6_link"}};
+  for (const auto& [root, tip] : ends) {
+    SCOPED_TRACE(tip);
+    KDL::Chain chain;
+    ASSERT_TRUE(talos.kdl_tree().getChain(root, tip, chain));
+    const auto km = rk::KinematicModel::from_kdl_chain(chain, root);
+    rk::Workspace separate(km), fused(km);
+    rk::Jacobian J1, J2;
+    for (int pose = 0; pose < 10; ++pose) {
+      const KDL::JntArray q = random_q(rng, chain.getNrOfJoints());
+      rk::forward_kinematics(km, separate, q);
+      rk::jacobian(km, separate, km.tip(), J1);
+      rk::forward_kinematics_jacobian(km, fused, q, km.tip(), J2);
+      EXPECT_EQ(J1, J2);
+      for (std::size_t b = 0; b < km.size(); ++b) EXPECT_EQ(separate.frame(b).matrix(), fused.frame(b).matrix());
+    }
+  }
+  // On the whole tree, for every body, from a span.
+  const auto tree = rk::KinematicModel::from_model(talos);
+  rk::Workspace separate(tree), fused(tree);
+  std::vector<double> q(tree.pose_size());
+  std::uniform_real_distribution<double> a(-2.0, 2.0);
+  for (double& v : q) v = a(rng);
+  rk::forward_kinematics(tree, separate, q);
+  rk::Jacobian J1, J2;
+  for (std::size_t b = 0; b < tree.size(); ++b) {
+    rk::jacobian(tree, separate, b, J1);
+    rk::forward_kinematics_jacobian(tree, fused, q, b, J2);
+    ASSERT_EQ(J1, J2) << tree.bodies()[b].name;
+  }
+  EXPECT_THROW(rk::forward_kinematics_jacobian(tree, fused, q, tree.size(), J2), rmodel::InvalidArgument);
+  EXPECT_THROW(rk::forward_kinematics_jacobian(tree, fused, std::vector<double>(1), 1, J2), rmodel::SizeMismatch);
 }

@@ -11,9 +11,11 @@
 /// the angular rows.
 
 #include <cstddef>
+#include <span>
 
 #include <Eigen/Core>
 #include <kdl/jacobian.hpp>
+#include <kdl/jntarray.hpp>
 
 #include "rmodel/kinematics/kinematic_model.hpp"
 #include "rmodel/kinematics/workspace.hpp"
@@ -36,5 +38,18 @@ RMODEL_API void jacobian(const KinematicModel& model, const Workspace& ws, std::
 /// Same, into a KDL::Jacobian (resized to pose_size() columns when needed).
 RMODEL_API void jacobian(const KinematicModel& model, const Workspace& ws, std::size_t body,
               KDL::Jacobian& J);
+
+/// forward_kinematics(model, ws, q) and jacobian(model, ws, body, J) in one call, with the
+/// same results bit for bit (every frame of `ws` included); checks the arguments once.
+/// The fast path for FK + Jacobian of one end of a chain. Allocates nothing once `J` has
+/// its size.
+/// @throws SizeMismatch when q.size() ≠ model.pose_size(); InvalidArgument when `ws`
+///         belongs to another model or body ≥ model.size().
+RMODEL_API void forward_kinematics_jacobian(const KinematicModel& model, Workspace& ws, std::span<const double> q,
+                                            std::size_t body, Jacobian& J);
+
+/// Same, from a KDL joint array (size pose_size()).
+RMODEL_API void forward_kinematics_jacobian(const KinematicModel& model, Workspace& ws, const KDL::JntArray& q,
+                                            std::size_t body, Jacobian& J);
 
 }  // namespace rmodel::kinematics
