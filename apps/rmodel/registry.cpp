@@ -23,6 +23,7 @@ std::unique_ptr<Command> make_fk_command();
 std::unique_ptr<Command> make_jacobian_command();
 std::unique_ptr<Command> make_xacro_command();
 std::unique_ptr<Command> make_dynamics_command();
+std::unique_ptr<Command> make_splice_command();
 std::unique_ptr<Command> make_help_command();
 std::unique_ptr<Command> make_version_command();
 
@@ -47,6 +48,7 @@ const CommandEntry kCommands[] = {
     {"jacobian", "Geometric Jacobian of a chain at a pose", make_jacobian_command},
     {"xacro", "Expand a xacro file into URDF (without ROS)", make_xacro_command},
     {"dynamics", "Joint torques a pose and a motion need, root fixed or carried by the legs; mass matrix", make_dynamics_command},
+    {"splice", "Splice two movements (or a pose into a movement) with a smooth transition", make_splice_command},
     {"help", "List the commands, or show the manual of one", make_help_command},
     {"version", "Version of rmodel and of the libraries it was built with", make_version_command},
 };

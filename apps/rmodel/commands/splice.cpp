@@ -1,0 +1,270 @@
+// rmodel splice: from movement A into movement B (or from a pose into B) over a transition
+// given by one of the design's fusion laws. The splicing lives in the library
+// (rmodel/splice.hpp); this file reads the movements, reports and writes.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include <fmt/format.h>
+
+#include "command.hpp"
+#include "options/input_options.hpp"
+#include "options/model_options.hpp"
+#include "options/output.hpp"
+#include "options/pose_options.hpp"
+#include "rmodel/error.hpp"
+#include "rmodel/io/reader.hpp"
+#include "rmodel/io/writer.hpp"
+#include "rmodel/splice.hpp"
+
+namespace rmodel::cli {
+namespace {
+
+/// A movement read whole, with the count of what could not be read.
+struct ReadMovement {
+  std::vector<io::Message> messages;
+  std::string source;
+  std::size_t rejected = 0;
+  bool has_joint = false;
+  Time first{}, last_joint{};
+};
+
+ReadMovement read_movement(const std::string& path, const LogInputOptions& input) {
+  ReadMovement out;
+  io::MessageReader reader = io::MessageReader::open(path, input.reader_options(path));
+  out.source = reader.source();
+  io::Message m;
+  bool any = false;
+  while (true) {
+    const io::ReadStatus status = reader.next(m);
+    if (status == io::ReadStatus::End) break;
+    if (status == io::ReadStatus::Error) {
+      fmt::print(stderr, "rmodel: {}\n", reader.error().to_string(out.source));
+      ++out.rejected;
+      continue;
+    }
+    if (status != io::ReadStatus::Ok || m.kind == io::MessageKind::Sync) continue;
+    if (!m.has_stamp) {
+      fmt::print(stderr, "rmodel: {}: a message without a time (a movement needs stamps); skipped\n",
+                 io::location(out.source, m.line, m.item));
+      ++out.rejected;
+      continue;
+    }
+    if (m.kind == io::MessageKind::Joint) {
+      if (m.joint.position.size() != m.joint.name.size()) {
+        fmt::print(stderr, "rmodel: {}: a joint state without one position per name; skipped\n",
+                   io::location(out.source, m.line, m.item));
+        ++out.rejected;
+        continue;
+      }
+      if (!out.has_joint || m.joint.stamp > out.last_joint) out.last_joint = m.joint.stamp;
+      out.has_joint = true;
+    }
+    if (!any || m.stamp() < out.first) out.first = m.stamp();
+    any = true;
+    out.messages.push_back(m);
+  }
+  if (!out.has_joint) throw Error(fmt::format("{}: no joint state with a time: nothing to splice", out.source));
+  return out;
+}
+
+/// True for a JSON file holding a JointTrajectory or a FollowJointTrajectoryGoal.
+bool is_trajectory_file(const std::string& path) {
+  if (path == "-" || io::format_from_path(path) != io::Format::Json) return false;
+  std::ifstream in(path, std::ios::binary);
+  std::string head(1 << 16, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  return head.find("\"joint_names\"") != std::string::npos;
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+class SpliceCommand : public Command {
+public:
+  void setup(CLI::App& app) override {
+    app.description(
+        "Splice two movements: A until time T, then a transition into B by a fusion law (linear, exponential or "
+        "second-order), then B. B is shifted to start at T (or keeps its times with --keep-time). With "
+        "--from-pose, from a pose into B. Movements are joint-state logs in any format rmodel reads, or "
+        "FollowJointTrajectoryGoal / JointTrajectory JSON; the output is a log, or (-f json) a "
+        "FollowJointTrajectoryGoal that the robot can play");
+    app.add_option("movements", inputs_, "Movement A then movement B (one file, B, with --from-pose; '-' for stdin)")
+        ->type_name("FILE")
+        ->required()
+        ->expected(1, 2);
+    const char* group = "Splice";
+    at_option_ = add_time_option(app, "--at", at_,
+                                 "T: when the transition starts, in seconds after A's first message (default: "
+                                 "A's last joint state)",
+                                 TimeRange::non_negative)
+                     ->group(group);
+    add_enum_option(
+        app, "--law", options_.law,
+        {{"linear", SpliceLaw::Linear}, {"exp", SpliceLaw::Exponential}, {"second-order", SpliceLaw::SecondOrder}},
+        "Fusion law: linear (A's weight falls from 1 to 0 in tau), exp (weight x(1 - dt/tau) per "
+        "sample), second-order (transient from A's position and velocity to B, time constant tau)")
+        ->group(group);
+    app.add_option("--tau", options_.tau, "Duration (linear) or time constant (exp, second-order) of the transition, s")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str()
+        ->group(group);
+    app.add_option("--settle", options_.settle,
+                   "exp and second-order: the transition ends when what is left of the difference to B is at most "
+                   "this fraction of it at T")
+        ->check(CLI::Range(1e-12, 0.999999))
+        ->capture_default_str()
+        ->group(group);
+    step_option_ = add_time_option(app, "--step", step_,
+                                   "Also sample the transition every SECONDS from T (for sparse movements such as "
+                                   "trajectories of a few points)",
+                                   TimeRange::positive)
+                       ->group(group);
+    app.add_flag("--keep-time", options_.keep_time,
+                 "B keeps its own times (its messages before T are dropped) instead of starting at T")
+        ->group(group);
+    app.add_option("--from-pose", from_pose_,
+                   "Start from this pose instead of a movement A: a joint-state file (its first joint state), or, "
+                   "with the model, a named pose and/or joint=value items")
+        ->group(group);
+    app.add_flag("-q,--quiet", quiet_, "Print no warnings and no summary on stderr")->group(group);
+    input_.add_to(app, "Input");
+    out_.add_to(app, {OutputFormat::jsonl, OutputFormat::csv, OutputFormat::mcap, OutputFormat::json},
+                OutputFormat::jsonl, [this] {
+                  if (!from_pose_.empty() && inputs_.size() != 1)
+                    OutputOptions::refuse("--from-pose splices into one movement: give B only");
+                  if (from_pose_.empty() && inputs_.size() != 2)
+                    OutputOptions::refuse("give two movements, A and B (or --from-pose POSE and B)");
+                  if (!from_pose_.empty() && (at_option_->count() > 0 || options_.keep_time))
+                    OutputOptions::refuse("--at and --keep-time do not apply to --from-pose (T is B's start)");
+                });
+    out_.format_option()->description(
+        "Output format: a log (jsonl, csv, mcap) or json, a FollowJointTrajectoryGoal document (default: from "
+        "-o's extension, else json when the movements are trajectories, else jsonl)");
+    model_.add_to(app);
+  }
+
+  int run() override {
+    std::size_t rejected = 0;
+    SpliceResult result;
+    std::string b_source;
+    Time a_first{};  // the switching time is reported on A's clock, as --at gives it
+    if (step_option_->count() > 0) options_.step = step_;
+    if (!from_pose_.empty()) {
+      const JointState pose = resolve_from_pose();
+      const ReadMovement b = read_movement(inputs_[0], input_);
+      rejected += b.rejected;
+      b_source = b.source;
+      a_first = b.first;
+      result = splice_from_pose(pose, b.messages, options_);
+    } else {
+      const ReadMovement a = read_movement(inputs_[0], input_);
+      const ReadMovement b = read_movement(inputs_[1], input_);
+      rejected += a.rejected + b.rejected;
+      b_source = b.source;
+      a_first = a.first;
+      const Time span = a.last_joint - a.first;
+      options_.at = at_option_->count() > 0 ? at_ : span;
+      if (options_.at > span)
+        throw InvalidArgument(fmt::format("--at {}: after the end of {} ({} s after its first message)",
+                                          to_string(options_.at), a.source, to_string(span)));
+      try {
+        result = splice(a.messages, b.messages, options_);
+      } catch (const InvalidArgument& e) {
+        throw InvalidArgument(fmt::format("splicing {} into {}: {}", a.source, b.source, e.what()));
+      }
+      if (!quiet_ && !result.only_in_a.empty())
+        fmt::print(stderr, "rmodel: warning: joints only in {} are held at their position at T from T on: {}\n",
+                   a.source, joined(result.only_in_a));
+    }
+    if (!quiet_ && !result.only_in_b.empty())
+      fmt::print(stderr, "rmodel: warning: joints only in {} follow it without a transition: {}\n", b_source,
+                 joined(result.only_in_b));
+
+    write(result.messages);
+    if (!quiet_)
+      fmt::print(stderr, "rmodel splice: switched at {} s, transition of {} s ({} samples), wrote {} messages{}\n",
+                 to_string(result.start - a_first), to_string(result.end - result.start), result.transition_samples,
+                 result.messages.size(), rejected > 0 ? fmt::format(", {} rejected", rejected) : std::string());
+    return rejected > 0 ? kFailed : kOk;
+  }
+
+private:
+  JointState resolve_from_pose() const {
+    if (!model_.given() && std::filesystem::is_regular_file(from_pose_)) {
+      io::MessageReader reader = io::MessageReader::open(from_pose_, input_.reader_options(from_pose_));
+      io::Message m;
+      while (true) {
+        const io::ReadStatus status = reader.next(m);
+        if (status == io::ReadStatus::End) break;
+        if (status == io::ReadStatus::Ok && m.kind == io::MessageKind::Joint &&
+            m.joint.position.size() == m.joint.name.size() && !m.joint.name.empty())
+          return m.joint;
+      }
+      throw Error(fmt::format("--from-pose {}: no joint state with positions in the file", from_pose_));
+    }
+    if (!model_.given())
+      throw InvalidArgument(fmt::format(
+          "--from-pose '{}': not a file; a named pose or joint=value items need the model (-u URDF [-s SEMANTICS])",
+          from_pose_));
+    const Model model = model_.load();
+    warn_mistakes(model);
+    JointState pose;
+    pose.name = model.joint_names();
+    pose.position = resolve_pose_argument(model, from_pose_);
+    return pose;
+  }
+
+  void write(const std::vector<io::Message>& messages) {
+    OutputFormat format = out_.format();
+    if (!out_.format_given() && !out_.path_given()) {
+      bool trajectories = true;
+      for (const auto& path : inputs_) trajectories = trajectories && is_trajectory_file(path);
+      if (trajectories) format = OutputFormat::json;
+    }
+    if (format == OutputFormat::json) {
+      out_.write(trajectory_goal_json(messages));
+      out_.close();
+      return;
+    }
+    io::WriterOptions options;
+    options.format = format == OutputFormat::csv    ? io::Format::Csv
+                     : format == OutputFormat::mcap ? io::Format::Mcap
+                                                    : io::Format::JsonLines;
+    if (format == OutputFormat::csv) {
+      // Columns: every joint and chain of the splice (the first message may not name them all).
+      for (const io::Message& m : messages) {
+        const auto& names = m.kind == io::MessageKind::Joint ? m.joint.name : m.support.name;
+        auto& columns = m.kind == io::MessageKind::Joint ? options.csv_joints : options.csv_support;
+        for (const auto& n : names)
+          if (std::find(columns.begin(), columns.end(), n) == columns.end()) columns.push_back(n);
+      }
+    }
+    io::MessageWriter writer = io::MessageWriter::open(out_.path(), options);
+    for (const io::Message& m : messages) (void)writer.write(m);
+    writer.close();
+  }
+
+  std::vector<std::string> inputs_;
+  Time at_{};
+  Time step_{};
+  CLI::Option* at_option_ = nullptr;
+  CLI::Option* step_option_ = nullptr;
+  SpliceOptions options_;
+  std::string from_pose_;
+  bool quiet_ = false;
+  LogInputOptions input_;
+  OutputOptions out_;
+  ModelOptions model_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_splice_command() { return std::make_unique<SpliceCommand>(); }
+
+}  // namespace rmodel::cli
