@@ -250,7 +250,8 @@ McapEncoder::McapEncoder(const WriterOptions& options)
   chunk_.reserve(reserve);
   scratch_.reserve(std::size_t{64} << 10);
   chunk_idx_.reserve(std::size_t{64} << 10);
-  index_[0].reserve(4096);
+  // Joint states and /tf come once per pose; /tf_static and /robot_description once.
+  for (std::size_t ch = 0; ch < kMcapChannels; ++ch) index_[ch].reserve(ch < 2 ? 4096 : 16);
 }
 
 McapEncoder::~McapEncoder() {
