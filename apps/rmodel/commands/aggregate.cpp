@@ -27,6 +27,7 @@ public:
         "support states. Bad lines and rejected messages are reported on stderr, counted and skipped; exit 1 if "
         "anything was rejected");
     model_.add_to(app);
+    model_.add_from_log_to(app);
     stream_.add_to(app);
     batch_.add_to(app);
     stream_.add_output_to(app, {OutputFormat::jsonl, OutputFormat::csv, OutputFormat::mcap}, OutputFormat::jsonl);
@@ -99,7 +100,7 @@ public:
     const std::vector<BatchItem> items =
         batch_.active() ? plan_stream_batch(stream_, batch_) : std::vector<BatchItem>{};
     if (!batch_.active()) (void)stream_.checked_inputs();
-    const Model model = model_.load();
+    const Model model = *model_.load_for_logs(stream_.checked_inputs(), "aggregate", stream_.quiet);
     if (publish_option_->count() > 0) options_.publish = publish_;
     options_.support = !no_support_;
     options_.diff_params = parse_params(diff_param_args_);
@@ -125,7 +126,9 @@ public:
     const auto run_one = [&](const std::string& output, const StreamRun& run) {
       Aggregator aggregator(model, options_);
       io::MessageWriter writer = io::MessageWriter::open(output, writer_options);
-      stream::WriterSink sink(writer);
+      stream::WriterSink writer_sink(writer);
+      TransformOutput transforms;
+      stream::Sink& sink = transforms.sink(writer_sink, writer, stream_.tf ? &model : nullptr);
       std::optional<filters::FilterSink> filtered;
       if (!filter_kind_.empty()) filtered.emplace(sink, filter_kind_, filter_params, model.pose_size());
       const stream::Summary summary =

@@ -80,6 +80,7 @@ public:
         "against the effort limits. Streams with bounded memory. Exit 0 when "
         "the log has no error, 1 when it has, 2 on usage errors");
     model_.add_to(app);
+    model_.add_from_log_to(app);
     app.add_option("log", logs_,
                    "Joint-state log (.jsonl, .json, .csv, .yaml, .mcap, .db3, .bag; '-' for stdin); several with "
                    "--output-dir")
@@ -130,7 +131,7 @@ public:
                          out_.is(OutputFormat::text) ? std::string("txt") : std::string(format_name(out_.format())));
     else if (logs_.size() > 1)
       throw InvalidArgument("check-log checks one log; for one report per log, give --output-dir DIR");
-    const Model model = model_.load();
+    const Model model = *model_.load_for_logs(logs_, "check-log", quiet_);
     if (!batch_.active())
       return check(model, logs_.front(), stdout, quiet_, nullptr, out_.to_stdout() ? nullptr : &out_.path());
 

@@ -87,6 +87,7 @@ public:
         "--floating-base carried by the supporting chains' contact points. Frames: the root link's; gravity "
         "-9.81 m/s² along its z unless --gravity");
     model_.add_to(app);
+    model_.add_from_log_to(app);
     pose_.add_to(app, true);
     // One pose: text, json, csv. --log: a joint-state log, JSON Lines, CSV or MCAP.
     stream_.add_output_to(
@@ -132,6 +133,7 @@ public:
 
   int run() override {
     if (!log_.empty()) return stream_log();
+    if (model_.from_log) throw InvalidArgument("--model-from-log needs --log");
     const Model model = model_.load();
     const auto km = dyn::KinematicModel::from_model(model);
     const std::vector<double> q = pose_.resolve(model);
@@ -255,7 +257,7 @@ private:
       throw InvalidArgument("--support applies to one pose; with --log the log's support states are used");
     if (!velocity_.empty() || !acceleration_.empty() || mass_matrix_)
       throw InvalidArgument("--velocity, --acceleration and --mass-matrix apply to one pose, not to --log");
-    const Model model = model_.load();
+    const Model model = *model_.load_for_logs(stream_.inputs, "dynamics", stream_.quiet);
     AggregatorOptions options;
     if (pose_.given()) options.initial_positions = pose_.resolve(model);
     for (const auto& a : diff_param_args_) filters::parse_param_assignment(a, stream_options_.diff_params);
@@ -272,8 +274,10 @@ private:
     writer_options.csv_fields = io::CsvPosition | io::CsvVelocity | io::CsvEffort;
     writer_options.csv_support = model.chain_names();
     io::MessageWriter writer = io::MessageWriter::open(out_.path(), writer_options);
-    stream::WriterSink sink(writer);
-    dyn::TorqueSink torques(sink, model, stream_options_);
+    stream::WriterSink writer_sink(writer);
+    TransformOutput transforms;
+    dyn::TorqueSink torques(transforms.sink(writer_sink, writer, stream_.tf ? &model : nullptr), model,
+                            stream_options_);
     const stream::Summary summary = run_stream("dynamics", stream_, aggregator, torques);
     if (!summary.output_closed) writer.close();
     if (torques.rejected_support_states() > 0)

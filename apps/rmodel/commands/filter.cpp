@@ -107,6 +107,7 @@ public:
         "Output format: the stream's jsonl, csv or mcap; with --list text or json; with --step csv or jsonl "
         "(default: from -o's extension, else jsonl, text with --list, csv with --step)");
     model_.add_to(app);
+    model_.add_from_log_to(app);
     const char* group = "Filter";
     app.add_option("-p,--param", param_args_, "Filter parameter NAME=VALUE (repeatable; see --list)")
         ->allow_extra_args(false)
@@ -287,8 +288,10 @@ private:
         batch_.active() ? plan_stream_batch(stream_, batch_) : std::vector<BatchItem>{};
     if (!batch_.active()) (void)stream_.checked_inputs();
     field_ = rf::parse_joint_field(field_text_);
-    std::optional<Model> model;
-    if (model_given()) model.emplace(model_.load());
+    std::optional<Model> model =
+        model_.load_for_logs(stream_.checked_inputs(), "filter", stream_.quiet,
+                             stream_.tf ? ModelOptions::LogModel::needed : ModelOptions::LogModel::asked);
+    const Model* transforms_model = stream_.tf ? &*model : nullptr;
 
     std::vector<std::string> selection = joints_;
     std::optional<std::vector<std::string>> known;
@@ -319,7 +322,9 @@ private:
         rf::StreamFilter filter(kind.name, given_params_, field_, selection, known);
         add_model_joints(filter);
         io::MessageWriter writer = io::MessageWriter::open(item.output, writer_options);
-        stream::WriterSink sink(writer);
+        stream::WriterSink writer_sink(writer);
+        TransformOutput transforms;
+        stream::Sink& sink = transforms.sink(writer_sink, writer, transforms_model);
         RecordingStage stage(filter);
         const stream::Summary summary = rmodel::cli::run_stream("filter", stream_, stage, sink, batch_stream_run(item));
         if (!summary.output_closed) writer.close();  // MCAP: the summary and footer
@@ -335,7 +340,9 @@ private:
     period_ = filter.params().count("T") != 0 ? filter.params().at("T") : 0.01;
 
     io::MessageWriter writer = io::MessageWriter::open(stream_.out.path(), writer_options);
-    stream::WriterSink sink(writer);
+    stream::WriterSink writer_sink(writer);
+    TransformOutput transforms;
+    stream::Sink& sink = transforms.sink(writer_sink, writer, transforms_model);
     RecordingStage stage(filter);
     PlotSink plot_sink(*this, sink, stage, filter);
     const stream::Summary summary =
@@ -364,8 +371,6 @@ private:
     }
     return code;
   }
-
-  bool model_given() const { return model_.given(); }
 
   /// The field's values of `state`, or nullptr when absent.
   const std::vector<double>* values(const JointState& state) const {

@@ -35,6 +35,7 @@ public:
         "rad) in the base (root link) frame, or in the chain's first_link frame with --chain; at one pose, or for "
         "every joint-state message of a log (--log)");
     model_.add_to(app);
+    model_.add_from_log_to(app);
     pose_.add_to(app, true);
     // One pose: text, json, csv. --log: a record per joint state, text, jsonl or csv.
     out_.add_to(app, {OutputFormat::text, OutputFormat::json, OutputFormat::csv, OutputFormat::jsonl},
@@ -74,7 +75,9 @@ public:
       stream_.inputs = {log_};
       inputs = stream_.checked_inputs();
     }
-    const Model model = model_.load();
+    if (model_.from_log && log_.empty()) throw InvalidArgument("--model-from-log needs --log");
+    const Model model =
+        inputs ? *model_.load_for_logs(*inputs, "fk", stream_.quiet) : model_.load();
     // Mimic joints read their slot of the pose, which follows the master unless the input
     // gave the mimic joint's own value (robot_state_publisher keeps that one).
     kin::KinematicModel km = chain_.empty()

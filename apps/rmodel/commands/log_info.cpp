@@ -1,5 +1,7 @@
 // rmodel log-info: what a ROS log holds — topics, types, message counts, time span and rate
 // per topic — as `ros2 bag info` and `mcap info` show it; `--format json` for scripts.
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "app.hpp"
@@ -19,7 +21,7 @@ class LogInfoCommand : public Command {
 public:
   void setup(CLI::App& app) override {
     app.description(
-        "What a ROS log holds: format, topics with their types, message counts, time span and rate. Reads "
+        "What a ROS log holds: format, topics with their types, message counts, time span and rate, and whether it carries the robot's model (a URDF on /robot_description). Reads "
         "MCAP files, ROS 2 .db3 files and rosbag2 directories, and ROS 1 bags, without decoding the messages");
     app.add_option("log", log_, "ROS log (.mcap, .db3, .bag, or a rosbag2 directory)")->required()->type_name("LOG");
     out_.add_to(app, {OutputFormat::text, OutputFormat::json, OutputFormat::csv}, OutputFormat::text);
@@ -28,7 +30,14 @@ public:
   int run() override {
     // The summary of a log is read from its index and end records: a pipe has neither.
     if (log_ == "-") throw InvalidArgument("log-info reads a log file or a rosbag2 directory, not standard input");
-    const io::LogInfo info = io::read_log_info(log_);
+    io::LogInfo info = io::read_log_info(log_);
+    // The model the log carries, if any: read up to it (a recorder receives it first).
+    std::optional<io::RecordedModel> model;
+    try {
+      model = io::robot_description(log_);
+    } catch (const ParseError& e) {
+      info.problems.push_back(e.what());
+    }
     if (out_.is(OutputFormat::json)) {
       Json doc = json_document("rmodel.log_info");
       doc["path"] = info.path;
@@ -43,6 +52,10 @@ public:
         doc["topics"].push_back({{"name", t.name}, {"type", t.type}, {"messages", t.messages},
                                  {"first_ns", t.first_ns}, {"last_ns", t.last_ns}, {"rate_hz", t.rate_hz()},
                                  {"connections", t.connections}});
+      doc["robot_description"] =
+          model ? Json{{"topic", model->topic}, {"type", model->type}, {"bytes", model->urdf.size()},
+                       {"message", model->message}, {"log_time_ns", model->log_time_ns}}
+                : Json(nullptr);
       doc["problems"] = info.problems;
       out_.write(json_text(doc));
     } else if (out_.is(OutputFormat::csv)) {
@@ -59,6 +72,9 @@ public:
       out += fmt::format("Start:        {} s\n", seconds(info.start_ns));
       out += fmt::format("End:          {} s\n", seconds(info.end_ns));
       out += fmt::format("Messages:     {}\n", info.messages);
+      out += model ? fmt::format("Model:        {} ({}, {} bytes, message {})\n", model->topic, model->type,
+                                 model->urdf.size(), model->message)
+                   : std::string("Model:        none\n");
       out += fmt::format("Topics:       {}\n", info.topics.size());
       std::size_t w = 0, tw = 0;
       for (const auto& t : info.topics) {

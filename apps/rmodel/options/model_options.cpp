@@ -9,7 +9,11 @@
 
 #include "rmodel/check.hpp"
 #include "rmodel/error.hpp"
+#include "rmodel/io/bag.hpp"
+#include "rmodel/limits.hpp"
 #include "rmodel/model_source.hpp"
+#include "rmodel/semantics.hpp"
+#include "terminal.hpp"
 
 namespace rmodel::cli {
 
@@ -37,6 +41,15 @@ void ModelOptions::add_to(CLI::App& app) {
       ->allow_extra_args(false)
       ->group(group);
   add_xacro_arg_option(app, xacro_args, group);
+}
+
+void ModelOptions::add_from_log_to(CLI::App& app) {
+  auto* option = app.add_flag("--model-from-log", from_log,
+                              "Use the URDF the log recorded on /robot_description (std_msgs String), as when no "
+                              "model is given; an error when the log has none")
+                     ->group("Model");
+  for (const char* name : {"--urdf", "--model", "--sample"})
+    if (auto* other = app.get_option_no_throw(name)) option->excludes(other);
 }
 
 void add_xacro_arg_option(CLI::App& app, std::vector<std::string>& args, const char* group) {
@@ -81,6 +94,56 @@ bool ModelOptions::given() const { return names_a_model(request()); }
 
 Model ModelOptions::load() const {
   Model model = Model::load(resolve());
+  warn_mistakes(model);
+  return model;
+}
+
+std::optional<Model> ModelOptions::load_for_logs(std::span<const std::string> logs, std::string_view command,
+                                                 bool quiet, LogModel use) const {
+  const ModelRequest named = apply_model_environment(request());
+  const bool urdf_named = !named.urdf.empty() || !named.manifest.empty() || named.sample;
+  if (!from_log && urdf_named) return load();
+  if (!from_log && use == LogModel::asked) {
+    if (named.semantics.empty() && named.limits.empty()) return std::nullopt;
+    return load();  // semantics without a URDF: the usual error
+  }
+  // The first log that carries a model; standard input is read once, by the replay.
+  std::optional<io::RecordedModel> recorded;
+  std::string log;
+  std::vector<std::string> looked;
+  for (const auto& path : logs) {
+    if (path == "-") continue;
+    looked.push_back(path);
+    recorded = io::robot_description(path);
+    if (recorded) {
+      log = path;
+      break;
+    }
+  }
+  if (!recorded) {
+    std::string where;
+    for (std::size_t i = 0; i < looked.size(); ++i)
+      where += (i == 0 ? "" : i + 1 == looked.size() ? " or " : ", ") + looked[i];
+    if (from_log)
+      throw InvalidArgument(looked.empty() ? std::string("--model-from-log: standard input is not looked in for a "
+                                                         "model; give the log as a file")
+                                           : fmt::format("--model-from-log: no /robot_description (std_msgs String) "
+                                                         "in {}",
+                                                         where));
+    throw InvalidArgument(fmt::format("no model given: use --urdf FILE [--semantics FILE], --model MANIFEST or "
+                                      "--sample{}",
+                                      looked.empty() ? std::string()
+                                                     : fmt::format(" (no /robot_description in {})", where)));
+  }
+  std::optional<Semantics> semantics;
+  if (!named.semantics.empty()) semantics = load_semantics(named.semantics, named.semantics_format);
+  std::optional<JointLimitsFile> limits;
+  if (!named.limits.empty()) limits = load_joint_limits(named.limits);
+  Model model = Model::from_urdf_string(std::move(recorded->urdf), log + ":" + recorded->topic, std::move(semantics),
+                                        std::move(limits));
+  if (!quiet)
+    terminal::diagnostic(fmt::format("rmodel {}: the model is the URDF {} recorded on {} (robot '{}')", command, log,
+                                     recorded->topic, model.robot_name()));
   warn_mistakes(model);
   return model;
 }

@@ -4,7 +4,9 @@
 
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -26,9 +28,13 @@ struct ModelOptions {
   std::vector<std::string> package_paths;  ///< --package-path, in order
   std::vector<std::string> xacro_args;     ///< --xacro-arg NAME:=VALUE, in order
   bool sample = false;
+  bool from_log = false;  ///< --model-from-log
 
   /// Declares the options on a subcommand.
   void add_to(CLI::App& app);
+  /// Declares --model-from-log (commands that read logs; after add_to: it excludes -u, -m
+  /// and --sample).
+  void add_from_log_to(CLI::App& app);
   /// The options as a library request (no environment applied).
   /// @throws rmodel::InvalidArgument for a malformed --xacro-arg.
   [[nodiscard]] ModelRequest request() const;
@@ -39,6 +45,20 @@ struct ModelOptions {
   [[nodiscard]] bool given() const;
   /// Resolves and loads the model.
   [[nodiscard]] Model load() const;
+  /// Whether a command that reads logs looks in them for a model when no URDF is named.
+  enum class LogModel {
+    needed,  ///< the command needs a model: the log's when no URDF is named
+    asked,   ///< only with --model-from-log (the command runs without a model)
+  };
+  /// The model of a command that reads `logs` ("-": stdin, which is not looked in): with
+  /// --model-from-log, or when no URDF is named (options or environment) and `use` is
+  /// needed, the URDF the first log that carries one recorded on /robot_description
+  /// (io::robot_description), with the semantics and limits given, said on stderr ("rmodel
+  /// COMMAND: ...") unless `quiet`; else the model named, if any. nullopt only when `use` is
+  /// asked and neither is there.
+  /// @throws InvalidArgument when a model is needed and none is found (naming the logs).
+  [[nodiscard]] std::optional<Model> load_for_logs(std::span<const std::string> logs, std::string_view command,
+                                                   bool quiet, LogModel use = LogModel::needed) const;
   /// True when a semantic description will be loaded.
   [[nodiscard]] bool has_semantics() const { return !resolve().semantics_path.empty(); }
 };

@@ -93,6 +93,12 @@ void StreamOptions::add_output_to(CLI::App& app, std::vector<OutputFormat> allow
           ->type_name("BYTES")
           ->capture_default_str()
           ->group("Streams");
+  tf_option_ = app.add_flag("--tf", tf,
+                            "MCAP output: also the robot's frames as robot_state_publisher publishes them, for "
+                            "Foxglove's 3D panel: every movable joint's transform on /tf at each joint state, the "
+                            "fixed joints' on /tf_static and the URDF on /robot_description (needs a model: given, "
+                            "or the log's)")
+                   ->group("Streams");
 }
 
 void StreamOptions::check_output(bool streams) const {
@@ -100,7 +106,7 @@ void StreamOptions::check_output(bool streams) const {
     OutputOptions::refuse(fmt::format("--stamp {} applies to JSON Lines output (-f jsonl), not to {}", stamp,
                                       format_name(out.format())));
   if (flush_each && !streams) OutputOptions::refuse("--flush-each applies where messages are streamed out");
-  for (const CLI::Option* mcap_only : {mcap_compression_option_, mcap_chunk_size_option_})
+  for (const CLI::Option* mcap_only : {mcap_compression_option_, mcap_chunk_size_option_, tf_option_})
     if (mcap_only != nullptr && mcap_only->count() > 0 && !(streams && out.is(OutputFormat::mcap)))
       OutputOptions::refuse(fmt::format("{} applies to MCAP output (-f mcap or -o FILE.mcap), not to {}",
                                         mcap_only->get_name(), streams ? format_name(out.format()) : "this mode"));
@@ -131,6 +137,12 @@ std::vector<std::string> StreamOptions::checked_inputs() const {
       throw IoError(path, "is a directory, expected a file (or a rosbag2 directory with metadata.yaml)");
   }
   return list;
+}
+
+stream::Sink& TransformOutput::sink(stream::Sink& next, io::MessageWriter& writer, const Model* model) {
+  if (model == nullptr) return next;
+  transforms_.emplace(next, writer, *model);
+  return *transforms_;
 }
 
 void StreamStats::print_summary(const char* command, const std::string& label) const {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <utility>
 #include <string>
 #include <string_view>
@@ -15,6 +16,7 @@
 #include "rmodel/io/reader.hpp"
 #include "rmodel/io/writer.hpp"
 #include "rmodel/stream.hpp"
+#include "rmodel/transform_stream.hpp"
 #include "options/input_options.hpp"
 #include "options/output.hpp"
 
@@ -40,6 +42,7 @@ struct StreamOptions {
   bool flush_each = false;
   unsigned threads = 2;                ///< --threads: 2 reads a log file on a second thread
   bool merge = false;                  ///< --merge: the inputs interleaved by time (MessageReader::merge)
+  bool tf = false;                     ///< --tf: the robot's transforms in the MCAP output
   io::ChunkCompression mcap_compression = io::WriterOptions{}.mcap_compression;  ///< --mcap-compression
   std::size_t mcap_chunk_size = io::WriterOptions{}.mcap_chunk_size;           ///< --mcap-chunk-size
 
@@ -62,6 +65,18 @@ struct StreamOptions {
 private:
   CLI::Option* mcap_compression_option_ = nullptr;  ///< set when MCAP is among the outputs
   CLI::Option* mcap_chunk_size_option_ = nullptr;
+  CLI::Option* tf_option_ = nullptr;
+};
+
+/// The sink of a run that writes `--tf`: the joint states to `next`, the robot's transforms
+/// beside them (stream::TransformSink) when there is a model.
+class TransformOutput {
+public:
+  /// `next` alone when `model` is nullptr (no --tf), else a TransformSink in front of it.
+  stream::Sink& sink(stream::Sink& next, io::MessageWriter& writer, const Model* model);
+
+private:
+  std::optional<stream::TransformSink> transforms_;
 };
 
 /// The input options of a command that streams the one log of an option such as `--log

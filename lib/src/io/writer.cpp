@@ -514,6 +514,22 @@ public:
     return st;
   }
 
+  /// A message beside the joint states (MCAP only): `add` writes it into the encoder.
+  template <class Add>
+  WriteStatus write_beside(Add&& add) {
+    if (closed_) throw InvalidArgument(name_ + ": write after the writer was closed");
+    if (format_ != Format::Mcap) return WriteStatus::Skipped;
+    if (!add(*mcap_, buf_)) return WriteStatus::Skipped;
+    if (opt_.flush_each_message) mcap_->close_chunk(buf_);
+    if (string_) {
+      string_->append(buf_.data(), buf_.size());
+      buf_.clear();
+    } else if (opt_.flush_each_message || buf_.size() >= kFlushThreshold) {
+      flush();
+    }
+    return WriteStatus::Written;
+  }
+
   void close() {
     if (closed_) return;
     closed_ = true;
@@ -804,6 +820,18 @@ WriteStatus MessageWriter::write_sync(Time stamp, std::optional<std::int64_t> cy
   p.stamp = stamp;
   p.cycle = cycle;
   return impl_->write(p);
+}
+
+WriteStatus MessageWriter::write_transforms(std::span<const FrameTransform> transforms, Time stamp, bool fixed) {
+  return impl_->write_beside([&](detail::McapEncoder& mcap, fmt::memory_buffer& out) {
+    return mcap.add_transforms(transforms, stamp, fixed, out);
+  });
+}
+
+WriteStatus MessageWriter::write_robot_description(std::string_view urdf, Time stamp) {
+  return impl_->write_beside([&](detail::McapEncoder& mcap, fmt::memory_buffer& out) {
+    return mcap.add_robot_description(urdf, stamp, out);
+  });
 }
 
 void MessageWriter::flush() { impl_->flush(); }

@@ -36,6 +36,7 @@
 ///   chunks go on; read in file order (a pipe, a ROS 1 bag), it ends the reading.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -82,5 +83,26 @@ struct RMODEL_API LogInfo {
 /// Scans a log (MCAP, .db3 / rosbag2 directory, ROS 1 bag) without decoding messages.
 /// Throws IoError when the path cannot be opened, InvalidArgument when it is not a ROS log.
 [[nodiscard]] RMODEL_API LogInfo read_log_info(const std::string& path);
+
+/// The robot model a log recorded: what robot_state_publisher publishes on
+/// `/robot_description` (latched in ROS 1, transient local in ROS 2), the URDF text.
+struct RMODEL_API RecordedModel {
+  std::string urdf;             ///< the message's `data`, unchanged
+  std::string topic;            ///< `/robot_description`
+  std::string type;             ///< as stored: `std_msgs/msg/String` (ROS 2) or `std_msgs/String` (ROS 1)
+  std::uint64_t message = 0;    ///< its number among the log's messages (1-based, all topics, replay order)
+  std::int64_t log_time_ns = 0; ///< when the recorder received it
+};
+
+/// The robot description a ROS log carries: the first message on the topic
+/// `/robot_description` of type `std_msgs/msg/String` (MCAP, `.db3`, a rosbag2 directory) or
+/// `std_msgs/String` (a ROS 1 bag), in replay order. A recorder receives it first (it is
+/// latched), so the log is read only up to it; a log without one is read to its end.
+/// nullopt when the log has none, when it is damaged before one (the reader reports the
+/// damage when the log is replayed), when `path` is not a ROS log (JSON Lines, CSV and YAML
+/// logs carry no model), and for standard input ("-", which cannot be read twice).
+/// @throws IoError when the path cannot be opened; ParseError (the log and the message
+///         number) when the message is not a string.
+[[nodiscard]] RMODEL_API std::optional<RecordedModel> robot_description(const std::string& path);
 
 }  // namespace rmodel::io

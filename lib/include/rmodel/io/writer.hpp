@@ -45,7 +45,13 @@
 ///   infinities and −0 included), so MessageReader gives back the same joint states.
 ///   Support states, sync ticks and times outside the int32 seconds of a ROS 2 stamp
 ///   (before 1901, after 2038) are WriteStatus::Skipped. cycle is not
-///   stored. The file is complete only after close() (or destruction): the last chunk,
+///   stored.
+///   A robot's frames and model, as robot_state_publisher publishes them, go beside the joint
+///   states on channels declared when first written: write_transforms() on `/tf` and
+///   `/tf_static` (`tf2_msgs/msg/TFMessage`), write_robot_description() on
+///   `/robot_description` (`std_msgs/msg/String`; `/tf_static` and `/robot_description`
+///   offered transient local, as robot_state_publisher latches them). Their log time follows
+///   the same rule as the joint states'. The file is complete only after close() (or destruction): the last chunk,
 ///   the summary and the footer are written then.
 /// - **Buffering.** Output collects in a memory buffer that is written out when it exceeds
 ///   64 KiB, on flush(), after every message with WriterOptions::flush_each_message, and on
@@ -60,12 +66,15 @@
 /// - No allocation per message once the buffer and the caches have grown to the message
 ///   size.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rmodel/io/format.hpp"
@@ -123,6 +132,15 @@ enum class WriteStatus {
             ///< beyond a ROS 2 stamp in MCAP); nothing was written
 };
 
+/// One frame relative to another (a `geometry_msgs/msg/TransformStamped` without its stamp):
+/// the child frame's origin and axes in the parent frame.
+struct RMODEL_API FrameTransform {
+  std::string parent;                            ///< `header.frame_id`: a link
+  std::string child;                             ///< `child_frame_id`: a link below it
+  std::array<double, 3> translation{};           ///< the child's origin in the parent frame (m)
+  std::array<double, 4> rotation{0, 0, 0, 1};    ///< unit quaternion x, y, z, w: child axes in the parent frame
+};
+
 /// Writes messages. Move-only.
 class RMODEL_API MessageWriter {
 public:
@@ -152,6 +170,13 @@ public:
   WriteStatus write(const SupportState& state, std::optional<std::int64_t> cycle = std::nullopt);
   /// Writes a sync tick at `stamp`, with a cycle number when given.
   WriteStatus write_sync(Time stamp, std::optional<std::int64_t> cycle = std::nullopt);
+  /// MCAP: writes `transforms` as one `tf2_msgs/msg/TFMessage`, each stamped `stamp`, on
+  /// `/tf` (`fixed`: on `/tf_static`, for transforms that never change). Other formats, and a
+  /// stamp beyond a ROS 2 stamp: WriteStatus::Skipped. Allocates nothing once warm.
+  WriteStatus write_transforms(std::span<const FrameTransform> transforms, Time stamp, bool fixed = false);
+  /// MCAP: writes `urdf` as a `std_msgs/msg/String` on `/robot_description`, logged at
+  /// `stamp`. Other formats: WriteStatus::Skipped.
+  WriteStatus write_robot_description(std::string_view urdf, Time stamp);
 
   /// Writes out everything buffered (MCAP: the completed chunks). Throws IoError when the
   /// system write fails.

@@ -29,6 +29,14 @@ namespace rmodel::kinematics {
 ///         InvalidArgument when `ws` was built for another model.
 RMODEL_API void forward_kinematics(const KinematicModel& model, Workspace& ws, std::span<const double> q);
 
+/// The transform a body's joint makes at pose `q` (pose_size() values, rad or m): from the
+/// parent's link frame to the body's, origin · M(scale · q[q_index] + offset) · Trans(tip),
+/// what robot_state_publisher publishes for the joint (child frame in the parent frame).
+/// Fixed joints: their origin; a movable joint outside the pose (q_index −1) reads 0. Read
+/// from the body's origin and axis alone (not from forward_kinematics). Allocates nothing.
+/// @throws SizeMismatch when q is shorter than the body's slot.
+RMODEL_API Eigen::Isometry3d joint_transform(const Body& body, std::span<const double> q);
+
 /// Same, from a KDL joint array (size pose_size()).
 RMODEL_API void forward_kinematics(const KinematicModel& model, Workspace& ws, const KDL::JntArray& q);
 

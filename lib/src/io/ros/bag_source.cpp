@@ -474,24 +474,31 @@ std::unique_ptr<BagSource> open_bag_source(int fd, const std::string& path, cons
   }
 }
 
+OpenedLog::OpenedLog(const std::string& path) : fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
+  if (fd < 0) throw IoError(path, std::strerror(errno));
+  try {
+    source = open_bag_source(fd, path, ReaderOptions{}, format);
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+}
+
+OpenedLog::~OpenedLog() {
+  source.reset();
+  ::close(fd);
+}
+
 }  // namespace rmodel::io::detail
 
 namespace rmodel::io {
 
 LogInfo read_log_info(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw IoError(path, std::strerror(errno));
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
-  ReaderOptions options;
-  Format format = Format::Auto;
-  auto source = detail::open_bag_source(fd, path, options, format);
-  if (!source)
+  detail::OpenedLog log(path);
+  if (!log.source)
     throw InvalidArgument(path + ": not a ROS log (expected an MCAP file, a ROS 1 bag, a .db3 or a rosbag2 directory)");
-  LogInfo info = source->scan();
-  info.format = format;
+  LogInfo info = log.source->scan();
+  info.format = log.format;
   return info;
 }
 

@@ -167,6 +167,9 @@ public:
   [[nodiscard]] bool pending() const noexcept { return pending_pos_ < pending_.size(); }
   /// Scans the whole log without decoding payloads (log-info).
   LogInfo scan();
+  /// Reads the log up to its first robot description (robot_description.cpp); nullopt at
+  /// the end or at damage. Use a fresh source: it consumes what it reads.
+  std::optional<RecordedModel> find_robot_description();
 
   /// The time window of the reading, in log time [lo, hi) (resolved by MessageReader). With
   /// TimeSource::Log and only JointState topics (no --topic: a trajectory's points lie after
@@ -236,6 +239,18 @@ private:
 /// rosbag2 directory), else nullptr. `format` is the detected one.
 std::unique_ptr<BagSource> open_bag_source(int fd, const std::string& path, const ReaderOptions& options,
                                            Format& format);
+
+/// A ROS log opened by its path: the descriptor (closed with it) and its source, nullptr when
+/// the file is not a ROS log. @throws IoError when the path cannot be opened.
+struct OpenedLog {
+  explicit OpenedLog(const std::string& path);
+  ~OpenedLog();
+  OpenedLog(const OpenedLog&) = delete;
+  OpenedLog& operator=(const OpenedLog&) = delete;
+  int fd = -1;
+  Format format = Format::Auto;
+  std::unique_ptr<BagSource> source;
+};
 
 std::unique_ptr<BagSource> make_mcap_source(int fd, std::string name, BagOptions options);
 std::unique_ptr<BagSource> make_rosbag1_source(int fd, std::string name, BagOptions options);

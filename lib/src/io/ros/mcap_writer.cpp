@@ -19,8 +19,6 @@ namespace {
 
 using namespace mcap;  // opcodes and magic
 
-constexpr std::uint16_t kSchemaId = 1;
-constexpr std::uint16_t kChannelId = 1;
 constexpr int kZstdLevel = 1;  // fast: joint states compress well at any level (design.md)
 
 // The standard ROS 2 definition of sensor_msgs/msg/JointState with its dependencies, in
@@ -85,6 +83,62 @@ constexpr std::string_view kQosProfiles =
     "    sec: 9223372036\n    nsec: 854775807\n  lifespan:\n    sec: 9223372036\n    nsec: 854775807\n"
     "  liveliness: automatic\n  liveliness_lease_duration:\n    sec: 9223372036\n    nsec: 854775807\n"
     "  avoid_ros_namespace_conventions: false";
+
+// The definitions of tf2_msgs/msg/TFMessage and std_msgs/msg/String in the same concatenated
+// `ros2msg` form: the fields of each message (their comments left out), dependencies after.
+constexpr std::string_view kTfMessageSchema =
+    "geometry_msgs/TransformStamped[] transforms\n"
+    "================================================================================\n"
+    "MSG: geometry_msgs/TransformStamped\n"
+    "std_msgs/Header header\n"
+    "string child_frame_id\n"
+    "geometry_msgs/Transform transform\n"
+    "================================================================================\n"
+    "MSG: std_msgs/Header\n"
+    "builtin_interfaces/Time stamp\n"
+    "string frame_id\n"
+    "================================================================================\n"
+    "MSG: builtin_interfaces/Time\n"
+    "int32 sec\n"
+    "uint32 nanosec\n"
+    "================================================================================\n"
+    "MSG: geometry_msgs/Transform\n"
+    "geometry_msgs/Vector3 translation\n"
+    "geometry_msgs/Quaternion rotation\n"
+    "================================================================================\n"
+    "MSG: geometry_msgs/Vector3\n"
+    "float64 x\n"
+    "float64 y\n"
+    "float64 z\n"
+    "================================================================================\n"
+    "MSG: geometry_msgs/Quaternion\n"
+    "float64 x 0\n"
+    "float64 y 0\n"
+    "float64 z 0\n"
+    "float64 w 1\n";
+constexpr std::string_view kStringSchema = "string data\n";
+
+// What robot_state_publisher offers for /tf_static and /robot_description: transient local,
+// so that a late subscriber (and `ros2 bag play`) still gets the one message.
+constexpr std::string_view kLatchedQosProfiles =
+    "- history: unknown\n  depth: 0\n  reliability: reliable\n  durability: transient_local\n  deadline:\n"
+    "    sec: 9223372036\n    nsec: 854775807\n  lifespan:\n    sec: 9223372036\n    nsec: 854775807\n"
+    "  liveliness: automatic\n  liveliness_lease_duration:\n    sec: 9223372036\n    nsec: 854775807\n"
+    "  avoid_ros_namespace_conventions: false";
+
+struct SchemaText {
+  std::string_view name, text;
+};
+constexpr SchemaText kSchemas[3] = {{"sensor_msgs/msg/JointState", kJointStateSchema},
+                                    {"tf2_msgs/msg/TFMessage", kTfMessageSchema},
+                                    {"std_msgs/msg/String", kStringSchema}};
+/// Per channel (McapChannel order): its schema (index into kSchemas) and QoS.
+constexpr std::size_t kChannelSchema[kMcapChannels] = {0, 1, 1, 2};
+constexpr std::string_view kChannelQos[kMcapChannels] = {kQosProfiles, kQosProfiles, kLatchedQosProfiles,
+                                                         kLatchedQosProfiles};
+
+constexpr std::uint16_t channel_id(std::size_t channel) noexcept { return static_cast<std::uint16_t>(channel + 1); }
+constexpr std::uint16_t schema_id(std::size_t schema) noexcept { return static_cast<std::uint16_t>(schema + 1); }
 
 /// Little-endian stores through a pointer.
 struct Put {
@@ -157,10 +211,14 @@ struct Cdr {
     align(4);
     o.u32(v);
   }
-  void str(const std::string& s) noexcept {
+  void str(std::string_view s) noexcept {
     u32(static_cast<std::uint32_t>(s.size() + 1));
     o.bytes(s.data(), s.size());
     o.u8(0);
+  }
+  void f64(double v) noexcept {
+    align(8);
+    o.le(v);
   }
   void doubles(const std::vector<double>& v) noexcept {
     u32(static_cast<std::uint32_t>(v.size()));
@@ -177,6 +235,12 @@ std::size_t cdr_bound(const JointState& s) noexcept {
   return n + 8 * (s.position.size() + s.velocity.size() + s.effort.size());
 }
 
+std::size_t cdr_bound(std::span<const FrameTransform> transforms) noexcept {
+  std::size_t n = 4 + 8;
+  for (const FrameTransform& t : transforms) n += 4 + 4 + 8 + t.parent.size() + 8 + t.child.size() + 8 + 56;
+  return n;
+}
+
 }  // namespace
 
 McapEncoder::McapEncoder(const WriterOptions& options)
@@ -186,7 +250,8 @@ McapEncoder::McapEncoder(const WriterOptions& options)
   chunk_.reserve(reserve);
   scratch_.reserve(std::size_t{64} << 10);
   chunk_idx_.reserve(std::size_t{64} << 10);
-  index_.reserve(4096);
+  // Joint states and /tf come once per pose; /tf_static and /robot_description once.
+  for (std::size_t ch = 0; ch < kMcapChannels; ++ch) index_[ch].reserve(ch < 2 ? 4096 : 16);
 }
 
 McapEncoder::~McapEncoder() {
@@ -209,87 +274,135 @@ void McapEncoder::begin(fmt::memory_buffer& out) {
     o.str("rmodel");
   });
   emit(out, scratch_);
-  record(scratch_, kSchema, 64 + kJointStateSchema.size(), [](Put& o) {
-    o.u16(kSchemaId);
-    o.str("sensor_msgs/msg/JointState");
-    o.str("ros2msg");
-    o.str(kJointStateSchema);
-  });
-  emit(out, scratch_);
-  channel_record();
-  emit(out, scratch_);
+  declare(McapChannel::joint_states, out);
 }
 
-void McapEncoder::channel_record() {
-  record(scratch_, kChannel, 96 + topic_.size() + kQosProfiles.size(), [&](Put& o) {
-    o.u16(kChannelId);
-    o.u16(kSchemaId);
-    o.str(topic_);
+void McapEncoder::schema_record(std::size_t schema) {
+  const SchemaText& text = kSchemas[schema];
+  record(scratch_, kSchema, 64 + text.name.size() + text.text.size(), [&](Put& o) {
+    o.u16(schema_id(schema));
+    o.str(text.name);
+    o.str("ros2msg");
+    o.str(text.text);
+  });
+}
+
+void McapEncoder::channel_record(std::size_t channel) {
+  static constexpr std::string_view kTopics[kMcapChannels] = {"", "/tf", "/tf_static", "/robot_description"};
+  const std::string_view topic = channel == 0 ? std::string_view(topic_) : kTopics[channel];
+  const std::string_view qos = kChannelQos[channel];
+  record(scratch_, kChannel, 96 + topic.size() + qos.size(), [&](Put& o) {
+    o.u16(channel_id(channel));
+    o.u16(schema_id(kChannelSchema[channel]));
+    o.str(topic);
     o.str("cdr");
     // metadata: map<string, string> of one entry, its byte length first
-    o.u32(static_cast<std::uint32_t>(8 + std::string_view("offered_qos_profiles").size() + kQosProfiles.size()));
+    o.u32(static_cast<std::uint32_t>(8 + std::string_view("offered_qos_profiles").size() + qos.size()));
     o.str("offered_qos_profiles");
-    o.str(kQosProfiles);
+    o.str(qos);
   });
 }
 
-bool McapEncoder::add(const JointState& s, std::optional<Time> t, fmt::memory_buffer& out) {
+void McapEncoder::declare(McapChannel channel, fmt::memory_buffer& out) {
+  const auto c = static_cast<std::size_t>(channel);
+  if (declared_[c]) return;
+  declared_[c] = true;
+  const std::size_t schema = kChannelSchema[c];
+  if (!schema_declared_[schema]) {
+    schema_declared_[schema] = true;
+    schema_record(schema);
+    emit(out, scratch_);
+  }
+  channel_record(c);
+  emit(out, scratch_);
+}
+
+template <class Payload>
+bool McapEncoder::add_message(McapChannel channel, std::optional<Time> t, std::size_t bound, fmt::memory_buffer& out,
+                              Payload&& payload) {
   if (ended_) throw InvalidArgument("MCAP writer: write after close()");
   begin(out);
-  std::int64_t sec = 0, nsec = 0;
-  if (t) {
-    sec = t->sec();
-    nsec = t->nanosec();
-    if (sec < INT32_MIN || sec > INT32_MAX) return false;
-  }
+  if (t && (t->sec() < INT32_MIN || t->sec() > INT32_MAX)) return false;
+  declare(channel, out);
+  const auto ch = static_cast<std::size_t>(channel);
   // log_time is when the message was recorded: its stamp, but never earlier than the message
   // written before it, so that every MCAP player, which plays by log time, replays the file in
   // the order it was written (the stamp itself is in the payload, unchanged).
   std::uint64_t log_time = t && t->ns > 0 ? static_cast<std::uint64_t>(t->ns) : 0;
   if (messages_ > 0) log_time = std::max(log_time, last_time_);
   const std::size_t at = chunk_.size();
-  std::uint8_t* const start = chunk_.room(9 + 22 + cdr_bound(s));
+  std::uint8_t* const start = chunk_.room(9 + 22 + bound);
   Put o{start};
   o.u8(kMessage);
   o.u64(0);
-  o.u16(kChannelId);
-  o.u32(static_cast<std::uint32_t>(messages_ + 1));
+  o.u16(channel_id(ch));
+  o.u32(static_cast<std::uint32_t>(channel_messages_[ch] + 1));  // sequence, per channel
   o.u64(log_time);  // log_time
   o.u64(log_time);  // publish_time
-  // CDR
+  // CDR: little-endian encapsulation header, then the message
   o.u8(0);
   o.u8(1);
   o.u8(0);
   o.u8(0);
   Cdr c{o.p, o};
-  c.u32(static_cast<std::uint32_t>(static_cast<std::int32_t>(sec)));
-  c.u32(static_cast<std::uint32_t>(nsec));
-  c.u32(1);  // frame_id "": length 1, a NUL
-  c.o.u8(0);
-  c.u32(static_cast<std::uint32_t>(s.name.size()));
-  for (const auto& name : s.name) c.str(name);
-  c.doubles(s.position);
-  c.doubles(s.velocity);
-  c.doubles(s.effort);
+  payload(c);
   const auto n = static_cast<std::size_t>(c.o.p - start);
   Put len{start + 1};
   len.u64(n - 9);
   chunk_.commit(n);
 
-  if (index_.empty()) {
+  std::vector<Entry>& index = index_[ch];
+  if (chunk_messages_ == 0) {
     chunk_start_ = chunk_end_ = log_time;
   } else {
-    if (log_time < index_.back().time) index_sorted_ = false;
     chunk_start_ = std::min(chunk_start_, log_time);
     chunk_end_ = std::max(chunk_end_, log_time);
   }
-  index_.push_back({log_time, at});
+  if (!index.empty() && log_time < index.back().time) index_sorted_[ch] = false;
+  index.push_back({log_time, at});
+  ++chunk_messages_;
   if (messages_ == 0) first_time_ = last_time_ = log_time;
   first_time_ = std::min(first_time_, log_time);
   last_time_ = std::max(last_time_, log_time);
   ++messages_;
+  ++channel_messages_[ch];
   if (chunk_.size() >= chunk_size_) close_chunk(out);
   return true;
+}
+
+bool McapEncoder::add(const JointState& s, std::optional<Time> t, fmt::memory_buffer& out) {
+  return add_message(McapChannel::joint_states, t, cdr_bound(s), out, [&](Cdr& c) {
+    c.u32(t ? static_cast<std::uint32_t>(static_cast<std::int32_t>(t->sec())) : 0U);
+    c.u32(t ? static_cast<std::uint32_t>(t->nanosec()) : 0U);
+    c.u32(1);  // frame_id "": length 1, a NUL
+    c.o.u8(0);
+    c.u32(static_cast<std::uint32_t>(s.name.size()));
+    for (const auto& name : s.name) c.str(name);
+    c.doubles(s.position);
+    c.doubles(s.velocity);
+    c.doubles(s.effort);
+  });
+}
+
+bool McapEncoder::add_transforms(std::span<const FrameTransform> transforms, Time t, bool fixed,
+                                 fmt::memory_buffer& out) {
+  const auto sec = static_cast<std::uint32_t>(static_cast<std::int32_t>(t.sec()));
+  const auto nanosec = static_cast<std::uint32_t>(t.nanosec());
+  return add_message(fixed ? McapChannel::tf_static : McapChannel::tf, t, cdr_bound(transforms), out, [&](Cdr& c) {
+    c.u32(static_cast<std::uint32_t>(transforms.size()));
+    for (const FrameTransform& f : transforms) {
+      c.u32(sec);
+      c.u32(nanosec);
+      c.str(f.parent);
+      c.str(f.child);
+      for (double v : f.translation) c.f64(v);
+      for (double v : f.rotation) c.f64(v);
+    }
+  });
+}
+
+bool McapEncoder::add_robot_description(std::string_view urdf, Time t, fmt::memory_buffer& out) {
+  return add_message(McapChannel::robot_description, t, 8 + urdf.size() + 1, out, [&](Cdr& c) { c.str(urdf); });
 }
 
 std::size_t McapEncoder::compress() {
@@ -321,7 +434,7 @@ std::size_t McapEncoder::compress() {
 }
 
 void McapEncoder::close_chunk(fmt::memory_buffer& out) {
-  if (index_.empty()) return;
+  if (chunk_messages_ == 0) return;
   const std::uint64_t chunk_at = pos_;
   const std::size_t usize = chunk_.size();
   const std::uint32_t ucrc = crc32(0, chunk_.data(), usize);
@@ -350,35 +463,47 @@ void McapEncoder::close_chunk(fmt::memory_buffer& out) {
   emit(out, body, csize);
   const std::uint64_t chunk_length = pos_ - chunk_at;
 
-  // MessageIndex of the one channel, entries ordered by log_time (then offset).
-  if (!index_sorted_)
-    std::sort(index_.begin(), index_.end(),
-              [](const Entry& a, const Entry& b) { return a.time != b.time ? a.time < b.time : a.offset < b.offset; });
+  // A MessageIndex per channel with messages in the chunk, entries ordered by log_time (then
+  // offset).
   const std::uint64_t index_at = pos_;
-  record(scratch_, kMessageIndex, 6 + 16 * index_.size(), [&](Put& o) {
-    o.u16(kChannelId);
-    o.u32(static_cast<std::uint32_t>(16 * index_.size()));
-    for (const Entry& e : index_) {
-      o.u64(e.time);
-      o.u64(e.offset);
-    }
-  });
-  emit(out, scratch_);
+  std::uint64_t channel_index_at[kMcapChannels] = {};
+  std::uint32_t indexed = 0;
+  for (std::size_t ch = 0; ch < kMcapChannels; ++ch) {
+    std::vector<Entry>& index = index_[ch];
+    if (index.empty()) continue;
+    if (!index_sorted_[ch])
+      std::sort(index.begin(), index.end(),
+                [](const Entry& a, const Entry& b) { return a.time != b.time ? a.time < b.time : a.offset < b.offset; });
+    channel_index_at[ch] = pos_;
+    ++indexed;
+    record(scratch_, kMessageIndex, 6 + 16 * index.size(), [&](Put& o) {
+      o.u16(channel_id(ch));
+      o.u32(static_cast<std::uint32_t>(16 * index.size()));
+      for (const Entry& e : index) {
+        o.u64(e.time);
+        o.u64(e.offset);
+      }
+    });
+    emit(out, scratch_);
+  }
   const std::uint64_t index_length = pos_ - index_at;
 
   // Its ChunkIndex, kept for the summary.
   const std::size_t at = chunk_idx_.size();
-  // content: 4 u64, the map (u32 + u16 + u64), u64, string (u32 + bytes), 2 u64 = 82 + comp
-  Put o{chunk_idx_.room(9 + 82 + comp.size())};
+  // content: 4 u64, the map (u32 + 10 per channel), u64, string (u32 + bytes), 2 u64
+  Put o{chunk_idx_.room(9 + 72 + 10 * kMcapChannels + comp.size())};
   o.u8(kChunkIndex);
   o.u64(0);
   o.u64(chunk_start_);
   o.u64(chunk_end_);
   o.u64(chunk_at);
   o.u64(chunk_length);
-  o.u32(10);  // message_index_offsets: one entry (u16 channel, u64 offset)
-  o.u16(kChannelId);
-  o.u64(index_at);
+  o.u32(10 * indexed);  // message_index_offsets: (u16 channel, u64 offset) per indexed channel
+  for (std::size_t ch = 0; ch < kMcapChannels; ++ch) {
+    if (index_[ch].empty()) continue;
+    o.u16(channel_id(ch));
+    o.u64(channel_index_at[ch]);
+  }
   o.u64(index_length);
   o.str(comp);
   o.u64(csize);
@@ -390,8 +515,11 @@ void McapEncoder::close_chunk(fmt::memory_buffer& out) {
 
   ++chunks_;
   chunk_.clear();
-  index_.clear();
-  index_sorted_ = true;
+  for (std::size_t ch = 0; ch < kMcapChannels; ++ch) {
+    index_[ch].clear();
+    index_sorted_[ch] = true;
+  }
+  chunk_messages_ = 0;
 }
 
 void McapEncoder::end(fmt::memory_buffer& out) {
@@ -422,27 +550,44 @@ void McapEncoder::end(fmt::memory_buffer& out) {
     groups[ngroups++] = {op, pos_, n};
     put(p, n);
   };
-  record(scratch_, kSchema, 64 + kJointStateSchema.size(), [](Put& o) {
-    o.u16(kSchemaId);
-    o.str("sensor_msgs/msg/JointState");
-    o.str("ros2msg");
-    o.str(kJointStateSchema);
-  });
-  group(kSchema, scratch_.data(), scratch_.size());
-  channel_record();
-  group(kChannel, scratch_.data(), scratch_.size());
-  record(scratch_, kStatistics, 64, [&](Put& o) {
+  // Every schema, then every channel declared, each kind one group.
+  ByteBuffer declared;
+  const auto keep_record = [&] {
+    std::memcpy(declared.room(scratch_.size()), scratch_.data(), scratch_.size());
+    declared.commit(scratch_.size());
+  };
+  std::uint16_t schemas = 0;
+  std::uint32_t channels = 0;
+  for (std::size_t k = 0; k < 3; ++k) {
+    if (!schema_declared_[k]) continue;
+    ++schemas;
+    schema_record(k);
+    keep_record();
+  }
+  group(kSchema, declared.data(), declared.size());
+  declared.clear();
+  for (std::size_t ch = 0; ch < kMcapChannels; ++ch) {
+    if (!declared_[ch]) continue;
+    ++channels;
+    channel_record(ch);
+    keep_record();
+  }
+  group(kChannel, declared.data(), declared.size());
+  record(scratch_, kStatistics, 64 + 10 * kMcapChannels, [&](Put& o) {
     o.u64(messages_);
-    o.u16(1);       // schemas
-    o.u32(1);       // channels
-    o.u32(0);       // attachments
-    o.u32(0);       // metadata
+    o.u16(schemas);
+    o.u32(channels);
+    o.u32(0);  // attachments
+    o.u32(0);  // metadata
     o.u32(chunks_);
     o.u64(first_time_);
     o.u64(last_time_);
-    o.u32(10);  // channel_message_counts: one entry
-    o.u16(kChannelId);
-    o.u64(messages_);
+    o.u32(10 * channels);  // channel_message_counts: one entry per channel
+    for (std::size_t ch = 0; ch < kMcapChannels; ++ch) {
+      if (!declared_[ch]) continue;
+      o.u16(channel_id(ch));
+      o.u64(channel_messages_[ch]);
+    }
   });
   group(kStatistics, scratch_.data(), scratch_.size());
   group(kChunkIndex, chunk_idx_.data(), chunk_idx_.size());

@@ -2,16 +2,22 @@
 // Internal: the MCAP encoder behind MessageWriter (Format::Mcap), written from the MCAP
 // specification (mcap.dev/spec). Output, in file order:
 //   magic | Header (profile "ros2") | Schema | Channel
-//   | { Chunk | MessageIndex }*                      (the data section)
+//   | { Chunk | MessageIndex per channel in it }*    (the data section; the Schema and
+//                                                     Channel of /tf, /tf_static and
+//                                                     /robot_description between chunks, before
+//                                                     the chunk of their first message)
 //   | DataEnd (data_section_crc)
-//   | Schema | Channel | Statistics | ChunkIndex*    (the summary section, one group each)
+//   | Schema* | Channel* | Statistics | ChunkIndex*  (the summary section, one group each)
 //   | SummaryOffset per group | Footer | magic
-// Messages are ROS 2 sensor_msgs/msg/JointState in CDR. Everything is written sequentially
+// Messages are ROS 2 sensor_msgs/msg/JointState, tf2_msgs/msg/TFMessage and
+// std_msgs/msg/String in CDR. Everything is written sequentially
 // (no seeking: a pipe works); the summary is kept in memory and written at the end.
 
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <span>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -47,6 +53,10 @@ private:
   std::size_t size_ = 0;
 };
 
+/// The channels the encoder writes (index into its tables; channel id = index + 1).
+enum class McapChannel : std::uint8_t { joint_states, tf, tf_static, robot_description };
+inline constexpr std::size_t kMcapChannels = 4;
+
 class McapEncoder {
 public:
   explicit McapEncoder(const WriterOptions& options);
@@ -59,6 +69,11 @@ public:
   /// Adds a JointState at time `t` (0 and no stamp when `t` is empty). False when the stamp
   /// does not fit a ROS 2 header (sec is int32): nothing is written.
   bool add(const JointState& state, std::optional<Time> t, fmt::memory_buffer& out);
+  /// Adds a TFMessage on /tf or /tf_static, every transform stamped `t`. False (nothing
+  /// written) when `t` does not fit a ROS 2 stamp.
+  bool add_transforms(std::span<const FrameTransform> transforms, Time t, bool fixed, fmt::memory_buffer& out);
+  /// Adds a String on /robot_description logged at `t`.
+  bool add_robot_description(std::string_view urdf, Time t, fmt::memory_buffer& out);
   /// Closes the current chunk (when it holds messages): Chunk and MessageIndex to `out`.
   void close_chunk(fmt::memory_buffer& out);
   /// The last chunk, DataEnd, the summary, the footer and the magic. Once.
@@ -69,7 +84,15 @@ private:
   void emit(fmt::memory_buffer& out, const std::uint8_t* p, std::size_t n);
   void emit(fmt::memory_buffer& out, const ByteBuffer& b) { emit(out, b.data(), b.size()); }
   std::size_t compress();
-  void channel_record();  ///< the Channel record, into scratch_
+  void schema_record(std::size_t schema);    ///< a Schema record, into scratch_
+  void channel_record(std::size_t channel);  ///< a Channel record, into scratch_
+  /// Emits the Schema (once) and Channel records of `channel` when not yet declared.
+  void declare(McapChannel channel, fmt::memory_buffer& out);
+  /// Appends one Message record on `channel` to the open chunk: its header, then `bound`
+  /// bytes at most of CDR written by `payload` (a Cdr&). False when `t` has no ROS 2 stamp.
+  template <class Payload>
+  bool add_message(McapChannel channel, std::optional<Time> t, std::size_t bound, fmt::memory_buffer& out,
+                   Payload&& payload);
 
   std::string topic_;
   ChunkCompression compression_;
@@ -88,9 +111,13 @@ private:
   struct Entry {
     std::uint64_t time, offset;
   };
-  std::vector<Entry> index_;  ///< MessageIndex entries of the open chunk
-  bool index_sorted_ = true;
+  std::vector<Entry> index_[kMcapChannels];  ///< MessageIndex entries of the open chunk, per channel
+  bool index_sorted_[kMcapChannels] = {true, true, true, true};
+  std::size_t chunk_messages_ = 0;            ///< messages in the open chunk
   std::uint64_t chunk_start_ = 0, chunk_end_ = 0;
+  bool declared_[kMcapChannels] = {};
+  bool schema_declared_[3] = {};
+  std::uint64_t channel_messages_[kMcapChannels] = {};
 
   std::uint64_t messages_ = 0;
   std::uint32_t chunks_ = 0;
