@@ -31,7 +31,7 @@ _rmodel_dynamic() {
 # REPLY: the subcommands of the command path $1 ("" for rmodel itself).
 _rmodel_subcommands() {
     case $1 in
-        '') REPLY='check info tree joints chains groups contacts index convert poses diff check-log log-info aggregate filter fk jacobian xacro dynamics help version' ;;
+        '') REPLY='check info tree joints chains groups contacts index convert poses diff check-log log-info aggregate filter fk jacobian xacro dynamics splice help version' ;;
         *) REPLY= ;;
     esac
 }
@@ -51,14 +51,15 @@ _rmodel_options() {
         'convert') REPLY='-h --help -o --output -f --format --from' ;;
         'poses') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output --full' ;;
         'diff') REPLY='-h --help -s --semantics --old-semantics --new-semantics --limits --package-path --xacro-arg --old-limits --new-limits --tolerance --strict -q --quiet -f --format -o --output' ;;
-        'check-log') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --model-from-log -i --input-format --topic --time --time-column --column-prefix --max-gap --period --max-acceleration --tolerance --dynamics --floating-base --max-reports -f --format -o --output -q --quiet --output-dir -j --jobs' ;;
+        'check-log') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --model-from-log -i --input-format --topic --time --time-column --column-prefix --start --end --max-gap --period --max-acceleration --tolerance --dynamics --floating-base --max-reports -f --format -o --output -q --quiet --output-dir -j --jobs' ;;
         'log-info') REPLY='-h --help -f --format -o --output' ;;
-        'aggregate') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --model-from-log --stamp --max-errors --max-reports -q --quiet --flush-each -i --input-format --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size --tf -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --clamp --initial-pose --no-support --filter --filter-param' ;;
-        'filter') REPLY='-h --help --stamp --max-errors --max-reports -q --quiet --flush-each -i --input-format --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size --tf -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --model-from-log -p --param --field --joints --list --step --duration --plot --from --to --plot-joints' ;;
-        'fk') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --model-from-log --pose --pose-file -f --format -o --output --links --chain --with-virtual --orientation --log -i --input-format --topic --time --time-column --column-prefix --max-errors --max-reports -q --quiet --flush-each' ;;
+        'aggregate') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --model-from-log --stamp --max-errors --max-reports -q --quiet --flush-each --threads --merge -i --input-format --topic --time --time-column --column-prefix --start --end --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size --tf -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --clamp --initial-pose --no-support --filter --filter-param' ;;
+        'filter') REPLY='-h --help --stamp --max-errors --max-reports -q --quiet --flush-each --threads --merge -i --input-format --topic --time --time-column --column-prefix --start --end --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size --tf -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --model-from-log -p --param --field --joints --list --step --duration --plot --from --to --plot-joints' ;;
+        'fk') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --model-from-log --pose --pose-file -f --format -o --output --links --chain --with-virtual --orientation --log -i --input-format --topic --time --time-column --column-prefix --start --end --max-errors --max-reports -q --quiet --flush-each --threads' ;;
         'jacobian') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --pose --pose-file -f --format -o --output --chain --link --point --with-virtual' ;;
         'xacro') REPLY='-h --help --xacro-arg --package-path -f --format -o --output' ;;
-        'dynamics') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --model-from-log --pose --pose-file -f --format -o --output --mcap-compression --mcap-chunk-size --tf --velocity --acceleration --gravity --mass-matrix --floating-base --support --log --diff --diff-param -i --input-format --topic --time --time-column --column-prefix --max-errors --max-reports -q --quiet --flush-each' ;;
+        'dynamics') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --model-from-log --pose --pose-file -f --format -o --output --mcap-compression --mcap-chunk-size --tf --velocity --acceleration --gravity --mass-matrix --floating-base --support --log --diff --diff-param -i --input-format --topic --time --time-column --column-prefix --start --end --max-errors --max-reports -q --quiet --flush-each --threads' ;;
+        'splice') REPLY='-h --help --at --law --tau --settle --step --keep-time --from-pose -q --quiet -i --input-format --topic --time --time-column --column-prefix --start --end -f --format -o --output -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg' ;;
         'help') REPLY='-h --help' ;;
         'version') REPLY='-h --help -f --format -o --output' ;;
         *) REPLY= ;;
@@ -80,14 +81,15 @@ _rmodel_value_options() {
         'convert') REPLY=' -o --output -f --format --from ' ;;
         'poses') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output --full ' ;;
         'diff') REPLY=' -s --semantics --old-semantics --new-semantics --limits --package-path --xacro-arg --old-limits --new-limits --tolerance -f --format -o --output ' ;;
-        'check-log') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -i --input-format --topic --time --time-column --column-prefix --max-gap --period --max-acceleration --tolerance --max-reports -f --format -o --output --output-dir -j --jobs ' ;;
+        'check-log') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -i --input-format --topic --time --time-column --column-prefix --start --end --max-gap --period --max-acceleration --tolerance --max-reports -f --format -o --output --output-dir -j --jobs ' ;;
         'log-info') REPLY=' -f --format -o --output ' ;;
-        'aggregate') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg --stamp --max-errors --max-reports -i --input-format --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --initial-pose --filter --filter-param ' ;;
-        'filter') REPLY=' --stamp --max-errors --max-reports -i --input-format --topic --time --time-column --column-prefix --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -p --param --field --joints --duration --plot --from --to --plot-joints ' ;;
-        'fk') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg --pose --pose-file -f --format -o --output --links --chain --orientation --log -i --input-format --topic --time --time-column --column-prefix --max-errors --max-reports ' ;;
+        'aggregate') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg --stamp --max-errors --max-reports --threads -i --input-format --topic --time --time-column --column-prefix --start --end --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --initial-pose --filter --filter-param ' ;;
+        'filter') REPLY=' --stamp --max-errors --max-reports --threads -i --input-format --topic --time --time-column --column-prefix --start --end --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -p --param --field --joints --duration --plot --from --to --plot-joints ' ;;
+        'fk') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg --pose --pose-file -f --format -o --output --links --chain --orientation --log -i --input-format --topic --time --time-column --column-prefix --start --end --max-errors --max-reports --threads ' ;;
         'jacobian') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg --pose --pose-file -f --format -o --output --chain --link --point ' ;;
         'xacro') REPLY=' --xacro-arg --package-path -f --format -o --output ' ;;
-        'dynamics') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg --pose --pose-file -f --format -o --output --mcap-compression --mcap-chunk-size --velocity --acceleration --gravity --support --log --diff --diff-param -i --input-format --topic --time --time-column --column-prefix --max-errors --max-reports ' ;;
+        'dynamics') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg --pose --pose-file -f --format -o --output --mcap-compression --mcap-chunk-size --velocity --acceleration --gravity --support --log --diff --diff-param -i --input-format --topic --time --time-column --column-prefix --start --end --max-errors --max-reports --threads ' ;;
+        'splice') REPLY=' --at --law --tau --settle --step --from-pose -i --input-format --topic --time --time-column --column-prefix --start --end -f --format -o --output -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg ' ;;
         'help') REPLY='  ' ;;
         'version') REPLY=' -f --format -o --output ' ;;
         *) REPLY= ;;
@@ -188,6 +190,7 @@ _rmodel_option_values() {
         'check-log|-i'|'check-log|--input-format') _rmodel_words 'auto jsonl json csv yaml mcap db3 bag' ;;
         'check-log|--topic') _rmodel_files ;;
         'check-log|--time') _rmodel_words 'header log' ;;
+        'check-log|--start') _rmodel_files ;;
         'check-log|-f'|'check-log|--format') _rmodel_words 'text json csv' ;;
         'check-log|-o'|'check-log|--output') _rmodel_files ;;
         'check-log|--output-dir') _rmodel_dirs ;;
@@ -199,9 +202,11 @@ _rmodel_option_values() {
         'aggregate|-m'|'aggregate|--model') _rmodel_files ;;
         'aggregate|--package-path') _rmodel_dirs ;;
         'aggregate|--stamp') _rmodel_words 'none ros1 ros2' ;;
+        'aggregate|--threads') _rmodel_files ;;
         'aggregate|-i'|'aggregate|--input-format') _rmodel_words 'auto jsonl json csv yaml mcap db3 bag' ;;
         'aggregate|--topic') _rmodel_files ;;
         'aggregate|--time') _rmodel_words 'header log' ;;
+        'aggregate|--start') _rmodel_files ;;
         'aggregate|--output-dir') _rmodel_dirs ;;
         'aggregate|-f'|'aggregate|--format') _rmodel_words 'jsonl csv mcap' ;;
         'aggregate|-o'|'aggregate|--output') _rmodel_files ;;
@@ -212,9 +217,11 @@ _rmodel_option_values() {
         'aggregate|--publish') _rmodel_words 'message tick both' ;;
         'aggregate|--initial-pose') _rmodel_files ;;
         'filter|--stamp') _rmodel_words 'none ros1 ros2' ;;
+        'filter|--threads') _rmodel_files ;;
         'filter|-i'|'filter|--input-format') _rmodel_words 'auto jsonl json csv yaml mcap db3 bag' ;;
         'filter|--topic') _rmodel_files ;;
         'filter|--time') _rmodel_words 'header log' ;;
+        'filter|--start') _rmodel_files ;;
         'filter|--output-dir') _rmodel_dirs ;;
         'filter|-f'|'filter|--format') _rmodel_words 'jsonl csv mcap text json' ;;
         'filter|-o'|'filter|--output') _rmodel_files ;;
@@ -244,6 +251,8 @@ _rmodel_option_values() {
         'fk|-i'|'fk|--input-format') _rmodel_words 'auto jsonl json csv yaml mcap db3 bag' ;;
         'fk|--topic') _rmodel_files ;;
         'fk|--time') _rmodel_words 'header log' ;;
+        'fk|--start') _rmodel_files ;;
+        'fk|--threads') _rmodel_files ;;
         'jacobian|-u'|'jacobian|--urdf') _rmodel_files ;;
         'jacobian|-s'|'jacobian|--semantics') _rmodel_files ;;
         'jacobian|--semantics-format') _rmodel_words 'cpf json srdf' ;;
@@ -272,6 +281,21 @@ _rmodel_option_values() {
         'dynamics|-i'|'dynamics|--input-format') _rmodel_words 'auto jsonl json csv yaml mcap db3 bag' ;;
         'dynamics|--topic') _rmodel_files ;;
         'dynamics|--time') _rmodel_words 'header log' ;;
+        'dynamics|--start') _rmodel_files ;;
+        'dynamics|--threads') _rmodel_files ;;
+        'splice|--law') _rmodel_words 'linear exp second-order' ;;
+        'splice|--from-pose') _rmodel_files ;;
+        'splice|-i'|'splice|--input-format') _rmodel_words 'auto jsonl json csv yaml mcap db3 bag' ;;
+        'splice|--topic') _rmodel_files ;;
+        'splice|--time') _rmodel_words 'header log' ;;
+        'splice|--start') _rmodel_files ;;
+        'splice|-f'|'splice|--format') _rmodel_words 'jsonl csv mcap json' ;;
+        'splice|-o'|'splice|--output') _rmodel_files ;;
+        'splice|-u'|'splice|--urdf') _rmodel_files ;;
+        'splice|-s'|'splice|--semantics') _rmodel_files ;;
+        'splice|--semantics-format') _rmodel_words 'cpf json srdf' ;;
+        'splice|-m'|'splice|--model') _rmodel_files ;;
+        'splice|--package-path') _rmodel_dirs ;;
         'version|-f'|'version|--format') _rmodel_words 'text json' ;;
         'version|-o'|'version|--output') _rmodel_files ;;
     esac
@@ -343,8 +367,12 @@ _rmodel_positional() {
             if (( $2 >= 0 )); then _rmodel_dynamic joint-values
             fi
             ;;
+        'splice')
+            if (( $2 >= 0 )); then _rmodel_files
+            fi
+            ;;
         'help')
-            if (( $2 == 0 )); then _rmodel_words 'check info tree joints chains groups contacts index convert poses diff check-log log-info aggregate filter fk jacobian xacro dynamics help version'
+            if (( $2 == 0 )); then _rmodel_words 'check info tree joints chains groups contacts index convert poses diff check-log log-info aggregate filter fk jacobian xacro dynamics splice help version'
             fi
             ;;
     esac

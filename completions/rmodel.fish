@@ -244,6 +244,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -l max-errors -x -
 complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -l max-reports -x -d 'Problems shown per kind and joint; later ones are only counted'
 complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -s q -l quiet -d 'Report only the summary, not each problem'
 complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -l flush-each -d 'Flush the output after every message'
+complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -l threads -r -F -d 'Threads for a log file: 2 parses it ahead of the processing and output, 1 does all on one (stdin and pipes: always 1)'
 complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -l merge -d 'Interleave the logs by time (equal times: in the order given) instead of reading them one after another'
 complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -s i -l input-format -x -a 'auto jsonl json csv yaml mcap db3 bag' -d 'Input format (auto: from the file\'s extension, then its first bytes, on stdin too)'
 complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -l topic -r -F -d 'ROS logs: read this topic (one NAME per --topic, repeatable; default: every JointState topic)'
@@ -283,6 +284,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from filter' -l max-errors -x -d '
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -l max-reports -x -d 'Problems shown per kind and joint; later ones are only counted'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -s q -l quiet -d 'Report only the summary, not each problem'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -l flush-each -d 'Flush the output after every message'
+complete -c rmodel -n '__fish_seen_subcommand_from filter' -l threads -r -F -d 'Threads for a log file: 2 parses it ahead of the processing and output, 1 does all on one (stdin and pipes: always 1)'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -l merge -d 'Interleave the logs by time (equal times: in the order given) instead of reading them one after another'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -s i -l input-format -x -a 'auto jsonl json csv yaml mcap db3 bag' -d 'Input format (auto: from the file\'s extension, then its first bytes, on stdin too)'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -l topic -r -F -d 'ROS logs: read this topic (one NAME per --topic, repeatable; default: every JointState topic)'
@@ -351,6 +353,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from fk' -l max-errors -x -d 'Stop
 complete -c rmodel -n '__fish_seen_subcommand_from fk' -l max-reports -x -d 'Problems shown per kind and joint; later ones are only counted'
 complete -c rmodel -n '__fish_seen_subcommand_from fk' -s q -l quiet -d 'Report only the summary, not each problem'
 complete -c rmodel -n '__fish_seen_subcommand_from fk' -l flush-each -d 'Flush the output after every record'
+complete -c rmodel -n '__fish_seen_subcommand_from fk' -l threads -r -F -d 'Threads for a log file: 2 parses it ahead of the processing and output, 1 does all on one (stdin and pipes: always 1)'
 complete -c rmodel -n '__fish_seen_subcommand_from fk' -a '(rmodel __complete joint-values (commandline -opc)[2..-1] 2>/dev/null)' -d 'Joint positions as joint=value (rad or m), applied after --pose'
 
 # rmodel jacobian
@@ -419,6 +422,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -l max-errors -x -d
 complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -l max-reports -x -d 'Problems shown per kind and joint; later ones are only counted'
 complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -s q -l quiet -d 'Report only the summary, not each problem'
 complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -l flush-each -d 'Flush the output after every message'
+complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -l threads -r -F -d 'Threads for a log file: 2 parses it ahead of the processing and output, 1 does all on one (stdin and pipes: always 1)'
 complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -a '(rmodel __complete joint-values (commandline -opc)[2..-1] 2>/dev/null)' -d 'Joint positions as joint=value (rad or m), applied after --pose'
 
 # rmodel splice
@@ -436,6 +440,8 @@ complete -c rmodel -n '__fish_seen_subcommand_from splice' -l topic -r -F -d 'RO
 complete -c rmodel -n '__fish_seen_subcommand_from splice' -l time -x -a 'header log' -d 'ROS logs and rostopic echo -p CSV: message time from the header stamp or the recorder\'s log time'
 complete -c rmodel -n '__fish_seen_subcommand_from splice' -l time-column -x -d 'CSV: the column holding the time in seconds (default: t, time or __time)'
 complete -c rmodel -n '__fish_seen_subcommand_from splice' -l column-prefix -x -d 'CSV: joint columns are PREFIX<joint>/<field>, e.g. /joint_states/ for PlotJuggler\'s /joint_states/neck_pitch/position (default: inferred when all such columns share one)'
+complete -c rmodel -n '__fish_seen_subcommand_from splice' -l start -r -F -d 'Read messages from this time on: seconds after the log\'s first message (2.5), absolute seconds (1700000000.5, or @12.5 below 1e9) or RFC 3339 (2023-11-14T22:13:20.5Z); by the time --time chooses'
+complete -c rmodel -n '__fish_seen_subcommand_from splice' -l end -x -d 'Read messages before this time (the window is [start, end)); values as --start'
 complete -c rmodel -n '__fish_seen_subcommand_from splice' -s f -l format -x -a 'jsonl csv mcap json' -d 'Output format: a log (jsonl, csv, mcap) or json, a FollowJointTrajectoryGoal document (default: from -o\'s extension, else json when the movements are trajectories, else jsonl)'
 complete -c rmodel -n '__fish_seen_subcommand_from splice' -s o -l output -r -F -d 'Output file (\'-\': stdout; its extension names the format)'
 complete -c rmodel -n '__fish_seen_subcommand_from splice' -s u -l urdf -r -F -d 'URDF or xacro file (\'-\' for stdin) [env: RMODEL_URDF]'
