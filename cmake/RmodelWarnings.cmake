@@ -11,6 +11,11 @@ if(RMODEL_SANITIZE)
   # differently from the prebuilt liborocos-kdl, which ASan reports as a bad free.
   target_compile_definitions(rmodel_sanitize INTERFACE EIGEN_MALLOC_ALREADY_ALIGNED=1)
   target_link_options(rmodel_sanitize INTERFACE -fsanitize=address,undefined)
+  # Programs at fixed addresses: the pointers in the static library's data (lib/CMakeLists.txt)
+  # are resolved by the linker instead of being relocated at every start.
+  if(NOT RMODEL_FUZZ)
+    target_link_options(rmodel_sanitize INTERFACE $<$<STREQUAL:$<TARGET_PROPERTY:TYPE>,EXECUTABLE>:-no-pie>)
+  endif()
 endif()
 if(RMODEL_FUZZ)
   # libFuzzer's coverage instrumentation everywhere; the fuzz targets add -fsanitize=fuzzer
