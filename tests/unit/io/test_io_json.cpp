@@ -10,6 +10,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -647,6 +648,9 @@ TEST(IoJson, LibraryDoesNotNeedSimdjson) {
   Dl_info info{};
   ASSERT_NE(dladdr(reinterpret_cast<void*>(&io::append_double), &info), 0);
   ASSERT_NE(info.dli_fname, nullptr);
+  if (std::string_view(info.dli_fname).find("librmodel") == std::string_view::npos)
+    GTEST_SKIP() << "the library is linked into " << info.dli_fname
+                 << " (static in the sanitizer build): the plain build checks the shared library";
   std::ifstream in(info.dli_fname, std::ios::binary);
   ASSERT_TRUE(in) << info.dli_fname;
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
