@@ -41,7 +41,7 @@ bool have_foxglove() {
       GTEST_SKIP() << "node or Foxglove's npm packages (@mcap/core, @foxglove/rosmsg2-serialization) not "   \
                       "found in "                                                                            \
                    << foxglove_modules()                                                                     \
-                   << " (tests/oracle/foxglove/install.sh installs them; needs node, npm and the npm "       \
+                   << " (tests/oracle/npm_install.sh installs them; needs node, npm and the npm "       \
                       "registry): skipping the decode of --tf output with Foxglove's libraries";            \
   } while (0)
 

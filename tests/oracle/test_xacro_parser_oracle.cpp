@@ -1,5 +1,5 @@
 // Our xacro processor against a second, independent implementation: npm's xacro-parser
-// (JavaScript), installed into the build tree at test time by tests/oracle/xacro_parser/install.sh
+// (JavaScript), installed into the build tree at test time by tests/oracle/npm_install.sh
 // (the ctest fixture xacro_parser_npm). Skips with a message when node or the package is absent.
 // Robots: the example quadruped (several files, $(find), macros with block parameters, an
 // argument) and two more multi-file robots written here in the forms vendors' packages use.
@@ -37,7 +37,7 @@ bool have_oracle() {
   do {                                                                                                   \
     if (!have_oracle())                                                                                  \
       GTEST_SKIP() << "node or npm's xacro-parser not found in " << oracle_modules()                     \
-                   << " (tests/oracle/xacro_parser/install.sh installs it; needs node, npm and the npm " \
+                   << " (tests/oracle/npm_install.sh installs it; needs node, npm and the npm " \
                       "registry): skipping the comparison with the independent implementation";       \
   } while (0)
 

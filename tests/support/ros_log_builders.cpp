@@ -293,4 +293,20 @@ std::string mcap_with_channels(const std::vector<McapChannel>& channels, const s
   return f;
 }
 
+std::string mcap_joint_state_declarations() {
+  LeBytes records, schema, channel;
+  schema.le(std::uint16_t{1});
+  schema.str("sensor_msgs/msg/JointState");
+  schema.str("ros2msg");
+  schema.str("std_msgs/Header header\nstring[] name\nfloat64[] position\nfloat64[] velocity\nfloat64[] effort\n");
+  records.record(0x03, schema.s);
+  channel.le(std::uint16_t{1});
+  channel.le(std::uint16_t{1});
+  channel.str("/joint_states");
+  channel.str("cdr");
+  channel.le(std::uint32_t{0});  // metadata: empty map
+  records.record(0x04, channel.s);
+  return records.s;
+}
+
 }  // namespace rmodel::test

@@ -5,9 +5,11 @@
 // channels on one topic, topics without messages, files of a split rosbag2 directory) and
 // know the truth because it wrote it.
 
+#include <bit>
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rmodel::test {
@@ -79,5 +81,30 @@ struct McapMessage {
 /// An MCAP file (profile `ros2`): header, schemas, channels, the messages outside chunks (the
 /// specification allows it), data end, footer without a summary.
 std::string mcap_with_channels(const std::vector<McapChannel>& channels, const std::vector<McapMessage>& messages);
+
+/// Little-endian bytes as the MCAP records, CDR and ROS 1 bags lay them out.
+struct LeBytes {
+  std::string s;
+  template <class T>
+  void le(T v) {
+    for (std::size_t i = 0; i < sizeof(T); ++i) s += static_cast<char>((static_cast<std::uint64_t>(v) >> (8 * i)) & 0xFF);
+  }
+  void f64(double d) { le(std::bit_cast<std::uint64_t>(d)); }
+  /// A uint32 length, then the bytes (MCAP strings).
+  void str(std::string_view v) {
+    le(static_cast<std::uint32_t>(v.size()));
+    s += v;
+  }
+  /// An MCAP record: opcode, uint64 length, body.
+  void record(std::uint8_t op, const std::string& body) {
+    le(op);
+    le(static_cast<std::uint64_t>(body.size()));
+    s += body;
+  }
+};
+
+/// The MCAP schema record (id 1: sensor_msgs/msg/JointState, ros2msg) and channel record (id 1
+/// on /joint_states, cdr) that declare a joint-state topic.
+std::string mcap_joint_state_declarations();
 
 }  // namespace rmodel::test

@@ -24,6 +24,7 @@
 #include "alloc_counter.hpp"
 #include "rmodel/io/bag.hpp"
 #include "rmodel/io/reader.hpp"
+#include "ros_log_builders.hpp"
 #include "test_support.hpp"
 
 namespace io = rmodel::io;
@@ -192,23 +193,7 @@ TEST(IoBags, TruncatedFixtureDeliversEverythingBeforeTheDamage) {
 
 namespace {
 
-struct Bytes {
-  std::string s;
-  template <class T>
-  void le(T v) {
-    for (std::size_t i = 0; i < sizeof(T); ++i) s += static_cast<char>((static_cast<std::uint64_t>(v) >> (8 * i)) & 0xFF);
-  }
-  void f64(double d) { le(std::bit_cast<std::uint64_t>(d)); }
-  void str(std::string_view v) {
-    le(static_cast<std::uint32_t>(v.size()));
-    s += v;
-  }
-  void record(std::uint8_t op, const std::string& body) {
-    le(op);
-    le(static_cast<std::uint64_t>(body.size()));
-    s += body;
-  }
-};
+using Bytes = rmodel::test::LeBytes;
 
 std::uint32_t crc32_ref(const std::string& data) {  // bitwise, the MCAP (zlib) polynomial
   std::uint32_t c = 0xFFFFFFFFU;
@@ -300,19 +285,7 @@ std::string mcap_file(const std::vector<std::string>& chunks, std::vector<std::s
   h.str("ros2");
   h.str("rmodel test");
   f.record(0x01, h.s);
-  Bytes sc;
-  sc.le(std::uint16_t{1});
-  sc.str("sensor_msgs/msg/JointState");
-  sc.str("ros2msg");
-  sc.str("std_msgs/Header header\nstring[] name\nfloat64[] position\nfloat64[] velocity\nfloat64[] effort\n");
-  f.record(0x03, sc.s);
-  Bytes ch;
-  ch.le(std::uint16_t{1});
-  ch.le(std::uint16_t{1});
-  ch.str("/joint_states");
-  ch.str("cdr");
-  ch.le(std::uint32_t{0});
-  f.record(0x04, ch.s);
+  f.s += rmodel::test::mcap_joint_state_declarations();
   for (const auto& c : chunks) {
     if (offsets) offsets->push_back(f.s.size());
     f.s += c;

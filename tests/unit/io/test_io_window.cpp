@@ -316,22 +316,7 @@ TEST(TimeWindow, BuiltLogsEqualTheFilteredReplay) {
 
 // ---- an MCAP without summary, its channel declared only in its first chunk ----
 
-struct WindowBytes {
-  std::string s;
-  template <class T>
-  void le(T v) {
-    for (std::size_t i = 0; i < sizeof(T); ++i) s += static_cast<char>((static_cast<std::uint64_t>(v) >> (8 * i)) & 0xFF);
-  }
-  void str(std::string_view v) {
-    le(static_cast<std::uint32_t>(v.size()));
-    s += v;
-  }
-  void record(std::uint8_t op, const std::string& body) {
-    le(op);
-    le(static_cast<std::uint64_t>(body.size()));
-    s += body;
-  }
-};
+using WindowBytes = test::LeBytes;
 
 /// CDR sensor_msgs/msg/JointState with one joint, from the CDR rules (4-byte encapsulation
 /// header, alignment counted from its end).
@@ -370,21 +355,7 @@ std::string window_mcap_without_summary(int chunks, int per_chunk) {
   f.record(0x01, h.s);
   for (int c = 0; c < chunks; ++c) {
     WindowBytes records;
-    if (c == 0) {
-      WindowBytes sc;
-      sc.le(std::uint16_t{1});
-      sc.str("sensor_msgs/msg/JointState");
-      sc.str("ros2msg");
-      sc.str("std_msgs/Header header\nstring[] name\nfloat64[] position\nfloat64[] velocity\nfloat64[] effort\n");
-      records.record(0x03, sc.s);
-      WindowBytes ch;
-      ch.le(std::uint16_t{1});
-      ch.le(std::uint16_t{1});
-      ch.str("/joint_states");
-      ch.str("cdr");
-      ch.le(std::uint32_t{0});
-      records.record(0x04, ch.s);
-    }
+    if (c == 0) records.s += test::mcap_joint_state_declarations();
     const auto time_of = [](int k) { return std::uint64_t{1'700'000'000} * kSecond + static_cast<std::uint64_t>(k) * 10'000'000; };
     for (int i = 0; i < per_chunk; ++i) {
       const int k = c * per_chunk + i;
