@@ -17,6 +17,7 @@
 #include "rmodel/io/reader.hpp"
 #include "rmodel/io/writer.hpp"
 #include "rmodel/splice.hpp"
+#include "terminal.hpp"
 
 namespace rmodel::cli {
 namespace {
@@ -40,21 +41,21 @@ ReadMovement read_movement(const std::string& path, const LogInputOptions& input
     const io::ReadStatus status = reader.next(m);
     if (status == io::ReadStatus::End) break;
     if (status == io::ReadStatus::Error) {
-      fmt::print(stderr, "rmodel: {}\n", reader.error().to_string(out.source));
+      terminal::diagnostic(fmt::format("rmodel: {}", reader.error().to_string(out.source)));
       ++out.rejected;
       continue;
     }
     if (status != io::ReadStatus::Ok || m.kind == io::MessageKind::Sync) continue;
     if (!m.has_stamp) {
-      fmt::print(stderr, "rmodel: {}: a message without a time (a movement needs stamps); skipped\n",
-                 io::location(out.source, m.line, m.item));
+      terminal::diagnostic(fmt::format("rmodel: {}: a message without a time (a movement needs stamps); skipped",
+                                       io::location(out.source, m.line, m.item)));
       ++out.rejected;
       continue;
     }
     if (m.kind == io::MessageKind::Joint) {
       if (m.joint.position.size() != m.joint.name.size()) {
-        fmt::print(stderr, "rmodel: {}: a joint state without one position per name; skipped\n",
-                   io::location(out.source, m.line, m.item));
+        terminal::diagnostic(fmt::format("rmodel: {}: a joint state without one position per name; skipped",
+                                         io::location(out.source, m.line, m.item)));
         ++out.rejected;
         continue;
       }
@@ -179,18 +180,21 @@ public:
         throw InvalidArgument(fmt::format("splicing {} into {}: {}", a.source, b.source, e.what()));
       }
       if (!quiet_ && !result.only_in_a.empty())
-        fmt::print(stderr, "rmodel: warning: joints only in {} are held at their position at T from T on: {}\n",
-                   a.source, joined(result.only_in_a));
+        terminal::diagnostic(fmt::format(
+            "rmodel: warning: joints only in {} are held at their position at T from T on: {}", a.source,
+            joined(result.only_in_a)));
     }
     if (!quiet_ && !result.only_in_b.empty())
-      fmt::print(stderr, "rmodel: warning: joints only in {} follow it without a transition: {}\n", b_source,
-                 joined(result.only_in_b));
+      terminal::diagnostic(fmt::format("rmodel: warning: joints only in {} follow it without a transition: {}",
+                                       b_source, joined(result.only_in_b)));
 
     write(result.messages);
     if (!quiet_)
-      fmt::print(stderr, "rmodel splice: switched at {} s, transition of {} s ({} samples), wrote {} messages{}\n",
-                 to_string(result.start - a_first), to_string(result.end - result.start), result.transition_samples,
-                 result.messages.size(), rejected > 0 ? fmt::format(", {} rejected", rejected) : std::string());
+      terminal::diagnostic(fmt::format(
+          "rmodel splice: switched at {} s, transition of {} s ({} sample{}), wrote {} messages{}",
+          to_string(result.start - a_first), to_string(result.end - result.start), result.transition_samples,
+          result.transition_samples == 1 ? "" : "s", result.messages.size(),
+          rejected > 0 ? fmt::format(", {} rejected", rejected) : std::string()));
     return rejected > 0 ? kFailed : kOk;
   }
 
