@@ -10,6 +10,7 @@
 #include <lz4frame.h>
 #include <zstd.h>
 
+#include "io/format_writer.hpp"
 #include "io/ros/bag_source.hpp"
 #include "io/ros/mcap_records.hpp"
 #include "rmodel/error.hpp"
@@ -613,6 +614,48 @@ void McapEncoder::end(fmt::memory_buffer& out) {
   o.u32(crc);
   emit(out, footer, sizeof footer);
   emit(out, reinterpret_cast<const std::uint8_t*>(kMagic.data()), kMagic.size());
+}
+
+namespace {
+
+// MessageWriter's MCAP output: joint states, transforms and the robot description through
+// the encoder; with flush_each_message every message closes its chunk.
+class McapWriter final : public FormatWriter {
+public:
+  explicit McapWriter(const WriterOptions& options)
+      : encoder_(options), flush_each_message_(options.flush_each_message) {}
+
+  // One JointState message at its time in nanoseconds.
+  WriteStatus write(const LineParts& m, fmt::memory_buffer& out) override {
+    if (m.kind != MessageKind::Joint) return WriteStatus::Skipped;
+    std::optional<Time> t;
+    if (m.has_stamp) t = m.stamp;
+    return written(encoder_.add(*m.joint, t, out), out);
+  }
+  WriteStatus write_transforms(std::span<const FrameTransform> transforms, Time stamp, bool fixed,
+                               fmt::memory_buffer& out) override {
+    return written(encoder_.add_transforms(transforms, stamp, fixed, out), out);
+  }
+  WriteStatus write_robot_description(std::string_view urdf, Time stamp, fmt::memory_buffer& out) override {
+    return written(encoder_.add_robot_description(urdf, stamp, out), out);
+  }
+  void end(fmt::memory_buffer& out) override { encoder_.end(out); }
+
+private:
+  McapEncoder encoder_;
+  bool flush_each_message_;
+
+  WriteStatus written(bool added, fmt::memory_buffer& out) {
+    if (!added) return WriteStatus::Skipped;
+    if (flush_each_message_) encoder_.close_chunk(out);
+    return WriteStatus::Written;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<FormatWriter> make_mcap_writer(const WriterOptions& options) {
+  return std::make_unique<McapWriter>(options);
 }
 
 }  // namespace rmodel::io::detail
