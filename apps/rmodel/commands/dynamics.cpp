@@ -96,7 +96,7 @@ public:
           if (log_.empty())
             out_.restrict({OutputFormat::text, OutputFormat::json, OutputFormat::csv}, OutputFormat::text, "one pose");
           else
-            out_.restrict({OutputFormat::jsonl, OutputFormat::csv, OutputFormat::mcap}, OutputFormat::jsonl, "--log");
+            out_.restrict(log_output_formats(), OutputFormat::jsonl, "--log");
           return !log_.empty();
         });
     const char* motion = "Motion";

@@ -99,8 +99,7 @@ public:
             if (stream_.stamp != "none") OutputOptions::refuse("--stamp does not apply to --step");
             return false;
           }
-          out.restrict({OutputFormat::jsonl, OutputFormat::csv, OutputFormat::mcap}, OutputFormat::jsonl,
-                       "a filtered stream");
+          out.restrict(log_output_formats(), OutputFormat::jsonl, "a filtered stream");
           return true;
         });
     stream_.out.format_option()->description(

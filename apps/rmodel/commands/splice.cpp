@@ -237,9 +237,7 @@ private:
       return;
     }
     io::WriterOptions options;
-    options.format = format == OutputFormat::csv    ? io::Format::Csv
-                     : format == OutputFormat::mcap ? io::Format::Mcap
-                                                    : io::Format::JsonLines;
+    options.format = log_format_of(format);
     if (format == OutputFormat::csv) {
       // Columns: every joint and chain of the splice (the first message may not name them all).
       for (const io::Message& m : messages) {

@@ -64,10 +64,7 @@ std::vector<BatchItem> plan_batch(const std::vector<std::string>& inputs, const 
   for (const auto& input : inputs) {
     if (input == "-")
       throw InvalidArgument("--output-dir: '-' (stdin) cannot be an input; each input must be a file");
-    std::error_code ec;
-    if (!fs::exists(input, ec)) throw IoError(input, "no such file");
-    if (fs::is_directory(input, ec) && !fs::exists(fs::path(input) / "metadata.yaml", ec))
-      throw IoError(input, "is a directory, expected a file (or a rosbag2 directory with metadata.yaml)");
+    io::check_log_path(input);
     const std::string name = batch_output_name(input);
     if (name.empty() || name == "." || name == "..")
       throw InvalidArgument(fmt::format("--output-dir: cannot name an output after '{}'", input));

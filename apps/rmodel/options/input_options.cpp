@@ -23,11 +23,17 @@ CLI::Validator time_bound_check(const char* option) {
 }
 }  // namespace
 
+std::vector<std::string> input_format_names() {
+  std::vector<std::string> names = {"auto"};
+  for (const io::LogFormat& format : io::log_formats()) names.emplace_back(format.name);
+  return names;
+}
+
 void LogInputOptions::add_to(CLI::App& app, const char* group, CLI::Option* needs) {
   std::vector<CLI::Option*> added;
   added.push_back(app.add_option("-i,--input-format", format,
                                  "Input format (auto: from the file's extension, then its first bytes, on stdin too)")
-                      ->check(CLI::IsMember(kInputFormatNames))
+                      ->check(CLI::IsMember(input_format_names()))
                       ->default_str("auto"));
   added.push_back(app.add_option("--topic", topics,
                                  "ROS logs: read this topic (one NAME per --topic, repeatable; default: every "

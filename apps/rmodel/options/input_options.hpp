@@ -12,13 +12,12 @@
 
 namespace rmodel::cli {
 
-/// Names accepted by -i/--input-format.
-inline const std::vector<std::string> kInputFormatNames = {"auto", "jsonl", "json", "csv", "yaml",
-                                                           "mcap", "db3",  "bag"};
+/// Names accepted by -i/--input-format: `auto`, then the format table's (io::log_formats()).
+std::vector<std::string> input_format_names();
 
 /// -i/--input-format, --topic, --time, --time-column, --column-prefix, --start and --end.
 struct LogInputOptions {
-  std::string format = "auto";         ///< -i: a kInputFormatNames entry
+  std::string format = "auto";         ///< -i: an input_format_names() entry
   std::vector<std::string> topics;     ///< ROS logs: --topic (empty: every JointState topic)
   std::string time_source = "header";  ///< ROS logs, rostopic CSV: --time header|log
   std::string time_column;             ///< CSV: --time-column NAME

@@ -49,6 +49,20 @@ std::string_view format_name(OutputFormat format) {
   return "text";
 }
 
+std::vector<OutputFormat> log_output_formats() {
+  std::vector<OutputFormat> list;
+  for (const io::LogFormat& log : io::log_formats())
+    for (OutputFormat f : kAllFormats)
+      if (log.written && format_name(f) == log.name) list.push_back(f);
+  return list;
+}
+
+io::Format log_format_of(OutputFormat format) {
+  for (const io::LogFormat& log : io::log_formats())
+    if (log.written && log.name == format_name(format)) return log.format;
+  return io::Format::JsonLines;
+}
+
 std::optional<OutputFormat> format_of_path(std::string_view path) {
   const auto dot = path.rfind('.');
   const auto slash = path.rfind('/');

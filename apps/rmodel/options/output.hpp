@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "rmodel/io/format.hpp"
 #include "rmodel/time.hpp"
 
 namespace rmodel::cli {
@@ -25,6 +26,13 @@ enum class OutputFormat { text, json, csv, dot, jsonl, mcap, github };
 
 /// The name of a format as -f takes it ("text", "json", ...).
 std::string_view format_name(OutputFormat format);
+
+/// The message logs MessageWriter writes, as -f names them: the format table's written formats
+/// (io::log_formats(): jsonl, csv, mcap), in its order.
+std::vector<OutputFormat> log_output_formats();
+
+/// The writer's format of a log output format (jsonl, csv, mcap); JSON Lines for the others.
+io::Format log_format_of(OutputFormat format);
 
 /// The format an output file's extension names: .txt text, .json json, .jsonl/.ndjson
 /// jsonl, .csv csv, .dot/.gv dot, .mcap mcap (case-insensitive); none for any other name.

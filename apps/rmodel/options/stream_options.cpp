@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -117,9 +116,7 @@ void StreamOptions::check_output(bool streams) const {
 
 io::WriterOptions StreamOptions::writer_options() const {
   io::WriterOptions options;
-  options.format = out.is(OutputFormat::csv)    ? io::Format::Csv
-                   : out.is(OutputFormat::mcap) ? io::Format::Mcap
-                                                : io::Format::JsonLines;
+  options.format = log_format_of(out.format());
   options.stamp = io::parse_stamp_layout(stamp);
   options.flush_each_message = flush_each;
   options.mcap_compression = mcap_compression;
@@ -129,13 +126,7 @@ io::WriterOptions StreamOptions::writer_options() const {
 
 std::vector<std::string> StreamOptions::checked_inputs() const {
   std::vector<std::string> list = inputs.empty() ? std::vector<std::string>{"-"} : inputs;
-  for (const auto& path : list) {
-    if (path == "-") continue;
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) throw IoError(path, "no such file");
-    if (std::filesystem::is_directory(path, ec) && !std::filesystem::exists(std::filesystem::path(path) / "metadata.yaml", ec))
-      throw IoError(path, "is a directory, expected a file (or a rosbag2 directory with metadata.yaml)");
-  }
+  for (const auto& path : list) io::check_log_path(path);
   return list;
 }
 

@@ -7,7 +7,6 @@
 #include <cerrno>
 #include <cstring>
 #include <chrono>
-#include <filesystem>
 #include <limits>
 #include <optional>
 
@@ -626,10 +625,11 @@ MessageReader MessageReader::open(const std::string& path, ReaderOptions options
     throw IoError(path, std::strerror(e));
   }
   if (S_ISDIR(st.st_mode)) {
-    std::error_code ec;
-    if (!std::filesystem::exists(std::filesystem::path(path) / "metadata.yaml", ec)) {
+    try {
+      check_log_path(path);  // a rosbag2 directory, or IoError
+    } catch (...) {
       ::close(fd);
-      throw IoError(path, "is a directory");
+      throw;
     }
   }
   return MessageReader(fd, path, options, true);

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "io/format_table.hpp"
 #include "io/format_writer.hpp"
 #include "io/text_output.hpp"
 #include "rmodel/error.hpp"
@@ -21,12 +22,9 @@ namespace {
 
 constexpr std::size_t kFlushThreshold = std::size_t{64} << 10;
 
+// `format` is writer_format()'s: a format table row with a writer.
 std::unique_ptr<detail::FormatWriter> make_format_writer(Format format, const WriterOptions& options) {
-  switch (format) {
-    case Format::Mcap: return detail::make_mcap_writer(options);
-    case Format::Csv: return detail::make_csv_writer(options);
-    default: return detail::make_json_lines_writer(options);
-  }
+  return detail::format_row(format)->make_writer(options);
 }
 
 }  // namespace
@@ -151,10 +149,12 @@ private:
 };
 
 namespace {
+// The format written: the one asked for (Auto: the path's) when the format table has a
+// writer for it, else JSON Lines.
 Format writer_format(Format requested, std::string_view path) {
   if (requested == Format::Auto) requested = format_from_path(path);
-  if (requested == Format::Mcap) return Format::Mcap;
-  return requested == Format::Csv ? Format::Csv : Format::JsonLines;
+  const detail::FormatRow* row = detail::format_row(requested);
+  return row != nullptr && row->make_writer != nullptr ? requested : Format::JsonLines;
 }
 }  // namespace
 

@@ -2,11 +2,15 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <limits>
+#include <map>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -457,6 +461,70 @@ TEST(IoRoundTrip, FormatNames) {
   EXPECT_THROW((void)io::parse_stamp_layout("ros3"), rmodel::InvalidArgument);
   for (io::Format f : {io::Format::Auto, io::Format::JsonLines, io::Format::Json, io::Format::Csv})
     EXPECT_EQ(io::parse_format(io::to_string(f)), f);
+}
+
+TEST(IoFormats, TableDrivesDetectionNamesAndWriters) {
+  std::vector<std::string_view> names;
+  for (const io::LogFormat& f : io::log_formats()) names.push_back(f.name);
+  EXPECT_EQ(names, (std::vector<std::string_view>{"jsonl", "json", "csv", "yaml", "mcap", "db3", "bag"}));
+  // The first bytes of the binary logs, from their specifications: MCAP (mcap.dev/spec), ROS 1
+  // bag format 2.0 (wiki.ros.org/Bags/Format/2.0), SQLite 3 (sqlite.org/fileformat.html).
+  const std::map<io::Format, std::string> magic = {{io::Format::Mcap, std::string("\x89MCAP0\r\n", 8)},
+                                                   {io::Format::Ros1Bag, "#ROSBAG V2.0\n"},
+                                                   {io::Format::Ros2Sqlite, std::string("SQLite format 3\0", 16)}};
+  // Written by MessageWriter: the formats of the writer's documentation (rmodel/io/writer.hpp).
+  const std::set<io::Format> written = {io::Format::JsonLines, io::Format::Csv, io::Format::Mcap};
+  for (const io::LogFormat& f : io::log_formats()) {
+    SCOPED_TRACE(std::string(f.name));
+    EXPECT_EQ(io::parse_format(f.name), f.format);
+    EXPECT_EQ(io::to_string(f.format), f.name);
+    std::string upper(f.name);
+    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    EXPECT_EQ(io::parse_format(upper), f.format);
+    for (std::string_view alias : f.aliases) EXPECT_EQ(io::parse_format(alias), f.format) << alias;
+    EXPECT_FALSE(f.extensions.empty());
+    for (std::string_view extension : f.extensions) {
+      EXPECT_EQ(io::format_from_path("logs.d/run" + std::string(extension)), f.format) << extension;
+      std::string shouted = "RUN" + std::string(extension);
+      for (char& c : shouted) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      EXPECT_EQ(io::format_from_path(shouted), f.format) << shouted;
+    }
+    const auto m = magic.find(f.format);
+    EXPECT_EQ(std::string(f.magic), m == magic.end() ? std::string() : m->second);
+    EXPECT_EQ(f.written, written.count(f.format) == 1);
+    std::string out;
+    io::WriterOptions options;
+    options.format = f.format;
+    const io::MessageWriter writer(out, options);
+    EXPECT_EQ(writer.format(), f.written ? f.format : io::Format::JsonLines);
+  }
+  try {
+    (void)io::parse_format("toml");
+    ADD_FAILURE() << "no exception";
+  } catch (const rmodel::InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("expected auto, jsonl, json, csv, yaml, mcap, db3 or bag"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(IoFormats, OnlyRosbag2DirectoriesAreLogs) {
+  const std::filesystem::path dir = rmodel::test::make_temp_dir("rmodel_log_dir");
+  const std::string bag = (dir / "bag").string();
+  std::filesystem::create_directory(bag);
+  EXPECT_NO_THROW(io::check_log_path("-"));
+  try {
+    io::check_log_path(bag);
+    ADD_FAILURE() << "a directory without metadata.yaml passed";
+  } catch (const rmodel::IoError& e) {
+    EXPECT_NE(std::string(e.what()).find(bag), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("is a directory"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW((void)io::MessageReader::open(bag), rmodel::IoError);
+  EXPECT_THROW(io::check_log_path((dir / "missing.mcap").string()), rmodel::IoError);
+  { std::ofstream(std::filesystem::path(bag) / "metadata.yaml") << "rosbag2_bagfile_information: {}\n"; }
+  EXPECT_NO_THROW(io::check_log_path(bag));
+  EXPECT_NO_THROW(io::check_log_path((std::filesystem::path(bag) / "metadata.yaml").string()));
+  std::filesystem::remove_all(dir);
 }
 
 TEST(IoRoundTrip, NumbersAreWrittenExactlyAsFmtDoes) {

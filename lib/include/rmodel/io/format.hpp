@@ -25,8 +25,10 @@
 /// table, `rostopic echo -p` output starting with `%time`, and PlotJuggler's `__time` apart;
 /// see message.hpp).
 
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rmodel::io {
 
@@ -41,6 +43,28 @@ enum class Format {
   Ros1Bag,    ///< ROS 1 bag format 2.0 (`.bag`, `#ROSBAG V2.0`; see bag.hpp)
   Yaml,       ///< `ros2 topic echo` / `rostopic echo` output: `---`-separated YAML documents
 };
+
+/// One log format as the format table (lib/src/io/format_table.cpp) describes it. Detection
+/// (format_from_path(), the magic bytes), parse_format(), to_string() and the command's
+/// `-i`/`-f` choices and help are derived from the table.
+struct LogFormat {
+  Format format = Format::Auto;
+  std::string_view name;                         ///< canonical name (`jsonl`): to_string(), `-i`, `-f`
+  std::span<const std::string_view> aliases;     ///< other names parse_format() accepts (lower case)
+  std::span<const std::string_view> extensions;  ///< path endings format_from_path() knows (lower case, with the dot)
+  std::string_view magic;                        ///< first bytes of a binary log; empty for a text format
+  bool written = false;                          ///< MessageWriter writes it (the others are written as JSON Lines)
+};
+
+/// The log formats rmodel reads, in the order help texts list them: `jsonl`, `json`, `csv`,
+/// `yaml`, `mcap`, `db3`, `bag`.
+[[nodiscard]] RMODEL_API const std::vector<LogFormat>& log_formats();
+
+/// The rosbag2-directory rule, in one place: a directory is read as a log only when it holds
+/// `metadata.yaml` (a ROS 2 bag directory, bag.hpp); any other path must exist. `-` (stdin)
+/// passes. @throws IoError naming `path` ("no such file", or "is a directory, expected a file
+/// (or a rosbag2 directory with metadata.yaml)").
+RMODEL_API void check_log_path(const std::string& path);
 
 /// Which time a log message gets (bag.hpp).
 enum class TimeSource {
@@ -66,8 +90,8 @@ enum class StampLayout {
 [[nodiscard]] RMODEL_API Format format_from_path(std::string_view path) noexcept;
 
 /// Parses a format name as given on a command line: `auto`, `jsonl` (or `ndjson`,
-/// `json-lines`), `json`, `csv`, `mcap`, `db3` (or `sqlite3`), `bag` (or `rosbag`), `yaml` (or
-/// `yml`). Throws InvalidArgument for anything else.
+/// `json-lines`, `jsonlines`), `json`, `csv`, `yaml` (or `yml`), `mcap`, `db3` (or `sqlite3`),
+/// `bag` (or `rosbag`); case-insensitive. Throws InvalidArgument for anything else.
 [[nodiscard]] RMODEL_API Format parse_format(std::string_view name);
 
 /// Parses a stamp layout name: `none`, `ros1`, `ros2`. Throws InvalidArgument otherwise.

@@ -10,12 +10,12 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "io/format_table.hpp"
 #include "rmodel/error.hpp"
 
 namespace rmodel::io::detail {
@@ -349,25 +349,33 @@ LogInfo BagSource::scan() {
 // ---- detection ----
 
 namespace {
-constexpr std::string_view kMcapMagic("\x89MCAP0\r\n", 8);
-constexpr std::string_view kBagMagic("#ROSBAG V2.0\n", 13);
-constexpr std::string_view kSqliteMagic("SQLite format 3\0", 16);
 
 BagOptions bag_options(const ReaderOptions& o) { return BagOptions{o.topics, o.time}; }
 
-bool is_log_format(Format f) { return f == Format::Mcap || f == Format::Ros1Bag || f == Format::Ros2Sqlite; }
+/// The binary log (format table: a row that opens logs) that `f` names, or nullptr.
+const FormatRow* log_row(Format f) {
+  const FormatRow* row = format_row(f);
+  return row != nullptr && row->open_log != nullptr ? row : nullptr;
+}
+
+bool is_log_format(Format f) { return log_row(f) != nullptr; }
 
 /// True while `head` could still grow into one of the logs' magic bytes.
 bool may_become_magic(std::string_view head) {
-  for (std::string_view magic : {kMcapMagic, kBagMagic, kSqliteMagic})
-    if (head.size() < magic.size() && magic.substr(0, head.size()) == head) return true;
+  for (const FormatRow& row : format_rows()) {
+    const std::string_view magic = row.info.magic;
+    if (!magic.empty() && head.size() < magic.size() && magic.substr(0, head.size()) == head) return true;
+  }
   return false;
 }
 
-bool starts_with_magic(std::string_view head) {
-  for (std::string_view magic : {kMcapMagic, kBagMagic, kSqliteMagic})
-    if (head.substr(0, magic.size()) == magic) return true;
-  return false;
+/// The binary log whose magic bytes `head` starts with, or nullptr.
+const FormatRow* log_row_of_magic(std::string_view head) {
+  for (const FormatRow& row : format_rows()) {
+    const std::string_view magic = row.info.magic;
+    if (row.open_log != nullptr && !magic.empty() && head.substr(0, magic.size()) == magic) return &row;
+  }
+  return nullptr;
 }
 
 /// read(2) that waits when the descriptor is non-blocking: the count, 0 at the end.
@@ -427,10 +435,11 @@ int spool_log_from_stream(int fd, Format format, const std::string& name, std::s
       if (n == 0) break;
       head.append(buf, n);
     } while (may_become_magic(head));
-    if (!starts_with_magic(head)) return -1;  // text: the reader takes `head` first
+    if (log_row_of_magic(head) == nullptr) return -1;  // text: the reader takes `head` first
   }
   // SQLite opens databases by name and resolves /proc/self/fd links to the deleted file.
-  if (format == Format::Ros2Sqlite || std::string_view(head).substr(0, kSqliteMagic.size()) == kSqliteMagic)
+  const FormatRow* sniffed = log_row_of_magic(head);
+  if (format == Format::Ros2Sqlite || (sniffed != nullptr && sniffed->info.format == Format::Ros2Sqlite))
     throw IoError(name, "a ROS 2 .db3 cannot be read from a pipe (SQLite reads files only): give its path");
   const int spool = make_spool_file();
   try {
@@ -452,26 +461,18 @@ std::unique_ptr<BagSource> open_bag_source(int fd, const std::string& path, cons
   struct stat st {};
   if (::fstat(fd, &st) != 0) return nullptr;
   if (S_ISDIR(st.st_mode)) {
-    std::error_code ec;
-    if (!std::filesystem::exists(std::filesystem::path(path) / "metadata.yaml", ec))
-      throw IoError(path, "is a directory (and not a rosbag2 directory: no metadata.yaml)");
+    check_log_path(path);  // a rosbag2 directory, or IoError
     return make_rosbag2_dir_source(path, path, bag_options(options), format);
   }
-  Format want = options.format;
-  if (want == Format::Auto && S_ISREG(st.st_mode)) {
+  const FormatRow* row = log_row(options.format);
+  if (options.format == Format::Auto && S_ISREG(st.st_mode)) {
     char head[16] = {};
     const ssize_t n = ::pread(fd, head, sizeof head, 0);
-    const std::string_view h(head, n > 0 ? static_cast<std::size_t>(n) : 0);
-    if (h.substr(0, kMcapMagic.size()) == kMcapMagic) want = Format::Mcap;
-    else if (h.substr(0, kBagMagic.size()) == kBagMagic) want = Format::Ros1Bag;
-    else if (h == kSqliteMagic) want = Format::Ros2Sqlite;
+    row = log_row_of_magic(std::string_view(head, n > 0 ? static_cast<std::size_t>(n) : 0));
   }
-  switch (want) {
-    case Format::Mcap: format = want; return make_mcap_source(fd, path, bag_options(options));
-    case Format::Ros1Bag: format = want; return make_rosbag1_source(fd, path, bag_options(options));
-    case Format::Ros2Sqlite: format = want; return make_sqlite_source(path, path, bag_options(options));
-    default: return nullptr;
-  }
+  if (row == nullptr) return nullptr;
+  format = row->info.format;
+  return row->open_log(fd, path, bag_options(options));
 }
 
 OpenedLog::OpenedLog(const std::string& path) : fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
