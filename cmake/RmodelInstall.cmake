@@ -150,9 +150,10 @@ for building programs against librmodel.")
 set(RMODEL_DEB_DEPENDS
   "libc6 (>= 2.34)" "libstdc++6 (>= 11)" "libgcc-s1 (>= 3.0)"
   "liborocos-kdl1.5 (>= 1.5.1)" "liburdfdom-model3.0 (>= 3.0.1)" "libconsole-bridge1.0 (>= 1.0.1+dfsg2)"
-  "libtinyxml2-9 (>= 8.0.0)" "libfmt9 (>= 9.1.0+ds1)"
+  "libtinyxml2-9 (>= 8.0.0)"
   "libzstd1 (>= 1.5.2)" "liblz4-1 (>= 0.0~r130)" "libbz2-1.0" "libsqlite3-0 (>= 3.7.15)")
-# No libsimdjson: only the tests and benchmarks use simdjson (tests/json_parsers).
+# No libsimdjson: only the tests and benchmarks use simdjson (tests/json_parsers). No libfmt9:
+# fmt is compiled into librmodel and the command (header-only, lib/CMakeLists.txt).
 list(APPEND RMODEL_DEB_DEPENDS "libyaml-cpp0.7 (>= 0.7.0)")
 # <<< end of the runtime dependencies
 list(JOIN RMODEL_DEB_DEPENDS ", " CPACK_DEBIAN_RMODEL_PACKAGE_DEPENDS)

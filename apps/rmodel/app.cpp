@@ -1,5 +1,7 @@
 #include "app.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "doc/cli_doc.hpp"
@@ -19,15 +21,23 @@ Command* AppTree::parsed_command() const {
   return nullptr;
 }
 
-std::optional<std::string_view> command_named(int argc, const char* const* argv) {
+std::optional<TreeScope> tree_scope(int argc, const char* const* argv) {
+  TreeScope scope;
+  bool named = false;
   for (int i = 1; i < argc; ++i) {
     const std::string_view word = argv[i];
-    if (word == "--debug") continue;
-    if (word == "-V" || word == "--version" || word == "-h" || word == "--help") return std::string_view();
+    scope.words.push_back(word);
+    if (named || word == "--debug") continue;
+    if (word == "-V" || word == "--version" || word == "-h" || word == "--help") {
+      named = true;
+      continue;
+    }
     if (word.empty() || word.front() == '-' || word == "help") return std::nullopt;
-    return word;
+    scope.set_up = word;
+    named = true;
   }
-  return std::nullopt;
+  if (!named) return std::nullopt;
+  return scope;
 }
 
 namespace {
@@ -129,7 +139,7 @@ std::string command_list_text() {
   return wrap_lines(out);
 }
 
-std::unique_ptr<AppTree> build_app(std::optional<std::string_view> only) {
+std::unique_ptr<AppTree> build_app(const std::optional<TreeScope>& scope) {
   auto tree = std::make_unique<AppTree>();
   tree->app = std::make_unique<CLI::App>("rmodel: robot model inspection and joint-state processing", "rmodel");
   CLI::App& app = *tree->app;
@@ -162,9 +172,10 @@ std::unique_ptr<AppTree> build_app(std::optional<std::string_view> only) {
   app.fallthrough();
 
   for (const CommandEntry& entry : command_table()) {
+    if (scope && std::find(scope->words.begin(), scope->words.end(), entry.name) == scope->words.end()) continue;
     CLI::App* sub = app.add_subcommand(std::string(entry.name), std::string(entry.summary));
     auto command = entry.make();
-    if (!only || *only == entry.name) command->setup(*sub);
+    if (!scope || scope->set_up == entry.name) command->setup(*sub);
     tree->commands.push_back({sub, std::move(command)});
   }
   return tree;

@@ -38,17 +38,27 @@ struct GenerateRequest {
   std::string dir;
 };
 
-/// Builds the tree: root options (--help, --version, --debug) and every command of the
-/// registry with the options its setup() declares. Opens no file. With `only` given, only
-/// the command it names is set up (none when it is empty); the others are listed with their
-/// summary and no options. Setting up every command's options is most of the start-up
-/// time of a run that needs one of them or none.
-std::unique_ptr<AppTree> build_app(std::optional<std::string_view> only = std::nullopt);
+/// What of the tree a command line needs, when that can be told before parsing.
+struct TreeScope {
+  /// The command whose options are declared: the first word after the global flags; empty
+  /// (none) for `--version` and `--help` at the root.
+  std::string_view set_up;
+  /// The words of the command line. The other commands are added, without options, only
+  /// when one of these words is their name: CLI11 consults a sibling command only by its
+  /// name, so the parse, its errors and --help are those of the whole tree.
+  std::vector<std::string_view> words;
+};
 
-/// Which command's options a command line needs, when that can be told before parsing: the
-/// first word after the global flags; empty (none) for `--version` and `--help` at the
-/// root. Nothing (the whole tree) for `--generate` and `help`.
-std::optional<std::string_view> command_named(int argc, const char* const* argv);
+/// Builds the tree: root options (--help, --version, --debug) and the commands of the
+/// registry with the options their setup() declares. Opens no file. Without a scope, every
+/// command is added and set up (help, man pages, completions). With one, only the commands
+/// it needs are (see TreeScope): constructing the option tree of every command was most of
+/// the start-up time of a run that needs one of them or none.
+std::unique_ptr<AppTree> build_app(const std::optional<TreeScope>& scope = std::nullopt);
+
+/// The scope of a command line (see TreeScope); nothing (the whole tree) for `--generate`,
+/// `help` and a command line that starts with other options.
+std::optional<TreeScope> tree_scope(int argc, const char* const* argv);
 
 /// `rmodel --version`: the command's version, the loaded library's, and the libraries
 /// they were built with (no trailing newline).

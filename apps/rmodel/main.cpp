@@ -196,7 +196,7 @@ int main(int argc, char** argv) {
   if (argc >= 3 && std::string_view(argv[1]) == "__complete")
     return complete_names(argv[2], std::vector<std::string>(argv + 3, argv + argc));
 
-  const auto tree = build_app(command_named(argc, argv));
+  const auto tree = build_app(tree_scope(argc, argv));
   CLI::App& app = *tree->app;
   try {
     app.parse(argc, argv);

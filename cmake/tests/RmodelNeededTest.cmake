@@ -1,19 +1,42 @@
-# ctest: librmodel does not link the libraries that only ROS logs need (zstd, lz4, bzip2,
-# SQLite): lib/src/io/ros/lazy_libraries.cpp opens them when a log needs them, so that
-# commands which read no log do not pay for loading them at every start.
-#   -DLIBRARY -DREADELF
+# ctest: neither librmodel nor the `rmodel` command links a library that most runs do not
+# need, since every linked library is loaded and relocated at every start (docs/design.md,
+# "Start-up"): not the libraries only ROS logs need (zstd, lz4, bzip2, SQLite:
+# lib/src/io/ros/lazy_libraries.cpp opens them when a log needs them), not fmt (compiled in,
+# header-only).
+#   -DLIBRARY -DPROGRAM -DREADELF
 cmake_minimum_required(VERSION 3.25)
 include(${CMAKE_CURRENT_LIST_DIR}/RmodelScriptTest.cmake)
-require_variables(LIBRARY READELF)
+require_variables(LIBRARY PROGRAM READELF)
 
-run(COMMAND "${READELF}" -d "${LIBRARY}" OUTPUT dynamic)
-string(REGEX MATCHALL "\\(NEEDED\\)[^\n]*" needed "${dynamic}")
-if(NOT needed)
-  message(FATAL_ERROR "no NEEDED entry in the dynamic section of ${LIBRARY}:\n${dynamic}")
-endif()
-foreach(entry IN LISTS needed)
-  if(entry MATCHES "lib(zstd|lz4|bz2|sqlite3)\\.so")
-    message(FATAL_ERROR "${LIBRARY} links ${CMAKE_MATCH_0}, which only ROS logs need: ${entry}")
+foreach(binary IN ITEMS "${LIBRARY}" "${PROGRAM}")
+  run(COMMAND "${READELF}" -d "${binary}" OUTPUT dynamic)
+  string(REGEX MATCHALL "\\(NEEDED\\)[^\n]*" needed "${dynamic}")
+  if(NOT needed)
+    message(FATAL_ERROR "no NEEDED entry in the dynamic section of ${binary}:\n${dynamic}")
   endif()
+  foreach(entry IN LISTS needed)
+    if(entry MATCHES "lib(zstd|lz4|bz2|sqlite3)\\.so")
+      message(FATAL_ERROR "${binary} links ${CMAKE_MATCH_0}, which only ROS logs need: ${entry}")
+    endif()
+    if(entry MATCHES "libfmt\\.so")
+      message(FATAL_ERROR "${binary} links ${CMAKE_MATCH_0}, which is compiled in: ${entry}")
+    endif()
+  endforeach()
+  message(STATUS "${binary}: ${needed}")
 endforeach()
-message(STATUS "${LIBRARY}: ${needed}")
+
+# And at run time: what the dynamic loader opens for `rmodel --version` (LD_DEBUG=libs) is
+# no log library and no fmt, whether linked or opened by a static initialiser.
+execute_process(COMMAND ${CMAKE_COMMAND} -E env LD_DEBUG=libs "${PROGRAM}" --version
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE loads)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "^rmodel ")
+  message(FATAL_ERROR "${PROGRAM} --version failed (${rc}):\n${out}\n${loads}")
+endif()
+string(REGEX MATCHALL "calling init: [^\n]*" initialised "${loads}")
+if(NOT initialised MATCHES "librmodel")
+  message(FATAL_ERROR "LD_DEBUG=libs shows no librmodel being initialised:\n${loads}")
+endif()
+if(initialised MATCHES "lib(zstd|lz4|bz2|sqlite3|fmt)[^/;]*\\.so")
+  message(FATAL_ERROR "${PROGRAM} --version loads ${CMAKE_MATCH_0}:\n${initialised}")
+endif()
+message(STATUS "${PROGRAM} --version initialises: ${initialised}")
