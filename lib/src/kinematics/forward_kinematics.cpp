@@ -2,7 +2,9 @@
 
 #include "rmodel/kinematics/forward_kinematics.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -13,17 +15,52 @@
 namespace rmodel::kinematics {
 namespace {
 
-/// Columns (I, J) of r ← (c·col_I + s·col_J, c·col_J − s·col_I): r times a rotation by θ
-/// about the remaining axis, with c = cos θ, s = sin θ.
-template <int I, int J>
-inline void rotate_pair(Eigen::Isometry3d::LinearPart r, double c, double s) {
-  const Eigen::Vector3d ci = r.col(I);
-  const Eigen::Vector3d cj = r.col(J);
-  r.col(I) = c * ci + s * cj;
-  r.col(J) = c * cj - s * ci;
+using detail::Double2;
+
+/// One column of a frame's 4×4 matrix as two vector registers (rows 0–1, rows 2–3).
+/// Rotation columns end in 0 and the translation in 1, so sums of scaled columns keep the
+/// last row; whole 4-row columns cost two vector operations where 3 rows cost a vector and
+/// a scalar one, and the loop below keeps a frame's four columns in registers.
+struct FrameColumn {
+  Double2 lo, hi;
+};
+
+[[gnu::always_inline]] inline FrameColumn load_column(const Eigen::Matrix4d& m, int c) {
+  FrameColumn out;
+  std::memcpy(&out.lo, m.data() + 4 * c, sizeof out.lo);
+  std::memcpy(&out.hi, m.data() + 4 * c + 2, sizeof out.hi);
+  return out;
 }
 
-using detail::sin_cos;
+[[gnu::always_inline]] inline void store_column(Eigen::Matrix4d& m, int c, FrameColumn v) {
+  std::memcpy(m.data() + 4 * c, &v.lo, sizeof v.lo);
+  std::memcpy(m.data() + 4 * c + 2, &v.hi, sizeof v.hi);
+}
+
+[[gnu::always_inline]] inline FrameColumn operator*(FrameColumn a, double s) { return {a.lo * s, a.hi * s}; }
+[[gnu::always_inline]] inline FrameColumn operator+(FrameColumn a, FrameColumn b) { return {a.lo + b.lo, a.hi + b.hi}; }
+[[gnu::always_inline]] inline FrameColumn operator-(FrameColumn a, FrameColumn b) { return {a.lo - b.lo, a.hi - b.hi}; }
+
+/// The first three rows of a column.
+[[gnu::always_inline]] inline Eigen::Vector3d head3(FrameColumn v) { return {v.lo[0], v.lo[1], v.hi[0]}; }
+
+/// A frame's four columns while a body's joint moves them.
+struct FrameColumns {
+  FrameColumn c0, c1, c2, t;
+
+  /// The rotation part applied to v, as a column ending in 0.
+  [[nodiscard]] [[gnu::always_inline]] FrameColumn rotate(const Eigen::Vector3d& v) const {
+    return c0 * v.x() + c1 * v.y() + c2 * v.z();
+  }
+};
+
+/// (a, b) ← (c·a + s·b, c·b − s·a): rotation columns a and b turned by θ about the third
+/// axis, with c = cos θ, s = sin θ.
+[[gnu::always_inline]] inline void rotate_pair(FrameColumn& a, FrameColumn& b, double c, double s) {
+  const FrameColumn a0 = a;
+  a = a0 * c + b * s;
+  b = b * c - a0 * s;
+}
 
 void derivatives_of(const KinematicModel::Data& d, Workspace& ws, std::size_t body, int order) {
   const Node* nodes = d.nodes.data();
@@ -84,72 +121,97 @@ void forward_kinematics(const KinematicModel& model, Workspace& ws, std::span<co
   Eigen::Vector3d* origins = WorkspaceAccess::origins(ws).data();
   const Node* nodes = d.nodes.data();
   const std::size_t n = d.size();
+  // Bodies go in batches: first the angles of the batch's revolute joints and all their
+  // sines and cosines in one pass (independent of each other, two per vector operation),
+  // then the frames down the batch, each from its parent's.
+  constexpr std::size_t kBatch = 32;
+  double angle[kBatch + 1], sine[kBatch + 1], cosine[kBatch + 1];  // + 1: padding to pairs
   // Body 0 is the base: identity frame, no joint (left as constructed).
-  for (std::size_t k = 1; k < n; ++k) {
-    const Node& nd = nodes[k];
-    const Eigen::Isometry3d& parent = frames[nd.parent];
-    Eigen::Isometry3d& x = frames[k];
-    auto r = x.linear();
-    auto p = x.translation();
-    // Most joint origins of real models have no rotation, many no offset either: skip
-    // the products that would multiply by the identity or by zero.
-    if (nd.origin_rotated) r.noalias() = parent.linear() * nd.R;
-    else r = parent.linear();
-    if (nd.origin_translated) {
-      p.noalias() = parent.linear() * nd.p;
-      p += parent.translation();
-    } else {
-      p = parent.translation();
+  for (std::size_t first = 1; first < n; first += kBatch) {
+    const std::size_t end = std::min(n, first + kBatch);
+    std::size_t turning = 0;
+    double poison = 0.0;  // 0·θ summed: NaN once an angle or a travel is NaN or infinite
+    for (std::size_t k = first; k < end; ++k) {
+      const Node& nd = nodes[k];
+      if (nd.kind == MotionKind::fixed) continue;
+      const double theta = nd.scale * q[static_cast<std::size_t>(nd.q)] + nd.offset;
+      poison += 0.0 * theta;
+      if (nd.kind != MotionKind::prismatic) angle[turning++] = theta;
     }
-    if (nd.kind == MotionKind::fixed) continue;
-    const double theta = nd.scale * q[static_cast<std::size_t>(nd.q)] + nd.offset;
-    origins[k] = p;
-    switch (nd.kind) {
-      case MotionKind::rot_x: {
-        axes[k] = nd.scale * r.col(0);
-        double s, c;
-        sin_cos(theta, s, c);
-        rotate_pair<1, 2>(r, c, s);
-        break;
+    angle[turning] = 0.0;
+    detail::sin_cos(angle, sine, cosine, turning);
+    turning = 0;
+    for (std::size_t k = first; k < end; ++k) {
+      const Node& nd = nodes[k];
+      const Eigen::Matrix4d& parent = frames[nd.parent].matrix();
+      // Most joint origins of real models have no rotation, many no offset either: skip
+      // the products that would multiply by the identity or by zero.
+      const FrameColumns p{load_column(parent, 0), load_column(parent, 1), load_column(parent, 2),
+                           load_column(parent, 3)};
+      FrameColumns x = p;
+      if (nd.origin_rotated) {
+        x.c0 = p.rotate(nd.R.col(0));
+        x.c1 = p.rotate(nd.R.col(1));
+        x.c2 = p.rotate(nd.R.col(2));
       }
-      case MotionKind::rot_y: {
-        axes[k] = nd.scale * r.col(1);
-        double s, c;
-        sin_cos(theta, s, c);
-        rotate_pair<2, 0>(r, c, s);
-        break;
+      if (nd.origin_translated) x.t = p.rotate(nd.p) + p.t;
+      if (nd.kind != MotionKind::fixed) {
+        origins[k] = head3(x.t);
+        switch (nd.kind) {
+          case MotionKind::rot_x:
+            axes[k] = nd.scale * head3(x.c0);
+            rotate_pair(x.c1, x.c2, cosine[turning], sine[turning]);
+            ++turning;
+            break;
+          case MotionKind::rot_y:
+            axes[k] = nd.scale * head3(x.c1);
+            rotate_pair(x.c2, x.c0, cosine[turning], sine[turning]);
+            ++turning;
+            break;
+          case MotionKind::rot_z:
+            axes[k] = nd.scale * head3(x.c2);
+            rotate_pair(x.c0, x.c1, cosine[turning], sine[turning]);
+            ++turning;
+            break;
+          case MotionKind::rot_axis: {
+            axes[k] = nd.scale * head3(x.rotate(nd.axis));
+            const double c = cosine[turning];
+            const double s = sine[turning];
+            ++turning;
+            const double v = 1.0 - c;
+            const Eigen::Vector3d& u = nd.axis;
+            Eigen::Matrix3d rot;
+            rot << c + u.x() * u.x() * v, u.x() * u.y() * v - u.z() * s, u.x() * u.z() * v + u.y() * s,
+                u.y() * u.x() * v + u.z() * s, c + u.y() * u.y() * v, u.y() * u.z() * v - u.x() * s,
+                u.z() * u.x() * v - u.y() * s, u.z() * u.y() * v + u.x() * s, c + u.z() * u.z() * v;
+            const FrameColumns before = x;
+            x.c0 = before.rotate(rot.col(0));
+            x.c1 = before.rotate(rot.col(1));
+            x.c2 = before.rotate(rot.col(2));
+            break;
+          }
+          case MotionKind::prismatic: {
+            const double theta = nd.scale * q[static_cast<std::size_t>(nd.q)] + nd.offset;
+            const FrameColumn u = x.rotate(nd.axis);
+            axes[k] = nd.scale * head3(u);
+            x.t = x.t + u * theta;
+            break;
+          }
+          case MotionKind::fixed:
+            break;
+        }
+        if (nd.has_tip) x.t = x.t + x.rotate(nd.tip);
       }
-      case MotionKind::rot_z: {
-        axes[k] = nd.scale * r.col(2);
-        double s, c;
-        sin_cos(theta, s, c);
-        rotate_pair<0, 1>(r, c, s);
-        break;
-      }
-      case MotionKind::rot_axis: {
-        axes[k].noalias() = nd.scale * (r * nd.axis);
-        double s, c;
-        sin_cos(theta, s, c);
-        const double v = 1.0 - c;
-        const Eigen::Vector3d& u = nd.axis;
-        Eigen::Matrix3d rot;
-        rot << c + u.x() * u.x() * v, u.x() * u.y() * v - u.z() * s, u.x() * u.z() * v + u.y() * s,
-            u.y() * u.x() * v + u.z() * s, c + u.y() * u.y() * v, u.y() * u.z() * v - u.x() * s,
-            u.z() * u.x() * v - u.y() * s, u.z() * u.y() * v + u.x() * s, c + u.z() * u.z() * v;
-        const Eigen::Matrix3d before = r;
-        r.noalias() = before * rot;
-        break;
-      }
-      case MotionKind::prismatic: {
-        const Eigen::Vector3d u = r * nd.axis;
-        axes[k].noalias() = nd.scale * u;
-        p += theta * u;
-        break;
-      }
-      case MotionKind::fixed:
-        break;
+      Eigen::Matrix4d& out = frames[k].matrix();
+      store_column(out, 0, x.c0);
+      store_column(out, 1, x.c1);
+      store_column(out, 2, x.c2);
+      store_column(out, 3, x.t);
     }
-    if (nd.has_tip) p += r * nd.tip;
+    // A NaN or infinite angle made 0·NaN in the last rows below it: keep them (0 0 0 1).
+    if (poison != 0.0) [[unlikely]] {
+      for (std::size_t k = first; k < end; ++k) frames[k].matrix().row(3) << 0.0, 0.0, 0.0, 1.0;
+    }
   }
 }
 

@@ -8,20 +8,34 @@
 namespace rmodel::kinematics {
 namespace {
 
+/// Column by column on J's storage (6 rows, column-major: ours and KDL's alike): a pose slot
+/// read by one body only (no mimic joint shares it) is written once, not accumulated.
 template <typename Matrix>
 void fill(const KinematicModel::Data& d, const Workspace& ws, std::size_t body,
           const Eigen::Vector3d& point_base, Matrix& J) {
+  static_assert(Matrix::RowsAtCompileTime == 6 && !Matrix::IsRowMajor);
+  const Node* nodes = d.nodes.data();
   J.setZero();
-  for (int jb = d.joint_up[body]; jb >= 0; jb = d.joint_above[static_cast<std::size_t>(jb)]) {
+  double* const out = J.data();
+  const int* above = d.joint_above.data();
+  const char* shared = d.q_shared.data();
+  const Eigen::Vector3d* axes = &ws.joint_axis(0);
+  const Eigen::Vector3d* origins = &ws.joint_origin(0);
+  for (int jb = d.joint_up[body]; jb >= 0; jb = above[jb]) {
     const auto j = static_cast<std::size_t>(jb);
-    const Node& nd = d.nodes[j];
-    const Eigen::Vector3d& w = ws.joint_axis(j);
-    const auto col = static_cast<Eigen::Index>(nd.q);
+    const Node& nd = nodes[j];
+    const Eigen::Vector3d& w = axes[j];
+    Eigen::Map<Eigen::Vector3d> linear(out + 6 * nd.q);
+    Eigen::Map<Eigen::Vector3d> angular(out + 6 * nd.q + 3);
     if (nd.kind == MotionKind::prismatic) {
-      J.template block<3, 1>(0, col) += w;
+      if (shared[nd.q]) linear += w;
+      else linear = w;
+    } else if (shared[nd.q]) {
+      linear += w.cross(point_base - origins[j]);
+      angular += w;
     } else {
-      J.template block<3, 1>(0, col) += w.cross(point_base - ws.joint_origin(j));
-      J.template block<3, 1>(3, col) += w;
+      linear = w.cross(point_base - origins[j]);
+      angular = w;
     }
   }
 }

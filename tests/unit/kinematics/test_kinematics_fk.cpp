@@ -284,6 +284,71 @@ TEST(KinematicsFk, RandomKdlTreesMatchKdlSolvers) {
   }
 }
 
+TEST(KinematicsFk, LongRandomChainsAcrossSineBatchesMatchKdlSolvers) {
+  // forward_kinematics takes the sines and cosines of up to 32 bodies at a time, two angles
+  // per vector operation: chains ending just before, at and after the batch and pair
+  // boundaries, with every joint kind (axis-aligned, any axis, prismatic, fixed), against
+  // KDL. Some poses put angles beyond ±1e5 rad (libm's reduction) beside ordinary ones.
+  std::mt19937 rng(777);
+  std::uniform_int_distribution<unsigned int> which(0, 1000);
+  for (const int segments : {1, 2, 3, 31, 32, 33, 34, 63, 64, 65, 97}) {
+    SCOPED_TRACE(segments);
+    const KDL::Chain chain = random_chain(rng, segments, true);
+    const auto model = rk::KinematicModel::from_kdl_chain(chain);
+    for (int pose = 0; pose < 4; ++pose) {
+      KDL::JntArray q = random_q(rng, chain.getNrOfJoints());
+      if (pose == 3) {
+        // A revolute joint (a prismatic one would put the tip 250 km away, beyond kTol).
+        std::vector<unsigned int> revolute;
+        unsigned int slot = 0;
+        for (const auto& segment : chain.segments) {
+          const auto type = segment.getJoint().getType();
+          if (type == KDL::Joint::Fixed) continue;
+          if (type == KDL::Joint::RotAxis || type == KDL::Joint::RotX || type == KDL::Joint::RotY ||
+              type == KDL::Joint::RotZ)
+            revolute.push_back(slot);
+          ++slot;
+        }
+        if (!revolute.empty()) q(revolute[which(rng) % revolute.size()]) = 2.5e5 + 0.25;
+      }
+      expect_chain_matches_kdl(chain, model, q);
+    }
+  }
+}
+
+TEST(KinematicsFk, NonFiniteAngleLeavesOtherBodiesAndTheLastRowAlone) {
+  // A NaN or infinite angle makes its body's frame and those below it NaN, as libm's
+  // sine does; the bodies above (and in the same sine batch) keep their frames, and every
+  // frame keeps its last row (0 0 0 1).
+  std::mt19937 rng(4242);
+  const KDL::Chain chain = random_chain(rng, 9, false);
+  const auto model = rk::KinematicModel::from_kdl_chain(chain);
+  KDL::ChainFkSolverPos_recursive fk(chain);
+  rk::Workspace ws(model);
+  for (const double bad : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+    for (unsigned int j = 0; j < chain.getNrOfJoints(); ++j) {
+      KDL::JntArray q = random_q(rng, chain.getNrOfJoints());
+      q(j) = bad;
+      rk::forward_kinematics(model, ws, q);
+      // The body of joint j: the segment where the j-th moving joint sits.
+      unsigned int moving = 0, segment = 0;
+      for (; segment < chain.getNrOfSegments(); ++segment)
+        if (chain.getSegment(segment).getJoint().getType() != KDL::Joint::Fixed && moving++ == j) break;
+      for (unsigned int s = 0; s < chain.getNrOfSegments(); ++s) {
+        const Eigen::Matrix4d& m = ws.frame(s + 1).matrix();
+        EXPECT_EQ(m.row(3), Eigen::RowVector4d(0, 0, 0, 1)) << "joint " << j << " segment " << s;
+        if (s < segment) {
+          KDL::Frame f;
+          ASSERT_GE(fk.JntToCart(q, f, static_cast<int>(s) + 1), 0);
+          EXPECT_LT(frame_error(ws.frame(s + 1), f), kTol) << "joint " << j << " segment " << s;
+        } else {
+          EXPECT_FALSE(m.topRows<3>().allFinite()) << "joint " << j << " segment " << s;
+        }
+      }
+    }
+  }
+}
+
 // ---------------------------------------------------------------- fixture robots
 
 namespace {
