@@ -1,7 +1,6 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
-#include <cstring>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -10,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "base/short_name.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/io/reader.hpp"
 #include "rmodel/io/writer.hpp"
@@ -136,9 +136,7 @@ const SlotMapper::KnownList* SlotMapper::find_known(const std::vector<std::strin
   const auto same = [&](const KnownList& k) {
     if (!k.valid || k.names.size() != names.size()) return false;
     for (std::size_t i = 0; i < names.size(); ++i) {
-      const std::string& a = k.names[i];
-      const std::string& b = names[i];
-      if (a.size() != b.size() || std::memcmp(a.data(), b.data(), a.size()) != 0) return false;
+      if (!rmodel::detail::same_name(k.names[i], names[i])) return false;
     }
     return true;
   };
