@@ -181,8 +181,9 @@ private:
 /// Maps the joint names of messages to slots 0 … size()−1 (the one name→slot resolution of
 /// the streaming commands). Fixed: the slots are given up front (a model's pose); unknown
 /// names are skipped with a warning. Open: every new name gets the next slot (a stream
-/// without a model). Per message: a cache of the last message's names (same names in the
-/// same order cost one string compare each), then a hash map.
+/// without a model). Per message: a cache of the last few name lists (a stream that cycles
+/// through the chains of a robot sends a handful of lists again and again; a list seen
+/// before costs one string compare per name), then a hash map per name.
 class RMODEL_API SlotMapper {
 public:
   static constexpr std::int32_t kUnknown = -1;
@@ -229,14 +230,26 @@ public:
   [[nodiscard]] const std::vector<std::string>& names() const noexcept { return names_; }
 
 private:
-  std::int32_t resolve(std::size_t element, const std::string& name);
+  std::int32_t resolve(const std::string& name);
+  /// A name list mapped before without a problem, and its slots.
+  struct KnownList {
+    std::vector<std::string> names;
+    std::vector<std::int32_t> slots;
+    bool valid = false;
+  };
+  static constexpr std::size_t kKnownLists = 8;
+  const KnownList* find_known(const std::vector<std::string>& names);
+  void remember(const std::vector<std::string>& names);
+  bool map_names(const JointState& state, const io::Message& message, Reporter& report);
 
   std::vector<std::string> names_;
   bool open_ = false;
   std::string what_;
   std::unordered_map<std::string, std::int32_t> index_;
-  std::vector<std::string> cache_names_;
-  std::vector<std::int32_t> cache_slots_;
+  KnownList known_[kKnownLists];
+  std::size_t known_next_ = 0;  ///< the entry a new list replaces (round robin)
+  std::size_t known_hit_ = 0;   ///< the entry that matched last
+  std::vector<std::string> repeated_name_;  ///< per element found repeated: its name
   std::vector<std::int32_t> slots_;
   std::uint64_t generation_ = 0;
   std::vector<std::uint64_t> named_in_;

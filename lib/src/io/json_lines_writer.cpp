@@ -5,22 +5,14 @@
 #include <cstring>
 #include <string>
 
+#include "base/short_name.hpp"
 #include "io/format_writer.hpp"
+#include "io/json_escape.hpp"
 #include "io/text_output.hpp"
 
 namespace rmodel::io {
 namespace detail {
 namespace {
-
-// True when one of the 8 bytes is below 0x20, '"' or '\\' (JSON must escape it). Exact, by
-// the usual "has a zero byte" arithmetic on v, v ^ '"'·8 and v ^ '\\'·8.
-inline bool needs_escape8(std::uint64_t v) noexcept {
-  constexpr std::uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-  const std::uint64_t below = (v - ones * 0x20) & ~v & highs;
-  const std::uint64_t q = v ^ (ones * '"');
-  const std::uint64_t bs = v ^ (ones * '\\');
-  return (below | ((q - ones) & ~q & highs) | ((bs - ones) & ~bs & highs)) != 0;
-}
 
 void put_json_string(Out& o, const std::string& s) noexcept {
   const std::size_t n = s.size();
@@ -36,7 +28,7 @@ void put_json_string(Out& o, const std::string& s) noexcept {
     const std::uint64_t mb = n > 8 ? (std::uint64_t{1} << (8 * (n - 8))) - 1 : 0;
     a = (a & ma) | (filler & ~ma);
     b = (b & mb) | (filler & ~mb);
-    if (!needs_escape8(a) && !needs_escape8(b)) {
+    if ((json_special_bytes8(a) | json_special_bytes8(b)) == 0) {
       o.put('"');
       std::memcpy(o.p, s.data(), 16);
       o.p += n;
@@ -102,20 +94,7 @@ void put_string_array(Out& o, const std::vector<std::string>& v) noexcept {
   o.put(']');
 }
 
-/// The first 16 bytes of a name of at most 15 (std::string keeps at least 16 readable
-/// bytes: its small buffer or a larger allocation), the bytes past its end zeroed.
-inline void short_name_words(const std::string& s, std::uint64_t& a, std::uint64_t& b) noexcept {
-  const std::size_t n = s.size();
-  std::memcpy(&a, s.data(), 8);
-  std::memcpy(&b, s.data() + 8, 8);
-  if (std::endian::native == std::endian::little) {
-    a &= n >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * n)) - 1;
-    b &= n > 8 ? (std::uint64_t{1} << (8 * (n - 8))) - 1 : 0;
-  } else {
-    a &= n >= 8 ? ~std::uint64_t{0} : ~(~std::uint64_t{0} >> (8 * n));
-    b &= n > 8 ? ~(~std::uint64_t{0} >> (8 * (n - 8))) : 0;
-  }
-}
+using rmodel::detail::short_name_words;
 
 /// The text of recently written string arrays (`["a","b"]`), reused while a list repeats:
 /// a full pose carries the same 32 names in every message, and comparing a name with the
@@ -127,9 +106,13 @@ class StringArrayCache {
 public:
   /// Writes `v` as a JSON array (from a stored text when the same list was written).
   void put(Out& o, const std::vector<std::string>& v) {
-    for (Entry& e : entries_) {
-      if (e.matches(v)) {
-        o.put(e.text);
+    // The list matched last first (a pose repeats its names), then the ones after it (a
+    // stream cycling through chains sends them in turn).
+    for (std::size_t step = 0; step < kEntries; ++step) {
+      const std::size_t i = (hit_ + step) % kEntries;
+      if (entries_[i].matches(v)) {
+        hit_ = i;
+        o.put(entries_[i].text);
         return;
       }
     }
@@ -138,6 +121,7 @@ public:
     const std::string_view text(start, static_cast<std::size_t>(o.p - start));
     grow(v, text.size());
     Entry& e = entries_[next_];
+    hit_ = next_;
     next_ = (next_ + 1) % kEntries;
     e.store(v, text);
   }
@@ -161,7 +145,7 @@ private:
         const std::string& s = v[i];
         const Name& n = names[i];
         if (s.size() != n.size) return false;
-        if (s.size() <= 15) {
+        if (s.size() <= rmodel::detail::kShortName) {
           std::uint64_t a, b;
           short_name_words(s, a, b);
           if (a != n.a || b != n.b) return false;
@@ -181,7 +165,7 @@ private:
         const std::string& s = v[i];
         Name& n = names[i];
         n.size = s.size();
-        if (s.size() <= 15) {
+        if (s.size() <= rmodel::detail::kShortName) {
           short_name_words(s, n.a, n.b);
         } else {
           n.a = long_names.size();
@@ -194,6 +178,7 @@ private:
   };
   Entry entries_[kEntries];
   std::size_t next_ = 0;
+  std::size_t hit_ = 0;
   std::size_t max_text_ = 0, max_names_ = 0, max_long_ = 0;
 
   // Gives every entry room for the largest list seen, so that storing allocates only when
@@ -201,7 +186,7 @@ private:
   void grow(const std::vector<std::string>& v, std::size_t text_size) {
     std::size_t long_size = 0;
     for (const std::string& s : v)
-      if (s.size() > 15) long_size += s.size();
+      if (s.size() > rmodel::detail::kShortName) long_size += s.size();
     if (text_size <= max_text_ && v.size() <= max_names_ && long_size <= max_long_) return;
     max_text_ = std::max(max_text_, text_size);
     max_names_ = std::max(max_names_, v.size());

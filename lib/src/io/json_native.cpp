@@ -3,6 +3,8 @@
 // by measurement (tests/bench/bench_io.cpp).
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -11,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "io/builder.hpp"
+#include "io/json_escape.hpp"
 #include "io/numbers.hpp"
 #include "io/parsers.hpp"
 
@@ -89,6 +92,7 @@ constexpr int kMaxDepth = 64;
 inline bool is_ws(char c) noexcept { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
 
+
 void append_utf8(std::string& out, std::uint32_t cp) {
   if (cp < 0x80) {
     out.push_back(static_cast<char>(cp));
@@ -144,7 +148,10 @@ private:
   ParseFailure* failure_ = nullptr;
   std::string scratch_;
 
-  void skip_ws() noexcept {
+  // Forced inline with a one-compare exit: compact JSON has no blanks, and the call
+  // itself cost more than the test on the per-message path.
+  [[gnu::always_inline]] void skip_ws() noexcept {
+    if (p_ < end_ && static_cast<unsigned char>(*p_) > ' ') return;
     while (p_ < end_ && is_ws(*p_)) ++p_;
   }
   bool fail(std::string reason) {
@@ -168,6 +175,20 @@ private:
   // Reads a string at p_ (which must be '"'); `out` views the text or scratch_.
   bool parse_string(std::string_view& out) {
     const char* s = ++p_;
+    if constexpr (std::endian::native == std::endian::little) {
+      // 8 bytes at a time up to the first that needs a look ('"', '\\' or a control
+      // character); the loop below then handles it.
+      while (end_ - p_ >= 8) {
+        std::uint64_t v;
+        std::memcpy(&v, p_, 8);
+        const std::uint64_t special = json_special_bytes8(v);
+        if (special != 0) {
+          p_ += __builtin_ctzll(special) / 8;
+          break;
+        }
+        p_ += 8;
+      }
+    }
     while (p_ < end_) {
       const auto c = static_cast<unsigned char>(*p_);
       if (c == '"') {

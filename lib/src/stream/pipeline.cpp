@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "base/short_name.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/io/reader.hpp"
 #include "rmodel/io/writer.hpp"
@@ -121,30 +122,84 @@ std::size_t SlotMapper::add(const std::string& name) {
   index_.emplace(name, static_cast<std::int32_t>(names_.size() - 1));
   named_in_.push_back(0);
   named_at_.push_back(0);
+  // A name that was unknown has a slot now: lists remembered with it unknown are stale.
+  for (KnownList& k : known_) k.valid = false;
   return names_.size() - 1;
 }
 
-std::int32_t SlotMapper::resolve(std::size_t element, const std::string& name) {
-  if (element < cache_names_.size() && cache_names_[element] == name) return cache_slots_[element];
-  std::int32_t slot = kUnknown;
-  if (const auto it = index_.find(name); it != index_.end()) {
-    slot = it->second;
-  } else if (open_) {
-    slot = static_cast<std::int32_t>(add(name));
+std::int32_t SlotMapper::resolve(const std::string& name) {
+  if (const auto it = index_.find(name); it != index_.end()) return it->second;
+  return open_ ? static_cast<std::int32_t>(add(name)) : kUnknown;
+}
+
+const SlotMapper::KnownList* SlotMapper::find_known(const std::vector<std::string>& names) {
+  const auto same = [&](const KnownList& k) {
+    if (!k.valid || k.names.size() != names.size()) return false;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (!rmodel::detail::same_name(k.names[i], names[i])) return false;
+    }
+    return true;
+  };
+  // Streams that cycle through lists send the one after the last match next: try it first.
+  for (std::size_t step = 1; step <= kKnownLists; ++step) {
+    const std::size_t i = (known_hit_ + step) % kKnownLists;
+    if (same(known_[i])) {
+      known_hit_ = i;
+      return &known_[i];
+    }
   }
-  if (element >= cache_names_.size()) {
-    cache_names_.resize(element + 1);
-    cache_slots_.resize(element + 1, kUnknown);
-  }
-  cache_names_[element] = name;
-  cache_slots_[element] = slot;
-  return slot;
+  return nullptr;
+}
+
+// Allocates only while lists grow beyond those seen before (the strings keep their room).
+void SlotMapper::remember(const std::vector<std::string>& names) {
+  KnownList& k = known_[known_next_];
+  k.valid = false;  // until complete (an allocation may throw)
+  k.names.resize(names.size());
+  for (std::size_t i = 0; i < names.size(); ++i) k.names[i].assign(names[i]);
+  k.slots.assign(slots_.begin(), slots_.end());
+  k.valid = true;
+  known_hit_ = known_next_;
+  known_next_ = (known_next_ + 1) % kKnownLists;
 }
 
 std::string SlotMapper::repeated_text(std::size_t element) const {
   const std::size_t first = element < first_of_.size() ? first_of_[element] : 0;
-  const std::string& name = element < cache_names_.size() ? cache_names_[element] : what_;
+  const std::string& name = element < repeated_name_.size() ? repeated_name_[element] : what_;
   return fmt::format("{} '{}' is named twice (elements {} and {})", what_, name, first + 1, element + 1);
+}
+
+bool SlotMapper::map_names(const JointState& state, const io::Message& message, Reporter& report) {
+  const std::size_t n = state.name.size();
+  slots_.resize(n);
+  if (first_of_.size() < n) first_of_.resize(n, 0);
+  ++generation_;
+  bool repeats = false;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::int32_t slot = resolve(state.name[i]);
+    slots_[i] = slot;
+    if (slot == kUnknown) continue;
+    const auto s = static_cast<std::size_t>(slot);
+    if (named_in_[s] == generation_) {
+      first_of_[i] = named_at_[s];
+      if (repeated_name_.size() <= i) repeated_name_.resize(i + 1);
+      repeated_name_[i] = state.name[i];
+      repeats = true;
+      if (repeats_ == Repeats::skip) {
+        slots_[i] = kRepeated;
+        continue;
+      }
+      problem_ = Problem::repeated;
+      repeated_element_ = i;
+      problem_text_ = repeated_text(i);
+      report.reject(message, fmt::format("message rejected: {}", problem_text_));
+      return false;
+    }
+    named_in_[s] = generation_;
+    named_at_[s] = i;
+  }
+  if (!repeats) remember(state.name);
+  return true;
 }
 
 bool SlotMapper::map(const JointState& state, const io::Message& message, Reporter& report) {
@@ -159,28 +214,11 @@ bool SlotMapper::map(const JointState& state, const io::Message& message, Report
   if (!state.position.empty() && state.position.size() != n) return size_problem("position", state.position.size());
   if (!state.velocity.empty() && state.velocity.size() != n) return size_problem("velocity", state.velocity.size());
   if (!state.effort.empty() && state.effort.size() != n) return size_problem("effort", state.effort.size());
-  slots_.resize(n);
-  if (first_of_.size() < n) first_of_.resize(n, 0);
-  ++generation_;
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::int32_t slot = resolve(i, state.name[i]);
-    slots_[i] = slot;
-    if (slot == kUnknown) continue;
-    const auto s = static_cast<std::size_t>(slot);
-    if (named_in_[s] == generation_) {
-      first_of_[i] = named_at_[s];
-      if (repeats_ == Repeats::skip) {
-        slots_[i] = kRepeated;
-        continue;
-      }
-      problem_ = Problem::repeated;
-      repeated_element_ = i;
-      problem_text_ = repeated_text(i);
-      report.reject(message, fmt::format("message rejected: {}", problem_text_));
-      return false;
-    }
-    named_in_[s] = generation_;
-    named_at_[s] = i;
+  if (const KnownList* known = find_known(state.name)) {
+    // Mapped before without a repeated name: the same slots (names never lose theirs).
+    slots_.assign(known->slots.begin(), known->slots.end());
+  } else if (!map_names(state, message, report)) {
+    return false;
   }
   // Warnings only for a message that is used: a rejected one is reported once, for its rejection.
   if (!open_ && n > 0) {  // a message naming nothing says nothing about the input

@@ -210,6 +210,39 @@ TEST(IoJsonLines, BadLinesAreErrorRecordsAndGoodLinesStillComeOut) {
   EXPECT_EQ(items.back().message.joint.name[0], "last");
 }
 
+TEST(IoJsonLines, StringsOfEveryLengthEndAtTheirQuoteAndRejectRawControlCharacters) {
+  // The parser scans strings 8 bytes at a time: names of 1 to 24 bytes, plain, with an escaped
+  // quote at every position, and with a raw control character (an error) at every position.
+  std::string text;
+  std::vector<std::string> want;  // per line: the name, or "" for an error
+  for (std::size_t len = 1; len <= 24; ++len) {
+    const std::string plain(len, 'n');
+    text += R"({"name":[")" + plain + R"("],"position":[1]})" "\n";
+    want.push_back(plain);
+    for (std::size_t pos = 0; pos < len; ++pos) {
+      std::string quoted = plain, raw = plain;
+      quoted[pos] = '"';
+      raw[pos] = '\x1f';
+      text += R"({"name":[")" + plain.substr(0, pos) + "\\\"" + plain.substr(pos + 1) + R"("],"position":[1]})" "\n";
+      want.push_back(quoted);
+      text += R"({"name":[")" + raw + R"("],"position":[1]})" "\n";
+      want.emplace_back();
+    }
+  }
+  const auto items = read_items(text, jsonl());
+  ASSERT_EQ(items.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    if (want[i].empty()) {
+      ASSERT_EQ(items[i].status, io::ReadStatus::Error) << "line " << i + 1;
+      EXPECT_NE(items[i].error.reason.find("control character"), std::string::npos) << items[i].error.reason;
+    } else {
+      ASSERT_EQ(items[i].status, io::ReadStatus::Ok) << "line " << i + 1 << ": " << items[i].error.reason;
+      ASSERT_EQ(items[i].message.joint.name.size(), 1U);
+      EXPECT_EQ(items[i].message.joint.name[0], want[i]) << "line " << i + 1;
+    }
+  }
+}
+
 TEST(IoJsonLines, EveryParserRejectsBadMessagesAndReadsGoodOnesAlike) {
   const std::vector<std::string> bad = {
       R"({"name":["a"],"position":[1,)", R"({"name":"a"})", R"({"name":["a"],"position":[true]})",

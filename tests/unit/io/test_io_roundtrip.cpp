@@ -543,6 +543,18 @@ TEST(IoRoundTrip, NumbersAreWrittenExactlyAsFmtDoes) {
     values.push_back(std::ldexp(static_cast<double>(rng() % 100000), static_cast<int>(rng() % 120) - 60));
     values.push_back(static_cast<double>(static_cast<std::int64_t>(rng() % 2000001) - 1000000) / 1000.0);
   }
+  // Shortest forms of every length (1 to 17 digits, whose first and last digits are the edges
+  // of the 8-digit groups the writer converts at once), at every decimal exponent layout.
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::uint64_t low = 1;
+    for (int i = 1; i < digits; ++i) low *= 10;
+    for (int e = -30; e <= 30; ++e) {
+      for (std::uint64_t m : {low, 10 * low - 1, low + rng() % (9 * low)}) {
+        values.push_back(std::stod(fmt::format("{}e{}", m, e)));
+        values.push_back(-std::stod(fmt::format("{}e{}", m, e)));
+      }
+    }
+  }
   std::string got;
   std::size_t wrong = 0;
   for (double x : values) {

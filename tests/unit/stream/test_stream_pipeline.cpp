@@ -3,9 +3,11 @@
 // wording; the run loop's counts.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 
 #include <unistd.h>
@@ -103,6 +105,71 @@ TEST(SlotMapper, OpenMapperGivesSlotsInOrderOfFirstSight) {
   EXPECT_EQ(mapper.problem(), stream::SlotMapper::Problem::repeated);
   EXPECT_EQ(mapper.repeated_element(), 1U);
   EXPECT_EQ(report.summary().rejected, 1U);
+}
+
+TEST(SlotMapper, ListsSeenBeforeGetTheSlotsTheirNamesHave) {
+  // More distinct lists than the mapper remembers, in a cycle and then shuffled, some naming
+  // unknown joints: every element's slot is its name's position in the fixed list (or
+  // unknown), whatever was mapped before.
+  const std::vector<std::string> fixed = {"j0", "j1", "j2", "j3", "j4", "j5", "j6", "j7", "j8", "j9"};
+  stream::SlotMapper mapper(fixed);
+  stream::Reporter report;
+  std::vector<std::vector<std::string>> lists;
+  for (int k = 0; k < 12; ++k) {
+    std::vector<std::string> names;
+    for (int i = 0; i < 1 + k % 5; ++i) names.push_back(fmt::format("j{}", (3 * k + 7 * i) % 13));
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    lists.push_back(names);
+  }
+  std::mt19937 rng(11);
+  std::vector<std::size_t> order;
+  for (int round = 0; round < 3; ++round)
+    for (std::size_t k = 0; k < lists.size(); ++k) order.push_back(k);
+  for (int i = 0; i < 200; ++i) order.push_back(rng() % lists.size());
+  for (std::size_t k : order) {
+    io::Message m;
+    m.joint.name = lists[k];
+    ASSERT_TRUE(mapper.map(m, report));
+    ASSERT_EQ(mapper.slots().size(), lists[k].size());
+    for (std::size_t i = 0; i < lists[k].size(); ++i) {
+      const auto at = std::find(fixed.begin(), fixed.end(), lists[k][i]);
+      const std::int32_t want =
+          at == fixed.end() ? stream::SlotMapper::kUnknown : static_cast<std::int32_t>(at - fixed.begin());
+      ASSERT_EQ(mapper.slots()[i], want) << "list " << k << " element " << i;
+    }
+  }
+}
+
+TEST(SlotMapper, ANameAddedLaterIsNoLongerUnknownInAListSeenBefore) {
+  stream::SlotMapper mapper({"a", "b"});
+  stream::Reporter report;
+  io::Message m;
+  m.joint.name = {"a", "x"};
+  ASSERT_TRUE(mapper.map(m, report));
+  EXPECT_EQ(mapper.slots()[1], stream::SlotMapper::kUnknown);
+  EXPECT_EQ(mapper.add("x"), 2U);
+  ASSERT_TRUE(mapper.map(m, report));
+  EXPECT_EQ(mapper.slots()[0], 0);
+  EXPECT_EQ(mapper.slots()[1], 2);
+}
+
+TEST(SlotMapper, ARepeatedNameIsFoundEveryTimeItsListComes) {
+  stream::SlotMapper mapper({"a", "b", "c"});
+  mapper.set_repeats(stream::SlotMapper::Repeats::skip);
+  stream::Reporter report;
+  io::Message repeated, plain;
+  repeated.joint.name = {"b", "c", "b"};
+  plain.joint.name = {"c", "b"};
+  for (int k = 0; k < 3; ++k) {
+    ASSERT_TRUE(mapper.map(repeated, report));
+    EXPECT_EQ(std::vector<std::int32_t>(mapper.slots().begin(), mapper.slots().end()),
+              (std::vector<std::int32_t>{1, 2, stream::SlotMapper::kRepeated}));
+    EXPECT_EQ(mapper.repeated_text(2), "joint 'b' is named twice (elements 1 and 3)");
+    ASSERT_TRUE(mapper.map(plain, report));
+    EXPECT_EQ(std::vector<std::int32_t>(mapper.slots().begin(), mapper.slots().end()),
+              (std::vector<std::int32_t>{2, 1}));
+  }
 }
 
 }  // namespace
