@@ -237,7 +237,7 @@ void BM_Log_TorqueSink(benchmark::State& state) {
   std::size_t i = 0;
   for (auto _ : state) {
     rmodel::JointState& pose = poses[i % kMotions];
-    pose.stamp = 0.01 * static_cast<double>(i++);
+    pose.stamp = rmodel::Time{static_cast<std::int64_t>(i++) * 10'000'000};  // 0.01 s apart
     sink.joint_state(pose, std::nullopt);
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(i));
