@@ -24,8 +24,8 @@ void put_json_string(Out& o, const std::string& s) noexcept {
     std::memcpy(&a, s.data(), 8);
     std::memcpy(&b, s.data() + 8, 8);
     constexpr std::uint64_t filler = 0x4141414141414141ULL;
-    const std::uint64_t ma = n >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * n)) - 1;
-    const std::uint64_t mb = n > 8 ? (std::uint64_t{1} << (8 * (n - 8))) - 1 : 0;
+    const std::uint64_t ma = rmodel::detail::kShortNameMasks.first[n];
+    const std::uint64_t mb = rmodel::detail::kShortNameMasks.second[n];
     a = (a & ma) | (filler & ~ma);
     b = (b & mb) | (filler & ~mb);
     if ((json_special_bytes8(a) | json_special_bytes8(b)) == 0) {
