@@ -3,8 +3,8 @@
 #
 #   scripts/fuzz.sh [-t SECONDS] [-j PARALLEL] [TARGET...]     (default: 60 s, nproc, all)
 #
-# Targets: urdf cpf semantics_json srdf jsonl json trajectory csv mcap rosbag1 db3 ros_yaml
-# rostopic_csv xacro (tests/fuzz/fuzz_*.cpp).
+# Targets: one per tests/fuzz/fuzz_<target>.cpp (urdf, cpf, srdf, jsonl, mcap, ...; the
+# list is read from those files, as tests/fuzz/CMakeLists.txt does).
 # Corpora start from tests/fuzz/seeds/<target> and, when ../shared/fixtures is present,
 # the fixture files of that kind (copied into the build directory, never into the
 # repository). Working corpora and findings stay in $BUILD_DIR (default build-fuzz):
@@ -25,7 +25,12 @@ while getopts "t:j:h" option; do
   esac
 done
 shift $((OPTIND - 1))
-ALL_TARGETS=(urdf cpf semantics_json srdf jsonl json trajectory csv mcap rosbag1 db3 ros_yaml rostopic_csv xacro)
+# Every fuzz_<target>.cpp is a target: a new reader's fuzz file needs no line here.
+ALL_TARGETS=()
+for source in tests/fuzz/fuzz_*.cpp; do
+  target=${source##*/fuzz_}
+  ALL_TARGETS+=("${target%.cpp}")
+done
 TARGETS=("${@:-${ALL_TARGETS[@]}}")
 BUILD_DIR=${BUILD_DIR:-build-fuzz}
 FIXTURES=${RMODEL_FIXTURES_DIR:-../shared/fixtures}
