@@ -275,7 +275,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -l initial-pose -r
 complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -l no-support -d 'Do not write support states'
 complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -l filter -x -d 'Filter the published poses\' positions before writing (a kind of rmodel filter --list; dt from the poses\' stamps unless --filter-param T=... is given)'
 complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -l filter-param -x -d 'Parameter NAME=VALUE of --filter (repeatable)'
-complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -F -d 'Joint-state logs (.jsonl, .json, .csv, ros2/rostopic echo .yaml, ROS logs .mcap, .db3, .bag or a rosbag2 directory; \'-\' or none: stdin)'
+complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -F -d 'Joint-state logs (.jsonl, .json, .csv, .yaml, .mcap, .db3, .bag or a rosbag2 directory; \'-\' or none: stdin)'
 
 # rmodel filter
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -s h -l help -d 'Print this help message and exit'
@@ -320,7 +320,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from filter' -l from -x -d 'Start 
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -l to -x -d 'End of the time window drawn by --plot (s from the first stamp)'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -l plot-joints -x -a '(rmodel __complete joints (commandline -opc)[2..-1] 2>/dev/null)' -d 'Joints drawn by --plot (comma-separated; default: first 4 filtered)'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -a '(rmodel __complete filter-kinds (commandline -opc)[2..-1] 2>/dev/null)' -d 'Filter kind (rmodel filter --list)'
-complete -c rmodel -n '__fish_seen_subcommand_from filter' -F -d 'Joint-state logs (.jsonl, .json, .csv, ros2/rostopic echo .yaml, ROS logs .mcap, .db3, .bag or a rosbag2 directory; \'-\' or none: stdin)'
+complete -c rmodel -n '__fish_seen_subcommand_from filter' -F -d 'Joint-state logs (.jsonl, .json, .csv, .yaml, .mcap, .db3, .bag or a rosbag2 directory; \'-\' or none: stdin)'
 
 # rmodel fk
 complete -c rmodel -n '__fish_seen_subcommand_from fk' -s h -l help -d 'Print this help message and exit'

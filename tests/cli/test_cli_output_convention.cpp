@@ -301,6 +301,52 @@ TEST(OutputConventionMore, TheOldOutputFormatOptionStillWorks) {
   EXPECT_NE(help.out.find("-f,--format"), std::string::npos) << help.out;
 }
 
+TEST(OutputConventionMore, EveryEndingOfAWrittenLogNamesItsFormatInAnyCase) {
+  // docs/output.md's table: .jsonl and .ndjson are JSON Lines, .csv CSV, .mcap MCAP, in any
+  // case; .yaml is a log rmodel reads but does not write, so it gets the default (JSON Lines).
+  const auto dir = test::make_temp_dir("rmodel-endings-");
+  const std::string log = example("fl.jsonl");
+  const auto by_flag = [&](const std::string& format) {
+    const auto file = dir / ("flag." + format);
+    const auto r = run_rmodel({"aggregate", "--sample", log, "-f", format, "-o", file.string()});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return read_file(file);
+  };
+  const std::string jsonl = by_flag("jsonl"), csv = by_flag("csv"), mcap = by_flag("mcap");
+  ASSERT_EQ(mcap.rfind("\x89MCAP0\r\n", 0), 0U);
+  for (const auto& [name, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"a.ndjson", jsonl}, {"b.NDJSON", jsonl}, {"c.JsonL", jsonl}, {"d.CSV", csv}, {"e.Mcap", mcap},
+           {"f.yaml", jsonl}}) {
+    const auto file = dir / name;
+    const auto r = run_rmodel({"aggregate", "--sample", log, "-o", file.string()});
+    EXPECT_EQ(r.exit_code, 0) << name << ": " << r.err;
+    EXPECT_EQ(read_file(file), expected) << name;
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(OutputConventionMore, LogHelpListsTheEndingOfEveryFormatRmodelReads) {
+  // The logs rmodel reads (README, check-log: JSON Lines, JSON, CSV, echo YAML, then the ROS
+  // logs MCAP, rosbag2 SQLite and ROS 1 bags), by their usual file ending, in that order.
+  const std::string endings = ".jsonl, .json, .csv, .yaml, .mcap, .db3, .bag";
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"aggregate", "--help"}, {"filter", "--help"}, {"check-log", "--help"}, {"fk", "--help"},
+           {"dynamics", "--help"}}) {
+    const auto r = run_rmodel(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::string flat;  // help wraps long descriptions: compare with the line breaks removed
+    for (std::size_t i = 0; i < r.out.size(); ++i) {
+      if (r.out[i] != '\n') {
+        flat += r.out[i];
+        continue;
+      }
+      while (i + 1 < r.out.size() && r.out[i + 1] == ' ') ++i;
+      flat += ' ';
+    }
+    EXPECT_NE(flat.find(endings), std::string::npos) << args.front() << ":\n" << r.out;
+  }
+}
+
 TEST(OutputConventionMore, ConvertTakesTheTargetFormatAsF) {
   const auto cpf = run_rmodel({"convert", example("robot.json"), "-f", "cpf"});
   ASSERT_EQ(cpf.exit_code, 0) << cpf.err;

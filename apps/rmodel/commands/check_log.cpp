@@ -82,8 +82,7 @@ public:
     model_.add_to(app);
     model_.add_from_log_to(app);
     app.add_option("log", logs_,
-                   "Joint-state log (.jsonl, .json, .csv, .yaml, .mcap, .db3, .bag; '-' for stdin); several with "
-                   "--output-dir")
+                   fmt::format("Joint-state log ({}; '-' for stdin); several with --output-dir", log_extensions_text()))
         ->required()
         ->type_name("LOG");
     input_.add_to(app, nullptr);

@@ -230,9 +230,10 @@ private:
   void add_log_options(CLI::App& app) {
     const char* group = "Streams";
     auto* log = app.add_option("--log", log_,
-                               "Stream a joint-state log (.jsonl, .json, .csv, .yaml, .mcap, .db3, .bag; '-': stdin) "
-                               "through the aggregator and write its poses with 'effort' = the torques they need; "
-                               "the pose given starts the held pose")
+                               fmt::format("Stream a joint-state log ({}; '-': stdin) through the aggregator and "
+                                           "write its poses with 'effort' = the torques they need; the pose given "
+                                           "starts the held pose",
+                                           log_extensions_text()))
                     ->type_name("FILE|-")
                     ->group(group);
     app.add_option("--diff", stream_options_.diff_method,

@@ -62,8 +62,9 @@ public:
         ->group(select);
     const char* group = "Streams";
     auto* log = app.add_option("--log", log_,
-                               "Stream a joint-state log (.jsonl, .json, .csv, .yaml, .mcap, .db3, .bag; '-': stdin): one record per joint "
-                               "state; partial messages update the held pose, which starts at the given pose")
+                               fmt::format("Stream a joint-state log ({}; '-': stdin): one record per joint state; "
+                                           "partial messages update the held pose, which starts at the given pose",
+                                           log_extensions_text()))
                     ->type_name("FILE|-")
                     ->group(group);
     add_log_input_options(app, stream_, log, group, "Flush the output after every record");

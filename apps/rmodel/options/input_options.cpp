@@ -29,6 +29,13 @@ std::vector<std::string> input_format_names() {
   return names;
 }
 
+std::string log_extensions_text() {
+  std::string text;
+  for (const io::LogFormat& format : io::log_formats())
+    if (!format.extensions.empty()) text += fmt::format("{}{}", text.empty() ? "" : ", ", format.extensions.front());
+  return text;
+}
+
 void LogInputOptions::add_to(CLI::App& app, const char* group, CLI::Option* needs) {
   std::vector<CLI::Option*> added;
   added.push_back(app.add_option("-i,--input-format", format,

@@ -15,6 +15,10 @@ namespace rmodel::cli {
 /// Names accepted by -i/--input-format: `auto`, then the format table's (io::log_formats()).
 std::vector<std::string> input_format_names();
 
+/// The file endings of the log formats, one per format in the format table's order, as help
+/// texts list them: ".jsonl, .json, .csv, .yaml, .mcap, .db3, .bag".
+std::string log_extensions_text();
+
 /// -i/--input-format, --topic, --time, --time-column, --column-prefix, --start and --end.
 struct LogInputOptions {
   std::string format = "auto";         ///< -i: an input_format_names() entry

@@ -67,12 +67,21 @@ std::optional<OutputFormat> format_of_path(std::string_view path) {
   const auto dot = path.rfind('.');
   const auto slash = path.rfind('/');
   if (dot == std::string_view::npos || (slash != std::string_view::npos && dot < slash)) return std::nullopt;
-  std::string ext(path.substr(dot + 1));
+  std::string ext(path.substr(dot));
   for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  static const std::map<std::string, OutputFormat, std::less<>> by_extension = {
-      {"txt", OutputFormat::text},   {"json", OutputFormat::json}, {"jsonl", OutputFormat::jsonl},
-      {"ndjson", OutputFormat::jsonl}, {"csv", OutputFormat::csv}, {"dot", OutputFormat::dot},
-      {"gv", OutputFormat::dot},     {"mcap", OutputFormat::mcap}};
+  // The documents' endings are the app's; the logs' come from the format table (a written
+  // format's endings name it: .jsonl and .ndjson, .csv, .mcap). `.json` names the document,
+  // not the JSON array log, which rmodel reads but does not write.
+  static const std::map<std::string, OutputFormat, std::less<>> by_extension = [] {
+    std::map<std::string, OutputFormat, std::less<>> map = {
+        {".txt", OutputFormat::text}, {".json", OutputFormat::json}, {".dot", OutputFormat::dot},
+        {".gv", OutputFormat::dot}};
+    for (const io::LogFormat& log : io::log_formats())
+      for (OutputFormat f : log_output_formats())
+        if (format_name(f) == log.name)
+          for (std::string_view extension : log.extensions) map.emplace(extension, f);
+    return map;
+  }();
   const auto it = by_extension.find(ext);
   if (it == by_extension.end()) return std::nullopt;
   return it->second;

@@ -34,8 +34,9 @@ std::vector<OutputFormat> log_output_formats();
 /// The writer's format of a log output format (jsonl, csv, mcap); JSON Lines for the others.
 io::Format log_format_of(OutputFormat format);
 
-/// The format an output file's extension names: .txt text, .json json, .jsonl/.ndjson
-/// jsonl, .csv csv, .dot/.gv dot, .mcap mcap (case-insensitive); none for any other name.
+/// The format an output file's extension names (case-insensitive): .txt text, .json json,
+/// .dot/.gv dot, and a written log format's endings from the format table (.jsonl/.ndjson
+/// jsonl, .csv csv, .mcap mcap); none for any other name.
 std::optional<OutputFormat> format_of_path(std::string_view path);
 
 /// A JSON document of rmodel: an object whose first keys are "schema" (`name`, e.g.

@@ -18,8 +18,7 @@ namespace rmodel::cli {
 void StreamOptions::add_to(CLI::App& app) {
   const char* group = "Streams";
   app.add_option("logs", inputs,
-                 "Joint-state logs (.jsonl, .json, .csv, ros2/rostopic echo .yaml, ROS logs .mcap, .db3, .bag or a rosbag2 "
-                 "directory; '-' or none: stdin)")
+                 fmt::format("Joint-state logs ({} or a rosbag2 directory; '-' or none: stdin)", log_extensions_text()))
       ->group(group);
   app.add_option("--stamp", stamp, "Stamp layout written besides t in JSON Lines")
       ->check(CLI::IsMember({"none", "ros1", "ros2"}))
