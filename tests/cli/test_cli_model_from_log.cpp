@@ -227,6 +227,45 @@ TEST(CliModelFromLog, FilterNeedsNoModelAndTakesTheRecordedOneWhenAsked) {
   EXPECT_NE(plain.out, given.out);  // the model's joints are the CSV's columns
 }
 
+TEST(CliModelFromLog, ABatchChecksEachLogAgainstItsOwnRecordedModel) {
+  // --output-dir runs each input as if rmodel ran once per input (docs/streaming.md): logs of
+  // two robots are each replayed with the model they recorded, not with the first log's.
+  const RecordedLogs tmp;
+  const std::string urdf = rmodel::test::read_file(sample_urdf_path());
+  // Robot B: the sample with its tail joint renamed, so that the two models' CSV columns
+  // differ and B does not know a name A's log sends.
+  std::string other = urdf;
+  for (std::size_t at; (at = other.find("\"tail_swing\"")) != std::string::npos;)
+    other.replace(at, 12, "\"tail_wag\"");
+  ASSERT_NE(other, urdf);
+  const fs::path a = tmp.dir / "robot_a.bag", b = tmp.dir / "robot_b.bag";
+  fs::rename(write_bag(tmp.dir, urdf, true), a);
+  fs::rename(write_bag(tmp.dir, other, true), b);
+  struct Case {
+    std::vector<std::string> args;  // without the logs
+    std::string extension;
+  };
+  for (const Case& c : std::vector<Case>{{{"aggregate", "-f", "csv"}, "csv"},
+                                         {{"check-log", "-f", "json"}, "json"},
+                                         {{"filter", "exponential", "-p", "tau=0.05", "-f", "csv", "--model-from-log"},
+                                          "csv"}}) {
+    SCOPED_TRACE(c.args.front());
+    const fs::path out = tmp.dir / ("out-" + c.args.front());
+    const auto batch = run_rmodel(with(c.args, {a.string(), b.string(), "--output-dir", out.string()}));
+    ASSERT_LT(batch.exit_code, 2) << batch.err;
+    std::vector<std::string> single;
+    for (const fs::path& log : {a, b}) {
+      const auto alone = run_rmodel(with(c.args, {log.string()}));
+      ASSERT_LT(alone.exit_code, 2) << alone.err;
+      EXPECT_EQ(rmodel::test::read_file(out / (log.stem().string() + "." + c.extension)), alone.out) << log;
+      // Each input's diagnostics say which model it took.
+      EXPECT_NE(batch.err.find("the model is the URDF " + log.string()), std::string::npos) << batch.err;
+      single.push_back(alone.out);
+    }
+    EXPECT_NE(single[0], single[1]);  // the two robots give different results
+  }
+}
+
 TEST(CliModelFromLog, LogInfoSaysWhetherTheLogCarriesAModel) {
   const RecordedLogs tmp;
   const std::string urdf = rmodel::test::read_file(sample_urdf_path());

@@ -4,6 +4,8 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
+#include <span>
 
 #include "options/batch.hpp"
 #include "command.hpp"
@@ -100,50 +102,73 @@ public:
     const std::vector<BatchItem> items =
         batch_.active() ? plan_stream_batch(stream_, batch_) : std::vector<BatchItem>{};
     if (!batch_.active()) (void)stream_.checked_inputs();
-    const Model model = *model_.load_for_logs(stream_.checked_inputs(), "aggregate", stream_.quiet);
     if (publish_option_->count() > 0) options_.publish = publish_;
     options_.support = !no_support_;
     options_.diff_params = parse_params(diff_param_args_);
     options_.quad_params = parse_params(quad_param_args_);
-    if (!initial_pose_.empty()) options_.initial_positions = resolve_pose_argument(model, initial_pose_);
     if (filter_kind_.empty() && !filter_param_args_.empty()) throw InvalidArgument("--filter-param needs --filter KIND");
-    (void)Aggregator(model, options_);  // refuses bad options before any output file is made
-
-    io::WriterOptions writer_options = stream_.writer_options();
-    writer_options.csv_joints = model.joint_names();
-    // Velocity and effort may appear only later in a stream: give them columns from the
-    // start (empty cells while absent).
-    writer_options.csv_fields = io::CsvPosition | io::CsvVelocity | io::CsvEffort;
-    if (!no_support_) writer_options.csv_support = model.chain_names();
-    filters::FilterParams filter_params;
-    if (!filter_kind_.empty()) {
-      for (const auto& a : filter_param_args_) filters::parse_param_assignment(a, filter_params);
-      default_bounds_from_limits("aggregate", filters::filter_kind(filter_kind_), filter_params, model, {}, stream_.quiet);
-    }
+    // A batch whose model comes from the logs takes each input's own (as `aggregate LOG`
+    // would): the first log's model is loaded here only to refuse bad options before any
+    // output file is made.
+    const bool own_models = batch_.active() && model_.model_in_logs();
+    const Model model = *model_.load_for_logs(stream_.checked_inputs(), "aggregate", stream_.quiet || own_models);
+    const RunSetup setup = setup_for(model, stream_.quiet || own_models);
 
     // One run: a fresh aggregator and output filter (batch inputs run this in threads; it
     // only reads what was set up above).
-    const auto run_one = [&](const std::string& output, const StreamRun& run) {
-      Aggregator aggregator(model, options_);
-      io::MessageWriter writer = io::MessageWriter::open(output, writer_options);
+    const auto run_one = [&](const Model& run_model, const RunSetup& run_setup, const std::string& output,
+                             const StreamRun& run) {
+      Aggregator aggregator(run_model, run_setup.options);
+      io::MessageWriter writer = io::MessageWriter::open(output, run_setup.writer_options);
       stream::WriterSink writer_sink(writer);
       TransformOutput transforms;
-      stream::Sink& sink = transforms.sink(writer_sink, writer, stream_.tf ? &model : nullptr);
+      stream::Sink& sink = transforms.sink(writer_sink, writer, stream_.tf ? &run_model : nullptr);
       std::optional<filters::FilterSink> filtered;
-      if (!filter_kind_.empty()) filtered.emplace(sink, filter_kind_, filter_params, model.pose_size());
+      if (!filter_kind_.empty()) filtered.emplace(sink, filter_kind_, run_setup.filter_params, run_model.pose_size());
       const stream::Summary summary =
           run_stream("aggregate", stream_, aggregator, filtered ? static_cast<stream::Sink&>(*filtered) : sink, run);
       if (!summary.output_closed) writer.close();  // MCAP: the summary and footer
       return summary;
     };
     if (batch_.active())
-      return run_stream_batch("aggregate", batch_, items,
-                              [&](const BatchItem& item) { return run_one(item.output, batch_stream_run(item)); });
-    const stream::Summary summary = run_one(stream_.out.path(), StreamRun{stream_.checked_inputs(), {}, true});
+      return run_stream_batch("aggregate", batch_, items, [&](const BatchItem& item) {
+        if (!own_models) return run_one(model, setup, item.output, batch_stream_run(item));
+        const Model own = *model_.load_for_logs(std::span(&item.input, 1), "aggregate", stream_.quiet);
+        return run_one(own, setup_for(own, stream_.quiet), item.output, batch_stream_run(item));
+      });
+    const stream::Summary summary =
+        run_one(model, setup, stream_.out.path(), StreamRun{stream_.checked_inputs(), {}, true});
     return summary.rejected > 0 ? kFailed : kOk;
   }
 
 private:
+  /// What a run takes from the model: the aggregator's options with the initial pose, the
+  /// writer's columns, the output filter's bounds from the limits.
+  struct RunSetup {
+    AggregatorOptions options;
+    io::WriterOptions writer_options;
+    filters::FilterParams filter_params;
+  };
+
+  /// @throws InvalidArgument for options the model refuses (an unknown joint in
+  /// --initial-pose, bad aggregator options).
+  RunSetup setup_for(const Model& model, bool quiet) const {
+    RunSetup setup{options_, stream_.writer_options(), {}};
+    if (!initial_pose_.empty()) setup.options.initial_positions = resolve_pose_argument(model, initial_pose_);
+    (void)Aggregator(model, setup.options);  // refuses bad options before any output file is made
+    setup.writer_options.csv_joints = model.joint_names();
+    // Velocity and effort may appear only later in a stream: give them columns from the
+    // start (empty cells while absent).
+    setup.writer_options.csv_fields = io::CsvPosition | io::CsvVelocity | io::CsvEffort;
+    if (!no_support_) setup.writer_options.csv_support = model.chain_names();
+    if (!filter_kind_.empty()) {
+      for (const auto& a : filter_param_args_) filters::parse_param_assignment(a, setup.filter_params);
+      default_bounds_from_limits("aggregate", filters::filter_kind(filter_kind_), setup.filter_params, model, {},
+                                 quiet);
+    }
+    return setup;
+  }
+
   static std::vector<std::pair<std::string, double>> parse_params(const std::vector<std::string>& args) {
     filters::FilterParams params;
     for (const auto& a : args) filters::parse_param_assignment(a, params);

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <optional>
+#include <span>
 
 #include <fmt/format.h>
 
@@ -130,15 +132,24 @@ public:
                          out_.is(OutputFormat::text) ? std::string("txt") : std::string(format_name(out_.format())));
     else if (logs_.size() > 1)
       throw InvalidArgument("check-log checks one log; for one report per log, give --output-dir DIR");
-    const Model model = *model_.load_for_logs(logs_, "check-log", quiet_);
-    if (!batch_.active())
+    if (!batch_.active()) {
+      const Model model = *model_.load_for_logs(logs_, "check-log", quiet_);
       return check(model, logs_.front(), stdout, quiet_, nullptr, out_.to_stdout() ? nullptr : &out_.path());
+    }
+    // A model from the logs is each log's own, as `check-log LOG` would take it: logs of
+    // different robots are each checked against their robot.
+    const bool own_models = model_.model_in_logs();
+    const std::optional<Model> named_model =
+        own_models ? std::nullopt : model_.load_for_logs(logs_, "check-log", quiet_);
 
     // One report per log, DIR/<log name>.txt or .json, byte for byte what `check-log LOG`
     // prints; on stderr one verdict line per log (in log order) and the count.
     std::vector<int> valid(items.size(), -1);  // per log: 1 valid, 0 invalid, -1 failed
     const auto codes = run_batch(items.size(), batch_.workers(items.size()), [&](std::size_t i) {
       std::string verdict_line;
+      const std::optional<Model> own_model =
+          own_models ? model_.load_for_logs(std::span(&items[i].input, 1), "check-log", quiet_) : std::nullopt;
+      const Model& model = own_models ? *own_model : *named_model;
       const int code = check(model, items[i].input, nullptr, false, &verdict_line, &items[i].output);
       valid[i] = code == kOk ? 1 : 0;
       if (!quiet_) terminal::diagnostic(fmt::format("rmodel check-log: {}: {}", items[i].input, verdict_line));

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <span>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -165,6 +166,34 @@ public:
   }
 
 private:
+  /// What a stream run takes from the model (none: the filter runs without one): the joints
+  /// selected (--joints, else the model's), the joints known, the parameters as given with
+  /// the position bounds left out taken from the joint limits, the writer's columns.
+  struct RunSetup {
+    std::vector<std::string> selection;
+    std::optional<std::vector<std::string>> known;
+    rf::FilterParams params;
+    io::WriterOptions writer_options;
+  };
+
+  /// @throws InvalidArgument for a --joints name the model does not have.
+  RunSetup setup_for(const rf::FilterKind& kind, const Model* model, bool quiet) const {
+    RunSetup setup{joints_, std::nullopt, given_params_, stream_.writer_options()};
+    if (model == nullptr) return setup;
+    const auto& names = model->joint_names();
+    for (const auto& j : joints_)
+      if (std::find(names.begin(), names.end(), j) == names.end())
+        throw InvalidArgument(fmt::format("--joints: the model has no joint '{}'", j));
+    if (setup.selection.empty()) setup.selection = names;
+    setup.known = names;
+    // Position bounds the user left out default to the joint limits (with a limits file).
+    if (field_ == rf::JointField::position)
+      default_bounds_from_limits("filter", kind, setup.params, *model, setup.selection, quiet);
+    setup.writer_options.csv_joints = names;
+    setup.writer_options.csv_fields = io::CsvPosition | io::CsvVelocity | io::CsvEffort;
+    return setup;
+  }
+
   void list_kinds() {
     const auto& kinds = rf::filter_kinds();
     OutputOptions& out_file = stream_.out;
@@ -287,43 +316,38 @@ private:
         batch_.active() ? plan_stream_batch(stream_, batch_) : std::vector<BatchItem>{};
     if (!batch_.active()) (void)stream_.checked_inputs();
     field_ = rf::parse_joint_field(field_text_);
+    const auto log_model = stream_.tf ? ModelOptions::LogModel::needed : ModelOptions::LogModel::asked;
+    // A batch whose model comes from the logs takes each input's own (as `filter LOG` would);
+    // the first log's is loaded here only to refuse bad options before any output is made.
+    const bool own_models = batch_.active() && model_.model_in_logs(log_model);
     std::optional<Model> model =
-        model_.load_for_logs(stream_.checked_inputs(), "filter", stream_.quiet,
-                             stream_.tf ? ModelOptions::LogModel::needed : ModelOptions::LogModel::asked);
+        model_.load_for_logs(stream_.checked_inputs(), "filter", stream_.quiet || own_models, log_model);
+    const RunSetup setup = setup_for(kind, model ? &*model : nullptr, stream_.quiet || own_models);
+    if (model) model_joints_.insert(model->joint_names().begin(), model->joint_names().end());
+    const std::vector<std::string>& selection = setup.selection;
+    const std::optional<std::vector<std::string>>& known = setup.known;
     const Model* transforms_model = stream_.tf ? &*model : nullptr;
-
-    std::vector<std::string> selection = joints_;
-    std::optional<std::vector<std::string>> known;
-    if (model) {
-      const auto& names = model->joint_names();
-      model_joints_.insert(names.begin(), names.end());
-      for (const auto& j : joints_)
-        if (model_joints_.count(j) == 0) throw InvalidArgument(fmt::format("--joints: the model has no joint '{}'", j));
-      if (selection.empty()) selection = names;
-      known = names;
-    }
-    // Position bounds the user left out default to the joint limits (with a limits file).
-    if (model && field_ == rf::JointField::position)
-      default_bounds_from_limits("filter", kind, given_params_, *model, selection, stream_.quiet);
-    // The parameters as given: a T given forces the fixed step (resolved ones always have T).
     const auto add_model_joints = [&](rf::StreamFilter& filter) {
       if (model) filter.add_joints(model->joint_names());
     };
-    io::WriterOptions writer_options = stream_.writer_options();
-    if (model) writer_options.csv_joints = model->joint_names();
-    if (model) writer_options.csv_fields = io::CsvPosition | io::CsvVelocity | io::CsvEffort;
+    const io::WriterOptions& writer_options = setup.writer_options;
 
     if (batch_.active()) {
       // Refuses bad parameters before any output file is made.
-      (void)rf::StreamFilter(kind.name, given_params_, field_, selection, known);
+      (void)rf::StreamFilter(kind.name, setup.params, field_, selection, known);
       // One run per input: fresh filters (threads; they only read the setup above).
       return run_stream_batch("filter", batch_, items, [&](const BatchItem& item) {
-        rf::StreamFilter filter(kind.name, given_params_, field_, selection, known);
-        add_model_joints(filter);
-        io::MessageWriter writer = io::MessageWriter::open(item.output, writer_options);
+        std::optional<Model> own;
+        if (own_models) own = model_.load_for_logs(std::span(&item.input, 1), "filter", stream_.quiet, log_model);
+        const RunSetup own_setup = own ? setup_for(kind, &*own, stream_.quiet) : RunSetup{};
+        const RunSetup& run = own ? own_setup : setup;
+        rf::StreamFilter filter(kind.name, run.params, field_, run.selection, run.known);
+        if (own) filter.add_joints(own->joint_names());
+        else add_model_joints(filter);
+        io::MessageWriter writer = io::MessageWriter::open(item.output, run.writer_options);
         stream::WriterSink writer_sink(writer);
         TransformOutput transforms;
-        stream::Sink& sink = transforms.sink(writer_sink, writer, transforms_model);
+        stream::Sink& sink = transforms.sink(writer_sink, writer, own && stream_.tf ? &*own : transforms_model);
         RecordingStage stage(filter);
         const stream::Summary summary = rmodel::cli::run_stream("filter", stream_, stage, sink, batch_stream_run(item));
         if (!summary.output_closed) writer.close();  // MCAP: the summary and footer
@@ -331,7 +355,7 @@ private:
       });
     }
 
-    rf::StreamFilter filter(kind.name, given_params_, field_, selection, known);
+    rf::StreamFilter filter(kind.name, setup.params, field_, selection, known);
     add_model_joints(filter);
     for (const auto& j : plot_joints_) plot_index_.emplace(j, plot_index_.size());
     traces_.resize(plot_joints_.size());

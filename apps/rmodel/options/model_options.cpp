@@ -98,11 +98,18 @@ Model ModelOptions::load() const {
   return model;
 }
 
+namespace {
+bool urdf_named(const ModelRequest& named) { return !named.urdf.empty() || !named.manifest.empty() || named.sample; }
+}  // namespace
+
+bool ModelOptions::model_in_logs(LogModel use) const {
+  return from_log || (use == LogModel::needed && !urdf_named(apply_model_environment(request())));
+}
+
 std::optional<Model> ModelOptions::load_for_logs(std::span<const std::string> logs, std::string_view command,
                                                  bool quiet, LogModel use) const {
   const ModelRequest named = apply_model_environment(request());
-  const bool urdf_named = !named.urdf.empty() || !named.manifest.empty() || named.sample;
-  if (!from_log && urdf_named) return load();
+  if (!from_log && urdf_named(named)) return load();
   if (!from_log && use == LogModel::asked) {
     if (named.semantics.empty() && named.limits.empty()) return std::nullopt;
     return load();  // semantics without a URDF: the usual error
@@ -152,7 +159,7 @@ void warn_mistakes(const Model& model) {
   // What loading skipped as srdfdom does is said where it is (`check` counts it as an error).
   for (const auto& d : model.load_diagnostics().items)
     if (is_mistake(d.code))
-      fmt::print(stderr, "rmodel: warning: {}: {} [{}]\n", d.where.to_string(), d.message, d.code);
+      terminal::warning(fmt::format("{}: {} [{}]", d.where.to_string(), d.message, d.code));
 }
 
 }  // namespace rmodel::cli

@@ -59,6 +59,9 @@ struct ModelOptions {
   /// @throws InvalidArgument when a model is needed and none is found (naming the logs).
   [[nodiscard]] std::optional<Model> load_for_logs(std::span<const std::string> logs, std::string_view command,
                                                    bool quiet, LogModel use = LogModel::needed) const;
+  /// True when load_for_logs() takes the model from a log rather than from the options or
+  /// the environment: a batch then loads each input's own (as if rmodel ran once per input).
+  [[nodiscard]] bool model_in_logs(LogModel use = LogModel::needed) const;
   /// True when a semantic description will be loaded.
   [[nodiscard]] bool has_semantics() const { return !resolve().semantics_path.empty(); }
 };
