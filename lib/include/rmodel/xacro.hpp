@@ -91,8 +91,9 @@ RMODEL_API XacroResult expand_xacro_string(std::string_view text, const std::str
                                            const XacroOptions& options = {});
 
 /// True when a robot description should be expanded as xacro: its name ends in `.xacro`, or
-/// its text declares the xacro namespace (`xmlns:xacro=`) and uses it (`<xacro:`, `${`, `$(`);
-/// a URDF written out by xacro often keeps the declaration and is read as it is.
+/// its text declares the xacro namespace (`xmlns:xacro=`) and uses it (`<xacro:`, `${`, `$(`
+/// outside XML comments, which xacro does not evaluate); a URDF written out by xacro often
+/// keeps the declaration, and commented-out `${...}` lines, and is read as it is.
 RMODEL_API bool is_xacro(std::string_view name, std::string_view text);
 
 }  // namespace rmodel

@@ -1305,13 +1305,31 @@ XacroResult expand_xacro_file(const std::string& path, const XacroOptions& optio
   return expand_xacro_string(read_text_file(path), display_name(path), options);
 }
 
+namespace {
+/// True when `text` uses xacro (`<xacro:`, `${`, `$(`) outside XML comments. xacro leaves
+/// comments as they are, and URDFs it wrote often keep commented-out `${...}` lines (Talos
+/// does): such a file is plain URDF, and expanding it would only cost a third of a load.
+bool uses_xacro_outside_comments(std::string_view text) {
+  constexpr auto npos = std::string_view::npos;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t comment = text.find("<!--", at);
+    const std::string_view part = text.substr(at, comment == npos ? npos : comment - at);
+    if (part.find("<xacro:") != npos || part.find("${") != npos || part.find("$(") != npos) return true;
+    if (comment == npos) return false;
+    const std::size_t end = text.find("-->", comment + 4);
+    if (end == npos) return false;  // an unterminated comment: the XML parser reports it
+    at = end + 3;
+  }
+  return false;
+}
+}  // namespace
+
 bool is_xacro(std::string_view name, std::string_view text) {
   if (name.size() >= 6 && name.substr(name.size() - 6) == ".xacro") return true;
   // Many URDFs written out by xacro keep the namespace declaration; only a text that also
   // uses xacro is expanded, so that a plain URDF reaches the loader as it is.
   if (text.find("xmlns:xacro") == std::string_view::npos) return false;
-  return text.find("<xacro:") != std::string_view::npos || text.find("${") != std::string_view::npos ||
-         text.find("$(") != std::string_view::npos;
+  return uses_xacro_outside_comments(text);
 }
 
 }  // namespace rmodel

@@ -420,6 +420,16 @@ TEST(XacroDetection, ByExtensionOrByTheNamespaceInUse) {
   // xacro's own output keeps the declaration; nothing to expand there.
   EXPECT_FALSE(is_xacro("robot.urdf", R"~(<robot xmlns:xacro="x"><link name="a"/></robot>)~"));
   EXPECT_FALSE(is_xacro("robot.urdf", "<robot><link name=\"a\"/></robot>"));
+  // xacro does not evaluate comments: markers only inside them leave a plain URDF (Talos
+  // keeps `<!-- soft_lower_limit="${-15.0 * deg_to_rad}" -->` lines).
+  const std::string ns = R"~(<robot xmlns:xacro="x">)~";
+  EXPECT_FALSE(is_xacro("r.urdf", ns + R"~(<!-- a="${x}" b="$(arg y)" <xacro:macro name="m"/> --><link name="a"/></robot>)~"));
+  EXPECT_FALSE(is_xacro("r.urdf", ns + "<!--${a}--><!---->$<!--{b}--></robot>"));
+  EXPECT_FALSE(is_xacro("r.urdf", ns + "<!-- ${a} "));  // unterminated: the parser's error
+  // A marker before, between or after comments is xacro.
+  EXPECT_TRUE(is_xacro("r.urdf", ns + R"~(<link name="${a}"/><!-- x --></robot>)~"));
+  EXPECT_TRUE(is_xacro("r.urdf", ns + R"~(<!-- x --><link name="$(arg a)"/><!-- y --></robot>)~"));
+  EXPECT_TRUE(is_xacro("r.urdf", ns + R"~(<!-- x --><!-- y --><xacro:property name="a" value="1"/></robot>)~"));
 }
 
 }  // namespace
