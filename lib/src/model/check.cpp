@@ -35,7 +35,9 @@ Diagnostics check_model_text(const std::string& urdf_text, const std::string& ur
                              const std::string* semantics_text, const std::string& semantics_name,
                              std::optional<SemanticsFormat> semantics_format, const JointLimitsFile* limits) {
   Diagnostics out;
-  auto urdf = detail::analyse_urdf(urdf_text, urdf_name, out);
+  // Physical plausibility, checked on the document the URDF analysis reads; reported last.
+  Diagnostics physical;
+  auto urdf = detail::analyse_urdf(urdf_text, urdf_name, out, &physical);
   std::optional<Semantics> semantics;
   if (semantics_text) {
     try {
@@ -65,9 +67,7 @@ Diagnostics check_model_text(const std::string& urdf_text, const std::string& ur
   if (model && !impl->semantics.poses.empty())
     for (auto& d : check_named_poses(*model).items) out.items.push_back(std::move(d));
   promote_mistakes(out);
-  // Physical plausibility: the inertials, then what gravity asks of the joints.
-  Diagnostics physical;
-  detail::check_inertials(urdf_text, urdf_name, physical);
+  // Physical plausibility: the inertials (found above), then what gravity asks of the joints.
   if (model && !out.has_errors() && !physical.has_errors()) detail::check_holding_weight(*model, physical);
   for (auto& d : physical.items) out.items.push_back(std::move(d));
   return out;

@@ -91,12 +91,8 @@ void check_one_inertial(const tinyxml2::XMLElement* inertial, const std::string&
 
 }  // namespace
 
-void check_inertials(std::string_view urdf_text, const std::string& source, Diagnostics& out) {
-  tinyxml2::XMLDocument doc;
-  if (doc.Parse(urdf_text.data(), urdf_text.size()) != tinyxml2::XML_SUCCESS) return;  // reported by the loader
-  const auto* robot = doc.FirstChildElement("robot");
-  if (!robot) return;
-  for (const auto* link = robot->FirstChildElement("link"); link; link = link->NextSiblingElement("link")) {
+void check_inertials(const tinyxml2::XMLElement& robot, const std::string& source, Diagnostics& out) {
+  for (const auto* link = robot.FirstChildElement("link"); link; link = link->NextSiblingElement("link")) {
     const auto* inertial = link->FirstChildElement("inertial");
     if (!inertial) continue;
     const char* name = link->Attribute("name");

@@ -17,6 +17,7 @@
 
 #include "rmodel/error.hpp"
 #include "base/xml_error.hpp"
+#include "model/inertial_check.hpp"
 
 namespace rmodel::detail {
 namespace {
@@ -489,10 +490,12 @@ KDL::RigidBodyInertia to_kdl(const std::optional<Inertial>& inertial) {
 
 }  // namespace
 
-std::optional<UrdfModel> analyse_urdf(std::string_view text, const std::string& source, Diagnostics& out) {
+std::optional<UrdfModel> analyse_urdf(std::string_view text, const std::string& source, Diagnostics& out,
+                                      Diagnostics* inertials) {
   tinyxml2::XMLDocument doc;
   auto raw = read_raw(doc, text, source, out);
   if (!raw) return std::nullopt;
+  if (inertials != nullptr) check_inertials(*raw->robot, source, *inertials);
   if (!check_raw(*raw, source, out)) return std::nullopt;
   const std::size_t errors_before = out.count(Severity::error);
   check_geometry(*raw, source, out);

@@ -31,8 +31,10 @@ struct UrdfModel {
 
 /// Reads a URDF, collecting every problem found (XML syntax, duplicates, dangling links,
 /// several parents, loops, roots, missing limits, zero axes, geometry, what urdfdom rejects).
-/// Returns the model when no error was found.
-std::optional<UrdfModel> analyse_urdf(std::string_view text, const std::string& source, Diagnostics& out);
+/// Returns the model when no error was found. With `inertials`, also runs check_inertials
+/// (inertial_check.hpp) on the document it read, into `inertials`: `check` reads the text once.
+std::optional<UrdfModel> analyse_urdf(std::string_view text, const std::string& source, Diagnostics& out,
+                                      Diagnostics* inertials = nullptr);
 
 /// Loads a URDF. @throws ParseError / ModelError with file and line for the first problem.
 UrdfModel load_urdf(std::string_view text, const std::string& source);
