@@ -29,20 +29,28 @@ using Item = rmodel::test::ReadItem;
 
 using rmodel::test::read_items;
 
-io::ReaderOptions jsonl(io::JsonParser parser = io::JsonParser::Native) {
-  io::testing::register_json_parsers();  // the cross-check parsers are not in librmodel
+using io::testing::JsonParser;
+
+io::ReaderOptions jsonl() {
   io::ReaderOptions o;
   o.format = io::Format::JsonLines;
-  o.parser = parser;
   return o;
 }
 
-std::vector<io::JsonParser> all_parsers() {
-  io::testing::register_json_parsers();
-  std::vector<io::JsonParser> p{io::JsonParser::Native, io::JsonParser::Nlohmann};
-  if (io::have_simdjson()) {
-    p.push_back(io::JsonParser::SimdjsonOndemand);
-    p.push_back(io::JsonParser::SimdjsonDom);
+// `text` read as JSON Lines with `parser` (tests/json_parsers: the cross-check parsers are
+// not in librmodel).
+std::vector<Item> read_with(JsonParser parser, const std::string& text) {
+  std::istringstream in(text);
+  io::MessageReader reader(in, "<test>", jsonl());
+  io::testing::use_parser(reader, parser);
+  return read_items(reader);
+}
+
+std::vector<JsonParser> all_parsers() {
+  std::vector<JsonParser> p{JsonParser::Native, JsonParser::Nlohmann};
+  if (io::testing::have_simdjson()) {
+    p.push_back(JsonParser::SimdjsonOndemand);
+    p.push_back(JsonParser::SimdjsonDom);
   }
   return p;
 }
@@ -251,9 +259,9 @@ TEST(IoJsonLines, EveryParserRejectsBadMessagesAndReadsGoodOnesAlike) {
   };
   std::string text;
   for (const auto& b : bad) text += R"({"name":["ok"],"position":[0.1]})" "\n" + b + "\n";
-  for (io::JsonParser parser : all_parsers()) {
+  for (JsonParser parser : all_parsers()) {
     SCOPED_TRACE(static_cast<int>(parser));
-    const auto items = read_items(text, jsonl(parser));
+    const auto items = read_with(parser, text);
     ASSERT_EQ(items.size(), 2 * bad.size());
     for (std::size_t i = 0; i < bad.size(); ++i) {
       EXPECT_EQ(items[2 * i].status, io::ReadStatus::Ok);
@@ -303,11 +311,11 @@ TEST(IoJsonLines, ParsersAgreeOnRandomMessages) {
     }
     io::append_json_line(text, m, static_cast<io::StampLayout>(rng() % 3));
   }
-  const auto reference = read_items(text, jsonl(io::JsonParser::Nlohmann));
+  const auto reference = read_with(JsonParser::Nlohmann, text);
   ASSERT_EQ(reference.size(), 300u);
-  for (io::JsonParser parser : all_parsers()) {
+  for (JsonParser parser : all_parsers()) {
     SCOPED_TRACE(static_cast<int>(parser));
-    const auto items = read_items(text, jsonl(parser));
+    const auto items = read_with(parser, text);
     ASSERT_EQ(items.size(), reference.size());
     for (std::size_t i = 0; i < items.size(); ++i) {
       ASSERT_EQ(items[i].status, io::ReadStatus::Ok) << items[i].error.reason;
@@ -652,12 +660,11 @@ TEST(IoJsonLines, NumbersAreCorrectlyRounded) {
   line += "]}\n";
   // nlohmann_json reads "-0" as the integer 0 and simdjson DOM refuses integers beyond 64
   // bits and underflows: only the native parser and simdjson On Demand are held to this.
-  io::testing::register_json_parsers();
-  std::vector<io::JsonParser> parsers{io::JsonParser::Native};
-  if (io::have_simdjson()) parsers.push_back(io::JsonParser::SimdjsonOndemand);
-  for (io::JsonParser parser : parsers) {
+  std::vector<JsonParser> parsers{JsonParser::Native};
+  if (io::testing::have_simdjson()) parsers.push_back(JsonParser::SimdjsonOndemand);
+  for (JsonParser parser : parsers) {
     SCOPED_TRACE(static_cast<int>(parser));
-    const auto items = read_items(line, jsonl(parser));
+    const auto items = read_with(parser, line);
     ASSERT_EQ(items.size(), 1u);
     ASSERT_EQ(items[0].status, io::ReadStatus::Ok) << items[0].error.reason;
     const auto& got = items[0].message.joint.position;
