@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include "json_parsers.hpp"
+#include "rmodel/error.hpp"
 #include "rmodel/io/reader.hpp"
 #include "test_support.hpp"
 #include "rmodel/io/writer.hpp"
@@ -679,6 +680,33 @@ TEST(IoJsonLines, NumbersAreCorrectlyRounded) {
     }
     EXPECT_EQ(wrong, 0u);
   }
+}
+
+// The cross-checks above compare parsers only if use_parser() really swaps the reader's
+// parser: a broken line is reported in each parser's own words, nlohmann_json's being its
+// exceptions' documented "[json.exception.parse_error.N] ..." text.
+TEST(IoJson, UseParserReplacesTheNativeParser) {
+  const std::string text = "{\"name\":[\"a\"],\"position\":[1,}\n";
+  const auto native = read_with(JsonParser::Native, text);
+  const auto other = read_with(JsonParser::Nlohmann, text);
+  ASSERT_EQ(native.size(), 1u);
+  ASSERT_EQ(other.size(), 1u);
+  ASSERT_EQ(native[0].status, io::ReadStatus::Error);
+  ASSERT_EQ(other[0].status, io::ReadStatus::Error);
+  EXPECT_EQ(native[0].error.reason.find("json.exception"), std::string::npos) << native[0].error.reason;
+  EXPECT_NE(other[0].error.reason.find("[json.exception.parse_error."), std::string::npos) << other[0].error.reason;
+  EXPECT_EQ(native[0].error.line, 1u);
+  EXPECT_EQ(other[0].error.line, 1u);
+}
+
+// A merged reader reads through its inputs' parsers: it has none to replace.
+TEST(IoJson, UseParserRefusesAMergedReader) {
+  std::istringstream a("{\"name\":[\"a\"]}\n"), b("{\"name\":[\"b\"]}\n");
+  std::vector<io::MessageReader> inputs;
+  inputs.emplace_back(a, "a", jsonl());
+  inputs.emplace_back(b, "b", jsonl());
+  auto merged = io::MessageReader::merge(std::move(inputs));
+  EXPECT_THROW(io::testing::use_parser(merged, JsonParser::Nlohmann), rmodel::InvalidArgument);
 }
 
 // The simdjson and nlohmann_json parsers are test code (tests/json_parsers): the shipped
