@@ -4,7 +4,7 @@
 // it in tests/bench/bench_io.cpp. They are not part of librmodel, whose installed API knows
 // only its native parser (so neither the library nor the .deb depends on libsimdjson): a
 // program linking rmodel_json_parsers opens a reader as usual and hands it one of these
-// through use_parser() (docs/design.md, "JSON parser for the hot path").
+// through use_parser() (docs/design.md, "No test hooks in the installed API").
 
 #include "rmodel/io/reader.hpp"
 
@@ -25,8 +25,8 @@ enum class JsonParser {
 [[nodiscard]] bool have_simdjson() noexcept;
 
 /// Makes `reader` read its JSON messages with `parser`; call it before the first next().
-/// Native leaves the reader as it is. Throws InvalidArgument for a simdjson parser in a build
-/// without simdjson, and for a merged reader.
+/// Native leaves the reader as it is. Otherwise throws InvalidArgument for a merged reader
+/// (MessageReader::merge), and for a simdjson parser in a build without simdjson.
 void use_parser(MessageReader& reader, JsonParser parser);
 
 }  // namespace rmodel::io::testing
