@@ -34,6 +34,21 @@ if(private_headers)
   message(FATAL_ERROR "installed more than the public headers: ${private_headers}")
 endif()
 
+# The installed API knows only rmodel's own JSON parser: the alternative parsers and the switch
+# between them are test code (tests/json_parsers, reached through lib/src/io/parsers.hpp), and
+# the libraries rmodel keeps private are not named by any installed header.
+file(GLOB_RECURSE installed_headers "${prefix}/${INCLUDEDIR}/rmodel/*")
+list(LENGTH installed_headers header_count)
+if(header_count LESS 20)
+  message(FATAL_ERROR "only ${header_count} installed headers under ${prefix}/${INCLUDEDIR}/rmodel")
+endif()
+foreach(header IN LISTS installed_headers)
+  file(READ "${header}" text)
+  if(text MATCHES "(simdjson|JsonParser|json_parsers|use_json_parser|JsonMessageParser|#include [<\"](nlohmann|tinyxml2|urdf))")
+    message(FATAL_ERROR "${header} names a test hook or a private dependency: '${CMAKE_MATCH_1}'")
+  endif()
+endforeach()
+
 # The installed command finds its data under its own prefix.
 run(COMMAND "${CMAKE_COMMAND}" -E env --unset=RMODEL_SHARE_DIR "${prefix}/${BINDIR}/rmodel" info --sample -f json
     OUTPUT info)

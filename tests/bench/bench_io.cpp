@@ -33,6 +33,7 @@
 
 namespace io = rmodel::io;
 using rmodel::Time;
+using rmodel::io::testing::JsonParser;
 
 namespace {
 
@@ -100,10 +101,9 @@ const std::vector<io::Message>& messages(bool full) {
 
 // Reading JSON Lines with each parser: the parser comparison.
 void BM_ReadJsonl(benchmark::State& state) {
-  const auto parser = static_cast<io::JsonParser>(state.range(0));
+  const auto parser = static_cast<JsonParser>(state.range(0));  // the alternatives are not in librmodel
   const bool full = state.range(1) != 0;
-  io::testing::register_json_parsers();  // the alternatives are not in librmodel
-  if (parser != io::JsonParser::Native && parser != io::JsonParser::Nlohmann && !io::have_simdjson()) {
+  if (parser != JsonParser::Native && parser != JsonParser::Nlohmann && !io::testing::have_simdjson()) {
     state.SkipWithError("built without simdjson");
     return;
   }
@@ -115,8 +115,8 @@ void BM_ReadJsonl(benchmark::State& state) {
     std::istream in(&buf);
     io::ReaderOptions o;
     o.format = io::Format::JsonLines;
-    o.parser = parser;
     io::MessageReader reader(in, "<mem>", o);
+    io::testing::use_parser(reader, parser);
     while (reader.next(m) == io::ReadStatus::Ok) ++count;
     benchmark::DoNotOptimize(m.joint.position.data());
   }
@@ -145,10 +145,9 @@ void BM_FormatJsonLine(benchmark::State& state) {
 
 // The streaming pipeline: read JSON Lines, write JSON Lines to /dev/null.
 void BM_ReadWriteJsonl(benchmark::State& state) {
-  const auto parser = static_cast<io::JsonParser>(state.range(0));
+  const auto parser = static_cast<JsonParser>(state.range(0));  // the alternatives are not in librmodel
   const bool full = state.range(1) != 0;
-  io::testing::register_json_parsers();  // the alternatives are not in librmodel
-  if (parser != io::JsonParser::Native && parser != io::JsonParser::Nlohmann && !io::have_simdjson()) {
+  if (parser != JsonParser::Native && parser != JsonParser::Nlohmann && !io::testing::have_simdjson()) {
     state.SkipWithError("built without simdjson");
     return;
   }
@@ -162,8 +161,8 @@ void BM_ReadWriteJsonl(benchmark::State& state) {
     std::istream in(&buf);
     io::ReaderOptions o;
     o.format = io::Format::JsonLines;
-    o.parser = parser;
     io::MessageReader reader(in, "<mem>", o);
+    io::testing::use_parser(reader, parser);
     while (reader.next(m) == io::ReadStatus::Ok) {
       writer.write(m);
       ++count;

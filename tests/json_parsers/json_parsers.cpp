@@ -1,6 +1,7 @@
 #include "json_parsers.hpp"
 
 #include "io/parsers.hpp"
+#include "rmodel/error.hpp"
 
 namespace rmodel::io::testing {
 
@@ -11,12 +12,29 @@ std::unique_ptr<detail::JsonMessageParser> make_simdjson_ondemand_parser();
 std::unique_ptr<detail::JsonMessageParser> make_simdjson_dom_parser();
 #endif
 
-void register_json_parsers() {
-  detail::register_json_parser(JsonParser::Nlohmann, &make_nlohmann_parser);
+bool have_simdjson() noexcept {
 #ifdef RMODEL_HAVE_SIMDJSON
-  detail::register_json_parser(JsonParser::SimdjsonOndemand, &make_simdjson_ondemand_parser);
-  detail::register_json_parser(JsonParser::SimdjsonDom, &make_simdjson_dom_parser);
+  return true;
+#else
+  return false;
 #endif
+}
+
+void use_parser(MessageReader& reader, JsonParser parser) {
+  std::unique_ptr<detail::JsonMessageParser> p;
+  switch (parser) {
+    case JsonParser::Native: return;  // every reader's parser
+    case JsonParser::Nlohmann: p = make_nlohmann_parser(); break;
+#ifdef RMODEL_HAVE_SIMDJSON
+    case JsonParser::SimdjsonOndemand: p = make_simdjson_ondemand_parser(); break;
+    case JsonParser::SimdjsonDom: p = make_simdjson_dom_parser(); break;
+#else
+    case JsonParser::SimdjsonOndemand:
+    case JsonParser::SimdjsonDom:
+      throw InvalidArgument("JSON parser unavailable: this build of the tests has no simdjson");
+#endif
+  }
+  detail::use_json_parser(reader, std::move(p));
 }
 
 }  // namespace rmodel::io::testing

@@ -103,6 +103,10 @@ std::filesystem::path make_temp_dir(const std::string& prefix) {
 
 ReadResult read_log(const std::string& path, io::ReaderOptions options) {
   auto reader = io::MessageReader::open(path, options);
+  return read_log(reader);
+}
+
+ReadResult read_log(io::MessageReader& reader) {
   ReadResult r;
   io::Message m;
   for (;;) {
@@ -117,6 +121,10 @@ ReadResult read_log(const std::string& path, io::ReaderOptions options) {
 std::vector<ReadItem> read_items(const std::string& text, io::ReaderOptions options, const std::string& source) {
   std::istringstream in(text);
   io::MessageReader reader(in, source, std::move(options));
+  return read_items(reader);
+}
+
+std::vector<ReadItem> read_items(io::MessageReader& reader) {
   std::vector<ReadItem> items;
   io::Message m;
   for (std::size_t guard = 0; guard < 100000; ++guard) {
@@ -125,7 +133,7 @@ std::vector<ReadItem> read_items(const std::string& text, io::ReaderOptions opti
     EXPECT_NE(st, io::ReadStatus::WouldBlock);
     items.push_back({st, m, st == io::ReadStatus::Error ? reader.error() : io::ReadError{}});
   }
-  ADD_FAILURE() << source << ": the reader did not come to an end";
+  ADD_FAILURE() << reader.source() << ": the reader did not come to an end";
   return items;
 }
 

@@ -42,6 +42,8 @@ struct ReadResult {
 };
 /// Opens `path` with `options` and reads it to the end.
 ReadResult read_log(const std::string& path, io::ReaderOptions options = {});
+/// Reads `reader` to the end.
+ReadResult read_log(io::MessageReader& reader);
 
 /// One result of MessageReader::next(): its status and the message (Ok) or the error (Error).
 struct ReadItem {
@@ -53,6 +55,8 @@ struct ReadItem {
 /// when the reader would block or does not come to an end.
 std::vector<ReadItem> read_items(const std::string& text, io::ReaderOptions options = {},
                                  const std::string& source = "<test>");
+/// Reads `reader` to its end, in order (as above).
+std::vector<ReadItem> read_items(io::MessageReader& reader);
 
 /// Result of running the rmodel command.
 struct RunResult {

@@ -1,5 +1,4 @@
 #pragma once
-// RMODEL_API here: the test-only JSON parsers (tests/json_parsers) link against these.
 #include "rmodel/export.hpp"
 // Internal: fills a Message from the fields of one JSON message, whichever parser reads
 // them, and decides its kind at the end. Keeps the Message's buffers (no allocation once
@@ -71,6 +70,11 @@ enum class Key : std::uint8_t {
   Sync,
   Trajectory,  ///< `trajectory`, `joint_names` or `points`: the value is a trajectory
 };
+
+// classify_key and classify_stamp_key are exported (RMODEL_API) although no installed header
+// declares them: the test-only JSON parsers (tests/json_parsers, linked against the shared
+// librmodel; see io/parsers.hpp) read the same keys as the native one. The exports test
+// (cmake/tests/RmodelExportsTest.cmake) lists every internal symbol that is exported.
 
 /// Key of a top-level message field.
 RMODEL_API Key classify_key(std::string_view key) noexcept;
@@ -289,7 +293,8 @@ private:
   std::int64_t secs_ = 0, nsecs_ = 0, cycle_ = 0;
 };
 
-/// A parser of one JSON message (see JsonParser). The caller has called builder.begin();
+/// A parser of one JSON message (the native one, make_native_parser, or a test program's,
+/// use_json_parser). The caller has called builder.begin();
 /// the parser feeds the fields and calls builder.finish(). `capacity` bytes are readable
 /// from text.data() (at least text.size() + kPadding, for simdjson).
 class JsonMessageParser {

@@ -46,27 +46,6 @@ std::string ReadError::to_string(const std::string& source) const {
   return location(source, line, item, byte_offset) + ": " + reason;
 }
 
-bool have_simdjson() noexcept {
-  return detail::json_parser_available(JsonParser::SimdjsonOndemand);
-}
-
-namespace detail {
-std::unique_ptr<JsonMessageParser> make_json_parser(JsonParser which) {
-  std::unique_ptr<JsonMessageParser> p;
-  switch (which) {
-    case JsonParser::Native: p = make_native_parser(); break;
-    case JsonParser::Nlohmann: p = make_nlohmann_parser(); break;
-    case JsonParser::SimdjsonOndemand: p = make_simdjson_ondemand_parser(); break;
-    case JsonParser::SimdjsonDom: p = make_simdjson_dom_parser(); break;
-  }
-  if (!p)
-    throw InvalidArgument(
-        "JSON parser unavailable: librmodel has only the native parser (the simdjson and "
-        "nlohmann_json ones are registered by rmodel's test and benchmark programs)");
-  return p;
-}
-}  // namespace detail
-
 namespace {
 inline bool is_json_ws(char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
@@ -75,7 +54,7 @@ constexpr std::string_view kBom = "\xEF\xBB\xBF";
 class MessageReader::Impl {
 public:
   Impl(std::unique_ptr<detail::ByteSource> source, std::string name, const ReaderOptions& options)
-      : parser_(detail::make_json_parser(options.parser)),
+      : parser_(detail::make_native_parser()),
         source_(std::move(source)),
         name_(std::move(name)),
         max_line_(std::max<std::size_t>(options.max_line_bytes, 1)),
@@ -612,6 +591,18 @@ private:
   std::vector<Held> held_;
   std::size_t last_ = 0;
 };
+
+// The internal entry points' access to a reader's parts (friend of MessageReader).
+struct ReaderAccess {
+  static MessageReader::Impl* impl(MessageReader& reader) noexcept { return reader.impl_.get(); }
+};
+
+void detail::use_json_parser(MessageReader& reader, std::unique_ptr<JsonMessageParser> parser) {
+  if (!parser) throw InvalidArgument("use_json_parser: no parser");
+  MessageReader::Impl* impl = ReaderAccess::impl(reader);
+  if (!impl) throw InvalidArgument("use_json_parser: a merged reader has no parser of its own");
+  impl->parser_ = std::move(parser);
+}
 
 MessageReader MessageReader::open(const std::string& path, ReaderOptions options) {
   if (options.format == Format::Auto) options.format = format_from_path(path);

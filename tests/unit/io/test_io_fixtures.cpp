@@ -92,11 +92,12 @@ TEST(IoFixtures, EveryJointStateFileReadsAsOneMessage) {
   for (const auto& f : files) {
     SCOPED_TRACE(f.string());
     const json truth = json::parse(std::ifstream(f));
-    io::testing::register_json_parsers();  // the nlohmann_json parser is not in librmodel
-    for (io::JsonParser parser : {io::JsonParser::Native, io::JsonParser::Nlohmann}) {
-      io::ReaderOptions o;
-      o.parser = parser;
-      const Read r = read_path(f.string(), o);
+    // The nlohmann_json parser is not in librmodel (tests/json_parsers).
+    using io::testing::JsonParser;
+    for (JsonParser parser : {JsonParser::Native, JsonParser::Nlohmann}) {
+      auto reader = io::MessageReader::open(f.string());
+      io::testing::use_parser(reader, parser);
+      const Read r = rmodel::test::read_log(reader);
       ASSERT_TRUE(r.errors.empty()) << r.errors[0].to_string(f.string());
       ASSERT_EQ(r.messages.size(), 1u);
       const io::Message& m = r.messages[0];

@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include "json_parsers.hpp"
+#include "rmodel/error.hpp"
 #include "rmodel/io/reader.hpp"
 #include "test_support.hpp"
 #include "rmodel/io/writer.hpp"
@@ -29,20 +30,28 @@ using Item = rmodel::test::ReadItem;
 
 using rmodel::test::read_items;
 
-io::ReaderOptions jsonl(io::JsonParser parser = io::JsonParser::Native) {
-  io::testing::register_json_parsers();  // the cross-check parsers are not in librmodel
+using io::testing::JsonParser;
+
+io::ReaderOptions jsonl() {
   io::ReaderOptions o;
   o.format = io::Format::JsonLines;
-  o.parser = parser;
   return o;
 }
 
-std::vector<io::JsonParser> all_parsers() {
-  io::testing::register_json_parsers();
-  std::vector<io::JsonParser> p{io::JsonParser::Native, io::JsonParser::Nlohmann};
-  if (io::have_simdjson()) {
-    p.push_back(io::JsonParser::SimdjsonOndemand);
-    p.push_back(io::JsonParser::SimdjsonDom);
+// `text` read as JSON Lines with `parser` (tests/json_parsers: the cross-check parsers are
+// not in librmodel).
+std::vector<Item> read_with(JsonParser parser, const std::string& text) {
+  std::istringstream in(text);
+  io::MessageReader reader(in, "<test>", jsonl());
+  io::testing::use_parser(reader, parser);
+  return read_items(reader);
+}
+
+std::vector<JsonParser> all_parsers() {
+  std::vector<JsonParser> p{JsonParser::Native, JsonParser::Nlohmann};
+  if (io::testing::have_simdjson()) {
+    p.push_back(JsonParser::SimdjsonOndemand);
+    p.push_back(JsonParser::SimdjsonDom);
   }
   return p;
 }
@@ -251,9 +260,9 @@ TEST(IoJsonLines, EveryParserRejectsBadMessagesAndReadsGoodOnesAlike) {
   };
   std::string text;
   for (const auto& b : bad) text += R"({"name":["ok"],"position":[0.1]})" "\n" + b + "\n";
-  for (io::JsonParser parser : all_parsers()) {
+  for (JsonParser parser : all_parsers()) {
     SCOPED_TRACE(static_cast<int>(parser));
-    const auto items = read_items(text, jsonl(parser));
+    const auto items = read_with(parser, text);
     ASSERT_EQ(items.size(), 2 * bad.size());
     for (std::size_t i = 0; i < bad.size(); ++i) {
       EXPECT_EQ(items[2 * i].status, io::ReadStatus::Ok);
@@ -303,11 +312,11 @@ TEST(IoJsonLines, ParsersAgreeOnRandomMessages) {
     }
     io::append_json_line(text, m, static_cast<io::StampLayout>(rng() % 3));
   }
-  const auto reference = read_items(text, jsonl(io::JsonParser::Nlohmann));
+  const auto reference = read_with(JsonParser::Nlohmann, text);
   ASSERT_EQ(reference.size(), 300u);
-  for (io::JsonParser parser : all_parsers()) {
+  for (JsonParser parser : all_parsers()) {
     SCOPED_TRACE(static_cast<int>(parser));
-    const auto items = read_items(text, jsonl(parser));
+    const auto items = read_with(parser, text);
     ASSERT_EQ(items.size(), reference.size());
     for (std::size_t i = 0; i < items.size(); ++i) {
       ASSERT_EQ(items[i].status, io::ReadStatus::Ok) << items[i].error.reason;
@@ -652,12 +661,11 @@ TEST(IoJsonLines, NumbersAreCorrectlyRounded) {
   line += "]}\n";
   // nlohmann_json reads "-0" as the integer 0 and simdjson DOM refuses integers beyond 64
   // bits and underflows: only the native parser and simdjson On Demand are held to this.
-  io::testing::register_json_parsers();
-  std::vector<io::JsonParser> parsers{io::JsonParser::Native};
-  if (io::have_simdjson()) parsers.push_back(io::JsonParser::SimdjsonOndemand);
-  for (io::JsonParser parser : parsers) {
+  std::vector<JsonParser> parsers{JsonParser::Native};
+  if (io::testing::have_simdjson()) parsers.push_back(JsonParser::SimdjsonOndemand);
+  for (JsonParser parser : parsers) {
     SCOPED_TRACE(static_cast<int>(parser));
-    const auto items = read_items(line, jsonl(parser));
+    const auto items = read_with(parser, line);
     ASSERT_EQ(items.size(), 1u);
     ASSERT_EQ(items[0].status, io::ReadStatus::Ok) << items[0].error.reason;
     const auto& got = items[0].message.joint.position;
@@ -672,6 +680,33 @@ TEST(IoJsonLines, NumbersAreCorrectlyRounded) {
     }
     EXPECT_EQ(wrong, 0u);
   }
+}
+
+// The cross-checks above compare parsers only if use_parser() really swaps the reader's
+// parser: a broken line is reported in each parser's own words, nlohmann_json's being its
+// exceptions' documented "[json.exception.parse_error.N] ..." text.
+TEST(IoJson, UseParserReplacesTheNativeParser) {
+  const std::string text = "{\"name\":[\"a\"],\"position\":[1,}\n";
+  const auto native = read_with(JsonParser::Native, text);
+  const auto other = read_with(JsonParser::Nlohmann, text);
+  ASSERT_EQ(native.size(), 1u);
+  ASSERT_EQ(other.size(), 1u);
+  ASSERT_EQ(native[0].status, io::ReadStatus::Error);
+  ASSERT_EQ(other[0].status, io::ReadStatus::Error);
+  EXPECT_EQ(native[0].error.reason.find("json.exception"), std::string::npos) << native[0].error.reason;
+  EXPECT_NE(other[0].error.reason.find("[json.exception.parse_error."), std::string::npos) << other[0].error.reason;
+  EXPECT_EQ(native[0].error.line, 1u);
+  EXPECT_EQ(other[0].error.line, 1u);
+}
+
+// A merged reader reads through its inputs' parsers: it has none to replace.
+TEST(IoJson, UseParserRefusesAMergedReader) {
+  std::istringstream a("{\"name\":[\"a\"]}\n"), b("{\"name\":[\"b\"]}\n");
+  std::vector<io::MessageReader> inputs;
+  inputs.emplace_back(a, "a", jsonl());
+  inputs.emplace_back(b, "b", jsonl());
+  auto merged = io::MessageReader::merge(std::move(inputs));
+  EXPECT_THROW(io::testing::use_parser(merged, JsonParser::Nlohmann), rmodel::InvalidArgument);
 }
 
 // The simdjson and nlohmann_json parsers are test code (tests/json_parsers): the shipped

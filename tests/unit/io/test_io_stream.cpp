@@ -205,15 +205,15 @@ TEST(IoStream, SameMessagesFromStreamDescriptorAndFile) {
 
 TEST(IoStream, ReadingJsonLinesAllocatesNothingPerMessage) {
   const std::string text = make_stream(3000, 11);
-  io::testing::register_json_parsers();  // the simdjson parsers are not in librmodel
-  for (io::JsonParser parser : {io::JsonParser::Native, io::JsonParser::SimdjsonOndemand}) {
-    if (parser != io::JsonParser::Native && !io::have_simdjson()) continue;
+  using io::testing::JsonParser;  // the simdjson parsers are not in librmodel (tests/json_parsers)
+  for (JsonParser parser : {JsonParser::Native, JsonParser::SimdjsonOndemand}) {
+    if (parser != JsonParser::Native && !io::testing::have_simdjson()) continue;
     SCOPED_TRACE(static_cast<int>(parser));
     std::istringstream in(text);
     io::ReaderOptions o;
     o.format = io::Format::JsonLines;
-    o.parser = parser;
     io::MessageReader reader(in, "<s>", o);
+    io::testing::use_parser(reader, parser);
     io::Message m;
     for (int k = 0; k < 500; ++k) ASSERT_EQ(reader.next(m), io::ReadStatus::Ok);  // warm up
     rmodel::test::AllocationCounter counter;

@@ -31,6 +31,9 @@
 /// - **Lines.** `\n` ends a line; a trailing `\r` is dropped (CRLF files); a last line
 ///   without a newline is still read; blank lines are skipped; a UTF-8 BOM at the start of
 ///   the input is skipped.
+/// - **JSON.** JSON messages are read by rmodel's own one-pass parser (strict RFC 8259): it
+///   validates every byte, reads `-0` and integers beyond 64 bits exactly as std::from_chars
+///   does, explains an error with the element and line, and never allocates once warm.
 /// - **Errors are values.** A bad line or message yields ReadStatus::Error with error()
 ///   = {line, item, reason}; the next call continues with the next line or message. Only
 ///   opening (missing, unreadable file, directory) and an operating-system read failure
@@ -56,27 +59,6 @@
 #include "rmodel/time.hpp"
 
 namespace rmodel::io {
-
-/// Which JSON parser reads JSON messages. librmodel has only `Native`, rmodel's own one-pass
-/// parser (the default): it validates every byte, reads `-0` and integers beyond 64 bits
-/// exactly as std::from_chars does, explains errors with the element and line, needs no
-/// padding and never allocates once warm. The other values name the simdjson and
-/// nlohmann_json parsers that rmodel's test and benchmark programs register (sources in
-/// tests/json_parsers) to cross-check Native and to compare speed (tests/bench/bench_io.cpp:
-/// on the development VM simdjson DOM reads 5-20 % faster, On Demand 0-10 %, nlohmann_json
-/// 7-9 times slower); choosing one that was not registered makes MessageReader throw
-/// InvalidArgument. The shipped library and package therefore do not depend on simdjson.
-/// Trajectories are always read with nlohmann_json.
-enum class JsonParser {
-  Native,             ///< rmodel's own single-pass parser (strict RFC 8259)
-  SimdjsonOndemand,   ///< simdjson On Demand (test and benchmark programs only)
-  SimdjsonDom,        ///< simdjson DOM (test and benchmark programs only)
-  Nlohmann,           ///< nlohmann_json DOM (test and benchmark programs only)
-};
-
-/// True when the simdjson parsers are available in this process (never from librmodel
-/// alone: see JsonParser).
-[[nodiscard]] RMODEL_API bool have_simdjson() noexcept;
 
 /// One end of a time window (ReaderOptions::start, ReaderOptions::end).
 struct TimeBound {
@@ -105,8 +87,6 @@ struct RMODEL_API ReaderOptions {
   /// error instead of being buffered, so that garbage without newlines cannot exhaust
   /// memory. Must be at least 1.
   std::size_t max_line_bytes = std::size_t{64} << 20;
-  /// JSON parser for messages (see JsonParser).
-  JsonParser parser = JsonParser::Native;
   /// ROS logs (bag.hpp): topics to read; empty = every JointState topic.
   std::vector<std::string> topics{};
   /// ROS logs and `rostopic echo -p` CSV: `header.stamp` or the recorder's log time (`%time`).
@@ -181,8 +161,7 @@ class RMODEL_API MessageReader {
 public:
   /// Opens a path, or stdin for "-". The format is options.format, or, for Auto, the
   /// path's extension (format_from_path) and then the content.
-  /// Throws IoError when the path is missing, unreadable or a directory, and
-  /// InvalidArgument when options ask for a parser that is not available (see JsonParser).
+  /// Throws IoError when the path is missing, unreadable or a directory.
   [[nodiscard]] static MessageReader open(const std::string& path, ReaderOptions options = {});
 
   /// Reads from a file descriptor (blocking or non-blocking); closes it on destruction when
@@ -248,6 +227,7 @@ public:
   class Merged;
 
 private:
+  friend struct ReaderAccess;  // librmodel's internal entry points (lib/src/io/reader.cpp)
   MessageReader() = default;
   std::unique_ptr<Impl> impl_;
   std::unique_ptr<Merged> merged_;  ///< set by merge(): impl_ is null then
