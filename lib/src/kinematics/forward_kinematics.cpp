@@ -8,41 +8,36 @@
 
 #include <fmt/format.h>
 
+#include "kinematics/clones.hpp"
 #include "kinematics/model_data.hpp"
 #include "kinematics/sin_cos.hpp"
 #include "rmodel/error.hpp"
 
+// GCC notes that a 32-byte vector passed by value changes the ABI without AVX: the
+// functions that do so here are internal and always inlined.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
 namespace rmodel::kinematics {
 namespace {
 
-using detail::Double2;
-
-/// One column of a frame's 4×4 matrix as two vector registers (rows 0–1, rows 2–3).
-/// Rotation columns end in 0 and the translation in 1, so sums of scaled columns keep the
-/// last row; whole 4-row columns cost two vector operations where 3 rows cost a vector and
-/// a scalar one, and the loop below keeps a frame's four columns in registers.
-struct FrameColumn {
-  Double2 lo, hi;
-};
+/// One column of a frame's 4×4 matrix, all four rows in one vector (one AVX register; two
+/// SSE2 registers in the baseline build). Rotation columns end in 0 and the translation in
+/// 1, so sums of scaled columns keep the last row, and the loop below keeps a frame's four
+/// columns in registers.
+using FrameColumn = double __attribute__((vector_size(32)));
 
 [[gnu::always_inline]] inline FrameColumn load_column(const Eigen::Matrix4d& m, int c) {
   FrameColumn out;
-  std::memcpy(&out.lo, m.data() + 4 * c, sizeof out.lo);
-  std::memcpy(&out.hi, m.data() + 4 * c + 2, sizeof out.hi);
+  std::memcpy(&out, m.data() + 4 * c, sizeof out);
   return out;
 }
 
 [[gnu::always_inline]] inline void store_column(Eigen::Matrix4d& m, int c, FrameColumn v) {
-  std::memcpy(m.data() + 4 * c, &v.lo, sizeof v.lo);
-  std::memcpy(m.data() + 4 * c + 2, &v.hi, sizeof v.hi);
+  std::memcpy(m.data() + 4 * c, &v, sizeof v);
 }
 
-[[gnu::always_inline]] inline FrameColumn operator*(FrameColumn a, double s) { return {a.lo * s, a.hi * s}; }
-[[gnu::always_inline]] inline FrameColumn operator+(FrameColumn a, FrameColumn b) { return {a.lo + b.lo, a.hi + b.hi}; }
-[[gnu::always_inline]] inline FrameColumn operator-(FrameColumn a, FrameColumn b) { return {a.lo - b.lo, a.hi - b.hi}; }
-
 /// The first three rows of a column.
-[[gnu::always_inline]] inline Eigen::Vector3d head3(FrameColumn v) { return {v.lo[0], v.lo[1], v.hi[0]}; }
+[[gnu::always_inline]] inline Eigen::Vector3d head3(FrameColumn v) { return {v[0], v[1], v[2]}; }
 
 /// A frame's four columns while a body's joint moves them.
 struct FrameColumns {
@@ -112,7 +107,9 @@ void check_derivative_storage(const Workspace& ws, DerivativeOrder order) {
 
 }  // namespace
 
-void forward_kinematics(const KinematicModel& model, Workspace& ws, std::span<const double> q) {
+// Compiled for AVX and for the baseline (kinematics/clones.hpp): a frame column is one
+// register, and a fifth fewer instructions than SSE2's two-operand forms.
+RMODEL_KINEMATICS_CLONES void forward_kinematics(const KinematicModel& model, Workspace& ws, std::span<const double> q) {
   check_workspace(model, ws);
   const auto& d = model.data();
   if (q.size() != d.pose_size) throw SizeMismatch("kinematics: pose", d.pose_size, q.size());
@@ -122,10 +119,11 @@ void forward_kinematics(const KinematicModel& model, Workspace& ws, std::span<co
   const Node* nodes = d.nodes.data();
   const std::size_t n = d.size();
   // Bodies go in batches: first the angles of the batch's revolute joints and all their
-  // sines and cosines in one pass (independent of each other, two per vector operation),
+  // sines and cosines in one pass (independent of each other, four per vector operation),
   // then the frames down the batch, each from its parent's.
   constexpr std::size_t kBatch = 32;
-  double angle[kBatch + 1], sine[kBatch + 1], cosine[kBatch + 1];  // + 1: padding to pairs
+  constexpr std::size_t kPadded = kBatch + detail::kSinCosLanes - 1;  // padding to whole passes
+  double angle[kPadded], sine[kPadded], cosine[kPadded];
   // Body 0 is the base: identity frame, no joint (left as constructed).
   for (std::size_t first = 1; first < n; first += kBatch) {
     const std::size_t end = std::min(n, first + kBatch);
@@ -138,7 +136,7 @@ void forward_kinematics(const KinematicModel& model, Workspace& ws, std::span<co
       poison += 0.0 * theta;
       if (nd.kind != MotionKind::prismatic) angle[turning++] = theta;
     }
-    angle[turning] = 0.0;
+    for (std::size_t i = turning; i % detail::kSinCosLanes != 0; ++i) angle[i] = 0.0;
     detail::sin_cos(angle, sine, cosine, turning);
     turning = 0;
     for (std::size_t k = first; k < end; ++k) {
