@@ -139,13 +139,21 @@ RMODEL_KINEMATICS_CLONES void forward_kinematics(const KinematicModel& model, Wo
     for (std::size_t i = turning; i % detail::kSinCosLanes != 0; ++i) angle[i] = 0.0;
     detail::sin_cos(angle, sine, cosine, turning);
     turning = 0;
+    // In a chain a body's parent is the body before it: its frame stays in registers, and
+    // the next frame does not wait for a store and a load. Loaded from memory at each
+    // batch's start, where the last-row repair below may have changed it.
+    const Eigen::Matrix4d& before_batch = frames[first - 1].matrix();
+    FrameColumns previous{load_column(before_batch, 0), load_column(before_batch, 1),
+                          load_column(before_batch, 2), load_column(before_batch, 3)};
     for (std::size_t k = first; k < end; ++k) {
       const Node& nd = nodes[k];
       const Eigen::Matrix4d& parent = frames[nd.parent].matrix();
+      const FrameColumns p = static_cast<std::size_t>(nd.parent) + 1 == k
+                                 ? previous
+                                 : FrameColumns{load_column(parent, 0), load_column(parent, 1),
+                                                load_column(parent, 2), load_column(parent, 3)};
       // Most joint origins of real models have no rotation, many no offset either: skip
       // the products that would multiply by the identity or by zero.
-      const FrameColumns p{load_column(parent, 0), load_column(parent, 1), load_column(parent, 2),
-                           load_column(parent, 3)};
       FrameColumns x = p;
       if (nd.origin_rotated) {
         x.c0 = p.rotate(nd.R.col(0));
@@ -205,6 +213,7 @@ RMODEL_KINEMATICS_CLONES void forward_kinematics(const KinematicModel& model, Wo
       store_column(out, 1, x.c1);
       store_column(out, 2, x.c2);
       store_column(out, 3, x.t);
+      previous = x;
     }
     // A NaN or infinite angle made 0·NaN in the last rows below it: keep them (0 0 0 1).
     if (poison != 0.0) [[unlikely]] {
