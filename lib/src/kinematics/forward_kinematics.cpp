@@ -14,7 +14,8 @@
 #include "rmodel/error.hpp"
 
 // GCC notes that a 32-byte vector passed by value changes the ABI without AVX: the
-// functions that do so here are internal and always inlined.
+// functions that do so here are internal and always inlined. (Not popped: GCC issues the
+// note at the end of the translation unit, which a unity build shares with other files.)
 #pragma GCC diagnostic ignored "-Wpsabi"
 
 namespace rmodel::kinematics {
