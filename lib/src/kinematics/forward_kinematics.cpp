@@ -8,41 +8,37 @@
 
 #include <fmt/format.h>
 
+#include "kinematics/clones.hpp"
 #include "kinematics/model_data.hpp"
 #include "kinematics/sin_cos.hpp"
 #include "rmodel/error.hpp"
 
+// GCC notes that a 32-byte vector passed by value changes the ABI without AVX: the
+// functions that do so here are internal and always inlined. (Not popped: GCC issues the
+// note at the end of the translation unit, which a unity build shares with other files.)
+#pragma GCC diagnostic ignored "-Wpsabi"
+
 namespace rmodel::kinematics {
 namespace {
 
-using detail::Double2;
-
-/// One column of a frame's 4×4 matrix as two vector registers (rows 0–1, rows 2–3).
-/// Rotation columns end in 0 and the translation in 1, so sums of scaled columns keep the
-/// last row; whole 4-row columns cost two vector operations where 3 rows cost a vector and
-/// a scalar one, and the loop below keeps a frame's four columns in registers.
-struct FrameColumn {
-  Double2 lo, hi;
-};
+/// One column of a frame's 4×4 matrix, all four rows in one vector (one AVX register; two
+/// SSE2 registers in the baseline build). Rotation columns end in 0 and the translation in
+/// 1, so sums of scaled columns keep the last row, and the loop below keeps a frame's four
+/// columns in registers.
+using FrameColumn = double __attribute__((vector_size(32)));
 
 [[gnu::always_inline]] inline FrameColumn load_column(const Eigen::Matrix4d& m, int c) {
   FrameColumn out;
-  std::memcpy(&out.lo, m.data() + 4 * c, sizeof out.lo);
-  std::memcpy(&out.hi, m.data() + 4 * c + 2, sizeof out.hi);
+  std::memcpy(&out, m.data() + 4 * c, sizeof out);
   return out;
 }
 
 [[gnu::always_inline]] inline void store_column(Eigen::Matrix4d& m, int c, FrameColumn v) {
-  std::memcpy(m.data() + 4 * c, &v.lo, sizeof v.lo);
-  std::memcpy(m.data() + 4 * c + 2, &v.hi, sizeof v.hi);
+  std::memcpy(m.data() + 4 * c, &v, sizeof v);
 }
 
-[[gnu::always_inline]] inline FrameColumn operator*(FrameColumn a, double s) { return {a.lo * s, a.hi * s}; }
-[[gnu::always_inline]] inline FrameColumn operator+(FrameColumn a, FrameColumn b) { return {a.lo + b.lo, a.hi + b.hi}; }
-[[gnu::always_inline]] inline FrameColumn operator-(FrameColumn a, FrameColumn b) { return {a.lo - b.lo, a.hi - b.hi}; }
-
 /// The first three rows of a column.
-[[gnu::always_inline]] inline Eigen::Vector3d head3(FrameColumn v) { return {v.lo[0], v.lo[1], v.hi[0]}; }
+[[gnu::always_inline]] inline Eigen::Vector3d head3(FrameColumn v) { return {v[0], v[1], v[2]}; }
 
 /// A frame's four columns while a body's joint moves them.
 struct FrameColumns {
@@ -112,7 +108,9 @@ void check_derivative_storage(const Workspace& ws, DerivativeOrder order) {
 
 }  // namespace
 
-void forward_kinematics(const KinematicModel& model, Workspace& ws, std::span<const double> q) {
+// Compiled for AVX and for the baseline (kinematics/clones.hpp): a frame column is one
+// register, and a fifth fewer instructions than SSE2's two-operand forms.
+RMODEL_KINEMATICS_CLONES void forward_kinematics(const KinematicModel& model, Workspace& ws, std::span<const double> q) {
   check_workspace(model, ws);
   const auto& d = model.data();
   if (q.size() != d.pose_size) throw SizeMismatch("kinematics: pose", d.pose_size, q.size());
@@ -122,10 +120,11 @@ void forward_kinematics(const KinematicModel& model, Workspace& ws, std::span<co
   const Node* nodes = d.nodes.data();
   const std::size_t n = d.size();
   // Bodies go in batches: first the angles of the batch's revolute joints and all their
-  // sines and cosines in one pass (independent of each other, two per vector operation),
+  // sines and cosines in one pass (independent of each other, four per vector operation),
   // then the frames down the batch, each from its parent's.
   constexpr std::size_t kBatch = 32;
-  double angle[kBatch + 1], sine[kBatch + 1], cosine[kBatch + 1];  // + 1: padding to pairs
+  constexpr std::size_t kPadded = kBatch + detail::kSinCosLanes - 1;  // padding to whole passes
+  double angle[kPadded], sine[kPadded], cosine[kPadded];
   // Body 0 is the base: identity frame, no joint (left as constructed).
   for (std::size_t first = 1; first < n; first += kBatch) {
     const std::size_t end = std::min(n, first + kBatch);
@@ -138,16 +137,24 @@ void forward_kinematics(const KinematicModel& model, Workspace& ws, std::span<co
       poison += 0.0 * theta;
       if (nd.kind != MotionKind::prismatic) angle[turning++] = theta;
     }
-    angle[turning] = 0.0;
+    for (std::size_t i = turning; i % detail::kSinCosLanes != 0; ++i) angle[i] = 0.0;
     detail::sin_cos(angle, sine, cosine, turning);
     turning = 0;
+    // In a chain a body's parent is the body before it: its frame stays in registers, and
+    // the next frame does not wait for a store and a load. Loaded from memory at each
+    // batch's start, where the last-row repair below may have changed it.
+    const Eigen::Matrix4d& before_batch = frames[first - 1].matrix();
+    FrameColumns previous{load_column(before_batch, 0), load_column(before_batch, 1),
+                          load_column(before_batch, 2), load_column(before_batch, 3)};
     for (std::size_t k = first; k < end; ++k) {
       const Node& nd = nodes[k];
       const Eigen::Matrix4d& parent = frames[nd.parent].matrix();
+      const FrameColumns p = static_cast<std::size_t>(nd.parent) + 1 == k
+                                 ? previous
+                                 : FrameColumns{load_column(parent, 0), load_column(parent, 1),
+                                                load_column(parent, 2), load_column(parent, 3)};
       // Most joint origins of real models have no rotation, many no offset either: skip
       // the products that would multiply by the identity or by zero.
-      const FrameColumns p{load_column(parent, 0), load_column(parent, 1), load_column(parent, 2),
-                           load_column(parent, 3)};
       FrameColumns x = p;
       if (nd.origin_rotated) {
         x.c0 = p.rotate(nd.R.col(0));
@@ -207,6 +214,7 @@ void forward_kinematics(const KinematicModel& model, Workspace& ws, std::span<co
       store_column(out, 1, x.c1);
       store_column(out, 2, x.c2);
       store_column(out, 3, x.t);
+      previous = x;
     }
     // A NaN or infinite angle made 0·NaN in the last rows below it: keep them (0 0 0 1).
     if (poison != 0.0) [[unlikely]] {

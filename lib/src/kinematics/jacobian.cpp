@@ -2,6 +2,7 @@
 
 #include "rmodel/kinematics/jacobian.hpp"
 
+#include "kinematics/clones.hpp"
 #include "kinematics/model_data.hpp"
 #include "rmodel/kinematics/forward_kinematics.hpp"
 
@@ -11,7 +12,7 @@ namespace {
 /// Column by column on J's storage (6 rows, column-major: ours and KDL's alike): a pose slot
 /// read by one body only (no mimic joint shares it) is written once, not accumulated.
 template <typename Matrix>
-void fill(const KinematicModel::Data& d, const Workspace& ws, std::size_t body,
+[[gnu::always_inline]] inline void fill(const KinematicModel::Data& d, const Workspace& ws, std::size_t body,
           const Eigen::Vector3d& point_base, Matrix& J) {
   static_assert(Matrix::RowsAtCompileTime == 6 && !Matrix::IsRowMajor);
   const Node* nodes = d.nodes.data();
@@ -42,8 +43,8 @@ void fill(const KinematicModel::Data& d, const Workspace& ws, std::size_t body,
 
 }  // namespace
 
-void jacobian(const KinematicModel& model, const Workspace& ws, std::size_t body,
-              const Eigen::Vector3d& point, Jacobian& J) {
+RMODEL_KINEMATICS_CLONES void jacobian(const KinematicModel& model, const Workspace& ws, std::size_t body,
+                                        const Eigen::Vector3d& point, Jacobian& J) {
   check_workspace(model, ws);
   check_body(model, body);
   const auto n = static_cast<Eigen::Index>(model.pose_size());
@@ -51,7 +52,8 @@ void jacobian(const KinematicModel& model, const Workspace& ws, std::size_t body
   fill(model.data(), ws, body, ws.frame(body) * point, J);
 }
 
-void jacobian(const KinematicModel& model, const Workspace& ws, std::size_t body, Jacobian& J) {
+RMODEL_KINEMATICS_CLONES void jacobian(const KinematicModel& model, const Workspace& ws, std::size_t body,
+                                        Jacobian& J) {
   check_workspace(model, ws);
   check_body(model, body);
   const auto n = static_cast<Eigen::Index>(model.pose_size());
@@ -67,8 +69,8 @@ void jacobian(const KinematicModel& model, const Workspace& ws, std::size_t body
   fill(model.data(), ws, body, ws.frame(body).translation(), J.data);
 }
 
-void forward_kinematics_jacobian(const KinematicModel& model, Workspace& ws, std::span<const double> q,
-                                 std::size_t body, Jacobian& J) {
+RMODEL_KINEMATICS_CLONES void forward_kinematics_jacobian(const KinematicModel& model, Workspace& ws,
+                                                           std::span<const double> q, std::size_t body, Jacobian& J) {
   check_body(model, body);
   forward_kinematics(model, ws, q);  // checks the workspace and the pose
   const auto n = static_cast<Eigen::Index>(model.pose_size());

@@ -285,13 +285,13 @@ TEST(KinematicsFk, RandomKdlTreesMatchKdlSolvers) {
 }
 
 TEST(KinematicsFk, LongRandomChainsAcrossSineBatchesMatchKdlSolvers) {
-  // forward_kinematics takes the sines and cosines of up to 32 bodies at a time, two angles
-  // per vector operation: chains ending just before, at and after the batch and pair
+  // forward_kinematics takes the sines and cosines of up to 32 bodies at a time, four angles
+  // per vector operation: chains ending just before, at and after the batch and lane-group
   // boundaries, with every joint kind (axis-aligned, any axis, prismatic, fixed), against
   // KDL. Some poses put angles beyond ±1e5 rad (libm's reduction) beside ordinary ones.
   std::mt19937 rng(777);
   std::uniform_int_distribution<unsigned int> which(0, 1000);
-  for (const int segments : {1, 2, 3, 31, 32, 33, 34, 63, 64, 65, 97}) {
+  for (const int segments : {1, 2, 3, 4, 5, 7, 8, 9, 31, 32, 33, 34, 63, 64, 65, 97}) {
     SCOPED_TRACE(segments);
     const KDL::Chain chain = random_chain(rng, segments, true);
     const auto model = rk::KinematicModel::from_kdl_chain(chain);
@@ -311,6 +311,42 @@ TEST(KinematicsFk, LongRandomChainsAcrossSineBatchesMatchKdlSolvers) {
         }
         if (!revolute.empty()) q(revolute[which(rng) % revolute.size()]) = 2.5e5 + 0.25;
       }
+      expect_chain_matches_kdl(chain, model, q);
+    }
+  }
+}
+
+TEST(KinematicsFk, AxisAlignedJointsAfterAnyOriginRotationMatchKdlSolvers) {
+  // URDF-like joints whose axis is ±x, ±y or ±z of the joint frame, after an origin that is
+  // not rotated, rotated by rounding noise only (CAD exports: rpy of 1e-14 rad, as in
+  // Sweetie Bot's legs) or rotated anywhere; with and without an offset. These take the
+  // axis-aligned updates, on the parent's frame or on the origin's rotation.
+  std::mt19937 rng(4242);
+  std::uniform_int_distribution<int> pick_axis(0, 5);
+  std::uniform_int_distribution<int> pick_origin(0, 5);
+  std::uniform_real_distribution<double> noise(-5e-14, 5e-14);
+  std::uniform_real_distribution<double> l(-0.2, 0.2);
+  std::uniform_real_distribution<double> angle(-std::numbers::pi, std::numbers::pi);
+  for (int trial = 0; trial < 40; ++trial) {
+    KDL::Chain chain;
+    const int segments = 1 + trial % 9;
+    for (int i = 0; i < segments; ++i) {
+      const int origin = pick_origin(rng);
+      KDL::Rotation rotation = KDL::Rotation::Identity();
+      if (origin == 1 || origin == 2) rotation = KDL::Rotation::RPY(noise(rng), noise(rng), noise(rng));
+      if (origin >= 3) rotation = KDL::Rotation::RPY(angle(rng), angle(rng), angle(rng));
+      const KDL::Vector offset = origin % 2 == 0 ? KDL::Vector(l(rng), l(rng), l(rng)) : KDL::Vector::Zero();
+      const KDL::Frame tip(rotation, offset);
+      const int axis = pick_axis(rng);
+      KDL::Vector e = KDL::Vector::Zero();
+      e(axis % 3) = axis < 3 ? 1.0 : -1.0;
+      const std::string name = "a" + std::to_string(i);
+      chain.addSegment(KDL::Segment(name, KDL::Joint(name + "_joint", tip.p, tip.M * e, KDL::Joint::RotAxis), tip));
+    }
+    const auto model = rk::KinematicModel::from_kdl_chain(chain);
+    for (int pose = 0; pose < 4; ++pose) {
+      KDL::JntArray q = random_q(rng, chain.getNrOfJoints());
+      if (pose == 3) q(static_cast<unsigned int>(trial) % q.rows()) = -3.0e5 + 0.5;  // libm's reduction
       expect_chain_matches_kdl(chain, model, q);
     }
   }
