@@ -35,7 +35,7 @@ inline constexpr std::size_t kSinCosLanes = 4;
 
 /// sin x and cos x of every lane to within a few ulp, valid for |x| <= 1e5 (the caller
 /// sends the other lanes to libm).
-[[gnu::always_inline]] inline void sin_cos_lanes(Double4 x, Double4& s, Double4& c) noexcept {
+[[gnu::always_inline]] inline void sin_cos_lanes(const Double4& x, Double4& s, Double4& c) noexcept {
   // x = k·π/2 + r with |r| <= π/4. π/2 = P1 + P2 + P3 (Cody–Waite): P1 and P2 have 33
   // significant bits, so k·P1 and k·P2 are exact for |k| < 2^20 and the subtractions lose
   // nothing; P3 carries the rest to 2^-122.

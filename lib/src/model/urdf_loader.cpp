@@ -7,7 +7,6 @@
 #include <cmath>
 #include <mutex>
 #include <optional>
-#include <regex>
 #include <sstream>
 
 #include <console_bridge/console.h>
@@ -428,13 +427,18 @@ UrdfdomResult parse_with_urdfdom(std::string_view text) {
 
 /// Line of the element a urdfdom message is about ("... [name] ..."), or 0.
 int line_of_message(const std::string& message, const RawUrdf& raw) {
-  static const std::regex bracket(R"(\[([^\]]+)\])");
-  for (std::sregex_iterator it(message.begin(), message.end(), bracket), end; it != end; ++it) {
-    const std::string name = (*it)[1];
+  // Each "[...]" with something inside, left to right (a scan: std::regex costs more to
+  // compile than the whole message, and warns under the sanitizer build).
+  for (std::size_t open = message.find('['); open != std::string::npos; open = message.find('[', open + 1)) {
+    const std::size_t close = message.find(']', open + 1);
+    if (close == std::string::npos) break;
+    if (close == open + 1) continue;
+    const std::string name = message.substr(open + 1, close - open - 1);
     for (const auto& j : raw.joints)
       if (j.name == name) return j.line;
     for (const auto& l : raw.links)
       if (l.name == name) return l.line;
+    open = close;
   }
   return 0;
 }

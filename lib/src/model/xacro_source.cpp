@@ -1,10 +1,47 @@
 #include "model/xacro_source.hpp"
 
-#include <regex>
+#include <cctype>
+#include <charconv>
+#include <optional>
 
 #include "rmodel/file.hpp"
 
 namespace rmodel::detail {
+
+namespace {
+/// A line reference in a URDF check's message: "at line N", "(line N" (a space may follow
+/// "at" or "(").
+struct LineReference {
+  std::size_t begin = 0;       ///< where "at" or "(" starts
+  std::size_t line_begin = 0;  ///< where "line " starts (kept before it: "at ", "(")
+  std::size_t end = 0;         ///< one past the digits
+  int line = 0;
+};
+
+/// The first reference at or after `from`; the number must end the word (not "line 12a")
+/// and fit an int.
+std::optional<LineReference> next_line_reference(std::string_view text, std::size_t from) {
+  constexpr std::string_view kLine = "line ";
+  const auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
+  for (std::size_t at = from; at < text.size(); ++at) {
+    std::size_t p = at;
+    if (text.substr(p, 2) == "at") p += 2;
+    else if (text[p] == '(') p += 1;
+    else continue;
+    if (p < text.size() && text[p] == ' ') ++p;
+    if (text.substr(p, kLine.size()) != kLine) continue;
+    const std::size_t digits = p + kLine.size();
+    std::size_t end = digits;
+    while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end])) != 0) ++end;
+    if (end == digits || (end < text.size() && is_word(text[end]))) continue;
+    int line = 0;
+    const auto [ptr, ec] = std::from_chars(text.data() + digits, text.data() + end, line);
+    if (ec != std::errc() || ptr != text.data() + end) continue;
+    return LineReference{at, p, end, line};
+  }
+  return std::nullopt;
+}
+}  // namespace
 
 UrdfInput read_urdf_input(const ModelSource& source) {
   UrdfInput input;
@@ -26,17 +63,15 @@ SourceLocation map_to_xacro(const XacroResult& xacro, const std::string& name, c
   if (message) {
     // The URDF checks name other elements by their line: "(first declared at line 12)",
     // "(line 12)". Those lines are the expanded text's too.
-    static const std::regex reference(R"(((?:at|\() ?line )(\d+)\b)");
+    const std::string_view text = *message;
     std::string out;
-    auto last = message->cbegin();
-    for (std::sregex_iterator it(message->begin(), message->end(), reference), end; it != end; ++it) {
-      const auto& m = *it;
-      out.append(last, m[0].first);
-      const std::string prefix = m[1].str();
-      out += prefix.substr(0, prefix.size() - 5) + xacro.origin(std::stoi(m[2].str())).to_string();
-      last = m[0].second;
+    std::size_t last = 0;
+    while (const auto ref = next_line_reference(text, last)) {
+      out.append(text.substr(last, ref->line_begin - last));  // up to "line ": "at ", "("
+      out += xacro.origin(ref->line).to_string();
+      last = ref->end;
     }
-    out.append(last, message->cend());
+    out.append(text.substr(last));
     if (const std::string& context = xacro.context(where.line); !context.empty() && where.line > 0) out += ", " + context;
     *message = std::move(out);
   }
