@@ -33,12 +33,12 @@ using FrameColumn = double __attribute__((vector_size(32)));
   return out;
 }
 
-[[gnu::always_inline]] inline void store_column(Eigen::Matrix4d& m, int c, FrameColumn v) {
+[[gnu::always_inline]] inline void store_column(Eigen::Matrix4d& m, int c, const FrameColumn& v) {
   std::memcpy(m.data() + 4 * c, &v, sizeof v);
 }
 
 /// The first three rows of a column.
-[[gnu::always_inline]] inline Eigen::Vector3d head3(FrameColumn v) { return {v[0], v[1], v[2]}; }
+[[gnu::always_inline]] inline Eigen::Vector3d head3(const FrameColumn& v) { return {v[0], v[1], v[2]}; }
 
 /// A frame's four columns while a body's joint moves them.
 struct FrameColumns {
