@@ -204,6 +204,10 @@ TEST(CliModelFromLog, ModelFromLogWithoutOneIsAnErrorNamingTheLog) {
   EXPECT_EQ(none.exit_code, 2);
   EXPECT_NE(none.err.find("no model given"), std::string::npos) << none.err;
   EXPECT_NE(none.err.find("(no /robot_description in " + bare.string() + ")"), std::string::npos) << none.err;
+  // A batch with no model anywhere is the same one usage error, not a failure per log.
+  const auto batch = run_rmodel({"check-log", bare.string(), "--output-dir", (tmp.dir / "reports").string()});
+  EXPECT_EQ(batch.exit_code, 2) << batch.err;
+  EXPECT_NE(batch.err.find("no model given"), std::string::npos) << batch.err;
   // A model named and --model-from-log exclude each other (a usage error).
   const auto both = run_rmodel({"aggregate", bare.string(), "--model-from-log", "-u", sample_urdf_path()});
   EXPECT_EQ(both.exit_code, 2);

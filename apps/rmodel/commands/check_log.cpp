@@ -139,8 +139,9 @@ public:
     // A model from the logs is each log's own, as `check-log LOG` would take it: logs of
     // different robots are each checked against their robot.
     const bool own_models = model_.model_in_logs();
-    const std::optional<Model> named_model =
-        own_models ? std::nullopt : model_.load_for_logs(logs_, "check-log", quiet_);
+    // With own models, the first log's is loaded quietly all the same, as aggregate and filter
+    // do: no log with a model is one usage error (exit 2), not a failure per log.
+    const std::optional<Model> named_model = model_.load_for_logs(logs_, "check-log", quiet_ || own_models);
 
     // One report per log, DIR/<log name>.txt or .json, byte for byte what `check-log LOG`
     // prints; on stderr one verdict line per log (in log order) and the count.
