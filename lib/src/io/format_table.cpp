@@ -8,6 +8,7 @@
 
 #include "io/format_writer.hpp"
 #include "io/ros/bag_source.hpp"
+#include "io/text_source.hpp"
 #include "rmodel/error.hpp"
 
 namespace rmodel::io {
@@ -40,16 +41,17 @@ std::unique_ptr<BagSource> open_sqlite(int /*fd*/, const std::string& path, cons
 // The order is the order of --help and of parse_format()'s message. `written` is true exactly
 // for the rows with a writer (test IoFormats.TableDrivesDetectionNamesAndWriters).
 const FormatRow kFormatRows[] = {
-    {{Format::JsonLines, "jsonl", kJsonLinesAliases, kJsonLinesExtensions, {}, true}, make_json_lines_writer, nullptr},
-    {{Format::Json, "json", {}, kJsonExtensions, {}, false}, nullptr, nullptr},
-    {{Format::Csv, "csv", {}, kCsvExtensions, {}, true}, make_csv_writer, nullptr},
-    {{Format::Yaml, "yaml", kYamlAliases, kYamlExtensions, {}, false}, nullptr, nullptr},
+    {{Format::JsonLines, "jsonl", kJsonLinesAliases, kJsonLinesExtensions, {}, true}, make_json_lines_writer,
+     make_json_lines_source, nullptr},
+    {{Format::Json, "json", {}, kJsonExtensions, {}, false}, nullptr, make_json_document_source, nullptr},
+    {{Format::Csv, "csv", {}, kCsvExtensions, {}, true}, make_csv_writer, make_csv_source, nullptr},
+    {{Format::Yaml, "yaml", kYamlAliases, kYamlExtensions, {}, false}, nullptr, make_ros_yaml_source, nullptr},
     {{Format::Mcap, "mcap", {}, kMcapExtensions, std::string_view("\x89MCAP0\r\n", 8), true}, make_mcap_writer,
-     open_mcap},
+     nullptr, open_mcap},
     {{Format::Ros2Sqlite, "db3", kSqliteAliases, kSqliteExtensions, std::string_view("SQLite format 3\0", 16), false},
-     nullptr, open_sqlite},
+     nullptr, nullptr, open_sqlite},
     {{Format::Ros1Bag, "bag", kRosbag1Aliases, kRosbag1Extensions, std::string_view("#ROSBAG V2.0\n", 13), false},
-     nullptr, open_rosbag1},
+     nullptr, nullptr, open_rosbag1},
 };
 
 char lower_ascii(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }

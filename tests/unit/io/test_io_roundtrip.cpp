@@ -463,6 +463,42 @@ TEST(IoRoundTrip, FormatNames) {
     EXPECT_EQ(io::parse_format(io::to_string(f)), f);
 }
 
+// Every text format of the table is read by its own source: one joint state written by hand
+// in each (the layouts of rmodel/io/message.hpp), named with -f and told from the content.
+TEST(IoFormats, EveryTextFormatOfTheTableReadsItsMessageNamedOrSniffed) {
+  const std::map<io::Format, std::string> samples = {
+      {io::Format::JsonLines, "{\"t\": 1.5, \"name\": [\"a\"], \"position\": [0.25]}\n"},
+      {io::Format::Json, "{\n  \"t\": 1.5,\n  \"name\": [\"a\"],\n  \"position\": [0.25]\n}\n"},
+      {io::Format::Csv, "t,a\n1.5,0.25\n"},
+      {io::Format::Yaml, "header:\n  stamp:\n    sec: 1\n    nanosec: 500000000\n  frame_id: ''\n"
+                         "name:\n- a\nposition:\n- 0.25\nvelocity: []\neffort: []\n---\n"},
+  };
+  std::size_t text_formats = 0;
+  for (const io::LogFormat& f : io::log_formats()) {
+    if (!f.magic.empty()) continue;  // a binary log (test_io_bags.cpp)
+    ++text_formats;
+    SCOPED_TRACE(std::string(f.name));
+    const auto sample = samples.find(f.format);
+    ASSERT_NE(sample, samples.end()) << "no sample for the text format " << f.name;
+    for (const io::Format requested : {f.format, io::Format::Auto}) {
+      std::istringstream in(sample->second);
+      io::ReaderOptions options;
+      options.format = requested;
+      io::MessageReader reader(in, "<sample>", options);
+      io::Message m;
+      ASSERT_EQ(reader.next(m), io::ReadStatus::Ok) << reader.error().reason;
+      EXPECT_EQ(reader.format(), f.format);
+      EXPECT_EQ(m.joint.name, (std::vector<std::string>{"a"}));
+      EXPECT_EQ(m.joint.position, (std::vector<double>{0.25}));
+      EXPECT_EQ(m.stamp(), Time{1'500'000'000});
+      EXPECT_EQ(reader.next(m), io::ReadStatus::End) << reader.error().reason;
+      EXPECT_EQ(reader.message_count(), 1u);
+      EXPECT_EQ(reader.error_count(), 0u);
+    }
+  }
+  EXPECT_EQ(text_formats, samples.size());
+}
+
 TEST(IoFormats, TableDrivesDetectionNamesAndWriters) {
   std::vector<std::string_view> names;
   for (const io::LogFormat& f : io::log_formats()) names.push_back(f.name);

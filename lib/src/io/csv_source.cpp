@@ -1,0 +1,58 @@
+// CSV: a header row, then one row per time; a row holds up to seven messages (rules in
+// rmodel/io/message.hpp, columns in csv.hpp's CsvTable).
+#include "io/csv.hpp"
+#include "io/text_source.hpp"
+
+namespace rmodel::io::detail {
+namespace {
+
+class CsvSource final : public TextSource {
+public:
+  CsvSource(TextContext& context, const ReaderOptions& options)
+      : context_(context), names_(context.builder.spare()) {
+    table_.configure(CsvOptions{options.time_column, options.column_prefix, options.time});
+  }
+
+  std::optional<ReadStatus> next(Message& out) override {
+    if (table_.pending()) return emit(out);
+    std::string_view line;
+    std::size_t number = 0;
+    switch (context_.next_line(line, number)) {
+      case LineSplitter::Status::WouldBlock: return ReadStatus::WouldBlock;
+      case LineSplitter::Status::End: return context_.at_end();
+      case LineSplitter::Status::TooLong: return context_.too_long(number);
+      case LineSplitter::Status::Line: break;
+    }
+    if (!table_.has_header()) {
+      std::string problems = table_.set_header(line);
+      if (!problems.empty()) return context_.fail(number, 0, "CSV header: " + problems);
+      return std::nullopt;
+    }
+    if (!table_.parse_row(line, number, row_error_)) return context_.fail(number, 0, row_error_);
+    if (table_.pending()) return emit(out);
+    return std::nullopt;  // a row without data
+  }
+
+  [[nodiscard]] bool input_pending() const noexcept override {
+    return table_.pending() || context_.line_waiting();
+  }
+
+private:
+  ReadStatus emit(Message& out) {
+    table_.emit(out, names_);
+    return ReadStatus::Ok;
+  }
+
+  TextContext& context_;
+  CsvTable table_;
+  StringListSink names_;
+  std::string row_error_;
+};
+
+}  // namespace
+
+std::unique_ptr<TextSource> make_csv_source(TextContext& context, const ReaderOptions& options) {
+  return std::make_unique<CsvSource>(context, options);
+}
+
+}  // namespace rmodel::io::detail

@@ -1,0 +1,35 @@
+// JSON Lines: one JSON message per line (rules in rmodel/io/message.hpp).
+#include "io/text_source.hpp"
+
+namespace rmodel::io::detail {
+namespace {
+
+class JsonLinesSource final : public TextSource {
+public:
+  explicit JsonLinesSource(TextContext& context) : context_(context) {}
+
+  std::optional<ReadStatus> next(Message& out) override {
+    std::string_view line;
+    std::size_t number = 0;
+    switch (context_.next_line(line, number)) {
+      case LineSplitter::Status::WouldBlock: return ReadStatus::WouldBlock;
+      case LineSplitter::Status::End: return context_.at_end();
+      case LineSplitter::Status::TooLong: return context_.too_long(number);
+      case LineSplitter::Status::Line: break;
+    }
+    return context_.parse_json(line, context_.lines.readable(line.data()), number, 0, out);
+  }
+
+  [[nodiscard]] bool input_pending() const noexcept override { return context_.line_waiting(); }
+
+private:
+  TextContext& context_;
+};
+
+}  // namespace
+
+std::unique_ptr<TextSource> make_json_lines_source(TextContext& context, const ReaderOptions& /*options*/) {
+  return std::make_unique<JsonLinesSource>(context);
+}
+
+}  // namespace rmodel::io::detail

@@ -1,0 +1,72 @@
+// ROS echo YAML: `---`-separated documents as `ros2 topic echo` and `rostopic echo` print
+// them (parsed by ros_yaml.hpp's RosYamlDocument).
+#include "io/ros_yaml.hpp"
+#include "io/text_source.hpp"
+
+#include <fmt/format.h>
+
+namespace rmodel::io::detail {
+namespace {
+
+class RosYamlSource final : public TextSource {
+public:
+  explicit RosYamlSource(TextContext& context) : context_(context) {}
+
+  // A message is returned as soon as its separator line arrives (ros2 and rostopic print it
+  // after each message).
+  std::optional<ReadStatus> next(Message& out) override {
+    for (;;) {
+      std::string_view line;
+      std::size_t number = 0;
+      const auto status = context_.next_line(line, number);
+      if (status == LineSplitter::Status::WouldBlock) return ReadStatus::WouldBlock;
+      if (status == LineSplitter::Status::TooLong) {
+        document_.clear();
+        skipping_ = true;
+        return context_.too_long(number);
+      }
+      const bool end = status == LineSplitter::Status::End;
+      if (!end && !is_document_separator(line)) {
+        if (skipping_) continue;
+        if (!document_.add_line(line, number, context_.max_line)) {
+          const std::size_t first = document_.first_line();
+          document_.clear();
+          skipping_ = true;
+          return context_.fail(first, 0,
+                               fmt::format("YAML document longer than {} bytes (skipped up to the next '---')",
+                                           context_.max_line));
+        }
+        continue;
+      }
+      skipping_ = false;
+      if (document_.empty()) {
+        if (end) return context_.at_end();
+        continue;
+      }
+      switch (document_.parse(context_.builder, out, context_.pending, context_.error)) {
+        case RosYamlDocument::Result::Message: return ReadStatus::Ok;
+        case RosYamlDocument::Result::Error: context_.saw_content(); return ReadStatus::Error;
+        case RosYamlDocument::Result::Pending: return std::nullopt;
+        case RosYamlDocument::Result::Nothing: break;
+      }
+      if (end) return context_.at_end();
+    }
+  }
+
+  // A document is complete only with its separator line: the next message is ready when a
+  // separator is buffered (or the input has ended).
+  [[nodiscard]] bool input_pending() const noexcept override { return context_.lines.buffered_contains("---"); }
+
+private:
+  TextContext& context_;
+  RosYamlDocument document_;
+  bool skipping_ = false;  ///< after an over-long document: its lines, up to the next separator
+};
+
+}  // namespace
+
+std::unique_ptr<TextSource> make_ros_yaml_source(TextContext& context, const ReaderOptions& /*options*/) {
+  return std::make_unique<RosYamlSource>(context);
+}
+
+}  // namespace rmodel::io::detail
