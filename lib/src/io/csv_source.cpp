@@ -17,12 +17,7 @@ public:
     if (table_.pending()) return emit(out);
     std::string_view line;
     std::size_t number = 0;
-    switch (context_.next_line(line, number)) {
-      case LineSplitter::Status::WouldBlock: return ReadStatus::WouldBlock;
-      case LineSplitter::Status::End: return context_.at_end();
-      case LineSplitter::Status::TooLong: return context_.too_long(number);
-      case LineSplitter::Status::Line: break;
-    }
+    if (auto status = context_.read_line(line, number)) return status;
     if (!table_.has_header()) {
       std::string problems = table_.set_header(line);
       if (!problems.empty()) return context_.fail(number, 0, "CSV header: " + problems);

@@ -85,12 +85,7 @@ private:
   std::optional<ReadStatus> take_first_line() {
     std::string_view line;
     std::size_t number = 0;
-    switch (context_.next_line(line, number)) {
-      case LineSplitter::Status::WouldBlock: return ReadStatus::WouldBlock;
-      case LineSplitter::Status::End: return context_.at_end();
-      case LineSplitter::Status::TooLong: return context_.too_long(number);
-      case LineSplitter::Status::Line: break;
-    }
+    if (auto status = context_.read_line(line, number)) return status;
     doc_.assign(line.data(), line.size());
     doc_ += '\n';
     line_ = number;

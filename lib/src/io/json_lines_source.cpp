@@ -11,12 +11,7 @@ public:
   std::optional<ReadStatus> next(Message& out) override {
     std::string_view line;
     std::size_t number = 0;
-    switch (context_.next_line(line, number)) {
-      case LineSplitter::Status::WouldBlock: return ReadStatus::WouldBlock;
-      case LineSplitter::Status::End: return context_.at_end();
-      case LineSplitter::Status::TooLong: return context_.too_long(number);
-      case LineSplitter::Status::Line: break;
-    }
+    if (auto status = context_.read_line(line, number)) return status;
     return context_.parse_json(line, context_.lines.readable(line.data()), number, 0, out);
   }
 

@@ -172,7 +172,7 @@ private:
     if (sniff_) take_stream();
     if (bag_) return bag_->next(out, error_);
     for (;;) {
-      if (!text_.pending.empty()) return take_pending(out);
+      if (!text_.pending.empty()) return text_.pending.take(out, error_);
       if (text_.done) return ReadStatus::End;
       if (!source_text_) {
         if (auto st = choose_text_source()) return *st;
@@ -199,23 +199,6 @@ private:
     return std::nullopt;
   }
 
-  /// The first of the messages and errors a trajectory expanded into.
-  ReadStatus take_pending(Message& out) {
-    detail::PendingItem& item = text_.pending[pending_pos_++];
-    ReadStatus st = ReadStatus::Ok;
-    if (item.is_error) {
-      error_ = std::move(item.error);
-      st = ReadStatus::Error;
-    } else {
-      out = item.message;
-    }
-    if (pending_pos_ == text_.pending.size()) {
-      text_.pending.clear();
-      pending_pos_ = 0;
-    }
-    return st;
-  }
-  std::size_t pending_pos_ = 0;
 };
 
 // ---- merging by time ----

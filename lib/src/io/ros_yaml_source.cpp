@@ -43,7 +43,7 @@ public:
         if (end) return context_.at_end();
         continue;
       }
-      switch (document_.parse(context_.builder, out, context_.pending, context_.error)) {
+      switch (document_.parse(context_.builder, out, context_.pending.items(), context_.error)) {
         case RosYamlDocument::Result::Message: return ReadStatus::Ok;
         case RosYamlDocument::Result::Error: context_.saw_content(); return ReadStatus::Error;
         case RosYamlDocument::Result::Pending: return std::nullopt;

@@ -42,6 +42,16 @@ LineSplitter::Status TextContext::next_line(std::string_view& line, std::size_t&
   }
 }
 
+std::optional<ReadStatus> TextContext::read_line(std::string_view& line, std::size_t& number) {
+  switch (next_line(line, number)) {
+    case LineSplitter::Status::WouldBlock: return ReadStatus::WouldBlock;
+    case LineSplitter::Status::End: return at_end();
+    case LineSplitter::Status::TooLong: return too_long(number);
+    case LineSplitter::Status::Line: break;
+  }
+  return std::nullopt;
+}
+
 void TextContext::hold(std::string_view line, std::size_t number) noexcept {
   held_ = true;
   held_line_ = line;
@@ -84,7 +94,7 @@ std::optional<ReadStatus> TextContext::parse_json(std::string_view text, std::si
     return fail(line, item,
                 "expected a JSON object, got an array (arrays of messages are read from "
                 "whole JSON documents: format json)");
-  expand_trajectory(text, line, pending);
+  expand_trajectory(text, line, pending.items());
   return std::nullopt;
 }
 

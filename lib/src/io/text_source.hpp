@@ -11,7 +11,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "io/builder.hpp"
 #include "io/line_source.hpp"
@@ -34,13 +33,16 @@ public:
   ParseFailure failure;
   /// Messages and errors a trajectory expanded into: the reader returns them before it asks
   /// the source for more.
-  std::vector<PendingItem> pending;
+  PendingQueue pending;
   /// True once the input has ended or cannot be read further: the reader returns End.
   bool done = false;
 
   /// Next non-blank line (a held one first) and its number; strips a byte order mark at the
   /// start of the input.
   LineSplitter::Status next_line(std::string_view& line, std::size_t& number);
+  /// next_line() for a source: nullopt with a line, or what the source returns instead:
+  /// WouldBlock, the end (at_end()) or the error of a skipped over-long line.
+  std::optional<ReadStatus> read_line(std::string_view& line, std::size_t& number);
   /// Gives `line` back (it was read to tell the format): the next next_line() returns it. The
   /// view stays valid as long as no other line is read.
   void hold(std::string_view line, std::size_t number) noexcept;

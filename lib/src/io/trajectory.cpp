@@ -309,4 +309,20 @@ void expand_trajectory(std::string_view text, std::size_t line, std::vector<Pend
   }
 }
 
+ReadStatus PendingQueue::take(Message& out, ReadError& error) {
+  PendingItem& item = items_[taken_++];
+  ReadStatus status = ReadStatus::Ok;
+  if (item.is_error) {
+    error = std::move(item.error);
+    status = ReadStatus::Error;
+  } else {
+    out = item.message;
+  }
+  if (taken_ == items_.size()) {
+    items_.clear();
+    taken_ = 0;
+  }
+  return status;
+}
+
 }  // namespace rmodel::io::detail

@@ -18,6 +18,21 @@ struct PendingItem {
   ReadError error;
 };
 
+/// Messages and errors waiting to be returned, in order (a trajectory's points).
+class PendingQueue {
+public:
+  /// Where the points are appended.
+  [[nodiscard]] std::vector<PendingItem>& items() noexcept { return items_; }
+  [[nodiscard]] bool empty() const noexcept { return taken_ == items_.size(); }
+  /// Takes the first item: Ok with its message in `out`, or Error with its error in `error`.
+  /// The queue must not be empty.
+  ReadStatus take(Message& out, ReadError& error);
+
+private:
+  std::vector<PendingItem> items_;
+  std::size_t taken_ = 0;
+};
+
 /// Appends the messages (and per-point errors) of the trajectory in `text`, which starts on
 /// line `line` of the input, to `out`. Each point's messages and errors are at the line where
 /// the point starts in `text` (its newlines counted), and carry the point number as item.

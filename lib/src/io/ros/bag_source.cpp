@@ -185,21 +185,7 @@ BagSource::Step BagSource::fail(std::optional<std::uint64_t> offset, std::string
 
 ReadStatus BagSource::next(Message& out, ReadError& err) {
   for (;;) {
-    if (pending_pos_ < pending_.size()) {
-      PendingItem& p = pending_[pending_pos_++];
-      ReadStatus st = ReadStatus::Ok;
-      if (p.is_error) {
-        err = std::move(p.error);
-        st = ReadStatus::Error;
-      } else {
-        out = p.message;
-      }
-      if (pending_pos_ == pending_.size()) {
-        pending_.clear();
-        pending_pos_ = 0;
-      }
-      return st;
-    }
+    if (!pending_.empty()) return pending_.take(out, err);
     if (done_) return finish(err);
     Raw raw;
     const Step step = read_raw(raw);
@@ -242,7 +228,7 @@ ReadStatus BagSource::next(Message& out, ReadError& err) {
     // A trajectory: expanded into pending items (not a hot path).
     std::optional<std::int64_t> base;
     if (options_.time == TimeSource::Log) base = raw.log_time_ns;
-    if (!decode_trajectory(wire, raw.data, number, base, pending_, why_)) {
+    if (!decode_trajectory(wire, raw.data, number, base, pending_.items(), why_)) {
       err.line = number;
       err.item = 0;
       err.byte_offset = raw.offset;

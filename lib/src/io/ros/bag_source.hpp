@@ -164,7 +164,7 @@ public:
   /// Ok (a message in `out`), Error (in `err`) or End.
   ReadStatus next(Message& out, ReadError& err);
   /// True when a decoded message is waiting (next() will not read the file).
-  [[nodiscard]] bool pending() const noexcept { return pending_pos_ < pending_.size(); }
+  [[nodiscard]] bool pending() const noexcept { return !pending_.empty(); }
   /// Scans the whole log without decoding payloads (log-info).
   LogInfo scan();
   /// Reads the log up to its first robot description (robot_description.cpp); nullopt at
@@ -223,8 +223,7 @@ private:
   bool window_ = false;
   std::int64_t window_lo_ = 0, window_hi_ = 0;
   ReadStatus finish(ReadError& err);
-  std::vector<PendingItem> pending_;
-  std::size_t pending_pos_ = 0;
+  PendingQueue pending_;
   std::vector<std::string> spare_;
   StringListSink names_{spare_};
   std::string why_;
