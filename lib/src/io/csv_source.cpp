@@ -9,7 +9,7 @@ namespace {
 class CsvSource final : public TextSource {
 public:
   CsvSource(TextContext& context, const ReaderOptions& options)
-      : context_(context), names_(context.builder.spare()) {
+      : TextSource(context), names_(context.builder.spare()) {
     table_.configure(CsvOptions{options.time_column, options.column_prefix, options.time});
   }
 
@@ -38,7 +38,6 @@ private:
     return ReadStatus::Ok;
   }
 
-  TextContext& context_;
   CsvTable table_;
   StringListSink names_;
   std::string row_error_;

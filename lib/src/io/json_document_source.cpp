@@ -10,7 +10,7 @@ namespace {
 
 class JsonDocumentSource final : public TextSource {
 public:
-  explicit JsonDocumentSource(TextContext& context) : context_(context) {
+  explicit JsonDocumentSource(TextContext& context) : TextSource(context) {
     // The first line was read to tell the format; it is still valid here.
     if (context_.holds_line()) take_first_line();
   }
@@ -100,7 +100,6 @@ private:
     }
   }
 
-  TextContext& context_;
   // The whole document, with kPadding spaces after its size_ bytes.
   std::string doc_;
   std::size_t size_ = 0;

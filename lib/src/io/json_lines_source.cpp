@@ -6,7 +6,7 @@ namespace {
 
 class JsonLinesSource final : public TextSource {
 public:
-  explicit JsonLinesSource(TextContext& context) : context_(context) {}
+  using TextSource::TextSource;
 
   std::optional<ReadStatus> next(Message& out) override {
     std::string_view line;
@@ -16,9 +16,6 @@ public:
   }
 
   [[nodiscard]] bool input_pending() const noexcept override { return context_.line_waiting(); }
-
-private:
-  TextContext& context_;
 };
 
 }  // namespace

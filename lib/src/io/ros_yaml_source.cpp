@@ -10,7 +10,7 @@ namespace {
 
 class RosYamlSource final : public TextSource {
 public:
-  explicit RosYamlSource(TextContext& context) : context_(context) {}
+  using TextSource::TextSource;
 
   // A message is returned as soon as its separator line arrives (ros2 and rostopic print it
   // after each message).
@@ -58,7 +58,6 @@ public:
   [[nodiscard]] bool input_pending() const noexcept override { return context_.lines.buffered_contains("---"); }
 
 private:
-  TextContext& context_;
   RosYamlDocument document_;
   bool skipping_ = false;  ///< after an over-long document: its lines, up to the next separator
 };

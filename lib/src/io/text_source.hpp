@@ -76,7 +76,10 @@ private:
 /// A reader of one text format.
 class TextSource {
 public:
+  explicit TextSource(TextContext& context) noexcept : context_(context) {}
   virtual ~TextSource() = default;
+  TextSource(const TextSource&) = delete;
+  TextSource& operator=(const TextSource&) = delete;
   /// The next message (Ok), an error (Error, in the context's error), WouldBlock or End;
   /// nullopt when this call produced nothing to return (a header row, a trajectory expanded
   /// into the context's pending messages): call again.
@@ -84,6 +87,9 @@ public:
   /// True when next() would return without waiting for input (the reader has already checked
   /// the pending messages and the bytes kept from sniffing a stream).
   [[nodiscard]] virtual bool input_pending() const noexcept = 0;
+
+protected:
+  TextContext& context_;
 };
 
 /// Tells the text format from the first non-blank line, which stays held for the source.

@@ -476,6 +476,47 @@ OpenedLog::~OpenedLog() {
   ::close(fd);
 }
 
+std::optional<BagSource::Step> ChunkedLogSource::check_magic(std::string_view magic, std::string_view empty_reason,
+                                                             std::string_view bad_reason) {
+  if (magic_checked_) return std::nullopt;
+  magic_checked_ = true;
+  std::vector<std::uint8_t> head;
+  const std::size_t n = file_.read(head, magic.size());
+  if (n == 0) return stop(0, std::string(empty_reason));
+  if (n < magic.size() || std::string_view(reinterpret_cast<const char*>(head.data()), n) != magic)
+    return stop(0, std::string(bad_reason));
+  return std::nullopt;
+}
+
+std::optional<BagSource::Step> ChunkedLogSource::next_in_chunk(Raw& raw) {
+  if (!in_chunk_) return std::nullopt;
+  while (chunk_cur_.left() > 0) {
+    const std::size_t rel = chunk_cur_.pos();
+    if (auto st = chunk_entry(chunk_cur_, rel, chunk_record_offset(rel), raw)) return st;
+  }
+  in_chunk_ = false;
+  return std::nullopt;
+}
+
+BagSource::Step ChunkedLogSource::record_past_chunk(std::uint64_t at, std::size_t rel) {
+  return stop(at, fmt::format("chunk at byte {}: record at offset {} of its data runs past the chunk", chunk_at_, rel));
+}
+
+bool ChunkedLogSource::pread_all(void* out, std::size_t n, std::uint64_t at) {
+  auto* p = static_cast<std::uint8_t*>(out);
+  while (n > 0) {
+    const ssize_t got = ::pread(fd_, p, n, static_cast<off_t>(at));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) throw IoError(name_, std::strerror(errno));
+    if (got == 0) return false;
+    stats_.bytes_read += static_cast<std::uint64_t>(got);
+    p += got;
+    n -= static_cast<std::size_t>(got);
+    at += static_cast<std::uint64_t>(got);
+  }
+  return true;
+}
+
 }  // namespace rmodel::io::detail
 
 namespace rmodel::io {

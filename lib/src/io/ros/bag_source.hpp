@@ -326,4 +326,59 @@ private:
   bool after_seek_ = false;
 };
 
+/// What the readers of chunked log files (MCAP, ROS 1 bag) share: the file with its size, its
+/// magic bytes checked at the first read, positioned reads counted in the statistics, and the
+/// chunk being read.
+class ChunkedLogSource : public BagSource {
+public:
+  ChunkedLogSource(int fd, std::string name, BagOptions options)
+      : BagSource(std::move(name), std::move(options)), fd_(fd), file_(fd), limit_(file_.regular_size()) {}
+
+  [[nodiscard]] ReaderStats stats() const noexcept override {
+    ReaderStats s = stats_;
+    s.bytes_read += file_.bytes_read();
+    return s;
+  }
+
+protected:
+  /// At the first call, reads the file's first bytes: a stop with `empty_reason` when there
+  /// are none, with `bad_reason` when they are not `magic`; nullopt when all is well.
+  std::optional<Step> check_magic(std::string_view magic, std::string_view empty_reason, std::string_view bad_reason);
+  /// Fails at byte `at`, and reads no further.
+  Step stop(std::uint64_t at, std::string why) {
+    stopped_ = true;
+    return fail(at, std::move(why));
+  }
+  /// The file offset errors name for the record `rel` bytes into the chunk's data: its own
+  /// when the chunk is stored uncompressed (chunk_exact_), else the chunk's.
+  [[nodiscard]] std::uint64_t chunk_record_offset(std::size_t rel) const noexcept {
+    return chunk_exact_ ? chunk_data_at_ + rel : chunk_at_;
+  }
+  /// Stops at the record `rel` bytes into the chunk's data, whose length runs past the chunk.
+  Step record_past_chunk(std::uint64_t at, std::size_t rel);
+  /// The next message (or error) of the chunk being read, its records read in turn by
+  /// chunk_entry(); nullopt when no chunk is being read, or the chunk has just ended.
+  std::optional<Step> next_in_chunk(Raw& raw);
+  /// Reads the record at `c` (`rel` bytes into the chunk's data, named `at` in errors): a
+  /// message or an error to return, or nullopt to go on with the next record.
+  virtual std::optional<Step> chunk_entry(ByteCursor& c, std::size_t rel, std::uint64_t at, Raw& raw) = 0;
+  /// Reads `n` bytes at byte `at` (not moving file_); false when the file ends first. Throws
+  /// IoError when reading fails.
+  bool pread_all(void* out, std::size_t n, std::uint64_t at);
+
+  int fd_;
+  FileReader file_;
+  std::uint64_t limit_ = 0;  ///< the file's size when it is a regular file
+  bool stopped_ = false;
+  bool in_chunk_ = false;
+  bool chunk_exact_ = false;
+  std::uint64_t chunk_at_ = 0;
+  std::uint64_t chunk_data_at_ = 0;
+  ByteCursor chunk_cur_;
+  std::vector<std::uint8_t> chunk_;
+  std::vector<std::string> compressions_;
+  Lz4FrameDecoder lz4_;
+  bool magic_checked_ = false;  ///< check_magic() has read the first bytes
+};
+
 }  // namespace rmodel::io::detail

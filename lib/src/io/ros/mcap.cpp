@@ -36,21 +36,14 @@ bool get_string(ByteCursor& c, std::string_view& s) {
   return c.get(n) && c.bytes(n, s);
 }
 
-class McapSource final : public BagSource {
+class McapSource final : public ChunkedLogSource {
 public:
-  McapSource(int fd, std::string name, BagOptions options)
-      : BagSource(std::move(name), std::move(options)), fd_(fd), file_(fd), limit_(file_.regular_size()) {}
+  McapSource(int fd, std::string name, BagOptions options) : ChunkedLogSource(fd, std::move(name), std::move(options)) {}
   ~McapSource() override {
     if (zstd_ != nullptr) ZSTD_freeDCtx(zstd_);
   }
   McapSource(const McapSource&) = delete;
   McapSource& operator=(const McapSource&) = delete;
-
-  [[nodiscard]] ReaderStats stats() const noexcept override {
-    ReaderStats s = stats_;
-    s.bytes_read += file_.bytes_read();
-    return s;
-  }
 
 protected:
   [[nodiscard]] std::string format_name() const override { return "mcap"; }
@@ -71,21 +64,9 @@ private:
   // ---- file order (pipes) ----
 
   Step next_in_file(Raw& raw) {
-    if (!magic_checked_) {
-      magic_checked_ = true;
-      std::uint8_t m[8] = {};
-      const std::size_t n = file_.read(m, 8);
-      if (n == 0) return stop(0, "empty file: no MCAP magic");
-      if (n < 8 || std::string_view(reinterpret_cast<const char*>(m), 8) != kMagic)
-        return stop(0, "not an MCAP file (bad magic)");
-    }
+    if (const auto st = check_magic(kMagic, "empty file: no MCAP magic", "not an MCAP file (bad magic)")) return *st;
     for (;;) {
-      if (in_chunk_) {
-        const Step st = chunk_record(raw);
-        if (st != Step::End) return st;
-        in_chunk_ = false;
-        continue;
-      }
+      if (const auto st = next_in_chunk(raw)) return *st;
       const std::uint64_t at = file_.offset();
       std::uint8_t head[9] = {};
       const std::size_t n = file_.read(head, 9);
@@ -154,11 +135,6 @@ private:
         default: break;
       }
     }
-  }
-
-  Step stop(std::uint64_t at, std::string why) {
-    stopped_ = true;
-    return fail(at, std::move(why));
   }
 
   void update_detail() {
@@ -280,31 +256,25 @@ private:
     return Step::End;
   }
 
-  Step chunk_record(Raw& raw) {
-    ByteCursor& c = chunk_cur_;
-    while (c.left() > 0) {
-      const std::size_t rel = c.pos();
-      const std::uint64_t at = chunk_exact_ ? chunk_data_at_ + rel : chunk_at_;
-      std::uint8_t op = 0;
-      std::uint64_t len = 0;
-      c.get(op);
-      c.get(len);
-      if (!c.ok() || len > c.left())
-        return stop(at, fmt::format("chunk at byte {}: record at offset {} of its data runs past the chunk", chunk_at_, rel));
-      ByteCursor body(c.here(), static_cast<std::size_t>(len));
-      c.skip(static_cast<std::size_t>(len));
-      switch (op) {
-        case kSchema:
-          if (!schema(body)) return stop(at, "chunk: malformed schema record");
-          break;
-        case kChannel:
-          if (!channel(body)) return stop(at, "chunk: malformed channel record");
-          break;
-        case kMessage: return message(body, at, raw);
-        default: break;
-      }
+  std::optional<Step> chunk_entry(ByteCursor& c, std::size_t rel, std::uint64_t at, Raw& raw) override {
+    std::uint8_t op = 0;
+    std::uint64_t len = 0;
+    c.get(op);
+    c.get(len);
+    if (!c.ok() || len > c.left()) return record_past_chunk(at, rel);
+    ByteCursor body(c.here(), static_cast<std::size_t>(len));
+    c.skip(static_cast<std::size_t>(len));
+    switch (op) {
+      case kSchema:
+        if (!schema(body)) return stop(at, "chunk: malformed schema record");
+        break;
+      case kChannel:
+        if (!channel(body)) return stop(at, "chunk: malformed channel record");
+        break;
+      case kMessage: return message(body, at, raw);
+      default: break;
     }
-    return Step::End;
+    return std::nullopt;
   }
 
   // ---- log-time order (regular files) ----
@@ -339,21 +309,6 @@ private:
     std::uint64_t at = 0;
     std::string why;
   };
-
-  bool pread_all(void* out, std::size_t n, std::uint64_t at) {
-    auto* p = static_cast<std::uint8_t*>(out);
-    while (n > 0) {
-      const ssize_t got = ::pread(fd_, p, n, static_cast<off_t>(at));
-      if (got < 0 && errno == EINTR) continue;
-      if (got < 0) throw IoError(name_, std::strerror(errno));
-      if (got == 0) return false;
-      stats_.bytes_read += static_cast<std::uint64_t>(got);
-      p += got;
-      n -= static_cast<std::size_t>(got);
-      at += static_cast<std::uint64_t>(got);
-    }
-    return true;
-  }
 
   /// Walks the records of the file without reading chunk contents: the spans to open, and
   /// every schema and channel outside chunks (the summary repeats those of the chunks). A
@@ -675,9 +630,6 @@ private:
     std::string name, encoding, data;
   };
 
-  int fd_;
-  FileReader file_;
-  std::uint64_t limit_ = 0;  ///< the file's size when it is a regular file (read in log-time order)
   bool in_time_order_ = true;  ///< false on a pipe, or when no chunk has its times
   bool indexed_ = false;
   std::size_t timed_chunks_ = 0;
@@ -688,21 +640,11 @@ private:
   std::vector<std::uint32_t> heap_;  ///< slots with messages left, earliest next message first
   std::optional<std::uint32_t> spent_slot_;
   std::optional<ScanError> scan_error_;
-  bool magic_checked_ = false;
-  bool stopped_ = false;
-  bool in_chunk_ = false;
-  bool chunk_exact_ = false;
-  std::uint64_t chunk_at_ = 0;
-  std::uint64_t chunk_data_at_ = 0;
-  ByteCursor chunk_cur_;
   std::vector<std::uint8_t> body_;
-  std::vector<std::uint8_t> chunk_;
   std::vector<Schema> schemas_;
   std::vector<std::int32_t> channels_;
-  std::vector<std::string> compressions_;
   std::string profile_;
   ZSTD_DCtx* zstd_ = nullptr;
-  Lz4FrameDecoder lz4_;
 };
 
 }  // namespace

@@ -67,37 +67,20 @@ std::string_view conn_field(ByteCursor c, std::string_view key) {
   return {};
 }
 
-class Rosbag1Source final : public BagSource {
+class Rosbag1Source final : public ChunkedLogSource {
 public:
   Rosbag1Source(int fd, std::string name, BagOptions options)
-      : BagSource(std::move(name), std::move(options)), fd_(fd), file_(fd), limit_(file_.regular_size()) {}
-
-  [[nodiscard]] ReaderStats stats() const noexcept override {
-    ReaderStats s = stats_;
-    s.bytes_read += file_.bytes_read();
-    return s;
-  }
+      : ChunkedLogSource(fd, std::move(name), std::move(options)) {}
 
 protected:
   [[nodiscard]] std::string format_name() const override { return "bag"; }
 
   Step read_raw(Raw& raw) override {
     if (stopped_) return Step::End;
-    if (!magic_checked_) {
-      magic_checked_ = true;
-      std::uint8_t m[13] = {};
-      const std::size_t n = file_.read(m, 13);
-      if (n == 0) return stop(0, "empty file: no ROS bag magic");
-      if (n < 13 || std::string_view(reinterpret_cast<const char*>(m), 13) != kMagic)
-        return stop(0, "not a ROS 1 bag 2.0 file (bad magic)");
-    }
+    if (const auto st = check_magic(kMagic, "empty file: no ROS bag magic", "not a ROS 1 bag 2.0 file (bad magic)"))
+      return *st;
     for (;;) {
-      if (in_chunk_) {
-        const Step st = chunk_record(raw);
-        if (st != Step::End) return st;
-        in_chunk_ = false;
-        continue;
-      }
+      if (const auto st = next_in_chunk(raw)) return *st;
       const std::uint64_t at = file_.offset();
       std::uint8_t len4[4] = {};
       const std::size_t n = file_.read(len4, 4);
@@ -155,11 +138,6 @@ protected:
   }
 
 private:
-  Step stop(std::uint64_t at, std::string why) {
-    stopped_ = true;
-    return fail(at, std::move(why));
-  }
-
   bool connection(const Fields& f, ByteCursor data) {
     std::uint32_t id = 0;
     if (!le(f.conn, id)) return false;
@@ -239,19 +217,6 @@ private:
     std::sort(chunk_times_.begin(), chunk_times_.end(), [](const ChunkTimes& a, const ChunkTimes& b) { return a.at < b.at; });
   }
 
-  bool pread_all(std::uint8_t* out, std::size_t n, std::uint64_t at) {
-    while (n > 0) {
-      const ssize_t got = ::pread(fd_, out, n, static_cast<off_t>(at));
-      if (got < 0 && errno == EINTR) continue;
-      if (got <= 0) return false;
-      stats_.bytes_read += static_cast<std::uint64_t>(got);
-      out += got;
-      n -= static_cast<std::size_t>(got);
-      at += static_cast<std::uint64_t>(got);
-    }
-    return true;
-  }
-
   Step open_chunk(const Fields& f, std::uint64_t at) {
     ++stats_.chunks_read;
     std::uint32_t size = 0;
@@ -290,58 +255,39 @@ private:
     return Step::End;
   }
 
-  Step chunk_record(Raw& raw) {
-    ByteCursor& c = chunk_cur_;
-    while (c.left() > 0) {
-      const std::size_t rel = c.pos();
-      const std::uint64_t at = chunk_exact_ ? chunk_data_at_ + rel : chunk_at_;
-      std::uint32_t hlen = 0, dlen = 0;
-      ByteCursor header;
-      if (c.get(hlen) && hlen <= c.left()) {
-        header = ByteCursor(c.here(), hlen);
-        c.skip(hlen);
-      } else {
-        c.fail();
-      }
-      if (!c.get(dlen) || dlen > c.left())
-        return stop(at, fmt::format("chunk at byte {}: record at offset {} of its data runs past the chunk", chunk_at_, rel));
-      ByteCursor data(c.here(), dlen);
-      c.skip(dlen);
-      Fields f;
-      if (!f.parse(header)) return stop(at, fmt::format("chunk at byte {}: malformed record header", chunk_at_));
-      const auto op = static_cast<std::uint8_t>(f.op[0]);
-      if (op == kConn) {
-        if (!connection(f, data)) return stop(at, "chunk: malformed connection record");
-      } else if (op == kMsgData) {
-        return message(f, data, at, raw);
-      }
+  std::optional<Step> chunk_entry(ByteCursor& c, std::size_t rel, std::uint64_t at, Raw& raw) override {
+    std::uint32_t hlen = 0, dlen = 0;
+    ByteCursor header;
+    if (c.get(hlen) && hlen <= c.left()) {
+      header = ByteCursor(c.here(), hlen);
+      c.skip(hlen);
+    } else {
+      c.fail();
     }
-    return Step::End;
+    if (!c.get(dlen) || dlen > c.left()) return record_past_chunk(at, rel);
+    ByteCursor data(c.here(), dlen);
+    c.skip(dlen);
+    Fields f;
+    if (!f.parse(header)) return stop(at, fmt::format("chunk at byte {}: malformed record header", chunk_at_));
+    const auto op = static_cast<std::uint8_t>(f.op[0]);
+    if (op == kConn) {
+      if (!connection(f, data)) return stop(at, "chunk: malformed connection record");
+    } else if (op == kMsgData) {
+      return message(f, data, at, raw);
+    }
+    return std::nullopt;
   }
 
   struct ChunkTimes {
     std::uint64_t at = 0;  ///< offset of the chunk record
     std::int64_t start = 0, end = 0;
   };
-  int fd_;
-  FileReader file_;
-  std::uint64_t limit_ = 0;
   std::uint64_t index_pos_ = 0;
   bool index_read_ = false;
   std::vector<ChunkTimes> chunk_times_;  ///< sorted by offset
-  bool magic_checked_ = false;
-  bool stopped_ = false;
-  bool in_chunk_ = false;
-  bool chunk_exact_ = false;
-  std::uint64_t chunk_at_ = 0;
-  std::uint64_t chunk_data_at_ = 0;
-  ByteCursor chunk_cur_;
   std::vector<std::uint8_t> head_;
   std::vector<std::uint8_t> data_;
-  std::vector<std::uint8_t> chunk_;
   std::vector<std::int32_t> conns_;
-  std::vector<std::string> compressions_;
-  Lz4FrameDecoder lz4_;
 };
 
 }  // namespace
