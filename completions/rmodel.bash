@@ -51,7 +51,7 @@ _rmodel_options() {
         'convert') REPLY='-h --help -o --output -f --format --from' ;;
         'poses') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output --full' ;;
         'diff') REPLY='-h --help -s --semantics --old-semantics --new-semantics --limits --package-path --xacro-arg --old-limits --new-limits --tolerance --strict -q --quiet -f --format -o --output' ;;
-        'check-log') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --model-from-log -i --input-format --topic --time --time-column --column-prefix --start --end --max-gap --period --max-acceleration --tolerance --dynamics --floating-base --max-reports -f --format -o --output -q --quiet --output-dir -j --jobs' ;;
+        'check-log') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --model-from-log -i --input-format --topic --time --time-column --column-prefix --start --end --threads --max-gap --period --max-acceleration --tolerance --dynamics --floating-base --max-reports -f --format -o --output -q --quiet --output-dir -j --jobs' ;;
         'log-info') REPLY='-h --help -f --format -o --output' ;;
         'aggregate') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --model-from-log --stamp --max-errors --max-reports -q --quiet --flush-each --threads --merge -i --input-format --topic --time --time-column --column-prefix --start --end --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size --tf -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --clamp --initial-pose --no-support --filter --filter-param' ;;
         'filter') REPLY='-h --help --stamp --max-errors --max-reports -q --quiet --flush-each --threads --merge -i --input-format --topic --time --time-column --column-prefix --start --end --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size --tf -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --model-from-log -p --param --field --joints --list --step --duration --plot --from --to --plot-joints' ;;
@@ -81,7 +81,7 @@ _rmodel_value_options() {
         'convert') REPLY=' -o --output -f --format --from ' ;;
         'poses') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output --full ' ;;
         'diff') REPLY=' -s --semantics --old-semantics --new-semantics --limits --package-path --xacro-arg --old-limits --new-limits --tolerance -f --format -o --output ' ;;
-        'check-log') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -i --input-format --topic --time --time-column --column-prefix --start --end --max-gap --period --max-acceleration --tolerance --max-reports -f --format -o --output --output-dir -j --jobs ' ;;
+        'check-log') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -i --input-format --topic --time --time-column --column-prefix --start --end --threads --max-gap --period --max-acceleration --tolerance --max-reports -f --format -o --output --output-dir -j --jobs ' ;;
         'log-info') REPLY=' -f --format -o --output ' ;;
         'aggregate') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg --stamp --max-errors --max-reports --threads -i --input-format --topic --time --time-column --column-prefix --start --end --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --initial-pose --filter --filter-param ' ;;
         'filter') REPLY=' --stamp --max-errors --max-reports --threads -i --input-format --topic --time --time-column --column-prefix --start --end --output-dir -j --jobs -f --format -o --output --mcap-compression --mcap-chunk-size -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -p --param --field --joints --duration --plot --from --to --plot-joints ' ;;
@@ -191,6 +191,7 @@ _rmodel_option_values() {
         'check-log|--topic') _rmodel_files ;;
         'check-log|--time') _rmodel_words 'header log' ;;
         'check-log|--start') _rmodel_files ;;
+        'check-log|--threads') _rmodel_files ;;
         'check-log|-f'|'check-log|--format') _rmodel_words 'text json csv' ;;
         'check-log|-o'|'check-log|--output') _rmodel_files ;;
         'check-log|--output-dir') _rmodel_dirs ;;

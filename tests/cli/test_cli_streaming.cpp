@@ -120,6 +120,8 @@ TEST(CliThreads, ALogFileReadAheadGivesTheOneThreadRunByteForByte) {
       {"aggregate", "-u", urdf, "-s", semantics, "--kind", "sync", "--period", "0.02", "--max-errors", "3"},
       {"filter", "exponential", "-p", "tau=0.1"},
       {"fk", "-u", urdf, "-s", semantics, "--links", "bone13", "-f", "jsonl", "--log"},
+      {"check-log", "-u", urdf, "-s", semantics, "--period", "0.01", "--max-reports", "1000"},
+      {"check-log", "-u", urdf, "-s", semantics, "-f", "json"},
   };
   for (const char* log : {"bags/hoof_wave.mcap", "bags/greeting.bz2.bag", "bags/hoof_wave_db3",
                           "bags/greeting.truth.jsonl", "bags/hoof_wave.trajectory.truth.jsonl"}) {

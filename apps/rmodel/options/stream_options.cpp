@@ -49,13 +49,13 @@ void add_log_input_options(CLI::App& app, StreamOptions& options, CLI::Option* l
 }
 
 CLI::Option* add_threads_option(CLI::App& app, unsigned& threads, const char* group) {
-  return app
-      .add_option("--threads", threads,
-                  "Threads for a log file: 2 parses it ahead of the processing and output, 1 does all on one "
-                  "(stdin and pipes: always 1)")
-      ->check(CLI::Range(1U, 2U))
-      ->default_val(2)
-      ->group(group);
+  auto* option = app.add_option("--threads", threads,
+                                "Threads for a log file: 2 parses it ahead of the processing and output, 1 does "
+                                "all on one (stdin and pipes: always 1)")
+                     ->check(CLI::Range(1U, 2U))
+                     ->default_val(2);
+  if (group != nullptr) option->group(group);
+  return option;
 }
 
 CLI::Option* add_max_reports_option(CLI::App& app, std::size_t& max_reports, const char* group) {

@@ -28,7 +28,8 @@ inline constexpr std::size_t kDefaultMaxReports = 10;
 /// Adds --max-reports (problems shown per kind and joint; later ones are counted, and the
 /// summary says how many were not shown), in `group` (nullptr: the default one).
 CLI::Option* add_max_reports_option(CLI::App& app, std::size_t& max_reports, const char* group);
-/// --threads (1 or 2, default 2; stream::RunOptions::read_ahead).
+/// --threads (1 or 2, default 2; stream::RunOptions::read_ahead), in `group` (nullptr: the
+/// default one).
 CLI::Option* add_threads_option(CLI::App& app, unsigned& threads, const char* group);
 
 struct StreamOptions {
