@@ -134,7 +134,7 @@ struct NotInRefusal {
 std::optional<NotInRefusal> parse_not_in(const std::string& what) {
   if (what.empty() || what.back() != '}' || what.find_first_of("\n\r") != std::string::npos) return std::nullopt;
   constexpr std::string_view kNotIn = " not in {";
-  // Ends before the closing '}', which is not its own last character.
+  // Any " not in {" ends before the final '}' (its own last character is '{').
   const auto not_in = what.rfind(kNotIn);
   if (not_in == std::string::npos || not_in < 2) return std::nullopt;
   const auto colon = what.rfind(": ", not_in - 2);
