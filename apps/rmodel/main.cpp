@@ -9,8 +9,9 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
-#include <regex>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -119,6 +120,30 @@ std::string first_word(int argc, const char* const* argv) {
   return {};
 }
 
+/// CLI::IsMember's refusal, "--field: exponentail not in {position,velocity,effort}", cut
+/// into its parts.
+struct NotInRefusal {
+  std::string option;
+  std::string value;
+  std::string choices;  ///< between the braces, comma-separated
+};
+
+/// The parts of a refusal, or nothing for another message. Cut as the pattern
+/// "^(.*): (.*) not in \{(.*)\}$" cuts it (a scan: std::regex warns in the sanitizer build):
+/// one line that ends with '}', at its last " not in {" and at the last ": " before that.
+std::optional<NotInRefusal> parse_not_in(const std::string& what) {
+  if (what.empty() || what.back() != '}' || what.find_first_of("\n\r") != std::string::npos) return std::nullopt;
+  constexpr std::string_view kNotIn = " not in {";
+  // Any " not in {" ends before the final '}' (its own last character is '{').
+  const auto not_in = what.rfind(kNotIn);
+  if (not_in == std::string::npos || not_in < 2) return std::nullopt;
+  const auto colon = what.rfind(": ", not_in - 2);
+  if (colon == std::string::npos) return std::nullopt;
+  const auto choices = not_in + kNotIn.size();
+  return NotInRefusal{what.substr(0, colon), what.substr(colon + 2, not_in - colon - 2),
+                      what.substr(choices, what.size() - 1 - choices)};
+}
+
 /// CLI11's parse error, said the rmodel way: "unknown command 'jonits'; did you mean
 /// 'joints'?", "unknown option '--sampel'; did you mean '--sample'?", a value that is not
 /// one of a list with the closest one.
@@ -155,12 +180,9 @@ std::string usage_message(const CLI::ParseError& e, const CLI::App& root, int ar
       return fmt::format("{}unexpected argument '{}'", prefix, first);
     }
   }
-  // CLI::IsMember's refusal: "--field: exponentail not in {position,velocity,effort}".
-  static const std::regex not_in(R"(^(.*): (.*) not in \{(.*)\}$)");
-  std::smatch m;
-  if (std::regex_match(what, m, not_in)) {
+  if (const auto refusal = parse_not_in(what)) {
     std::vector<std::string> words;
-    std::string list = m[3].str();
+    const std::string& list = refusal->choices;
     for (std::size_t start = 0; start <= list.size();) {
       auto end = list.find(',', start);
       if (end == std::string::npos) end = list.size();
@@ -169,8 +191,8 @@ std::string usage_message(const CLI::ParseError& e, const CLI::App& root, int ar
     }
     std::string shown;
     for (const auto& w : words) shown += (shown.empty() ? "" : ", ") + w;
-    return fmt::format("{}{}: '{}' is not one of {}{}", prefix, m[1].str(), m[2].str(), shown,
-                       rmodel::did_you_mean(m[2].str(), words));
+    return fmt::format("{}{}: '{}' is not one of {}{}", prefix, refusal->option, refusal->value, shown,
+                       rmodel::did_you_mean(refusal->value, words));
   }
   return prefix + what;
 }

@@ -10,14 +10,17 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <regex>
+#include <optional>
 #include <sstream>
+#include <string>
+#include <string_view>
 
 #include <sys/wait.h>
 
 #include <fmt/format.h>
 
 #include "test_support.hpp"
+#include "text_scan.hpp"
 
 namespace rmodel {
 namespace {
@@ -101,6 +104,43 @@ Alone run_alone(const Case& c, const std::string& input, const fs::path& scratch
 
 std::string base_name(const std::string& input) { return fs::path(input).stem().string(); }
 
+/// The summary line that ends a run's stderr, "rmodel CMD: read N message(s), wrote N,
+/// rejected N, N warning(s)": where it begins and its four counts.
+struct SummaryLine {
+  std::size_t at = 0;
+  unsigned long long counts[4] = {0, 0, 0, 0};
+};
+
+std::optional<SummaryLine> final_summary(const std::string& err, const std::string& command) {
+  const std::string head = "rmodel " + command + ": read ";
+  SummaryLine line;
+  // Only the last "rmodel CMD: read " can begin it: what follows holds no "rmodel".
+  line.at = err.rfind(head);
+  if (line.at == std::string::npos) return std::nullopt;
+  std::string_view rest = std::string_view(err).substr(line.at + head.size());
+  const auto text = [&rest](std::string_view expected) {
+    if (!rest.starts_with(expected)) return false;
+    rest.remove_prefix(expected.size());
+    return true;
+  };
+  const auto plural_then = [&](std::string_view expected) {
+    if (rest.starts_with('s')) rest.remove_prefix(1);
+    return text(expected);
+  };
+  const auto number = [&rest](unsigned long long& value) {
+    const std::size_t digits = test::leading_digits(rest);
+    if (digits == 0) return false;
+    value = std::stoull(std::string(rest.substr(0, digits)));
+    rest.remove_prefix(digits);
+    return true;
+  };
+  unsigned long long* n = line.counts;
+  if (number(n[0]) && text(" message") && plural_then(", wrote ") && number(n[1]) && text(", rejected ") &&
+      number(n[2]) && text(", ") && number(n[3]) && text(" warning") && plural_then("\n") && rest.empty())
+    return line;
+  return std::nullopt;
+}
+
 /// The stderr a batch must print: per input, its lines alone with the summary line naming
 /// the input; then the total, summed from the runs alone.
 std::string expected_stderr(const Case& c, const std::vector<std::string>& inputs, const std::vector<Alone>& alone) {
@@ -125,17 +165,16 @@ std::string expected_stderr(const Case& c, const std::vector<std::string>& input
     return expected + fmt::format("rmodel check-log: {} logs: {} valid, {} invalid\n", inputs.size(), valid,
                                   static_cast<int>(inputs.size()) - valid);
   }
-  const std::regex summary("rmodel " + command + ": read (\\d+) messages?, wrote (\\d+), rejected (\\d+), (\\d+) warnings?\n$");
   unsigned long long total[4] = {0, 0, 0, 0};
   int failed = 0;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const std::string& err = alone[i].result.err;
-    std::smatch m;
-    EXPECT_TRUE(std::regex_search(err, m, summary)) << err;
-    if (m.empty()) continue;
-    for (int k = 0; k < 4; ++k) total[k] += std::stoull(m[k + 1].str());
+    const auto summary = final_summary(err, command);
+    EXPECT_TRUE(summary) << err;
+    if (!summary) continue;
+    for (int k = 0; k < 4; ++k) total[k] += summary->counts[k];
     failed += alone[i].result.exit_code != 0 ? 1 : 0;
-    const std::size_t at = static_cast<std::size_t>(m.position(0));
+    const std::size_t at = summary->at;
     expected += err.substr(0, at) + "rmodel " + command + ": " + inputs[i] + ": " + err.substr(at + command.size() + 9);
   }
   return expected + fmt::format("rmodel {}: {} inputs ({} failed): read {} message{}, wrote {}, rejected {}, {} warning{}\n",
@@ -354,15 +393,31 @@ std::vector<std::string> fleet_inputs(const fs::path& dir) {
   return {"wave", "slow", "shifted"};
 }
 
+/// What follows the hosts in the README's "parallel --will-cite --sshlogin HOSTS \" line: the
+/// backslash and the lines up to the first "::: *.jsonl" that ends a line, within the code
+/// block (no backquote on the way).
+std::optional<std::string> fleet_recipe_after_hosts(std::string_view readme) {
+  const std::string_view head = "parallel --will-cite --sshlogin ";
+  for (auto at = readme.find(head); at != std::string_view::npos; at = readme.find(head, at + 1)) {
+    const auto hosts = at + head.size();
+    const auto hosts_end = std::min(readme.find_first_of(" \t\n\v\f\r", hosts), readme.size());
+    if (hosts_end == hosts || !readme.substr(hosts_end).starts_with(" \\\n")) continue;
+    const auto last = readme.find("::: *.jsonl\n", hosts_end);
+    if (last == std::string_view::npos) continue;
+    const std::string_view rest = readme.substr(hosts_end, last + std::string_view("::: *.jsonl").size() - hosts_end);
+    if (rest.find('`') == std::string_view::npos) return std::string(rest);
+  }
+  return std::nullopt;
+}
+
 /// The README's fleet recipe (its `parallel --will-cite` block), with `parallel_options`
 /// instead of its hosts, run with this build's rmodel first on PATH.
 std::string fleet_recipe(const std::string& parallel_options) {
   const std::string readme = read_file(test::source_dir() / "README.md");
-  const std::regex block(R"((parallel --will-cite --sshlogin \S+)( \\\n[^`]*?::: \*\.jsonl)\n)");
-  std::smatch m;
-  if (!std::regex_search(readme, m, block)) return "echo 'README.md has no fleet recipe' >&2; exit 99\n";
+  const auto rest = fleet_recipe_after_hosts(readme);
+  if (!rest) return "echo 'README.md has no fleet recipe' >&2; exit 99\n";
   return fmt::format("export PATH=\"{}:$PATH\"\nparallel --will-cite {}{}\n",
-                     fs::path(RMODEL_EXE).parent_path().string(), parallel_options, m[2].str());
+                     fs::path(RMODEL_EXE).parent_path().string(), parallel_options, *rest);
 }
 
 /// Each LOG.mcap of `dir` is `rmodel aggregate` run alone on LOG.jsonl.
