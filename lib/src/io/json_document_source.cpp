@@ -17,7 +17,7 @@ public:
 
   std::optional<ReadStatus> next(Message& out) override {
     if (!loaded_) {
-      if (!started_) {
+      if (doc_.empty()) {  // the first line is not yet read
         if (auto status = take_first_line()) return status;
       }
       if (context_.lines.drain(doc_) == LineSplitter::Status::WouldBlock) return ReadStatus::WouldBlock;
@@ -89,7 +89,6 @@ private:
     doc_.assign(line.data(), line.size());
     doc_ += '\n';
     line_ = number;
-    started_ = true;
     return std::nullopt;
   }
 
@@ -105,7 +104,6 @@ private:
   std::size_t size_ = 0;
   std::size_t pos_ = 0;
   std::size_t line_ = 1;  ///< input line of doc_[pos_]
-  bool started_ = false;
   bool loaded_ = false;
   bool in_array_ = false;
   std::size_t array_items_ = 0;

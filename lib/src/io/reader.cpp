@@ -50,11 +50,11 @@ public:
         name_(std::move(name)),
         options_(options),
         text_(*source_, std::max<std::size_t>(options.max_line_bytes, 1), error_),
-        format_(options.format),
-        start_(options.start),
-        end_(options.end) {
-    window_ = start_ || end_;
-    if (window_ && !(start_ && start_->relative) && !(end_ && end_->relative)) resolve_window(Time{});
+        format_(options.format) {
+    const std::optional<TimeBound>& start = options_.start;
+    const std::optional<TimeBound>& end = options_.end;
+    window_ = start || end;
+    if (window_ && !(start && start->relative) && !(end && end->relative)) resolve_window(Time{});
   }
 
   /// Pulls the next message inside the time window (all of them without one).
@@ -89,9 +89,11 @@ public:
       if (b.relative && __builtin_add_overflow(origin.ns, b.time.ns, &t)) t = std::numeric_limits<std::int64_t>::max();
       return Time{t};
     };
-    lo_ = start_ ? absolute(*start_) : Time{std::numeric_limits<std::int64_t>::min()};
-    has_hi_ = end_.has_value();
-    hi_ = end_ ? absolute(*end_) : Time{std::numeric_limits<std::int64_t>::max()};
+    const std::optional<TimeBound>& start = options_.start;
+    const std::optional<TimeBound>& end = options_.end;
+    lo_ = start ? absolute(*start) : Time{std::numeric_limits<std::int64_t>::min()};
+    has_hi_ = end.has_value();
+    hi_ = end ? absolute(*end) : Time{std::numeric_limits<std::int64_t>::max()};
     if (bag_) bag_->set_log_window(lo_.ns, hi_.ns);
   }
 
@@ -130,7 +132,6 @@ public:
   std::unique_ptr<detail::BagSource> bag_;  ///< set when the input is a ROS log (bag.hpp)
 
   // The time window (ReaderOptions::start, end): [lo_, hi_) once resolved.
-  std::optional<TimeBound> start_, end_;
   bool window_ = false;
   bool resolved_ = false;
   bool has_hi_ = false;
