@@ -45,7 +45,7 @@ public:
       }
       switch (document_.parse(context_.builder, out, context_.pending.items(), context_.error)) {
         case RosYamlDocument::Result::Message: return ReadStatus::Ok;
-        case RosYamlDocument::Result::Error: context_.saw_content(); return ReadStatus::Error;
+        case RosYamlDocument::Result::Error: return ReadStatus::Error;  // its lines were content
         case RosYamlDocument::Result::Pending: return std::nullopt;
         case RosYamlDocument::Result::Nothing: break;
       }

@@ -56,8 +56,6 @@ public:
   ReadStatus at_end();
   /// The error for line `line`, skipped for being longer than max_line.
   ReadStatus too_long(std::size_t line);
-  /// Notes that the input holds something besides blank lines.
-  void saw_content() noexcept { seen_content_ = true; }
 
   /// Parses one JSON value (`capacity` readable bytes from text.data(), see LineSplitter) into
   /// `out`, read at `line` (and array `item`, 0 if none). nullopt when it was a trajectory,
