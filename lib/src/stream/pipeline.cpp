@@ -322,10 +322,19 @@ namespace {
 /// full) sleeps until the other has made room for a batch, so that on a machine busier than
 /// its cores each costly wake-up moves many messages. The indices only grow; a slot is
 /// index % kSlots.
+///
+/// Neither side tells the other of each message either: the counts are published every
+/// kPublish messages (and before a side sleeps, and at the end), each side reads the
+/// other's count again only when the one it read last does not let it go on, and the two
+/// counts live on separate cache lines. Per-message publishing cost a full fence and a cache
+/// line moving between the cores each way, about a third of the work the second thread
+/// saved (scripts/bench-aggregate.sh).
 class ReadAhead {
 public:
   static constexpr std::uint64_t kSlots = 1024;
   static constexpr std::uint64_t kBatch = kSlots / 4;  // what a sleeping side waits for
+  static constexpr std::uint64_t kPublish = 32;        // divides kBatch
+  static_assert(kBatch % kPublish == 0);
 
   struct Slot {
     io::ReadStatus status = io::ReadStatus::End;
@@ -351,20 +360,28 @@ public:
 
   /// The next result, waiting for it.
   Slot& front() {
-    if (written_.load(std::memory_order_seq_cst) == taken_) {
-      std::unique_lock lock(mutex_);
-      consumer_waits_.store(true, std::memory_order_seq_cst);
-      ready_.wait(lock, [&] {
-        const std::uint64_t written = written_.load(std::memory_order_seq_cst);
-        return written - taken_ >= kBatch || (written > taken_ && done_);
-      });
-      consumer_waits_.store(false, std::memory_order_relaxed);
+    if (written_seen_ == taken_) {
+      written_seen_ = written_.load(std::memory_order_acquire);
+      if (written_seen_ == taken_) {
+        publish_taken();  // the producer may be waiting for room
+        std::unique_lock lock(mutex_);
+        consumer_waits_.store(true, std::memory_order_seq_cst);
+        ready_.wait(lock, [&] {
+          written_seen_ = written_.load(std::memory_order_seq_cst);
+          return written_seen_ - taken_ >= kBatch || (written_seen_ > taken_ && done_);
+        });
+        consumer_waits_.store(false, std::memory_order_relaxed);
+      }
     }
     return slots_[taken_ % kSlots];
   }
   /// Gives the front slot back to the reader thread.
   void pop() {
-    ++taken_;
+    if (++taken_ % kPublish == 0) publish_taken();
+  }
+
+private:
+  void publish_taken() {
     taken_shared_.store(taken_, std::memory_order_seq_cst);
     if (producer_waits_.load(std::memory_order_seq_cst) &&
         kSlots - (written_.load(std::memory_order_relaxed) - taken_) >= kBatch) {
@@ -373,18 +390,32 @@ public:
     }
   }
 
-private:
+  void publish_written(std::uint64_t written) {
+    written_.store(written, std::memory_order_seq_cst);
+    if (consumer_waits_.load(std::memory_order_seq_cst) &&
+        written - taken_shared_.load(std::memory_order_relaxed) >= kBatch) {
+      { const std::lock_guard lock(mutex_); }
+      ready_.notify_one();
+    }
+  }
+
   void produce() {
     std::uint64_t written = 0;
+    std::uint64_t taken_seen = 0;
     while (!stopping_.load(std::memory_order_relaxed)) {
-      if (written - taken_shared_.load(std::memory_order_seq_cst) == kSlots) {
-        std::unique_lock lock(mutex_);
-        producer_waits_.store(true, std::memory_order_seq_cst);
-        room_.wait(lock, [&] {
-          return stop_ || kSlots - (written - taken_shared_.load(std::memory_order_seq_cst)) >= kBatch;
-        });
-        producer_waits_.store(false, std::memory_order_relaxed);
-        if (stop_) return;
+      if (written - taken_seen == kSlots) {
+        taken_seen = taken_shared_.load(std::memory_order_acquire);
+        if (written - taken_seen == kSlots) {
+          publish_written(written);  // the consumer may be waiting for these
+          std::unique_lock lock(mutex_);
+          producer_waits_.store(true, std::memory_order_seq_cst);
+          room_.wait(lock, [&] {
+            taken_seen = taken_shared_.load(std::memory_order_seq_cst);
+            return stop_ || kSlots - (written - taken_seen) >= kBatch;
+          });
+          producer_waits_.store(false, std::memory_order_relaxed);
+          if (stop_) return;
+        }
       }
       Slot& slot = slots_[written % kSlots];
       bool last = false;
@@ -396,8 +427,9 @@ private:
         slot.thrown = std::current_exception();
         last = true;
       }
-      written_.store(++written, std::memory_order_seq_cst);
+      ++written;
       if (last) {
+        written_.store(written, std::memory_order_seq_cst);
         {
           const std::lock_guard lock(mutex_);
           done_ = true;
@@ -405,19 +437,20 @@ private:
         ready_.notify_one();
         return;
       }
-      if (consumer_waits_.load(std::memory_order_seq_cst) && written - taken_shared_.load(std::memory_order_relaxed) >= kBatch) {
-        { const std::lock_guard lock(mutex_); }
-        ready_.notify_one();
-      }
+      if (written % kPublish == 0) publish_written(written);
     }
   }
 
   std::vector<Slot> slots_;
   io::MessageReader* reader_;
-  std::uint64_t taken_ = 0;                    // the consumer's own count
-  std::atomic<std::uint64_t> taken_shared_{0};  // the same, for the producer
-  std::atomic<std::uint64_t> written_{0};
-  std::atomic<bool> consumer_waits_{false};
+  // The consumer's side: its own count, the producer's count as last read, and the count
+  // it publishes.
+  alignas(64) std::uint64_t taken_ = 0;
+  std::uint64_t written_seen_ = 0;
+  alignas(64) std::atomic<std::uint64_t> taken_shared_{0};
+  // The producer's side.
+  alignas(64) std::atomic<std::uint64_t> written_{0};
+  alignas(64) std::atomic<bool> consumer_waits_{false};
   std::atomic<bool> producer_waits_{false};
   std::mutex mutex_;
   std::condition_variable ready_;  // results to take

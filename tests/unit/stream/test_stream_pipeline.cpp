@@ -366,6 +366,29 @@ TEST(StreamReadAhead, AFileReadOnASecondThreadGivesWhatOneThreadGives) {
   std::filesystem::remove_all(dir);
 }
 
+// The reading thread tells its count every few messages, and both sides sleep for batches:
+// lengths around those steps and around the ring's size must all be read to the last line.
+TEST(StreamReadAhead, FilesOfLengthsAroundTheBatchesAreReadToTheLastLine) {
+  const Model model = pony();
+  const auto dir = test::make_temp_dir("read_ahead_lengths");
+  const auto path = dir / "log.jsonl";
+  for (int n : {0, 1, 2, 31, 32, 33, 63, 64, 255, 256, 257, 1023, 1024, 1025, 1056, 2048, 2049, 3000}) {
+    SCOPED_TRACE(fmt::format("{} messages", n));
+    {
+      std::ofstream out(path);
+      for (int k = 0; k < n; ++k)
+        out << fmt::format("{{\"t\": {}, \"name\": [\"neck_pitch\"], \"position\": [{}]}}\n", k, 0.001 * k);
+    }
+    const RunRecord one = run_file(model, path, false, 0);
+    const RunRecord two = run_file(model, path, true, 0);
+    EXPECT_EQ(two.summary.read, static_cast<std::uint64_t>(n));
+    EXPECT_EQ(two.summary.written, static_cast<std::uint64_t>(n));
+    EXPECT_TRUE(one.output == two.output) << "outputs differ";
+    EXPECT_EQ(one.progress, two.progress);
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST(StreamReadAhead, StreamsAndMergesAreReadOnTheCallingThread) {
   std::istringstream in("{\"t\": 0, \"name\": [\"neck_pitch\"], \"position\": [0.1]}\n");
   io::MessageReader from_stream(in, "memory");
