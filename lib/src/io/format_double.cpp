@@ -2,6 +2,7 @@
 // fmt's "{}"), written out by a small layout routine instead of fmt's general float writer,
 // which spends more time on options (locale grouping, padding) than on the digits.
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -57,6 +58,62 @@ inline char* digits_backward(char* end, std::uint64_t v) noexcept {
   return end;
 }
 
+// The 8 digits of v (< 10^8), leading zeros included, as ASCII in memory order (little
+// endian): v's halves of 4 digits, then their pairs, then single digits are split in all
+// lanes of one word at once, dividing by multiplication with reciprocals that are exact over
+// each lane's range (10486 / 2^20 for 100 below 10^4, 103 / 2^10 for 10 below 100).
+inline std::uint64_t eight_digits_ascii(std::uint32_t v) noexcept {
+  const std::uint64_t halves = (v / 10000) | (static_cast<std::uint64_t>(v % 10000) << 32);
+  const std::uint64_t hundreds = ((halves * 10486) >> 20) & 0x0000007F0000007FULL;
+  const std::uint64_t pairs = hundreds | ((halves - hundreds * 100) << 16);
+  const std::uint64_t tens = ((pairs * 103) >> 10) & 0x000F000F000F000FULL;
+  const std::uint64_t digits = tens | ((pairs - tens * 10) << 8);
+  return digits + 0x3030303030303030ULL;
+}
+
+constexpr std::uint64_t kPow10U64[20] = {1ULL,
+                                         10ULL,
+                                         100ULL,
+                                         1000ULL,
+                                         10000ULL,
+                                         100000ULL,
+                                         1000000ULL,
+                                         10000000ULL,
+                                         100000000ULL,
+                                         1000000000ULL,
+                                         10000000000ULL,
+                                         100000000000ULL,
+                                         1000000000000ULL,
+                                         10000000000000ULL,
+                                         100000000000000ULL,
+                                         1000000000000000ULL,
+                                         10000000000000000ULL,
+                                         100000000000000000ULL,
+                                         1000000000000000000ULL,
+                                         10000000000000000000ULL};
+
+// Number of decimal digits of v (> 0): log10 from the bit length (1233 / 4096 ~ log10(2)),
+// corrected by one comparison.
+inline int decimal_digits(std::uint64_t v) noexcept {
+  const int t = ((64 - __builtin_clzll(v)) * 1233) >> 12;
+  return t + (v >= kPow10U64[t] ? 1 : 0);
+}
+
+// Writes the 17 digits of v (< 10^17) with leading zeros at p: two 8-digit words and the
+// first digit, with no loop and no branch on the length.
+inline void seventeen_digits(char* p, std::uint64_t v) noexcept {
+  const std::uint64_t rest = v % 10000000000000000ULL;
+  p[0] = static_cast<char>('0' + v / 10000000000000000ULL);
+  std::uint64_t hi = eight_digits_ascii(static_cast<std::uint32_t>(rest / 100000000));
+  std::uint64_t lo = eight_digits_ascii(static_cast<std::uint32_t>(rest % 100000000));
+  if constexpr (std::endian::native == std::endian::big) {
+    hi = __builtin_bswap64(hi);
+    lo = __builtin_bswap64(lo);
+  }
+  std::memcpy(p + 1, &hi, 8);
+  std::memcpy(p + 9, &lo, 8);
+}
+
 }  // namespace
 
 char* write_int(char* out, std::int64_t x) noexcept {
@@ -87,13 +144,15 @@ char* write_shortest(char* out, double x) noexcept {
     return out;
   }
   const auto dec = fmt::detail::dragonbox::to_decimal(x);
-  // Digits end at tmp + 24 and copies below move a fixed 24 bytes (cheaper than a
+  // Digits end at tmp + 17 and copies below move a fixed 16 or 17 bytes (cheaper than a
   // variable-length memcpy); the caller reserved kMaxDoubleChars (and the writers more)
-  // bytes of room, and the bytes past the text are overwritten or dropped.
-  char tmp[48] = {};
-  char* const tend = tmp + 24;
-  const char* d = digits_backward(tend, dec.significand);
-  const int n = static_cast<int>(tend - d);
+  // bytes of room, and the bytes past the text are overwritten or dropped. A significand
+  // of a double has at most 17 digits.
+  char tmp[40] = {};
+  static_assert(sizeof tmp >= 17 + 17, "a copy of 17 bytes from the last digit's place");
+  seventeen_digits(tmp, dec.significand);
+  const int n = decimal_digits(dec.significand);
+  const char* d = tmp + 17 - n;
   const int e = dec.exponent;
   const int oexp = e + n - 1;  // decimal exponent of the first digit
   if (oexp < -4 || oexp >= 16) {

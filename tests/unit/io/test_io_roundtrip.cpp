@@ -591,6 +591,12 @@ TEST(IoRoundTrip, NumbersAreWrittenExactlyAsFmtDoes) {
       }
     }
   }
+  // Every value of each 4-digit lane of the writer's 8-digit words, in both words.
+  for (int v = 0; v < 10000; ++v) {
+    values.push_back(v);
+    values.push_back(v * 10000.0 + (9999 - v));
+    values.push_back((v * 10000.0 + v) * 1e8 + (9999 - v) * 10000.0 + v);
+  }
   std::string got;
   std::size_t wrong = 0;
   for (double x : values) {
