@@ -326,14 +326,15 @@ namespace {
 /// Neither side tells the other of each message either: the counts are published every
 /// kPublish messages (and before a side sleeps, and at the end), each side reads the
 /// other's count again only when the one it read last does not let it go on, and the two
-/// counts live on separate cache lines. Per-message publishing cost a full fence and a cache
-/// line moving between the cores each way, about a third of the work the second thread
-/// saved (scripts/bench-aggregate.sh).
+/// counts live on separate cache lines: per-message publishing cost a full fence and a cache
+/// line moving between the cores each way. The ring is small enough (256 messages, about
+/// 180 kB) to stay in a core's second-level cache from one lap to the next (docs/design.md,
+/// "Both cores for file replays").
 class ReadAhead {
 public:
-  static constexpr std::uint64_t kSlots = 1024;
-  static constexpr std::uint64_t kBatch = kSlots / 4;  // what a sleeping side waits for
-  static constexpr std::uint64_t kPublish = 32;        // divides kBatch
+  static constexpr std::uint64_t kSlots = 256;
+  static constexpr std::uint64_t kBatch = kSlots / 2;  // what a sleeping side waits for
+  static constexpr std::uint64_t kPublish = 16;        // divides kBatch
   static_assert(kBatch % kPublish == 0);
 
   struct Slot {
