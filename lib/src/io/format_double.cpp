@@ -2,6 +2,7 @@
 // fmt's "{}"), written out by a small layout routine instead of fmt's general float writer,
 // which spends more time on options (locale grouping, padding) than on the digits.
 
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -71,26 +72,13 @@ inline std::uint64_t eight_digits_ascii(std::uint32_t v) noexcept {
   return digits + 0x3030303030303030ULL;
 }
 
-constexpr std::uint64_t kPow10U64[20] = {1ULL,
-                                         10ULL,
-                                         100ULL,
-                                         1000ULL,
-                                         10000ULL,
-                                         100000ULL,
-                                         1000000ULL,
-                                         10000000ULL,
-                                         100000000ULL,
-                                         1000000000ULL,
-                                         10000000000ULL,
-                                         100000000000ULL,
-                                         1000000000000ULL,
-                                         10000000000000ULL,
-                                         100000000000000ULL,
-                                         1000000000000000ULL,
-                                         10000000000000000ULL,
-                                         100000000000000000ULL,
-                                         1000000000000000000ULL,
-                                         10000000000000000000ULL};
+// 10^0 .. 10^19, every power of ten an std::uint64_t holds.
+constexpr auto kPow10U64 = [] {
+  std::array<std::uint64_t, 20> p{};
+  p[0] = 1;
+  for (std::size_t i = 1; i < p.size(); ++i) p[i] = p[i - 1] * 10;
+  return p;
+}();
 
 // Number of decimal digits of v (> 0): log10 from the bit length (1233 / 4096 ~ log10(2)),
 // corrected by one comparison.

@@ -372,7 +372,7 @@ TEST(StreamReadAhead, FilesOfLengthsAroundTheBatchesAreReadToTheLastLine) {
   const Model model = pony();
   const auto dir = test::make_temp_dir("read_ahead_lengths");
   const auto path = dir / "log.jsonl";
-  for (int n : {0, 1, 2, 31, 32, 33, 63, 64, 255, 256, 257, 1023, 1024, 1025, 1056, 2048, 2049, 3000}) {
+  for (int n : {0, 1, 2, 15, 16, 17, 31, 32, 33, 127, 128, 129, 255, 256, 257, 384, 511, 512, 513, 1024, 1025, 3000}) {
     SCOPED_TRACE(fmt::format("{} messages", n));
     {
       std::ofstream out(path);
