@@ -1,10 +1,10 @@
 // The compression libraries (zstd, lz4, bzip2) and SQLite are needed only to read or write
 // ROS logs, yet linking them makes every start of the program pay for loading and relocating
 // them: SQLite alone is linked with BIND_NOW and costs about a quarter of the instructions of
-// `rmodel --version`. So librmodel does not link them. The functions it calls are defined
+// `rmodel --version`. So librmodel does not link them: the functions it calls are defined
 // here, hidden (never exported, whatever the build's version script), and each forwards to
-// the real function, looked up in the library opened on the first call. The call sites keep
-// the libraries' own API and headers.
+// the real function (base/lazy_library.hpp). The call sites keep the libraries' own API and
+// headers.
 //
 // This file is compiled on its own (not in a unity batch): the visibility macros below must
 // be set before the libraries' headers are first included.
@@ -14,11 +14,7 @@
 #define LZ4LIB_VISIBILITY __attribute__((visibility("hidden")))
 #define SQLITE_API __attribute__((visibility("hidden")))
 
-#include <dlfcn.h>
-
 #include <atomic>
-#include <mutex>
-#include <string>
 #include <type_traits>
 
 #pragma GCC visibility push(hidden)
@@ -28,66 +24,25 @@
 #include <zstd.h>
 #pragma GCC visibility pop
 
-#include "rmodel/error.hpp"
+#include "base/lazy_library.hpp"
 
 namespace {
 
-/// A shared library opened on the first lookup of one of its functions.
-class LazyLibrary {
-public:
-  constexpr LazyLibrary(const char* soname, const char* purpose) : soname_(soname), purpose_(purpose) {}
-
-  /// The address of `name`; throws rmodel::IoError when the library or the function is
-  /// missing (a broken installation: the package depends on the library).
-  void* lookup(const char* name) {
-    // A mutex rather than std::call_once, whose thread-local state would make librmodel
-    // depend on the dynamic loader's TLS functions. Taken once per forwarded function.
-    const std::lock_guard lock(mutex_);
-    if (!tried_) {
-      handle_ = dlopen(soname_, RTLD_NOW | RTLD_LOCAL);
-      tried_ = true;
-    }
-    if (handle_ == nullptr)
-      throw rmodel::IoError(soname_, std::string("cannot load the library (needed to ") + purpose_ + ")");
-    void* address = dlsym(handle_, name);
-    if (address == nullptr)
-      throw rmodel::IoError(soname_, std::string("the library has no function ") + name);
-    return address;
-  }
-
-private:
-  const char* soname_;
-  const char* purpose_;
-  std::mutex mutex_;
-  bool tried_ = false;
-  void* handle_ = nullptr;
-};
+using rmodel::detail::LazyLibrary;
 
 LazyLibrary zstd_library("libzstd.so.1", "read or write zstd-compressed MCAP chunks");
 LazyLibrary lz4_library("liblz4.so.1", "read or write lz4-compressed chunks");
 LazyLibrary bz2_library("libbz2.so.1.0", "read bz2-compressed ROS 1 chunks");
 LazyLibrary sqlite_library("libsqlite3.so.0", "read ROS 2 .db3 bags");
 
-/// The function `name` of `library`, with the type of the declaration `Declared` from the
-/// library's header, resolved once per call site.
-template <auto& library, typename Declared>
-Declared* resolve(std::atomic<Declared*>& cache, const char* name) {
-  Declared* f = cache.load(std::memory_order_acquire);
-  if (f == nullptr) {
-    f = reinterpret_cast<Declared*>(library.lookup(name));
-    cache.store(f, std::memory_order_release);
-  }
-  return f;
-}
-
 }  // namespace
 
 // One forwarding definition per function rmodel calls; `decltype(::name)` takes the
 // return type from the library's header, and the redeclaration must match it.
-#define RMODEL_FORWARD(library, name, params, args)                                      \
-  extern "C" auto name params -> decltype(::name args) {                                   \
-    static std::atomic<decltype(&::name)> cache{nullptr};                                  \
-    return resolve<library, std::remove_pointer_t<decltype(&::name)>>(cache, #name) args; \
+#define RMODEL_FORWARD(library, name, params, args)                 \
+  extern "C" auto name params -> decltype(::name args) {              \
+    static std::atomic<decltype(&::name)> cache{nullptr};             \
+    return rmodel::detail::resolve_lazily(library, cache, #name) args; \
   }
 
 // zstd (MCAP chunks)
