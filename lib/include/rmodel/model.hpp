@@ -340,9 +340,13 @@ public:
   bool append_contact_points(std::string_view contact, std::vector<KDL::Vector>& buffer) const;
 
   // ---- KDL ----
-  [[nodiscard]] const KDL::Tree& kdl_tree() const noexcept;
+  /// The model as a KDL::Tree. Built, with every chain's KDL::Chain, on the first call of
+  /// kdl_tree() or kdl_chain() (thread-safe), which also opens liborocos-kdl if the program
+  /// has not loaded it: loading a model does not.
+  /// @throws IoError when liborocos-kdl cannot be opened (a broken installation).
+  [[nodiscard]] const KDL::Tree& kdl_tree() const;
   /// The chain as KDL::Chain (fixed segments included), with or without virtual joints.
-  /// @throws NotFound
+  /// @throws NotFound; IoError as kdl_tree()
   [[nodiscard]] const KDL::Chain& kdl_chain(std::string_view chain, bool with_virtual = true) const;
 
   // ---- moving data between a full sorted pose and a chain ----

@@ -450,11 +450,32 @@ bool Model::append_contact_points(std::string_view name, std::vector<KDL::Vector
 
 // ---- KDL ----
 
-const KDL::Tree& Model::kdl_tree() const noexcept { return *impl_->urdf.tree; }
+const Model::Impl::KdlView& Model::Impl::kdl_view() const {
+  if (const KdlView* ready = kdl_view_ready_.load(std::memory_order_acquire)) return *ready;
+  const std::lock_guard lock(kdl_mutex_);
+  if (!kdl_view_) {
+    auto view = std::make_unique<KdlView>();
+    view->tree = detail::build_kdl_tree(urdf);
+    view->chains_full.resize(chains.size());
+    view->chains_real.resize(chains.size());
+    for (std::size_t i = 0; i < chains.size(); ++i) {
+      const Chain& c = chains[i];
+      view->tree->getChain(c.first_link, c.last_link_virtual.empty() ? c.last_link : c.last_link_virtual,
+                           view->chains_full[i]);
+      view->tree->getChain(c.first_link, c.last_link, view->chains_real[i]);
+    }
+    kdl_view_ = std::move(view);
+    kdl_view_ready_.store(kdl_view_.get(), std::memory_order_release);
+  }
+  return *kdl_view_;
+}
+
+const KDL::Tree& Model::kdl_tree() const { return *impl_->kdl_view().tree; }
 
 const KDL::Chain& Model::kdl_chain(std::string_view name, bool with_virtual) const {
   const auto i = static_cast<std::size_t>(chain(name).index);
-  return with_virtual ? impl_->kdl_chains_full[i] : impl_->kdl_chains_real[i];
+  const auto& view = impl_->kdl_view();
+  return with_virtual ? view.chains_full[i] : view.chains_real[i];
 }
 
 // ---- data movement ----

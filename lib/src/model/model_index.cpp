@@ -297,11 +297,6 @@ struct Indexer {
         warning(spec.line, "empty-chain", fmt::format("chain '{}' has no movable joints", spec.name));
       for (int j : chain.joint_indices) m.joint_owner_chains[static_cast<std::size_t>(j)].push_back(chain.index);
 
-      KDL::Chain full, real_chain;
-      m.urdf.tree->getChain(spec.first_link, has_virtual ? spec.last_link_virtual : spec.last_link, full);
-      m.urdf.tree->getChain(spec.first_link, spec.last_link, real_chain);
-      m.kdl_chains_full.push_back(std::move(full));
-      m.kdl_chains_real.push_back(std::move(real_chain));
       m.chain_index.emplace(chain.name, chain.index);
       m.chains.push_back(std::move(chain));
     }

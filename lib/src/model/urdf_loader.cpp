@@ -447,7 +447,7 @@ KDL::Vector to_kdl(const urdf::Vector3& v) { return {v.x, v.y, v.z}; }
 
 KDL::Frame to_kdl(const urdf::Pose& pose) {
   const auto& r = pose.rotation;
-  return KDL::Frame(KDL::Rotation::Quaternion(r.x, r.y, r.z, r.w), to_kdl(pose.position));
+  return KDL::Frame(rotation_from_quaternion(r.x, r.y, r.z, r.w), to_kdl(pose.position));
 }
 
 JointType to_joint_type(int urdf_type) {
@@ -565,10 +565,20 @@ std::optional<UrdfModel> analyse_urdf(std::string_view text, const std::string& 
   }
   model.root_link = urdf_model.getRoot()->name;
   (void)text;
+  return model;
+}
 
+KDL::Rotation rotation_from_quaternion(double x, double y, double z, double w) {
+  const double x2 = x * x, y2 = y * y, z2 = z * z, w2 = w * w;
+  return KDL::Rotation(w2 + x2 - y2 - z2, 2 * x * y - 2 * w * z, 2 * x * z + 2 * w * y,  //
+                       2 * x * y + 2 * w * z, w2 - x2 + y2 - z2, 2 * y * z - 2 * w * x,  //
+                       2 * x * z - 2 * w * y, 2 * y * z + 2 * w * x, w2 - x2 - y2 + z2);
+}
+
+std::unique_ptr<KDL::Tree> build_kdl_tree(const UrdfModel& model) {
   // Breadth-first from the root, children in declaration order; no recursion, so a
   // 10 000-link line does not exhaust the stack.
-  auto tree = std::make_shared<KDL::Tree>(model.root_link);
+  auto tree = std::make_unique<KDL::Tree>(model.root_link);
   std::vector<std::size_t> queue{model.link_by_name.at(model.root_link)};
   for (std::size_t head = 0; head < queue.size(); ++head) {
     const LinkInfo& parent = model.links[queue[head]];
@@ -581,8 +591,7 @@ std::optional<UrdfModel> analyse_urdf(std::string_view text, const std::string& 
       queue.push_back(child);
     }
   }
-  model.tree = std::move(tree);
-  return model;
+  return tree;
 }
 
 UrdfModel load_urdf(std::string_view text, const std::string& source) {

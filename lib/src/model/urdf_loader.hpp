@@ -24,10 +24,18 @@ struct UrdfModel {
   std::vector<JointInfo> joints;
   std::unordered_map<std::string, std::size_t> link_by_name;
   std::unordered_map<std::string, std::size_t> joint_by_name;
-  /// Held by pointer: KDL::Tree has no move constructor, and each copy rebuilds the whole
-  /// tree recursively (its depth in stack frames), so the model is moved, never the tree.
-  std::shared_ptr<const KDL::Tree> tree;
 };
+
+/// The model as a KDL::Tree: segments added breadth-first from the root, children in
+/// declaration order. Built only when asked (Model::kdl_tree): it opens KDL
+/// (base/lazy_kdl.cpp). Returned by pointer: KDL::Tree has no move constructor, and each
+/// copy rebuilds the whole tree recursively (its depth in stack frames).
+std::unique_ptr<KDL::Tree> build_kdl_tree(const UrdfModel& model);
+
+/// KDL::Rotation::Quaternion's matrix, computed here with the same formula and order of
+/// operations (the same bits): every joint origin needs one, and calling KDL's would open
+/// KDL at every model load.
+KDL::Rotation rotation_from_quaternion(double x, double y, double z, double w);
 
 /// Reads a URDF, collecting every problem found (XML syntax, duplicates, dangling links,
 /// several parents, loops, roots, missing limits, zero axes, geometry, what urdfdom rejects).
