@@ -1,7 +1,8 @@
 # ctest: neither librmodel nor the `rmodel` command links a library that most runs do not
 # need, since every linked library is loaded and relocated at every start (docs/design.md,
 # "Start-up"): not the libraries only ROS logs need (zstd, lz4, bzip2, SQLite:
-# lib/src/io/ros/lazy_libraries.cpp opens them when a log needs them), not fmt (compiled in,
+# lib/src/io/ros/lazy_libraries.cpp opens them when a log needs them), not KDL
+# (lib/src/base/lazy_kdl.cpp opens it when a run asks for the KDL tree), not fmt (compiled in,
 # header-only).
 #   -DLIBRARY -DPROGRAM -DREADELF
 cmake_minimum_required(VERSION 3.25)
@@ -18,6 +19,9 @@ foreach(binary IN ITEMS "${LIBRARY}" "${PROGRAM}")
     if(entry MATCHES "lib(zstd|lz4|bz2|sqlite3)\\.so")
       message(FATAL_ERROR "${binary} links ${CMAKE_MATCH_0}, which only ROS logs need: ${entry}")
     endif()
+    if(entry MATCHES "liborocos-kdl\\.so")
+      message(FATAL_ERROR "${binary} links ${CMAKE_MATCH_0}, which it opens when needed: ${entry}")
+    endif()
     if(entry MATCHES "libfmt\\.so")
       message(FATAL_ERROR "${binary} links ${CMAKE_MATCH_0}, which is compiled in: ${entry}")
     endif()
@@ -25,18 +29,28 @@ foreach(binary IN ITEMS "${LIBRARY}" "${PROGRAM}")
   message(STATUS "${binary}: ${needed}")
 endforeach()
 
-# And at run time: what the dynamic loader opens for `rmodel --version` (LD_DEBUG=libs) is
-# no log library and no fmt, whether linked or opened by a static initialiser.
-execute_process(COMMAND ${CMAKE_COMMAND} -E env LD_DEBUG=libs "${PROGRAM}" --version
+# And at run time: what the dynamic loader opens (LD_DEBUG=libs) for `rmodel --version` and
+# for a command that loads a model but needs no kinematics: no log library, no KDL, no fmt,
+# whether linked or opened by a static initialiser.
+foreach(arguments IN ITEMS "--version" "index;--sample;neck_pitch")
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env LD_DEBUG=libs "${PROGRAM}" ${arguments}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE loads)
+  if(NOT rc EQUAL 0 OR out STREQUAL "")
+    message(FATAL_ERROR "${PROGRAM} ${arguments} failed (${rc}):\n${out}\n${loads}")
+  endif()
+  string(REGEX MATCHALL "calling init: [^\n]*" initialised "${loads}")
+  if(NOT initialised MATCHES "librmodel")
+    message(FATAL_ERROR "LD_DEBUG=libs shows no librmodel being initialised:\n${loads}")
+  endif()
+  if(initialised MATCHES "lib(zstd|lz4|bz2|sqlite3|fmt|orocos-kdl)[^/;]*\\.so")
+    message(FATAL_ERROR "${PROGRAM} ${arguments} loads ${CMAKE_MATCH_0}:\n${initialised}")
+  endif()
+  message(STATUS "${PROGRAM} ${arguments} initialises: ${initialised}")
+endforeach()
+
+# The other way round: a command that needs kinematics opens KDL when it asks for it.
+execute_process(COMMAND ${CMAKE_COMMAND} -E env LD_DEBUG=libs "${PROGRAM}" fk --sample --chain front_left
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE loads)
-if(NOT rc EQUAL 0 OR NOT out MATCHES "^rmodel ")
-  message(FATAL_ERROR "${PROGRAM} --version failed (${rc}):\n${out}\n${loads}")
+if(NOT rc EQUAL 0 OR NOT loads MATCHES "calling init: [^\n]*liborocos-kdl")
+  message(FATAL_ERROR "${PROGRAM} fk --sample did not open KDL (${rc}):\n${out}\n${loads}")
 endif()
-string(REGEX MATCHALL "calling init: [^\n]*" initialised "${loads}")
-if(NOT initialised MATCHES "librmodel")
-  message(FATAL_ERROR "LD_DEBUG=libs shows no librmodel being initialised:\n${loads}")
-endif()
-if(initialised MATCHES "lib(zstd|lz4|bz2|sqlite3|fmt)[^/;]*\\.so")
-  message(FATAL_ERROR "${PROGRAM} --version loads ${CMAKE_MATCH_0}:\n${initialised}")
-endif()
-message(STATUS "${PROGRAM} --version initialises: ${initialised}")

@@ -10,7 +10,6 @@
 
 #include <Eigen/Geometry>
 #include <fmt/format.h>
-#include <kdl/frames.hpp>
 
 #include "command.hpp"
 #include "options/model_options.hpp"
@@ -141,9 +140,7 @@ private:
     const Eigen::Matrix3d r = frame.linear();
     std::vector<double> values{p.x(), p.y(), p.z()};
     if (rpy()) {
-      const KDL::Rotation rot(r(0, 0), r(0, 1), r(0, 2), r(1, 0), r(1, 1), r(1, 2), r(2, 0), r(2, 1), r(2, 2));
-      double roll = 0, pitch = 0, yaw = 0;
-      rot.GetRPY(roll, pitch, yaw);
+      const auto [roll, pitch, yaw] = kin::roll_pitch_yaw(r);
       values.insert(values.end(), {roll, pitch, yaw});
     } else {
       Eigen::Quaterniond q(r);

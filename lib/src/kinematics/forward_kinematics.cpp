@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include <fmt/format.h>
+#include <kdl/frames.hpp>
 
 #include "kinematics/clones.hpp"
 #include "kinematics/model_data.hpp"
@@ -243,6 +244,13 @@ void frame_derivatives(const KinematicModel& model, Workspace& ws, std::size_t b
   check_derivative_storage(ws, order);
   if (order == DerivativeOrder::none) return;
   derivatives_of(model.data(), ws, body, static_cast<int>(order));
+}
+
+std::array<double, 3> roll_pitch_yaw(const Eigen::Matrix3d& r) {
+  const KDL::Rotation rotation(r(0, 0), r(0, 1), r(0, 2), r(1, 0), r(1, 1), r(1, 2), r(2, 0), r(2, 1), r(2, 2));
+  std::array<double, 3> rpy{};
+  rotation.GetRPY(rpy[0], rpy[1], rpy[2]);
+  return rpy;
 }
 
 }  // namespace rmodel::kinematics

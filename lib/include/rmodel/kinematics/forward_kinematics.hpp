@@ -13,6 +13,7 @@
 /// through p, [[0, v], [0, 0]] for a prismatic joint along v (both scaled by the joint's
 /// scale). Derivatives are with respect to q, in base-frame coordinates.
 
+#include <array>
 #include <cstddef>
 #include <span>
 
@@ -52,5 +53,9 @@ RMODEL_API void frame_derivatives(const KinematicModel& model, Workspace& ws, De
 /// @throws InvalidArgument as above, or when body ≥ model.size().
 RMODEL_API void frame_derivatives(const KinematicModel& model, Workspace& ws, std::size_t body,
                        DerivativeOrder order);
+
+/// Roll, pitch and yaw (rad) of a rotation matrix, as KDL::Rotation::GetRPY computes them:
+/// rotation = Rz(yaw)·Ry(pitch)·Rx(roll), pitch in [−π/2, π/2], roll 0 at gimbal lock.
+RMODEL_API std::array<double, 3> roll_pitch_yaw(const Eigen::Matrix3d& rotation);
 
 }  // namespace rmodel::kinematics
