@@ -1,14 +1,12 @@
 // KDL is opened on first use, not linked: liborocos-kdl is linked with BIND_NOW, so loading
 // it binds about a thousand symbols at every start of every program linking it, a quarter
 // of the instructions of `rmodel --version` (docs/design.md, "Start-up"). Yet most runs of
-// `rmodel` (reading logs, `index`, `joints`, `check`) call no KDL function: the model keeps
+// `rmodel` (reading logs, `index`, `joints`, `chains`) call no KDL function: the model keeps
 // its own tables and builds its KDL::Tree only when asked (Model::kdl_tree).
 //
 // librmodel calls a few KDL functions, all of them members or constructors. Each is defined
 // here under its mangled name (an asm label), hidden, and forwards to KDL's own, looked up in
-// liborocos-kdl opened on the first call (base/lazy_library.hpp). A forwarder is a free
-// function whose first parameter is the object (`this`), which is how the Itanium C++ ABI
-// passes it; a Vector or Frame returned by value is returned through memory either way.
+// liborocos-kdl opened on the first call (base/lazy_library.hpp, RMODEL_FORWARD_CXX).
 // A KDL function called without a forwarder here fails the library's link (-z defs), so a
 // new call cannot silently link KDL again. The consumers of librmodel, which may use KDL's
 // solvers on the trees it gives them, still link KDL (the target's interface): in their
@@ -37,14 +35,9 @@ rmodel::detail::LazyLibrary kdl_library(RMODEL_KDL_SONAME, "build KDL trees and 
 
 }  // namespace
 
-// RMODEL_FORWARD_KDL(id, "mangled name", return type, (parameters), (arguments)) defines the
-// hidden function `mangled name` as rmodel_kdl_<id>.
-#define RMODEL_FORWARD_KDL(id, mangled, result, params, args)                                 \
-  __attribute__((visibility("hidden"))) result rmodel_kdl_##id params __asm__(mangled);     \
-  result rmodel_kdl_##id params {                                                           \
-    static std::atomic<result(*) params> cache{nullptr};                                    \
-    return rmodel::detail::resolve_lazily(kdl_library, cache, mangled) args;                \
-  }
+// RMODEL_FORWARD_KDL(id, "mangled name", result, (parameters), (arguments))
+#define RMODEL_FORWARD_KDL(id, mangled, result, params, args) \
+  RMODEL_FORWARD_CXX(kdl_library, kdl_##id, mangled, result, params, args)
 
 using std::string;
 using namespace KDL;

@@ -59,3 +59,15 @@ Function* resolve_lazily(LazyLibrary& library, std::atomic<Function*>& cache, co
 }
 
 }  // namespace rmodel::detail
+
+// RMODEL_FORWARD_CXX(library, id, "mangled name", result, (parameters), (arguments)) defines
+// the C++ function of that mangled name, hidden, as rmodel_forward_<id>, forwarding to the
+// function of the same name in `library`. For a member function or constructor the first
+// parameter is the object (`this`), which is how the Itanium C++ ABI passes it; a class
+// returned by value is returned the same way by both.
+#define RMODEL_FORWARD_CXX(library, id, mangled, result, params, args)                   \
+  __attribute__((visibility("hidden"))) result rmodel_forward_##id params __asm__(mangled); \
+  result rmodel_forward_##id params {                                                      \
+    static std::atomic<result(*) params> cache{nullptr};                                   \
+    return rmodel::detail::resolve_lazily(library, cache, mangled) args;                   \
+  }
