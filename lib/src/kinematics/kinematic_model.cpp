@@ -352,19 +352,70 @@ KinematicModel KinematicModel::from_kdl_tree(const KDL::Tree& tree) {
   return KinematicModel(finish(std::move(bodies), tree.getNrOfJoints()));
 }
 
+namespace {
+
+/// The body of a URDF joint, read from rmodel's own tables: moved as KDL moves the segment
+/// the model's KDL tree has for it (urdf_loader.cpp, to_kdl_joint), origin · M(q) with the
+/// joint's normalised axis and scale 1. Floating and planar joints are fixed, as there.
+/// Built without KDL, so that whole-model kinematics (and `check`'s gravity test) do not
+/// open it; the test KinematicModel.FromModelMatchesTheModelsKdlTree compares the two.
+void describe_urdf_joint(const JointInfo& joint, Body& body) {
+  body.joint = joint.name;
+  body.origin = to_eigen(joint.origin);
+  switch (joint.type) {
+    case JointType::revolute:
+    case JointType::continuous: body.motion = JointMotion::revolute; break;
+    case JointType::prismatic: body.motion = JointMotion::prismatic; break;
+    default: body.motion = JointMotion::fixed; return;
+  }
+  const Eigen::Vector3d axis = to_eigen(joint.axis);
+  if (axis.norm() < 1e-12)
+    throw InvalidArgument(fmt::format("segment '{}': joint '{}' has a zero axis", joint.child_link, joint.name));
+  body.axis = axis.normalized();
+  body.scale = 1.0;
+}
+
+}  // namespace
+
 KinematicModel KinematicModel::from_model(const Model& model, MimicJoints mimic_joints) {
-  auto slot = [&model](const KDL::TreeElement& e) {
-    const JointInfo* j = model.find_urdf_joint(e.segment.getJoint().getName());
-    return j ? j->index : -1;
-  };
-  auto inertial = [&model](const std::string& link, const KDL::Segment& s) {
+  auto inertial_of = [&model](const std::string& link) {
     const LinkInfo* info = model.find_link(link);
-    if (info) return info->inertial ? inertial_from_model(*info->inertial) : LinkInertial{};
-    return inertial_from_kdl(s.getInertia());
+    return info && info->inertial ? inertial_from_model(*info->inertial) : LinkInertial{};
   };
-  auto bodies = flatten_tree(model.kdl_tree(), slot, inertial);
-  for (Body& b : bodies)
+  const std::vector<LinkInfo>& links = model.links();
+  std::vector<Body> bodies;
+  bodies.reserve(links.size());
+  Body base = make_base(model.root_link());
+  base.inertial = inertial_of(base.name);
+  bodies.push_back(std::move(base));
+  // Depth-first preorder, children in declaration order (the order of the KDL tree's
+  // children), without recursion.
+  struct Item {
+    const JointInfo* joint;
+    int parent;
+  };
+  std::vector<Item> stack;
+  auto push_children = [&](const std::string& link, int parent) {
+    const LinkInfo* info = model.find_link(link);
+    if (!info) return;
+    for (auto it = info->child_joints.rbegin(); it != info->child_joints.rend(); ++it)
+      if (const JointInfo* joint = model.find_urdf_joint(*it)) stack.push_back({joint, parent});
+  };
+  push_children(model.root_link(), 0);
+  while (!stack.empty()) {
+    const Item item = stack.back();
+    stack.pop_back();
+    Body b;
+    b.name = item.joint->child_link;
+    b.parent = item.parent;
+    describe_urdf_joint(*item.joint, b);
+    if (b.motion != JointMotion::fixed) b.q_index = item.joint->index;
+    b.inertial = inertial_of(b.name);
     follow_master(b, model, [](const JointInfo& j) { return j.index; }, mimic_joints);
+    const int index = static_cast<int>(bodies.size());
+    bodies.push_back(std::move(b));
+    push_children(bodies.back().name, index);
+  }
   return KinematicModel(finish(std::move(bodies), model.pose_size()));
 }
 

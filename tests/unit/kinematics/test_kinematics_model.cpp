@@ -1,6 +1,7 @@
 // Building kinematic models: flattening, indices, inertials and setup errors.
 
 #include <numbers>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -173,4 +174,61 @@ TEST(KinematicModel, LongLineBuildsAndRuns) {
   rk::Jacobian J;
   rk::jacobian(model, ws, 10000, J);
   EXPECT_NEAR(J(0, 0), -10.0, 1e-9);
+}
+
+namespace {
+
+/// from_model reads rmodel's own tables (no KDL); from_kdl_tree reads the model's KDL tree.
+/// Both must describe the same bodies: same order, names, parents, joints and motions, the
+/// same origins (bit for bit: a URDF joint's segment at q = 0 is its origin), axes and
+/// scales to rounding, and the same link frames at random poses (slots matched by joint
+/// name: the KDL tree numbers its joints in its own order).
+void expect_from_model_matches_kdl_tree(const rmodel::Model& model) {
+  const auto ours = rk::KinematicModel::from_model(model, rk::MimicJoints::from_pose);
+  const auto kdl = rk::KinematicModel::from_kdl_tree(model.kdl_tree());
+  ASSERT_EQ(ours.size(), kdl.size());
+  std::vector<double> q_ours(ours.pose_size()), q_kdl(kdl.pose_size());
+  std::mt19937_64 random(7);
+  std::uniform_real_distribution<double> value(-2.0, 2.0);
+  for (double& q : q_kdl) q = value(random);
+  for (std::size_t k = 0; k < ours.size(); ++k) {
+    const rk::Body& a = ours.bodies()[k];
+    const rk::Body& b = kdl.bodies()[k];
+    SCOPED_TRACE(a.name);
+    EXPECT_EQ(a.name, b.name);
+    EXPECT_EQ(a.parent, b.parent);
+    EXPECT_EQ(a.motion, b.motion);
+    if (a.motion == rk::JointMotion::fixed) continue;
+    EXPECT_EQ(a.joint, b.joint);
+    EXPECT_TRUE(a.origin.matrix() == b.origin.matrix()) << a.origin.matrix() << "\nvs\n" << b.origin.matrix();
+    EXPECT_LT((a.axis - b.axis).norm(), 1e-15);
+    EXPECT_NEAR(a.scale, b.scale, 1e-15);
+    EXPECT_TRUE(b.tip.isZero(1e-15));
+    if (a.q_index >= 0 && b.q_index >= 0) q_ours[static_cast<std::size_t>(a.q_index)] = q_kdl[static_cast<std::size_t>(b.q_index)];
+  }
+  rk::Workspace ws_ours(ours), ws_kdl(kdl);
+  rk::forward_kinematics(ours, ws_ours, q_ours);
+  rk::forward_kinematics(kdl, ws_kdl, q_kdl);
+  for (std::size_t k = 0; k < ours.size(); ++k)
+    EXPECT_LT((ws_ours.frame(k).matrix() - ws_kdl.frame(k).matrix()).cwiseAbs().maxCoeff(), 1e-12)
+        << ours.bodies()[k].name;
+}
+
+}  // namespace
+
+TEST(KinematicModel, FromModelMatchesTheModelsKdlTree) {
+  expect_from_model_matches_kdl_tree(rmodel::Model::load(
+      {rmodel::test::sample("pony.urdf").string(), rmodel::test::sample("pony.json").string(), std::nullopt}));
+}
+
+TEST(KinematicModel, FromModelMatchesTheModelsKdlTreeOnFixtureRobots) {
+  RMODEL_REQUIRE_FIXTURES();
+  for (const char* robot : {"example_robot_data/talos_reduced.urdf", "example_robot_data/panda.urdf",
+                            "example_robot_data/solo12.urdf", "sweetie_bot_proto2/sweetie_bot_proto2.urdf",
+                            "sweetie_bot_proto2/sweetie_bot_proto2_dynamics.urdf"}) {
+    SCOPED_TRACE(robot);
+    rmodel::ModelSource source;
+    source.urdf_path = rmodel::test::fixture(robot).string();
+    expect_from_model_matches_kdl_tree(rmodel::Model::load(source));
+  }
 }
