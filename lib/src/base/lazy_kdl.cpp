@@ -1,8 +1,9 @@
 // KDL is opened on first use, not linked: liborocos-kdl is linked with BIND_NOW, so loading
 // it binds about a thousand symbols at every start of every program linking it, a quarter
 // of the instructions of `rmodel --version` (docs/design.md, "Start-up"). Yet most runs of
-// `rmodel` (reading logs, `index`, `joints`, `chains`) call no KDL function: the model keeps
-// its own tables and builds its KDL::Tree only when asked (Model::kdl_tree).
+// `rmodel` (reading logs, `index`, `joints`, `check`, `fk` of the whole robot) call no KDL
+// function: the model keeps its own tables and builds its KDL::Tree only when asked
+// (Model::kdl_tree).
 //
 // librmodel calls a few KDL functions, all of them members or constructors. Each is defined
 // here under its mangled name (an asm label), hidden, and forwards to KDL's own, looked up in
@@ -98,8 +99,6 @@ RMODEL_FORWARD_KDL(rotational_inertia_delete, "_ZN3KDL17RotationalInertiaD1Ev", 
                    (self))
 
 // Rotations
-RMODEL_FORWARD_KDL(rotation_quaternion, "_ZN3KDL8Rotation10QuaternionEdddd", Rotation,
-                   (double x, double y, double z, double w), (x, y, z, w))
 RMODEL_FORWARD_KDL(rotation_rpy, "_ZNK3KDL8Rotation6GetRPYERdS1_S1_", void,
                    (const Rotation* self, double& roll, double& pitch, double& yaw), (self, roll, pitch, yaw))
 
