@@ -145,7 +145,8 @@ for building programs against librmodel.")
 
 # >>> Runtime dependencies of the `rmodel` package. Debian 12 packages of the shared
 # libraries that the command and librmodel load directly (objdump -p: NEEDED; dpkg -S for
-# the package), with the minimum versions dpkg-shlibdeps computes. A new library dependency
+# the package) or open on first use (lib/src/base/lazy_*.cpp, io/ros/lazy_libraries.cpp),
+# with the minimum versions dpkg-shlibdeps computes. A new library dependency
 # adds its package here; the deb_package test fails when one is missing.
 set(RMODEL_DEB_DEPENDS
   "libc6 (>= 2.34)" "libstdc++6 (>= 11)" "libgcc-s1 (>= 3.0)"
