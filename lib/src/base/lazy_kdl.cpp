@@ -98,10 +98,6 @@ RMODEL_FORWARD_KDL(rotational_inertia_new, "_ZN3KDL17RotationalInertiaC1Edddddd"
 RMODEL_FORWARD_KDL(rotational_inertia_delete, "_ZN3KDL17RotationalInertiaD1Ev", void, (RotationalInertia * self),
                    (self))
 
-// Rotations
-RMODEL_FORWARD_KDL(rotation_rpy, "_ZNK3KDL8Rotation6GetRPYERdS1_S1_", void,
-                   (const Rotation* self, double& roll, double& pitch, double& yaw), (self, roll, pitch, yaw))
-
 // Joint arrays and Jacobians
 RMODEL_FORWARD_KDL(jnt_array_resize, "_ZN3KDL8JntArray6resizeEj", void, (JntArray * self, unsigned int n), (self, n))
 RMODEL_FORWARD_KDL(jnt_array_rows, "_ZNK3KDL8JntArray4rowsEv", unsigned int, (const JntArray* self), (self))

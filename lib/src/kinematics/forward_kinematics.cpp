@@ -7,8 +7,8 @@
 #include <cstring>
 
 #include <fmt/format.h>
-#include <kdl/frames.hpp>
 
+#include "base/roll_pitch_yaw.hpp"
 #include "kinematics/clones.hpp"
 #include "kinematics/model_data.hpp"
 #include "kinematics/sin_cos.hpp"
@@ -247,10 +247,8 @@ void frame_derivatives(const KinematicModel& model, Workspace& ws, std::size_t b
 }
 
 std::array<double, 3> roll_pitch_yaw(const Eigen::Matrix3d& r) {
-  const KDL::Rotation rotation(r(0, 0), r(0, 1), r(0, 2), r(1, 0), r(1, 1), r(1, 2), r(2, 0), r(2, 1), r(2, 2));
-  std::array<double, 3> rpy{};
-  rotation.GetRPY(rpy[0], rpy[1], rpy[2]);
-  return rpy;
+  const double m[9] = {r(0, 0), r(0, 1), r(0, 2), r(1, 0), r(1, 1), r(1, 2), r(2, 0), r(2, 1), r(2, 2)};
+  return rmodel::detail::roll_pitch_yaw(m);
 }
 
 }  // namespace rmodel::kinematics

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "base/roll_pitch_yaw.hpp"
 #include "rmodel/error.hpp"
 
 namespace rmodel {
@@ -60,8 +61,7 @@ private:
   static std::vector<double> xyz(const KDL::Vector& v) { return {v.x(), v.y(), v.z()}; }
 
   static std::vector<double> rpy(const KDL::Rotation& r) {
-    double roll = 0, pitch = 0, yaw = 0;
-    r.GetRPY(roll, pitch, yaw);
+    const auto [roll, pitch, yaw] = detail::roll_pitch_yaw(r.data);
     return {roll, pitch, yaw};
   }
 

@@ -3,7 +3,8 @@
 // first call of kdl_tree() or kdl_chain(). Checked here: the origins are bit for bit what
 // KDL computes from the quaternions urdfdom reads (the oracle: urdfdom and KDL, called by
 // the test), on the sample robot, on every fixture robot and on joints with random and
-// singular angles; and the lazily built view is one, whichever threads ask for it.
+// singular angles; roll, pitch and yaw are GetRPY's, bit for bit; and the lazily built view
+// is one, whichever threads ask for it.
 // (That no KDL is opened is checked on the command: libraries_linked_for_start_up.)
 #include <gtest/gtest.h>
 
@@ -18,6 +19,7 @@
 #include <kdl/frames.hpp>
 #include <urdf_parser/urdf_parser.h>
 
+#include "rmodel/kinematics/forward_kinematics.hpp"
 #include "rmodel/model.hpp"
 #include "test_support.hpp"
 
@@ -79,6 +81,37 @@ TEST(KdlOnDemand, RandomAndSingularAnglesAreKdlsBitForBit) {
         i + 1, i, rpys[i][0], rpys[i][1], rpys[i][2]);
   urdf += "</robot>\n";
   expect_origins_bitwise_kdls(urdf, Model::from_urdf_string(urdf, "angles.urdf"));
+}
+
+TEST(KdlOnDemand, RollPitchYawIsKdlsGetRpyBitForBit) {
+  // Rotations from random angles and random quaternions, the gimbal locks (pitch ±π/2, and
+  // within KDL's 1e-12 of it, on both sides), and the axis-aligned turns with their signed
+  // zeros.
+  std::mt19937_64 random(20261127);
+  std::uniform_real_distribution<double> angle(-M_PI, M_PI), unit(-1.0, 1.0);
+  std::vector<KDL::Rotation> rotations;
+  for (int i = 0; i < 3000; ++i) {
+    rotations.push_back(KDL::Rotation::RPY(angle(random), angle(random), angle(random)));
+    rotations.push_back(KDL::Rotation::Quaternion(unit(random), unit(random), unit(random), unit(random)));
+  }
+  for (double near : {0.0, 1e-13, -1e-13, 1e-12, 2e-12, 1e-9})
+    for (double sign : {1.0, -1.0})
+      rotations.push_back(KDL::Rotation::RPY(angle(random), sign * (M_PI_2 - near), angle(random)));
+  for (double r : {0.0, M_PI_2, M_PI, -M_PI_2})
+    for (double p : {0.0, M_PI_2, M_PI, -M_PI_2})
+      for (double y : {0.0, M_PI_2, M_PI, -M_PI_2}) rotations.push_back(KDL::Rotation::RPY(r, p, y));
+  for (const KDL::Rotation& rotation : rotations) {
+    double roll = 0, pitch = 0, yaw = 0;
+    rotation.GetRPY(roll, pitch, yaw);
+    Eigen::Matrix3d m;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) m(i, j) = rotation(i, j);
+    const auto ours = kinematics::roll_pitch_yaw(m);
+    const double expected[3] = {roll, pitch, yaw};
+    for (int k = 0; k < 3; ++k)
+      ASSERT_EQ(std::bit_cast<std::uint64_t>(ours[k]), std::bit_cast<std::uint64_t>(expected[k]))
+          << "angle " << k << ": " << ours[k] << " vs " << expected[k] << " for\n" << m;
+  }
 }
 
 TEST(KdlOnDemand, ViewIsBuiltOnceWhicheverThreadsAskFirst) {
