@@ -1,8 +1,8 @@
 // urdfdom (and through it tinyxml and console_bridge) is opened on the first URDF read, not
-// linked: a run that reads no URDF (`rmodel --version`, `aggregate` without a model, most
-// of `help`) does not load three libraries and run tinyxml's static initialisers
-// (docs/design.md, "Start-up"). The three functions librmodel calls are defined here,
-// hidden, and forward to the real ones as base/lazy_kdl.cpp's do (see there).
+// linked: a run that reads no URDF (`rmodel --version`, `help`, `log-info`) does not load
+// three libraries and run tinyxml's static initialisers (docs/design.md, "Start-up"). The
+// three functions librmodel calls are defined here, hidden, and forward to the real ones as
+// base/lazy_kdl.cpp's do (see there).
 //
 // Compiled on its own (not in a unity batch), and only into the shared library.
 
