@@ -368,10 +368,17 @@ void describe_urdf_joint(const JointInfo& joint, Body& body) {
     case JointType::prismatic: body.motion = JointMotion::prismatic; break;
     default: body.motion = JointMotion::fixed; return;
   }
-  const Eigen::Vector3d axis = to_eigen(joint.axis);
-  if (axis.norm() < 1e-12)
-    throw InvalidArgument(fmt::format("segment '{}': joint '{}' has a zero axis", joint.child_link, joint.name));
-  body.axis = axis.normalized();
+  // KDL::Joint normalises the axis (in the parent frame) by KDL::Vector::Norm, which is 0, and
+  // the axis infinite, when x is its largest component and under KDL's epsilon (1e-6); the
+  // KDL tree's bodies (describe_joint) refuse such a joint. The same rule here, so that the
+  // model's and the KDL tree's kinematics agree on every URDF.
+  const KDL::Vector r = joint.origin.M * joint.axis;
+  const double x = std::abs(r.x());
+  if (x >= std::abs(r.y()) && x >= std::abs(r.z()) && x < 1e-6)
+    throw InvalidArgument(fmt::format("joint '{}': its axis ({} {} {}) is too short for KDL, which takes it for zero",
+                                      joint.name, joint.axis.x(), joint.axis.y(), joint.axis.z()));
+  // stableNormalized: the squared norm of a 1e-200 axis underflows.
+  body.axis = to_eigen(joint.axis).stableNormalized();
   body.scale = 1.0;
 }
 

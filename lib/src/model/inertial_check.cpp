@@ -102,7 +102,16 @@ void check_inertials(const tinyxml2::XMLElement& robot, const std::string& sourc
 
 void check_holding_weight(const Model& model, Diagnostics& out) {
   namespace dyn = rmodel::dynamics;
-  const auto km = dyn::KinematicModel::from_model(model);
+  std::optional<dyn::KinematicModel> built;
+  try {
+    built.emplace(dyn::KinematicModel::from_model(model));
+  } catch (const InvalidArgument& e) {
+    // A joint KDL cannot move (an axis it takes for zero): a finding, not the end of `check`.
+    out.add(Severity::error, {model.urdf_source(), 0}, "kinematics",
+            fmt::format("the robot's kinematics cannot be built: {}", e.what()));
+    return;
+  }
+  const dyn::KinematicModel& km = *built;
   if (km.total_mass() <= 0.0) return;
   dyn::DynamicsWorkspace ws(km);
   std::vector<double> pose(km.pose_size(), 0.0);

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include "rmodel/error.hpp"
 #include "rmodel/kinematics.hpp"
 #include "rmodel/model.hpp"
@@ -219,6 +221,37 @@ void expect_from_model_matches_kdl_tree(const rmodel::Model& model) {
 TEST(KinematicModel, FromModelMatchesTheModelsKdlTree) {
   expect_from_model_matches_kdl_tree(rmodel::Model::load(
       {rmodel::test::sample("pony.urdf").string(), rmodel::test::sample("pony.json").string(), std::nullopt}));
+}
+
+/// A line of joints of the three moving types, each with one of `axes`, under a rotated origin.
+std::string line_with_axes(const std::vector<std::string>& axes) {
+  const char* types[] = {"revolute", "prismatic", "continuous"};
+  std::string urdf = "<robot name=\"axes\">\n<link name=\"l0\"/>\n";
+  for (std::size_t i = 0; i < 3 * axes.size(); ++i)
+    urdf += fmt::format(
+        "<link name=\"l{0}\"/><joint name=\"j{0}\" type=\"{2}\"><parent link=\"l{1}\"/><child link=\"l{0}\"/>"
+        "<origin xyz=\"0.1 0 0.05\" rpy=\"0.3 -0.2 0.1\"/><axis xyz=\"{3}\"/>"
+        "<limit lower=\"-1\" upper=\"1\" velocity=\"1\" effort=\"1\"/></joint>\n",
+        i + 1, i, types[i % 3], axes[i / 3]);
+  return urdf + "</robot>\n";
+}
+
+TEST(KinematicModel, FromModelMatchesTheModelsKdlTreeOnAxesOfAnyLength) {
+  // KDL normalises a joint's axis whatever its length (the loader rejects only an exact
+  // zero), also when squaring it would overflow or underflow, and also below 1e-6 unless x
+  // is its largest component (in the parent frame, here rotated by the origin).
+  const auto model = rmodel::Model::from_urdf_string(
+      line_with_axes({"0 0 2", "1 1 0", "-3 4 12", "2e-6 0 0", "0 0 1.5e-6", "1e200 1e200 0", "0.6 0 0.8",
+                      "0 9.9e-7 0", "0 0 9.9e-7", "1e-150 1e-150 1e-150"}),
+      "axes.urdf");
+  expect_from_model_matches_kdl_tree(model);
+  // Below 1e-6 along x, KDL's axis is infinite: both ways of building the bodies refuse it.
+  for (const char* axis : {"1e-7 0 0", "9.9e-7 1e-8 0", "-5e-7 0 1e-9"}) {
+    SCOPED_TRACE(axis);
+    const auto tiny = rmodel::Model::from_urdf_string(line_with_axes({"0 0 1", axis}), "tiny.urdf");
+    EXPECT_THROW((void)rk::KinematicModel::from_model(tiny), rmodel::InvalidArgument);
+    EXPECT_THROW((void)rk::KinematicModel::from_kdl_tree(tiny.kdl_tree()), rmodel::InvalidArgument);
+  }
 }
 
 TEST(KinematicModel, FromModelMatchesTheModelsKdlTreeOnFixtureRobots) {

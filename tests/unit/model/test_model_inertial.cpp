@@ -151,6 +151,21 @@ TEST(ModelInertial, JointThatCannotHoldItsOwnWeightIsAWarning) {
   EXPECT_EQ(find_code(check_weight(10.0, ""), "cannot-hold-weight"), nullptr);
 }
 
+TEST(ModelInertial, AnAxisKdlTakesForZeroIsAnErrorOfCheckNotAnAbort) {
+  // KDL normalises an axis whose largest component is x and under 1e-6 to infinity: the
+  // model loads, but its kinematics cannot be built; `check` says so and goes on.
+  std::string urdf = weight_urdf(100.0);
+  const std::string axis = "<axis xyz=\"0 1 0\"/>";
+  urdf.replace(urdf.find(axis), axis.size(), "<axis xyz=\"1e-7 0 0\"/>");
+  rmodel::Diagnostics d;
+  ASSERT_NO_THROW(d = rmodel::check_model_text(urdf, "r.urdf", nullptr, ""));
+  const auto* e = find_code(d, "kinematics");
+  ASSERT_NE(e, nullptr) << listing(d);
+  EXPECT_EQ(e->severity, rmodel::Severity::error);
+  EXPECT_EQ(e->where.file, "r.urdf");
+  EXPECT_NE(e->message.find("joint 'shoulder'"), std::string::npos) << e->message;
+}
+
 TEST(ModelInertial, ANamedPoseWhereTheJointHoldsSilencesTheWarning) {
   // At q = 1.2 the torque is 9.81 cos 1.2 = 3.55 N·m: within 9 N·m, so the joint can hold.
   const std::string hanging = R"({"name": "rest", "group": "arm", "joints": {"shoulder": 1.2}})";
