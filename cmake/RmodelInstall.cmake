@@ -150,7 +150,7 @@ for building programs against librmodel.")
 # adds its package here; the deb_package test fails when one is missing.
 set(RMODEL_DEB_DEPENDS
   "libc6 (>= 2.34)" "libstdc++6 (>= 11)" "libgcc-s1 (>= 3.0)"
-  "liborocos-kdl1.5 (>= 1.5.1)" "liburdfdom-model3.0 (>= 3.0.1)" "libconsole-bridge1.0 (>= 1.0.1+dfsg2)"
+  "liborocos-kdl1.5 (>= 1.5.1)"
   "libtinyxml2-9 (>= 8.0.0)"
   "libzstd1 (>= 1.5.2)" "liblz4-1 (>= 0.0~r130)" "libbz2-1.0" "libsqlite3-0 (>= 3.7.15)")
 # No libsimdjson: only the tests and benchmarks use simdjson (tests/json_parsers). No libfmt9:

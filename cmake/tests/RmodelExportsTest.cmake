@@ -1,5 +1,5 @@
 # ctest: the dynamic symbol table of librmodel (nm -D --defined-only) holds rmodel's public
-# API and nothing else: no symbols of the libraries compiled into it (fmt, tinyxml2, urdfdom,
+# API and nothing else: no symbols of the libraries compiled into it (fmt, tinyxml2,
 # nlohmann_json, simdjson), no instantiations of std templates, no internal helper.
 #   -DLIBRARY -DNM
 cmake_minimum_required(VERSION 3.25)

@@ -5,14 +5,12 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <mutex>
+#include <locale>
 #include <optional>
 #include <sstream>
 
-#include <console_bridge/console.h>
 #include <fmt/format.h>
 #include <tinyxml2.h>
-#include <urdf_parser/urdf_parser.h>
 
 #include "rmodel/error.hpp"
 #include "base/xml_error.hpp"
@@ -22,9 +20,10 @@ namespace rmodel::detail {
 namespace {
 
 // ---------------------------------------------------------------------------------------
-// The raw pass: the XML as written, with line numbers and declaration order. urdfdom keeps
-// links and joints in std::maps, losing both, and stops at the first problem; `rmodel check`
-// must report every problem, so the structural checks run on this form.
+// The raw pass: the XML as written, with line numbers and declaration order (urdfdom keeps
+// links and joints in std::maps, losing both). urdfdom stops at the first problem; `rmodel
+// check` must report every problem, so the structural checks run on this form, before the
+// values are read (read_joint, read_inertial).
 
 struct RawLink {
   std::string name;
@@ -55,27 +54,74 @@ std::string attribute(const tinyxml2::XMLElement* element, const char* name) {
   return value ? value : "";
 }
 
-/// Reads exactly `count` whitespace-separated numbers (std::from_chars: no locale, no
-/// stream construction, which dominated the cost of reading large URDFs).
-template <std::size_t N>
-std::optional<std::array<double, N>> parse_numbers(std::string_view text) {
-  std::array<double, N> values{};
-  const char* p = text.data();
-  const char* end = p + text.size();
-  auto skip_space = [&] { while (p < end && std::isspace(static_cast<unsigned char>(*p))) ++p; };
-  for (double& v : values) {
-    skip_space();
-    if (p < end && *p == '+') ++p;
-    auto [next, ec] = std::from_chars(p, end, v);
-    if (ec != std::errc() || next == p) return std::nullopt;
-    p = next;
+// ---------------------------------------------------------------------------------------
+// Numbers as urdfdom reads them, so that rmodel accepts exactly the URDFs ROS tools accept
+// and reads the same values. urdf::strToDouble streams the text into a double in the
+// classic locale and demands that the stream end there: leading white space is skipped,
+// trailing white space is an error, and the number is a sign, digits with at most one
+// point, and an exponent (no "inf", "nan" or hexadecimal). Vectors (urdf::Vector3::init)
+// split at spaces only (a tab between two numbers is an error) and skip empty pieces.
+
+bool is_classic_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/// One number as urdf::strToDouble reads it; nullopt where urdfdom throws.
+std::optional<double> urdf_number(std::string_view text) {
+  std::size_t i = 0;
+  const std::size_t n = text.size();
+  while (i < n && is_classic_space(text[i])) ++i;
+  const std::size_t start = i;
+  if (i < n && (text[i] == '+' || text[i] == '-')) ++i;
+  bool mantissa = false;
+  while (i < n && is_digit(text[i])) ++i, mantissa = true;
+  if (i < n && text[i] == '.')
+    for (++i; i < n && is_digit(text[i]); ++i) mantissa = true;
+  if (!mantissa) return std::nullopt;
+  if (i < n && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < n && (text[i] == '+' || text[i] == '-')) ++i;
+    bool exponent = false;
+    while (i < n && is_digit(text[i])) ++i, exponent = true;
+    if (!exponent) return std::nullopt;
   }
-  skip_space();
-  if (p != end) return std::nullopt;
+  if (i != n) return std::nullopt;
+  std::string_view number = text.substr(start);
+  if (number.front() == '+') number.remove_prefix(1);  // from_chars takes no '+'
+  // The grammar is strtod's, which the stream calls, and both round correctly: the same bits.
+  double value = 0;
+  const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
+  if (ec == std::errc() && end == number.data() + number.size()) return value;
+  if (ec != std::errc::result_out_of_range) return std::nullopt;
+  // Out of range: an overflow is an error for the stream, an underflow is not (it keeps
+  // strtod's denormal or zero). Rare enough to ask the stream itself.
+  std::istringstream stream{std::string(text)};
+  stream.imbue(std::locale::classic());
+  stream >> value;
+  if (stream.fail() || !stream.eof()) return std::nullopt;
+  return value;
+}
+
+/// Three numbers as urdf::Vector3::init reads them; nullopt where urdfdom throws.
+std::optional<std::array<double, 3>> urdf_vector3(std::string_view text) {
+  std::array<double, 3> values{};
+  std::size_t count = 0;
+  while (!text.empty()) {
+    const std::size_t space = std::min(text.find(' '), text.size());
+    const std::string_view piece = text.substr(0, space);
+    text.remove_prefix(std::min(space + 1, text.size()));
+    if (piece.empty()) continue;
+    const auto value = urdf_number(piece);
+    if (!value || count == values.size()) return std::nullopt;
+    values[count++] = *value;
+  }
+  if (count != values.size()) return std::nullopt;
   return values;
 }
 
-std::optional<std::array<double, 3>> parse_xyz(const std::string& text) { return parse_numbers<3>(text); }
+std::optional<std::array<double, 3>> parse_xyz(const std::string& text) { return urdf_vector3(text); }
 
 /// Parses the XML and collects the raw tables. Returns nullopt (with a diagnostic) when the
 /// text is not XML with a <robot> root.
@@ -247,14 +293,18 @@ bool check_raw(const RawUrdf& raw, const std::string& source, Diagnostics& out) 
   return out.count(Severity::error) == errors_before;
 }
 
-template <std::size_t N>
-bool non_negative_numbers(const std::string& text) {
-  auto values = parse_numbers<N>(text);
+bool non_negative_vector3(const std::string& text) {
+  const auto values = urdf_vector3(text);
   return values && std::all_of(values->begin(), values->end(), [](double v) { return v >= 0; });
 }
 
-/// Checks the <visual>/<collision> geometry of every link. rmodel does not use geometry, so
-/// urdfdom never sees it (see reduced_document); these checks keep `check` as strict.
+bool non_negative_number(const std::string& text) {
+  const auto value = urdf_number(text);
+  return value && *value >= 0;
+}
+
+/// Checks the <visual>/<collision> geometry of every link. rmodel does not use geometry and
+/// does not read it into the model; these checks keep `check` as strict as a full URDF parser.
 void check_geometry(const RawUrdf& raw, const std::string& source, Diagnostics& out) {
   for (auto* link = raw.robot->FirstChildElement("link"); link; link = link->NextSiblingElement("link")) {
     for (const char* kind : {"visual", "collision"}) {
@@ -276,12 +326,12 @@ void check_geometry(const RawUrdf& raw, const std::string& source, Diagnostics& 
         }
         const std::string_view type = g->Name();
         if (type == "box") {
-          if (!non_negative_numbers<3>(attribute(g, "size"))) bad(g, "box size must be three non-negative numbers");
+          if (!non_negative_vector3(attribute(g, "size"))) bad(g, "box size must be three non-negative numbers");
         } else if (type == "cylinder") {
-          if (!non_negative_numbers<1>(attribute(g, "radius")) || !non_negative_numbers<1>(attribute(g, "length")))
+          if (!non_negative_number(attribute(g, "radius")) || !non_negative_number(attribute(g, "length")))
             bad(g, "cylinder needs non-negative radius and length");
         } else if (type == "sphere") {
-          if (!non_negative_numbers<1>(attribute(g, "radius"))) bad(g, "sphere needs a non-negative radius");
+          if (!non_negative_number(attribute(g, "radius"))) bad(g, "sphere needs a non-negative radius");
         } else if (type == "mesh") {
           if (attribute(g, "filename").empty()) bad(g, "mesh needs a filename");
           if (g->Attribute("scale") && !parse_xyz(attribute(g, "scale"))) bad(g, "mesh scale must be three numbers");
@@ -293,9 +343,9 @@ void check_geometry(const RawUrdf& raw, const std::string& source, Diagnostics& 
   }
 }
 
-/// Checks every number rmodel reads from joints and inertials before urdfdom sees them, so
-/// that a bad one is reported with its line (urdfdom's messages have none) and NaN or
-/// infinity never reach the model: finite values, three per vector, limits in order,
+/// Checks every number urdfdom would read from joints and inertials, in urdfdom's grammar,
+/// before the values are read (read_values): a bad one is reported with its line, and NaN
+/// or infinity never reach the model: finite values, three per vector, limits in order,
 /// velocity and effort limits and masses not negative.
 void check_numbers(const RawUrdf& raw, const std::string& source, Diagnostics& out) {
   auto bad = [&](const tinyxml2::XMLElement* where, const std::string& owner, const std::string& what) {
@@ -307,19 +357,20 @@ void check_numbers(const RawUrdf& raw, const std::string& source, Diagnostics& o
                     const std::string& owner) -> std::optional<double> {
     const char* text = element->Attribute(name);
     if (!text) return std::nullopt;
-    const auto value = parse_numbers<1>(text);
-    if (!value || !finite((*value)[0])) {
+    const auto value = urdf_number(text);
+    if (!value || !finite(*value)) {
       bad(element, owner, fmt::format("<{} {}=\"{}\"> is not a finite number", element->Name(), name, text));
       return std::nullopt;
     }
-    return (*value)[0];
+    return *value;
   };
   auto vector3 = [&](const tinyxml2::XMLElement* element, const char* name, const std::string& owner) {
     const char* text = element ? element->Attribute(name) : nullptr;
     if (!text) return;
     const auto value = parse_xyz(text);
     if (!value || !std::all_of(value->begin(), value->end(), finite))
-      bad(element, owner, fmt::format("<{} {}=\"{}\"> is not three finite numbers", element->Name(), name, text));
+      bad(element, owner,
+          fmt::format("<{} {}=\"{}\"> is not three finite numbers separated by spaces", element->Name(), name, text));
   };
   for (auto* joint = raw.robot->FirstChildElement("joint"); joint; joint = joint->NextSiblingElement("joint")) {
     const std::string owner = fmt::format("joint '{}'", attribute(joint, "name"));
@@ -364,102 +415,149 @@ void check_numbers(const RawUrdf& raw, const std::string& source, Diagnostics& o
   }
 }
 
-/// The part of the URDF urdfdom needs for rmodel: links with their <inertial>, and joints.
-/// Visuals, collisions, materials, transmissions and gazebo extensions are left out, which
-/// makes urdfdom's (TinyXML) parse several times cheaper on real robots.
-std::string reduced_document(const RawUrdf& raw) {
-  tinyxml2::XMLPrinter printer(nullptr, true);
-  printer.OpenElement("robot", true);
-  printer.PushAttribute("name", raw.robot_name.c_str());
-  for (auto* link = raw.robot->FirstChildElement("link"); link; link = link->NextSiblingElement("link")) {
-    printer.OpenElement("link", true);
-    printer.PushAttribute("name", attribute(link, "name").c_str());
-    if (auto* inertial = link->FirstChildElement("inertial")) inertial->Accept(&printer);
-    printer.CloseElement(true);
+/// The attributes urdfdom requires of a joint's elements: without them it refuses the whole
+/// URDF (ROS tools with it), so rmodel does too, naming the element and its line.
+void check_required(const RawUrdf& raw, const std::string& source, Diagnostics& out) {
+  for (auto* joint = raw.robot->FirstChildElement("joint"); joint; joint = joint->NextSiblingElement("joint")) {
+    auto missing = [&](const tinyxml2::XMLElement* where, const std::string& what) {
+      out.add(Severity::error, {source, where->GetLineNum()}, "missing-attribute",
+              fmt::format("joint '{}': {}", attribute(joint, "name"), what));
+    };
+    if (auto* limit = joint->FirstChildElement("limit"))
+      for (const auto& [name, phrase] : {std::pair{"effort", "an effort"}, std::pair{"velocity", "a velocity"}})
+        if (!limit->Attribute(name)) missing(limit, fmt::format("<limit> needs {} attribute", phrase));
+    if (auto* safety = joint->FirstChildElement("safety_controller"); safety && !safety->Attribute("k_velocity"))
+      missing(safety, "<safety_controller> needs a k_velocity attribute");
+    if (auto* dynamics = joint->FirstChildElement("dynamics");
+        dynamics && !dynamics->Attribute("damping") && !dynamics->Attribute("friction"))
+      missing(dynamics, "<dynamics> needs a damping or a friction attribute");
+    if (auto* mimic = joint->FirstChildElement("mimic"); mimic && !mimic->Attribute("joint"))
+      missing(mimic, "<mimic> needs a joint attribute");
   }
-  for (auto* joint = raw.robot->FirstChildElement("joint"); joint; joint = joint->NextSiblingElement("joint"))
-    joint->Accept(&printer);
-  printer.CloseElement(true);
-  return printer.CStr();
 }
 
 // ---------------------------------------------------------------------------------------
-// urdfdom reports problems through console_bridge, which prints by default. The library
-// never prints, so its messages are captured while it parses.
+// The values, read as urdfdom reads them (the checks above have accepted every number):
+// the same defaults, the same rotation from roll, pitch and yaw, the same bits.
 
-class CapturingHandler : public console_bridge::OutputHandler {
-public:
-  void log(const std::string& text, console_bridge::LogLevel level, const char*, int) override {
-    if (level >= console_bridge::CONSOLE_BRIDGE_LOG_ERROR)
-      errors.push_back(text);
-    else if (level >= console_bridge::CONSOLE_BRIDGE_LOG_WARN)
-      warnings.push_back(text);
-  }
-  std::vector<std::string> errors;
-  std::vector<std::string> warnings;
-};
-
-std::mutex& console_mutex() {
-  static std::mutex m;
-  return m;
+/// urdf::Rotation::setFromRPY (the quaternion, normalised) as the matrix KDL makes of it.
+KDL::Rotation rotation_from_rpy(double roll, double pitch, double yaw) {
+  const double phi = roll / 2.0, the = pitch / 2.0, psi = yaw / 2.0;
+  double x = std::sin(phi) * std::cos(the) * std::cos(psi) - std::cos(phi) * std::sin(the) * std::sin(psi);
+  double y = std::cos(phi) * std::sin(the) * std::cos(psi) + std::sin(phi) * std::cos(the) * std::sin(psi);
+  double z = std::cos(phi) * std::cos(the) * std::sin(psi) - std::sin(phi) * std::sin(the) * std::cos(psi);
+  double w = std::cos(phi) * std::cos(the) * std::cos(psi) + std::sin(phi) * std::sin(the) * std::sin(psi);
+  const double norm = std::sqrt(x * x + y * y + z * z + w * w);
+  if (norm == 0.0) return rotation_from_quaternion(0.0, 0.0, 0.0, 1.0);
+  x /= norm;
+  y /= norm;
+  z /= norm;
+  w /= norm;
+  return rotation_from_quaternion(x, y, z, w);
 }
 
-struct UrdfdomResult {
-  urdf::ModelInterfaceSharedPtr model;
-  std::vector<std::string> errors;
-};
-
-UrdfdomResult parse_with_urdfdom(std::string_view text) {
-  std::lock_guard lock(console_mutex());
-  CapturingHandler handler;
-  console_bridge::OutputHandler* previous = console_bridge::getOutputHandler();
-  console_bridge::useOutputHandler(&handler);
-  UrdfdomResult result;
-  try {
-    result.model = urdf::parseURDF(std::string(text));
-  } catch (const std::exception& e) {
-    handler.errors.push_back(e.what());
+/// An <origin>: identity where it or an attribute is absent.
+KDL::Frame read_origin(const tinyxml2::XMLElement* origin) {
+  KDL::Vector position(0, 0, 0);
+  KDL::Rotation rotation = rotation_from_quaternion(0.0, 0.0, 0.0, 1.0);
+  if (origin != nullptr) {
+    if (const char* xyz = origin->Attribute("xyz")) {
+      const auto v = urdf_vector3(xyz).value();
+      position = KDL::Vector(v[0], v[1], v[2]);
+    }
+    if (const char* rpy = origin->Attribute("rpy")) {
+      const auto v = urdf_vector3(rpy).value();
+      rotation = rotation_from_rpy(v[0], v[1], v[2]);
+    }
   }
-  console_bridge::useOutputHandler(previous);
-  result.errors = std::move(handler.errors);
-  return result;
+  return KDL::Frame(rotation, position);
 }
 
-/// Line of the element a urdfdom message is about ("... [name] ..."), or 0.
-int line_of_message(const std::string& message, const RawUrdf& raw) {
-  // Each "[...]" with something inside, left to right (a scan: std::regex costs more to
-  // compile than the whole message, and warns under the sanitizer build).
-  for (std::size_t open = message.find('['); open != std::string::npos; open = message.find('[', open + 1)) {
-    const std::size_t close = message.find(']', open + 1);
-    if (close == std::string::npos) break;
-    if (close == open + 1) continue;
-    const std::string name = message.substr(open + 1, close - open - 1);
-    for (const auto& j : raw.joints)
-      if (j.name == name) return j.line;
-    for (const auto& l : raw.links)
-      if (l.name == name) return l.line;
-    open = close;
-  }
-  return 0;
+/// Attribute `name` of `element` as urdfdom reads it, `fallback` when absent.
+double read_number(const tinyxml2::XMLElement* element, const char* name, double fallback) {
+  const char* text = element->Attribute(name);
+  return text ? urdf_number(text).value() : fallback;
 }
 
-KDL::Vector to_kdl(const urdf::Vector3& v) { return {v.x, v.y, v.z}; }
+Eigen::Matrix3d to_matrix(const KDL::Rotation& r);
 
-KDL::Frame to_kdl(const urdf::Pose& pose) {
-  const auto& r = pose.rotation;
-  return KDL::Frame(rotation_from_quaternion(r.x, r.y, r.z, r.w), to_kdl(pose.position));
+/// A link's <inertial> as urdfdom reads it. A missing <mass value> or <inertia> moment is an
+/// error for urdfdom that it does not act on (parseLink's result is not checked): the link
+/// keeps what was read by then, the origin, then the mass, then the six moments, zero until
+/// read. rmodel reads the same values and warns.
+Inertial read_inertial(const tinyxml2::XMLElement* inertial, const std::string& link, const std::string& source,
+                       Diagnostics& out) {
+  auto incomplete = [&](const tinyxml2::XMLElement* where, const std::string& what, const char* read_as) {
+    out.add(Severity::warning, {source, where->GetLineNum()}, "inertial-incomplete",
+            fmt::format("link '{}': {}; read as ROS reads it, with {}", link, what, read_as));
+  };
+  const KDL::Frame origin = read_origin(inertial->FirstChildElement("origin"));
+  double mass = 0.0;
+  Eigen::Matrix3d local = Eigen::Matrix3d::Zero();
+  const auto* mass_element = inertial->FirstChildElement("mass");
+  const auto* inertia = inertial->FirstChildElement("inertia");
+  static constexpr std::array<const char*, 6> kMoments{"ixx", "ixy", "ixz", "iyy", "iyz", "izz"};
+  const auto absent = inertia ? std::find_if(kMoments.begin(), kMoments.end(),
+                                             [&](const char* name) { return !inertia->Attribute(name); })
+                              : kMoments.begin();
+  if (!mass_element || !mass_element->Attribute("value")) {
+    incomplete(mass_element ? mass_element : inertial, "<inertial> has no <mass value=...>",
+               "mass 0 and no moments of inertia");
+  } else {
+    mass = read_number(mass_element, "value", 0.0);
+    if (!inertia) {
+      incomplete(inertial, "<inertial> has no <inertia>", "no moments of inertia");
+    } else if (absent != kMoments.end()) {
+      incomplete(inertia, fmt::format("<inertia> has no {}", *absent), "no moments of inertia");
+    } else {
+      std::array<double, 6> i{};
+      for (std::size_t k = 0; k < i.size(); ++k) i[k] = read_number(inertia, kMoments[k], 0.0);
+      local << i[0], i[1], i[2], i[1], i[3], i[4], i[2], i[4], i[5];
+    }
+  }
+  const Eigen::Matrix3d R = to_matrix(origin.M);
+  return Inertial{mass, origin.p, R * local * R.transpose()};
 }
 
-JointType to_joint_type(int urdf_type) {
-  switch (urdf_type) {
-    case urdf::Joint::REVOLUTE: return JointType::revolute;
-    case urdf::Joint::CONTINUOUS: return JointType::continuous;
-    case urdf::Joint::PRISMATIC: return JointType::prismatic;
-    case urdf::Joint::FIXED: return JointType::fixed;
-    case urdf::Joint::FLOATING: return JointType::floating;
-    case urdf::Joint::PLANAR: return JointType::planar;
-    default: return JointType::unknown;
+JointType to_joint_type(const std::string& type) {
+  if (type == "revolute") return JointType::revolute;
+  if (type == "continuous") return JointType::continuous;
+  if (type == "prismatic") return JointType::prismatic;
+  if (type == "fixed") return JointType::fixed;
+  if (type == "floating") return JointType::floating;
+  if (type == "planar") return JointType::planar;
+  return JointType::unknown;
+}
+
+/// A <joint> as urdfdom reads it: the first <origin>, <limit> and <mimic>, with urdfdom's
+/// defaults (limits 0, multiplier 1, offset 0).
+JointInfo read_joint(const tinyxml2::XMLElement* element, const RawJoint& raw) {
+  JointInfo joint;
+  joint.name = raw.name;
+  joint.line = raw.line;
+  joint.type = to_joint_type(raw.type);
+  joint.parent_link = raw.parent;
+  joint.child_link = raw.child;
+  joint.origin = read_origin(element->FirstChildElement("origin"));
+  // urdfdom reads <axis> only for movable joints (default 1 0 0) and leaves 0 0 0 on the
+  // others; rmodel keeps what the file says on all, so that a joint turning fixed changes
+  // no axis.
+  joint.axis = raw.axis ? KDL::Vector((*raw.axis)[0], (*raw.axis)[1], (*raw.axis)[2]) : KDL::Vector(1, 0, 0);
+  if (const auto* limit = element->FirstChildElement("limit")) {
+    joint.has_limits = true;
+    joint.lower = read_number(limit, "lower", 0.0);
+    joint.upper = read_number(limit, "upper", 0.0);
+    joint.velocity_limit = read_number(limit, "velocity", 0.0);
+    joint.effort_limit = read_number(limit, "effort", 0.0);
   }
+  // As written; the model rules check the master and resolve chained mimics.
+  if (const auto* mimic = element->FirstChildElement("mimic")) {
+    const std::string master = attribute(mimic, "joint");
+    const double multiplier = read_number(mimic, "multiplier", 1.0);
+    const double offset = read_number(mimic, "offset", 0.0);
+    joint.mimic = JointMimic{master, multiplier, offset, master, multiplier, offset};
+  }
+  return joint;
 }
 
 Eigen::Matrix3d to_matrix(const KDL::Rotation& r) {
@@ -504,67 +602,35 @@ std::optional<UrdfModel> analyse_urdf(std::string_view text, const std::string& 
   const std::size_t errors_before = out.count(Severity::error);
   check_geometry(*raw, source, out);
   check_numbers(*raw, source, out);
+  check_required(*raw, source, out);
   if (out.count(Severity::error) != errors_before) return std::nullopt;
-  auto parsed = parse_with_urdfdom(reduced_document(*raw));
-  if (!parsed.model) {
-    for (const auto& e : parsed.errors)
-      out.add(Severity::error, {source, line_of_message(e, *raw)}, "urdfdom", e);
-    if (parsed.errors.empty()) out.add(Severity::error, {source, 0}, "urdfdom", "urdfdom rejected the URDF");
-    return std::nullopt;
-  }
-  const urdf::ModelInterface& urdf_model = *parsed.model;
 
   UrdfModel model;
-  model.robot_name = urdf_model.getName();
+  model.robot_name = raw->robot_name;
+  const tinyxml2::XMLElement* link_element = raw->robot->FirstChildElement("link");
   for (const auto& raw_link : raw->links) {
     LinkInfo link;
     link.name = raw_link.name;
     link.line = raw_link.line;
-    auto it = urdf_model.links_.find(link.name);
-    if (it != urdf_model.links_.end() && it->second->inertial) {
-      const urdf::Inertial& in = *it->second->inertial;
-      const KDL::Frame frame = to_kdl(in.origin);
-      Eigen::Matrix3d local;
-      local << in.ixx, in.ixy, in.ixz, in.ixy, in.iyy, in.iyz, in.ixz, in.iyz, in.izz;
-      const Eigen::Matrix3d R = to_matrix(frame.M);
-      link.inertial = Inertial{in.mass, frame.p, R * local * R.transpose()};
-    }
+    if (const auto* inertial = link_element->FirstChildElement("inertial"))
+      link.inertial = read_inertial(inertial, link.name, source, out);
     model.link_by_name.emplace(link.name, model.links.size());
     model.links.push_back(std::move(link));
+    link_element = link_element->NextSiblingElement("link");
   }
+  const tinyxml2::XMLElement* joint_element = raw->robot->FirstChildElement("joint");
   for (const auto& raw_joint : raw->joints) {
-    const urdf::Joint& uj = *urdf_model.joints_.at(raw_joint.name);
-    JointInfo joint;
-    joint.name = raw_joint.name;
-    joint.line = raw_joint.line;
-    joint.type = to_joint_type(uj.type);
-    joint.parent_link = uj.parent_link_name;
-    joint.child_link = uj.child_link_name;
-    joint.origin = to_kdl(uj.parent_to_joint_origin_transform);
-    // urdfdom reads <axis> only for movable joints and leaves (0 0 0) on the others; keep
-    // what the file says (URDF default 1 0 0), so that a joint turning fixed changes no axis.
-    joint.axis = to_kdl(uj.axis);
-    if (!joint.movable())
-      joint.axis = raw_joint.axis ? KDL::Vector((*raw_joint.axis)[0], (*raw_joint.axis)[1], (*raw_joint.axis)[2])
-                                  : KDL::Vector(1, 0, 0);
-    if (uj.limits) {
-      joint.has_limits = true;
-      joint.lower = uj.limits->lower;
-      joint.upper = uj.limits->upper;
-      joint.velocity_limit = uj.limits->velocity;
-      joint.effort_limit = uj.limits->effort;
-    }
-    // As written; the model rules check the master and resolve chained mimics.
-    if (uj.mimic)
-      joint.mimic = JointMimic{uj.mimic->joint_name, uj.mimic->multiplier, uj.mimic->offset,
-                               uj.mimic->joint_name, uj.mimic->multiplier, uj.mimic->offset};
+    JointInfo joint = read_joint(joint_element, raw_joint);
     model.links[model.link_by_name.at(joint.child_link)].parent_joint = joint.name;
     model.links[model.link_by_name.at(joint.parent_link)].child_joints.push_back(joint.name);
     model.joint_by_name.emplace(joint.name, model.joints.size());
     model.joints.push_back(std::move(joint));
+    joint_element = joint_element->NextSiblingElement("joint");
   }
-  model.root_link = urdf_model.getRoot()->name;
-  (void)text;
+  // check_raw found exactly one link without a parent.
+  model.root_link = std::find_if(model.links.begin(), model.links.end(), [](const LinkInfo& link) {
+                      return link.parent_joint.empty();
+                    })->name;
   return model;
 }
 
@@ -598,7 +664,7 @@ UrdfModel load_urdf(std::string_view text, const std::string& source) {
   Diagnostics diagnostics;
   auto model = analyse_urdf(text, source, diagnostics);
   if (const Diagnostic* d = diagnostics.first_error()) {
-    if (d->code == "xml-syntax" || d->code == "not-urdf" || d->code == "urdfdom") throw ParseError(d->where, d->message);
+    if (d->code == "xml-syntax" || d->code == "not-urdf") throw ParseError(d->where, d->message);
     throw ModelError(d->where, d->message);
   }
   return std::move(*model);

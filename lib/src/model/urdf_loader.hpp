@@ -1,6 +1,7 @@
 #pragma once
 // Internal: reading a URDF into rmodel's link/joint tables and a KDL::Tree.
-// urdfdom and tinyxml2 are used only behind this header.
+// tinyxml2 is used only behind this header. The values are read as urdfdom 3 reads them
+// (docs/design.md, "Parsers"); urdfdom itself is the tests' oracle, not linked.
 
 #include <memory>
 #include <optional>
@@ -38,7 +39,8 @@ std::unique_ptr<KDL::Tree> build_kdl_tree(const UrdfModel& model);
 KDL::Rotation rotation_from_quaternion(double x, double y, double z, double w);
 
 /// Reads a URDF, collecting every problem found (XML syntax, duplicates, dangling links,
-/// several parents, loops, roots, missing limits, zero axes, geometry, what urdfdom rejects).
+/// several parents, loops, roots, missing limits, zero axes, geometry, malformed numbers,
+/// attributes urdfdom requires).
 /// Returns the model when no error was found. With `inertials`, also runs check_inertials
 /// (inertial_check.hpp) on the document it read, into `inertials`: `check` reads the text once.
 std::optional<UrdfModel> analyse_urdf(std::string_view text, const std::string& source, Diagnostics& out,
