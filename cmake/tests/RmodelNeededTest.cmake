@@ -3,7 +3,8 @@
 # "Start-up"): not the libraries only ROS logs need (zstd, lz4, bzip2, SQLite:
 # lib/src/io/ros/lazy_libraries.cpp opens them when a log needs them), not KDL
 # (lib/src/base/lazy_kdl.cpp opens it when a run asks for the KDL tree), not fmt (compiled in,
-# header-only).
+# header-only), not urdfdom (rmodel reads URDFs itself). And the command's RUNPATH has no
+# empty entry, which the dynamic loader takes for the working directory.
 #   -DLIBRARY -DPROGRAM -DREADELF
 cmake_minimum_required(VERSION 3.25)
 include(${CMAKE_CURRENT_LIST_DIR}/RmodelScriptTest.cmake)
@@ -25,8 +26,20 @@ foreach(binary IN ITEMS "${LIBRARY}" "${PROGRAM}")
     if(entry MATCHES "libfmt\\.so")
       message(FATAL_ERROR "${binary} links ${CMAKE_MATCH_0}, which is compiled in: ${entry}")
     endif()
+    if(entry MATCHES "lib(urdfdom_model|console_bridge|tinyxml)\\.so")
+      message(FATAL_ERROR "${binary} links ${CMAKE_MATCH_0}, which it does not use: ${entry}")
+    endif()
   endforeach()
   message(STATUS "${binary}: ${needed}")
+  if(dynamic MATCHES "\\((RUNPATH|RPATH)\\)[^[]*\\[([^]\n]*)\\]")
+    set(kind "${CMAKE_MATCH_1}")
+    set(search_path "${CMAKE_MATCH_2}")
+    if(search_path MATCHES "^:|::|:$" OR search_path STREQUAL "")
+      message(FATAL_ERROR "${binary} has an empty entry in its ${kind} [${search_path}]: the dynamic "
+                          "loader searches the working directory for every library")
+    endif()
+    message(STATUS "${binary}: ${kind} ${search_path}")
+  endif()
 endforeach()
 
 # And at run time: what the dynamic loader opens (LD_DEBUG=libs) for `rmodel --version` and
@@ -42,7 +55,7 @@ foreach(arguments IN ITEMS "--version" "index;--sample;neck_pitch")
   if(NOT initialised MATCHES "librmodel")
     message(FATAL_ERROR "LD_DEBUG=libs shows no librmodel being initialised:\n${loads}")
   endif()
-  if(initialised MATCHES "lib(zstd|lz4|bz2|sqlite3|fmt|orocos-kdl)[^/;]*\\.so")
+  if(initialised MATCHES "lib(zstd|lz4|bz2|sqlite3|fmt|orocos-kdl|urdfdom_model|console_bridge)[^/;]*\\.so|libtinyxml\\.so")
     message(FATAL_ERROR "${PROGRAM} ${arguments} loads ${CMAKE_MATCH_0}:\n${initialised}")
   endif()
   message(STATUS "${PROGRAM} ${arguments} initialises: ${initialised}")
