@@ -76,6 +76,7 @@ foreach(regex
     " \\./usr/bin/rmodel$"
     " \\./usr/${LIBDIR}/librmodel\\.so\\.${VERSION}$"
     " \\./usr/${LIBDIR}/librmodel\\.so\\.${soversion} -> librmodel\\.so\\.${VERSION}$"
+    " \\./usr/${LIBDIR}/rmodel-yaml-${VERSION}\\.so$"
     "^-.* \\./usr/share/doc/rmodel/copyright$"
     " \\./usr/share/man/man1/rmodel\\.1\\.gz$"
     " \\./usr/share/man/man1/rmodel-check\\.1\\.gz$"
@@ -157,7 +158,7 @@ string(REGEX REPLACE "^\n Depends: " "" depends_names "${depends}")
 string(REGEX REPLACE "\\([^)]*\\)" "" depends_names "${depends_names}")
 string(REGEX REPLACE "[ ]*[,|][ ]*" ";" depends_names "${depends_names}")
 string(STRIP "${depends_names}" depends_names)
-foreach(binary "${exe}" "${lib}")
+foreach(binary "${exe}" "${lib}" "${root}/usr/${LIBDIR}/rmodel-yaml-${VERSION}.so")
   run(COMMAND objdump -p "${binary}" OUTPUT dynamic)
   string(REGEX MATCHALL "NEEDED +[^ \n]+" needed "${dynamic}")
   run(COMMAND "${CMAKE_COMMAND}" -E env "LD_LIBRARY_PATH=${libdir}" ldd "${binary}" OUTPUT ldd)
@@ -199,4 +200,8 @@ run(COMMAND "${CMAKE_COMMAND}" -E env --unset=RMODEL_SHARE_DIR --unset=LD_LIBRAR
 run(COMMAND "${CMAKE_COMMAND}" -E env --unset=RMODEL_SHARE_DIR --unset=LD_LIBRARY_PATH "${exe}" info --sample
     -f json OUTPUT out)
 expect_in("${out}" "${root}/usr/share/rmodel/sample/pony.urdf")
+# A YAML file: librmodel opens its yaml plugin, found beside itself.
+run(COMMAND "${CMAKE_COMMAND}" -E env --unset=RMODEL_SHARE_DIR --unset=LD_LIBRARY_PATH "${exe}" joints --sample
+    --limits "${root}/usr/share/rmodel/examples/joint_limits.yaml" -f csv OUTPUT out)
+expect_in("${out}" "16,neck_pitch,revolute,head neck,head,-0.8,0.5,2,4,4,40")
 file(REMOVE_RECURSE "${WORK_DIR}")

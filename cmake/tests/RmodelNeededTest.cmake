@@ -3,8 +3,9 @@
 # "Start-up"): not the libraries only ROS logs need (zstd, lz4, bzip2, SQLite:
 # lib/src/io/ros/lazy_libraries.cpp opens them when a log needs them), not KDL
 # (lib/src/base/lazy_kdl.cpp opens it when a run asks for the KDL tree), not fmt (compiled in,
-# header-only), not urdfdom (rmodel reads URDFs itself). And the command's RUNPATH has no
-# empty entry, which the dynamic loader takes for the working directory.
+# header-only), not urdfdom (rmodel reads URDFs itself), not yaml-cpp (src/base/yaml_tree.cpp
+# opens rmodel's yaml plugin, which links it, on the first YAML document). And the command's
+# RUNPATH has no empty entry, which the dynamic loader takes for the working directory.
 #   -DLIBRARY -DPROGRAM -DREADELF
 cmake_minimum_required(VERSION 3.25)
 include(${CMAKE_CURRENT_LIST_DIR}/RmodelScriptTest.cmake)
@@ -26,7 +27,7 @@ foreach(binary IN ITEMS "${LIBRARY}" "${PROGRAM}")
     if(entry MATCHES "libfmt\\.so")
       message(FATAL_ERROR "${binary} links ${CMAKE_MATCH_0}, which is compiled in: ${entry}")
     endif()
-    if(entry MATCHES "lib(urdfdom_model|console_bridge|tinyxml)\\.so")
+    if(entry MATCHES "lib(urdfdom_model|console_bridge|tinyxml|yaml-cpp)\\.so")
       message(FATAL_ERROR "${binary} links ${CMAKE_MATCH_0}, which it does not use: ${entry}")
     endif()
   endforeach()
@@ -55,7 +56,7 @@ foreach(arguments IN ITEMS "--version" "index;--sample;neck_pitch")
   if(NOT initialised MATCHES "librmodel")
     message(FATAL_ERROR "LD_DEBUG=libs shows no librmodel being initialised:\n${loads}")
   endif()
-  if(initialised MATCHES "lib(zstd|lz4|bz2|sqlite3|fmt|orocos-kdl|urdfdom_model|console_bridge)[^/;]*\\.so|libtinyxml\\.so")
+  if(initialised MATCHES "lib(zstd|lz4|bz2|sqlite3|fmt|orocos-kdl|urdfdom_model|console_bridge|yaml-cpp)[^/;]*\\.so|libtinyxml\\.so")
     message(FATAL_ERROR "${PROGRAM} ${arguments} loads ${CMAKE_MATCH_0}:\n${initialised}")
   endif()
   message(STATUS "${PROGRAM} ${arguments} initialises: ${initialised}")
@@ -66,4 +67,14 @@ execute_process(COMMAND ${CMAKE_COMMAND} -E env LD_DEBUG=libs "${PROGRAM}" fk --
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE loads)
 if(NOT rc EQUAL 0 OR NOT loads MATCHES "calling init: [^\n]*liborocos-kdl")
   message(FATAL_ERROR "${PROGRAM} fk --sample did not open KDL (${rc}):\n${out}\n${loads}")
+endif()
+
+# And a YAML file opens the yaml plugin (and through it yaml-cpp), found beside librmodel.
+set(limits "${CMAKE_CURRENT_BINARY_DIR}/needed-test-limits.yaml")
+file(WRITE "${limits}" "joint_limits:\n  neck_pitch:\n    has_jerk_limits: true\n    max_jerk: 40\n")
+execute_process(COMMAND ${CMAKE_COMMAND} -E env LD_DEBUG=libs "${PROGRAM}" joints --sample --limits "${limits}" -f csv
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE loads)
+file(REMOVE "${limits}")
+if(NOT rc EQUAL 0 OR NOT loads MATCHES "calling init: [^\n]*rmodel-yaml-[^\n]*\\.so" OR NOT out MATCHES ",40\n")
+  message(FATAL_ERROR "${PROGRAM} joints --limits did not open the yaml plugin (${rc}):\n${out}\n${loads}")
 endif()

@@ -5,10 +5,10 @@
 #include <cmath>
 
 #include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
 
 #include "rmodel/error.hpp"
 #include "rmodel/file.hpp"
+#include "base/yaml_tree.hpp"
 
 namespace rmodel {
 
@@ -20,30 +20,30 @@ const JointLimitsSpec* JointLimitsFile::find(std::string_view joint) const noexc
 
 namespace {
 
-int line_of(const YAML::Node& node) { return node.Mark().line >= 0 ? node.Mark().line + 1 : 0; }
+using detail::YamlNode;
 
 class LimitsReader {
 public:
   explicit LimitsReader(const std::string& source) { out_.source = source; }
 
   JointLimitsFile read(std::string_view text) {
-    YAML::Node root;
+    YamlNode root;
     try {
-      root = YAML::Load(std::string(text));
-    } catch (const YAML::Exception& e) {
-      fail(e.mark.line >= 0 ? e.mark.line + 1 : 0, fmt::format("malformed YAML: {}", e.msg));
+      root = detail::load_yaml(text);
+    } catch (const detail::YamlSyntaxError& e) {
+      fail(e.line, fmt::format("malformed YAML: {}", e.message));
     }
-    if (!root.IsMap() || !root["joint_limits"])
+    if (!root.is_map() || !root.find("joint_limits"))
       fail(1, "expected a map with a 'joint_limits' key (MoveIt joint_limits.yaml)");
-    for (const auto& item : root) {
-      const std::string key = item.first.as<std::string>();
-      if (key != "joint_limits" && key != "default_velocity_scaling_factor" &&
-          key != "default_acceleration_scaling_factor")
-        warn(line_of(item.first), fmt::format("ignored key '{}'", key));
+    for (const auto& [key, value] : root.entries) {
+      const std::string name = key_name(key);
+      if (name != "joint_limits" && name != "default_velocity_scaling_factor" &&
+          name != "default_acceleration_scaling_factor")
+        warn(key.line, fmt::format("ignored key '{}'", name));
     }
-    const YAML::Node limits = root["joint_limits"];
-    if (!limits.IsMap()) fail(line_of(limits), "'joint_limits' must map joint names to their limits");
-    for (const auto& item : limits) joint(item.first, item.second);
+    const YamlNode& limits = *root.find("joint_limits");
+    if (!limits.is_map()) fail(limits.line, "'joint_limits' must map joint names to their limits");
+    for (const auto& [key, value] : limits.entries) joint(key, value);
     return std::move(out_);
   }
 
@@ -55,33 +55,32 @@ private:
     out_.warnings.push_back({Severity::warning, {out_.source, line}, "limits-ignored", std::move(message)});
   }
 
-  double number(const YAML::Node& node, const std::string& owner, const std::string& key, bool positive) const {
-    double v = 0;
-    try {
-      v = node.as<double>();
-    } catch (const YAML::Exception&) {
-      fail(line_of(node), fmt::format("{}: {} is not a number", owner, key));
-    }
+  /// A key as yaml-cpp's as<std::string>() reads it; a sequence or a map is no name.
+  std::string key_name(const YamlNode& key) const {
+    if (!key.as_string) fail(key.line, "a key must be a name, not a sequence or a map");
+    return *key.as_string;
+  }
+
+  double number(const YamlNode& node, const std::string& owner, const std::string& key, bool positive) const {
+    if (!node.as_double) fail(node.line, fmt::format("{}: {} is not a number", owner, key));
+    const double v = *node.as_double;
     if (!std::isfinite(v) || (positive && v <= 0))
-      fail(line_of(node), fmt::format("{}: {} = {} must be a {}finite number", owner, key, v, positive ? "positive " : ""));
+      fail(node.line, fmt::format("{}: {} = {} must be a {}finite number", owner, key, v, positive ? "positive " : ""));
     return v;
   }
 
-  bool flag(const YAML::Node& node, const std::string& owner, const std::string& key) const {
-    try {
-      return node.as<bool>();
-    } catch (const YAML::Exception&) {
-      fail(line_of(node), fmt::format("{}: {} must be true or false", owner, key));
-    }
+  bool flag(const YamlNode& node, const std::string& owner, const std::string& key) const {
+    if (!node.as_bool) fail(node.line, fmt::format("{}: {} must be true or false", owner, key));
+    return *node.as_bool;
   }
 
-  void joint(const YAML::Node& key, const YAML::Node& value) {
+  void joint(const YamlNode& key, const YamlNode& value) {
     JointLimitsSpec spec;
-    spec.joint = key.as<std::string>();
-    spec.line = line_of(key);
+    spec.joint = key_name(key);
+    spec.line = key.line;
     const std::string owner = fmt::format("joint '{}'", spec.joint);
     if (out_.find(spec.joint)) fail(spec.line, fmt::format("{} is given twice", owner));
-    if (!value.IsMap()) fail(spec.line, fmt::format("{}: expected a map of limits", owner));
+    if (!value.is_map()) fail(spec.line, fmt::format("{}: expected a map of limits", owner));
     // kind → (flag, value keys); a value counts only when its flag is true.
     struct Kind {
       const char* flag;
@@ -92,28 +91,28 @@ private:
                                             {"has_acceleration_limits", {"max_acceleration"}},
                                             {"has_jerk_limits", {"max_jerk"}},
                                             {"has_effort_limits", {"max_effort"}}};
-    for (const auto& item : value) {
-      const std::string k = item.first.as<std::string>();
+    for (const auto& [item_key, item_value] : value.entries) {
+      const std::string k = key_name(item_key);
       bool known = k == "has_soft_limits" || k == "k_position" || k == "k_velocity" || k == "soft_lower_limit" ||
                    k == "soft_upper_limit" || k == "angle_wraparound";
       for (const auto& kind : kinds) {
         known = known || k == kind.flag;
         for (const char* v : kind.values) known = known || k == v;
       }
-      if (!known) warn(line_of(item.first), fmt::format("{}: ignored key '{}'", owner, k));
+      if (!known) warn(item_key.line, fmt::format("{}: ignored key '{}'", owner, k));
     }
     for (const auto& kind : kinds) {
-      const YAML::Node f = value[kind.flag];
-      const bool on = f && flag(f, owner, kind.flag);
+      const YamlNode* f = value.find(kind.flag);
+      const bool on = f && flag(*f, owner, kind.flag);
       for (const char* v : kind.values) {
-        const YAML::Node n = value[v];
+        const YamlNode* n = value.find(v);
         if (!n) continue;
         if (!on) {
-          warn(line_of(n), fmt::format("{}: {} ignored, {} is {}", owner, v, kind.flag, f ? "false" : "not given"));
+          warn(n->line, fmt::format("{}: {} ignored, {} is {}", owner, v, kind.flag, f ? "false" : "not given"));
           continue;
         }
         const bool position = std::string_view(kind.flag) == "has_position_limits";
-        const double x = number(n, owner, v, !position);
+        const double x = number(*n, owner, v, !position);
         const std::string_view name = v;
         if (name == "min_position") spec.min_position = x;
         else if (name == "max_position") spec.max_position = x;
@@ -122,8 +121,8 @@ private:
         else if (name == "max_jerk") spec.max_jerk = x;
         else spec.max_effort = x;
       }
-      if (on && !value[kind.values.front()] && kind.values.size() == 1)
-        fail(line_of(f), fmt::format("{}: {} is true but {} is not given", owner, kind.flag, kind.values.front()));
+      if (on && !value.find(kind.values.front()) && kind.values.size() == 1)
+        fail(f->line, fmt::format("{}: {} is true but {} is not given", owner, kind.flag, kind.values.front()));
     }
     if (spec.min_position.has_value() != spec.max_position.has_value())
       fail(spec.line, fmt::format("{}: has_position_limits needs both min_position and max_position", owner));

@@ -16,13 +16,13 @@
 #include <optional>
 #include <unordered_map>
 
-#include <yaml-cpp/yaml.h>
 
 #include "rmodel/error.hpp"
 #include "rmodel/file.hpp"
 #include "rmodel/package_path.hpp"
 #include "rmodel/suggest.hpp"
 #include "rmodel/xacro.hpp"
+#include "base/yaml_tree.hpp"
 #include "xacro/document.hpp"
 #include "xacro/expression.hpp"
 
@@ -1210,25 +1210,26 @@ private:
   std::size_t steps_ = 0;
 };
 
-Value from_yaml(const YAML::Node& node, int depth) {
+Value from_yaml(const detail::YamlNode& node, int depth) {
   if (depth > 200) throw EvalError{"YAML nested too deeply"};
-  switch (node.Type()) {
-    case YAML::NodeType::Null:
-    case YAML::NodeType::Undefined: return Value::none();
-    case YAML::NodeType::Sequence: {
+  using Type = detail::YamlNode::Type;
+  switch (node.type) {
+    case Type::null:
+    case Type::undefined: return Value::none();
+    case Type::sequence: {
       List items;
-      for (const auto& child : node) items.push_back(from_yaml(child, depth + 1));
+      for (const auto& child : node.items) items.push_back(from_yaml(child, depth + 1));
       return Value::list(std::move(items));
     }
-    case YAML::NodeType::Map: {
+    case Type::map: {
       Dict d;
-      for (const auto& kv : node) d.emplace_back(from_yaml(kv.first, depth + 1), from_yaml(kv.second, depth + 1));
+      for (const auto& [key, value] : node.entries) d.emplace_back(from_yaml(key, depth + 1), from_yaml(value, depth + 1));
       return Value::dictionary(std::move(d));
     }
-    case YAML::NodeType::Scalar: break;
+    case Type::scalar: break;
   }
-  const std::string& s = node.Scalar();
-  const std::string& tag = node.Tag();
+  const std::string& s = node.scalar;
+  const std::string& tag = node.tag;
   if (const auto factor = unit_factor(tag)) {
     UnitHost host;
     const Value v = evaluate(*parse_expression(s), host);
@@ -1255,11 +1256,11 @@ Value Processor::load_yaml(const std::string& file) {
     throw EvalError{std::string("load_yaml: ") + e.what()};
   }
   if (std::find(files_.begin(), files_.end(), path) == files_.end()) files_.push_back(path);
-  YAML::Node root;
+  detail::YamlNode root;
   try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw EvalError{"load_yaml: " + path + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg};
+    root = detail::load_yaml(text);
+  } catch (const detail::YamlSyntaxError& e) {
+    throw EvalError{"load_yaml: " + path + ":" + std::to_string(e.line) + ": malformed YAML: " + e.message};
   }
   Value v = from_yaml(root, 0);
   yaml_cache_.emplace(path, v);
@@ -1294,8 +1295,6 @@ XacroResult expand_xacro_string(std::string_view text, const std::string& name, 
     return processor.run(text, name);
   } catch (const xacro::EvalError& e) {
     throw ParseError({name, 0}, e.message);
-  } catch (const YAML::Exception& e) {
-    throw ParseError({name, 0}, std::string("YAML: ") + e.what());
   } catch (const std::filesystem::filesystem_error& e) {
     throw IoError(name, e.what());
   }

@@ -71,6 +71,10 @@ TEST(JointLimitsYaml, MalformedIsAParseErrorWithLine) {
                              "has_acceleration_limits is true but max_acceleration is not given", 3},
                         Case{"joint_limits:\n  a:\n    has_velocity_limits: maybe\n", "must be true or false", 3},
                         Case{"limits: {}\n", "expected a map with a 'joint_limits' key", 1},
+                        Case{"joint_limits:\n  ? [a, b]\n  : {}\n", "a key must be a name", 2},
+                        Case{"joint_limits:\n  a:\n    has_jerk_limits: true\n    max_jerk: [1]\n",
+                             "joint 'a': max_jerk is not a number", 4},
+                        Case{"joint_limits:\n  a:\n    has_jerk_limits: ~\n", "must be true or false", 3},
                         Case{"joint_limits: [\n", "malformed YAML", 0}}) {
     try {
       (void)parse_joint_limits(c.text, "bad.yaml");

@@ -1,0 +1,51 @@
+// load_yaml: the plugin, opened on the first YAML document read (base/yaml_tree.hpp says
+// why). It lies beside the librmodel that is running, in the build tree as once installed,
+// and belongs to that version of librmodel (its name says which). The sanitizer build's
+// static library has the plugin's code compiled in instead.
+#include "base/yaml_tree.hpp"
+
+#include <dlfcn.h>
+
+#include <atomic>
+#include <string>
+
+#include "base/lazy_library.hpp"
+
+namespace rmodel::detail {
+namespace {
+
+#ifndef RMODEL_YAML_LINKED
+/// The plugin's path: librmodel's directory (from the dynamic loader) and the plugin's name.
+const std::string& plugin_path() {
+  static const std::string path = [] {
+    Dl_info self{};
+    std::string directory;
+    if (dladdr(reinterpret_cast<void*>(&load_yaml), &self) != 0 && self.dli_fname != nullptr) {
+      directory = self.dli_fname;
+      const auto slash = directory.rfind('/');
+      directory.erase(slash == std::string::npos ? 0 : slash + 1);
+    }
+    return directory + RMODEL_YAML_PLUGIN;
+  }();
+  return path;
+}
+#endif
+
+}  // namespace
+
+YamlNode load_yaml(std::string_view text) {
+  using Load = int(const char*, std::size_t, YamlNode*, YamlSyntaxError*);
+#ifdef RMODEL_YAML_LINKED
+  Load* load = &rmodel_yaml_load;
+#else
+  static LazyLibrary plugin(plugin_path().c_str(), "read YAML files");
+  static std::atomic<Load*> cache{nullptr};
+  Load* load = resolve_lazily(plugin, cache, "rmodel_yaml_load");
+#endif
+  YamlNode root;
+  YamlSyntaxError error;
+  if (load(text.data(), text.size(), &root, &error) != 0) throw error;
+  return root;
+}
+
+}  // namespace rmodel::detail
