@@ -3,7 +3,8 @@
 # "Start-up"): not the libraries only ROS logs need (zstd, lz4, bzip2, SQLite:
 # lib/src/io/ros/lazy_libraries.cpp opens them when a log needs them), not KDL
 # (lib/src/base/lazy_kdl.cpp opens it when a run asks for the KDL tree), not fmt (compiled in,
-# header-only), not urdfdom (rmodel reads URDFs itself), not yaml-cpp (src/base/yaml_tree.cpp
+# header-only), not tinyxml2 (lib/src/base/lazy_tinyxml2.cpp opens it on the first XML
+# document), not urdfdom (rmodel reads URDFs itself), not yaml-cpp (src/base/yaml_tree.cpp
 # opens rmodel's yaml plugin, which links it, on the first YAML document). And the command's
 # RUNPATH has no empty entry, which the dynamic loader takes for the working directory.
 #   -DLIBRARY -DPROGRAM -DREADELF
@@ -27,7 +28,7 @@ foreach(binary IN ITEMS "${LIBRARY}" "${PROGRAM}")
     if(entry MATCHES "libfmt\\.so")
       message(FATAL_ERROR "${binary} links ${CMAKE_MATCH_0}, which is compiled in: ${entry}")
     endif()
-    if(entry MATCHES "lib(urdfdom_model|console_bridge|tinyxml|yaml-cpp)\\.so")
+    if(entry MATCHES "lib(urdfdom_model|console_bridge|tinyxml|tinyxml2|yaml-cpp)\\.so")
       message(FATAL_ERROR "${binary} links ${CMAKE_MATCH_0}, which it does not use: ${entry}")
     endif()
   endforeach()
@@ -58,6 +59,9 @@ foreach(arguments IN ITEMS "--version" "index;--sample;neck_pitch")
   endif()
   if(initialised MATCHES "lib(zstd|lz4|bz2|sqlite3|fmt|orocos-kdl|urdfdom_model|console_bridge|yaml-cpp)[^/;]*\\.so|libtinyxml\\.so")
     message(FATAL_ERROR "${PROGRAM} ${arguments} loads ${CMAKE_MATCH_0}:\n${initialised}")
+  endif()
+  if(arguments STREQUAL "--version" AND initialised MATCHES "libtinyxml2")
+    message(FATAL_ERROR "${PROGRAM} --version loads tinyxml2, which it opens when it reads XML:\n${initialised}")
   endif()
   message(STATUS "${PROGRAM} ${arguments} initialises: ${initialised}")
 endforeach()
