@@ -218,6 +218,16 @@ int main(int argc, char** argv) {
   if (argc >= 3 && std::string_view(argv[1]) == "__complete")
     return complete_names(argv[2], std::vector<std::string>(argv + 3, argv + argc));
 
+  // `rmodel --version` alone, which scripts run to learn what they run, is answered before
+  // the command tree is built: building it and CLI11's parse are most of the command's own
+  // start-up (docs/design.md, "Start-up"). Any other use of the flag goes through CLI11,
+  // which prints the same text (CliShipping.VersionFlagAloneIsTheParsersAnswer).
+  if (argc == 2 && (std::string_view(argv[1]) == "--version" || std::string_view(argv[1]) == "-V")) {
+    std::fputs(version_text().c_str(), stdout);
+    std::fputc('\n', stdout);
+    return guarded(false, [] { return kOk; });
+  }
+
   const auto tree = build_app(tree_scope(argc, argv));
   CLI::App& app = *tree->app;
   try {

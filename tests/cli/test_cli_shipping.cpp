@@ -167,6 +167,23 @@ TEST(CliVersion, FlagAndCommandAgree) {
   EXPECT_EQ(text.out, flag.out);
 }
 
+TEST(CliShipping, VersionFlagAloneIsTheParsersAnswer) {
+  // `rmodel --version` alone is answered before the command tree is built (main.cpp); with
+  // another flag CLI11 answers. Both print the same, byte for byte, and exit 0.
+  const auto alone = run_rmodel({"--version"});
+  const auto short_flag = run_rmodel({"-V"});
+  const auto parsed = run_rmodel({"--color", "never", "--version"});
+  const auto parsed_short = run_rmodel({"--debug", "-V"});
+  for (const auto* r : {&alone, &short_flag, &parsed, &parsed_short}) {
+    EXPECT_EQ(r->exit_code, 0);
+    EXPECT_EQ(r->err, "");
+  }
+  EXPECT_EQ(alone.out.substr(0, 7), "rmodel ");
+  EXPECT_EQ(alone.out, parsed.out);
+  EXPECT_EQ(short_flag.out, parsed.out);
+  EXPECT_EQ(parsed_short.out, parsed.out);
+}
+
 TEST(CliGenerate, ManPagesOnePerCommandAndCleanRoff) {
   TempDir tmp;
   const auto r = run_rmodel({"--generate", "man", tmp.path.string()});
