@@ -359,7 +359,13 @@ void check_numbers(const RawUrdf& raw, const std::string& source, Diagnostics& o
     if (!text) return std::nullopt;
     const auto value = urdf_number(text);
     if (!value || !finite(*value)) {
-      bad(element, owner, fmt::format("<{} {}=\"{}\"> is not a finite number", element->Name(), name, text));
+      // A number followed by white space is the one way of writing it that looks right.
+      std::string_view trimmed = text;
+      while (!trimmed.empty() && is_classic_space(trimmed.back())) trimmed.remove_suffix(1);
+      const bool trailing_space = trimmed.size() != std::string_view(text).size() && urdf_number(trimmed);
+      bad(element, owner,
+          fmt::format("<{} {}=\"{}\"> is not a finite number{}", element->Name(), name, text,
+                      trailing_space ? " (URDF readers refuse white space after it)" : ""));
       return std::nullopt;
     }
     return *value;

@@ -357,5 +357,15 @@ TEST(UrdfReader, AnIncompleteInertialIsReadAsRosReadsItWithAWarning) {
   EXPECT_TRUE(arm->inertial->inertia.isZero(0.0));
 }
 
+TEST(UrdfReader, ANumberWithASpaceAfterItIsRefusedSayingWhy) {
+  const std::string text = two_links("<limit lower=\"-1\" upper=\"1 \" effort=\"2\" velocity=\"3\"/>", "", "revolute");
+  ASSERT_EQ(urdfdom(text), nullptr);  // urdfdom refuses it too
+  const Diagnostics found = check_model_text(text, "arm.urdf", nullptr, "");
+  ASSERT_EQ(found.count(Severity::error), 1U);
+  EXPECT_EQ(found.items.front().code, "bad-number");
+  EXPECT_EQ(found.items.front().message,
+            "joint 'j': <limit upper=\"1 \"> is not a finite number (URDF readers refuse white space after it)");
+}
+
 }  // namespace
 }  // namespace rmodel
