@@ -9,6 +9,9 @@
 
 #include <bit>
 #include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
 #include <memory>
 #include <random>
 #include <string>
@@ -157,6 +160,31 @@ TEST(UrdfReader, FixtureRobotsAreReadAsUrdfdomReadsThem) {
     const std::string text = read_file(fixture(robot));
     expect_read_as_urdfdom(text, Model::from_urdf_string(text, robot));
   }
+}
+
+TEST(UrdfReader, RobotsOfACorpusAreReadAsUrdfdomReadsThem) {
+  // RMODEL_URDF_CORPUS=DIR: every *.urdf of DIR, e.g. a checkout of example-robot-data's
+  // robots or of a workspace's descriptions. rmodel never accepts what urdfdom refuses, and
+  // reads every value of what both accept as urdfdom does.
+  const char* corpus = std::getenv("RMODEL_URDF_CORPUS");
+  if (corpus == nullptr || *corpus == '\0') GTEST_SKIP() << "set RMODEL_URDF_CORPUS=DIR to compare the URDFs of DIR";
+  int compared = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(corpus)) {
+    if (entry.path().extension() != ".urdf") continue;
+    SCOPED_TRACE(entry.path().string());
+    const std::string text = read_file(entry.path());
+    std::string error;
+    const auto ours = rmodel_read(text, &error);
+    const bool theirs = urdfdom(text) != nullptr;
+    if (ours) {
+      EXPECT_TRUE(theirs) << "rmodel accepts what urdfdom refuses";
+      if (theirs) expect_read_as_urdfdom(text, *ours), ++compared;
+    } else if (theirs) {
+      std::cout << "[ note     ] " << entry.path().filename().string() << ": refused by rmodel only: " << error << "\n";
+    }
+  }
+  std::cout << "[ note     ] " << compared << " robots compared value by value\n";
+  EXPECT_GT(compared, 0);
 }
 
 /// A two-link robot whose joint (continuous: no <limit> needed) carries `joint_extra` and
