@@ -66,9 +66,11 @@ void check_one_inertial(const tinyxml2::XMLElement* inertial, const std::string&
   const Eigen::Vector3d principal = eigen.eigenvalues();  // ascending
   const double scale = principal.cwiseAbs().maxCoeff();
   if (!(principal(0) > 1e-12 * scale)) {
+    // Shown as 0 within the solver's rounding: (0, 0, 3e-06), not (-1.28198e-22, 2.22045e-22, 3e-06).
+    auto moment = [&](int k) { return short_number(std::abs(principal(k)) <= 1e-12 * scale ? 0.0 : principal(k)); };
     out.add(Severity::error, {source, inertia_line}, "inertia-not-positive",
             fmt::format("link '{}': <inertia> is not positive definite: principal moments {}, {}, {} kg·m²", link,
-                        short_number(principal(0)), short_number(principal(1)), short_number(principal(2))));
+                        moment(0), moment(1), moment(2)));
     return;
   }
   static constexpr const char* kNames[3] = {"ixx", "iyy", "izz"};

@@ -79,6 +79,16 @@ TEST(ModelInertial, InertiaNotPositiveDefiniteIsAnErrorAtTheInertiaLine) {
   }
 }
 
+TEST(ModelInertial, ZeroMomentsAreShownAsZeroNotAsTheSolversRounding) {
+  // As several public robots write a placeholder link (example-robot-data's go1, b1, hyq,
+  // icub, anymal): every entry 1e-6, a matrix of rank one, whose zero moments the eigen
+  // solver gives as about ±1e-22.
+  const auto d = check(arm_urdf("1", "ixx=\"1e-6\" ixy=\"1e-6\" ixz=\"1e-6\" iyy=\"1e-6\" iyz=\"1e-6\" izz=\"1e-6\""));
+  const auto* e = find_code(d, "inertia-not-positive");
+  ASSERT_NE(e, nullptr) << listing(d);
+  EXPECT_EQ(e->message, "link 'arm': <inertia> is not positive definite: principal moments 0, 0, 3e-06 kg·m²");
+}
+
 TEST(ModelInertial, MomentsBreakingTheTriangleInequalityAreAnError) {
   // izz > ixx + iyy, and each of the other two.
   for (const char* inertia : {"ixx=\"0.01\" ixy=\"0\" ixz=\"0\" iyy=\"0.01\" iyz=\"0\" izz=\"0.03\"",
