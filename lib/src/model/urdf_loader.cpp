@@ -26,11 +26,13 @@ namespace {
 // values are read (read_joint, read_inertial).
 
 struct RawLink {
+  const tinyxml2::XMLElement* element = nullptr;
   std::string name;
   int line = 0;
 };
 
 struct RawJoint {
+  const tinyxml2::XMLElement* element = nullptr;
   std::string name;
   std::string type;
   std::string parent;
@@ -121,8 +123,6 @@ std::optional<std::array<double, 3>> urdf_vector3(std::string_view text) {
   return values;
 }
 
-std::optional<std::array<double, 3>> parse_xyz(const std::string& text) { return urdf_vector3(text); }
-
 /// Parses the XML and collects the raw tables. Returns nullopt (with a diagnostic) when the
 /// text is not XML with a <robot> root.
 std::optional<RawUrdf> read_raw(tinyxml2::XMLDocument& doc, std::string_view text, const std::string& source,
@@ -142,9 +142,10 @@ std::optional<RawUrdf> read_raw(tinyxml2::XMLDocument& doc, std::string_view tex
   raw.robot_name = attribute(robot, "name");
   raw.robot_line = robot->GetLineNum();
   for (auto* el = robot->FirstChildElement("link"); el; el = el->NextSiblingElement("link"))
-    raw.links.push_back({attribute(el, "name"), el->GetLineNum()});
+    raw.links.push_back({el, attribute(el, "name"), el->GetLineNum()});
   for (auto* el = robot->FirstChildElement("joint"); el; el = el->NextSiblingElement("joint")) {
     RawJoint j;
+    j.element = el;
     j.name = attribute(el, "name");
     j.type = attribute(el, "type");
     j.line = el->GetLineNum();
@@ -152,7 +153,7 @@ std::optional<RawUrdf> read_raw(tinyxml2::XMLDocument& doc, std::string_view tex
     j.child = attribute(el->FirstChildElement("child"), "link");
     j.has_limit = el->FirstChildElement("limit") != nullptr;
     if (auto* axis = el->FirstChildElement("axis")) {
-      j.axis = parse_xyz(attribute(axis, "xyz"));
+      j.axis = urdf_vector3(attribute(axis, "xyz"));
       j.axis_malformed = !j.axis.has_value();
     }
     raw.joints.push_back(std::move(j));
@@ -315,7 +316,7 @@ void check_geometry(const RawUrdf& raw, const std::string& source, Diagnostics& 
         };
         if (auto* origin = shape->FirstChildElement("origin")) {
           for (const char* attr : {"xyz", "rpy"})
-            if (origin->Attribute(attr) && !parse_xyz(attribute(origin, attr)))
+            if (origin->Attribute(attr) && !urdf_vector3(attribute(origin, attr)))
               bad(origin, fmt::format("origin {}=\"{}\" is not three numbers", attr, attribute(origin, attr)));
         }
         const tinyxml2::XMLElement* geometry = shape->FirstChildElement("geometry");
@@ -334,7 +335,7 @@ void check_geometry(const RawUrdf& raw, const std::string& source, Diagnostics& 
           if (!non_negative_number(attribute(g, "radius"))) bad(g, "sphere needs a non-negative radius");
         } else if (type == "mesh") {
           if (attribute(g, "filename").empty()) bad(g, "mesh needs a filename");
-          if (g->Attribute("scale") && !parse_xyz(attribute(g, "scale"))) bad(g, "mesh scale must be three numbers");
+          if (g->Attribute("scale") && !urdf_vector3(attribute(g, "scale"))) bad(g, "mesh scale must be three numbers");
         } else if (type != "capsule") {
           bad(g, fmt::format("has unknown geometry <{}>", type));
         }
@@ -373,7 +374,7 @@ void check_numbers(const RawUrdf& raw, const std::string& source, Diagnostics& o
   auto vector3 = [&](const tinyxml2::XMLElement* element, const char* name, const std::string& owner) {
     const char* text = element ? element->Attribute(name) : nullptr;
     if (!text) return;
-    const auto value = parse_xyz(text);
+    const auto value = urdf_vector3(text);
     if (!value || !std::all_of(value->begin(), value->end(), finite))
       bad(element, owner,
           fmt::format("<{} {}=\"{}\"> is not three finite numbers separated by spaces", element->Name(), name, text));
@@ -485,7 +486,12 @@ double read_number(const tinyxml2::XMLElement* element, const char* name, double
   return text ? urdf_number(text).value() : fallback;
 }
 
-Eigen::Matrix3d to_matrix(const KDL::Rotation& r);
+Eigen::Matrix3d to_matrix(const KDL::Rotation& r) {
+  Eigen::Matrix3d m;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) m(i, j) = r(i, j);
+  return m;
+}
 
 /// A link's <inertial> as urdfdom reads it. A missing <mass value> or <inertia> moment is an
 /// error for urdfdom that it does not act on (parseLink's result is not checked): the link
@@ -537,7 +543,8 @@ JointType to_joint_type(const std::string& type) {
 
 /// A <joint> as urdfdom reads it: the first <origin>, <limit> and <mimic>, with urdfdom's
 /// defaults (limits 0, multiplier 1, offset 0).
-JointInfo read_joint(const tinyxml2::XMLElement* element, const RawJoint& raw) {
+JointInfo read_joint(const RawJoint& raw) {
+  const tinyxml2::XMLElement* element = raw.element;
   JointInfo joint;
   joint.name = raw.name;
   joint.line = raw.line;
@@ -564,13 +571,6 @@ JointInfo read_joint(const tinyxml2::XMLElement* element, const RawJoint& raw) {
     joint.mimic = JointMimic{master, multiplier, offset, master, multiplier, offset};
   }
   return joint;
-}
-
-Eigen::Matrix3d to_matrix(const KDL::Rotation& r) {
-  Eigen::Matrix3d m;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) m(i, j) = r(i, j);
-  return m;
 }
 
 /// A URDF joint as a KDL joint. Floating and planar joints have no KDL equivalent; like
@@ -613,25 +613,21 @@ std::optional<UrdfModel> analyse_urdf(std::string_view text, const std::string& 
 
   UrdfModel model;
   model.robot_name = raw->robot_name;
-  const tinyxml2::XMLElement* link_element = raw->robot->FirstChildElement("link");
   for (const auto& raw_link : raw->links) {
     LinkInfo link;
     link.name = raw_link.name;
     link.line = raw_link.line;
-    if (const auto* inertial = link_element->FirstChildElement("inertial"))
+    if (const auto* inertial = raw_link.element->FirstChildElement("inertial"))
       link.inertial = read_inertial(inertial, link.name, source, out);
     model.link_by_name.emplace(link.name, model.links.size());
     model.links.push_back(std::move(link));
-    link_element = link_element->NextSiblingElement("link");
   }
-  const tinyxml2::XMLElement* joint_element = raw->robot->FirstChildElement("joint");
   for (const auto& raw_joint : raw->joints) {
-    JointInfo joint = read_joint(joint_element, raw_joint);
+    JointInfo joint = read_joint(raw_joint);
     model.links[model.link_by_name.at(joint.child_link)].parent_joint = joint.name;
     model.links[model.link_by_name.at(joint.parent_link)].child_joints.push_back(joint.name);
     model.joint_by_name.emplace(joint.name, model.joints.size());
     model.joints.push_back(std::move(joint));
-    joint_element = joint_element->NextSiblingElement("joint");
   }
   // check_raw found exactly one link without a parent.
   model.root_link = std::find_if(model.links.begin(), model.links.end(), [](const LinkInfo& link) {
