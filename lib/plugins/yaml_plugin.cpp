@@ -1,8 +1,9 @@
 // rmodel-yaml-<version>.so: yaml-cpp behind one C function, so that librmodel does not link
 // yaml-cpp (lib/src/base/yaml_tree.hpp says why). Built as a module beside librmodel; the
 // sanitizer build compiles it into the static library.
-#include <exception>
 #include <new>
+#include <optional>
+#include <string>
 
 #include <yaml-cpp/yaml.h>
 
@@ -14,13 +15,13 @@ using rmodel::detail::YamlNode;
 
 int line_of(const YAML::Mark& mark) { return mark.line >= 0 ? mark.line + 1 : 0; }
 
+/// node.as<T>() without its exception: as<T>() is YAML::convert<T>::decode, throwing where
+/// decode fails (an exception per string scalar asked for a number costs more than the parse).
 template <typename T>
 std::optional<T> converted(const YAML::Node& node) {
-  try {
-    return node.as<T>();
-  } catch (const YAML::Exception&) {
-    return std::nullopt;
-  }
+  T value{};
+  if (YAML::convert<T>::decode(node, value)) return value;
+  return std::nullopt;
 }
 
 /// The tree of `node`. Recursive: yaml-cpp refuses documents nested deeper than it can
@@ -41,7 +42,8 @@ YamlNode tree(const YAML::Node& node) {
     out.as_double = converted<double>(node);
     out.as_bool = converted<bool>(node);
   }
-  out.as_string = converted<std::string>(node);
+  // as<std::string>() reads a null as "null" before decoding.
+  out.as_string = node.IsNull() ? std::optional<std::string>("null") : converted<std::string>(node);
   if (node.IsSequence())
     for (const auto& item : node) out.items.push_back(tree(item));
   if (node.IsMap())

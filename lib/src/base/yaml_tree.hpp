@@ -7,6 +7,7 @@
 // and turns a document into this tree, with yaml-cpp's own conversions of each scalar. Used
 // by the joint limits (model/limits.cpp) and xacro's load_yaml (xacro/processor.cpp).
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
