@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -172,12 +173,18 @@ std::string usage_message(const CLI::ParseError& e, const CLI::App& root, int ar
       start = end + 1;
     }
     if (!parts.empty()) {
-      const std::string& first = parts.front();
-      if (first.size() > 1 && first.front() == '-') {
-        const std::string name = first.substr(0, first.find('='));
+      // An unknown option given a value (`--srdf robot.srdf`) leaves both unexpected, the
+      // value listed first: the option is the mistake to name.
+      auto is_option = [](const std::string& word) {
+        return word.size() > 1 && word.front() == '-' && !std::isdigit(static_cast<unsigned char>(word[1])) &&
+               word[1] != '.';
+      };
+      const auto option = std::find_if(parts.begin(), parts.end(), is_option);
+      if (option != parts.end()) {
+        const std::string name = option->substr(0, option->find('='));
         return fmt::format("{}unknown option '{}'{}", prefix, name, rmodel::did_you_mean(name, option_names(app)));
       }
-      return fmt::format("{}unexpected argument '{}'", prefix, first);
+      return fmt::format("{}unexpected argument '{}'", prefix, parts.front());
     }
   }
   if (const auto refusal = parse_not_in(what)) {

@@ -116,6 +116,10 @@ TEST(CliManners, UnknownOptionSuggestsTheCloseOne) {
   expect_usage_error(run_rmodel({"joints", "--sample", "--fromat=json"}), "did you mean '--format'?");
   expect_usage_error(run_rmodel({"joints", "--sample", "--zzzzzz"}), "unknown option '--zzzzzz'");
   expect_usage_error(run_rmodel({"joints", "--sample", "stray"}), "joints: unexpected argument 'stray'");
+  // An unknown option with a value: the option is named, not its value.
+  expect_usage_error(run_rmodel({"check", "--sample", "--srdf", "robot.srdf"}),
+                     "rmodel: error: check: unknown option '--srdf'");
+  expect_usage_error(run_rmodel({"joints", "--sample", "--fromat", "json"}), "did you mean '--format'?");
 }
 
 TEST(CliManners, EnumValuesByNameOnlyWithASuggestion) {
