@@ -4,27 +4,22 @@
 // static library has the plugin's code compiled in instead.
 #include "base/yaml_tree.hpp"
 
-#include <dlfcn.h>
-
 #include <atomic>
 #include <string>
 
 #include "base/lazy_library.hpp"
+#include "base/library_file.hpp"
 
 namespace rmodel::detail {
 namespace {
 
 #ifndef RMODEL_YAML_LINKED
-/// The plugin's path: librmodel's directory (from the dynamic loader) and the plugin's name.
+/// The plugin's path: librmodel's directory and the plugin's name.
 const std::string& plugin_path() {
   static const std::string path = [] {
-    Dl_info self{};
-    std::string directory;
-    if (dladdr(reinterpret_cast<void*>(&load_yaml), &self) != 0 && self.dli_fname != nullptr) {
-      directory = self.dli_fname;
-      const auto slash = directory.rfind('/');
-      directory.erase(slash == std::string::npos ? 0 : slash + 1);
-    }
+    std::string directory = library_file();
+    const auto slash = directory.rfind('/');
+    directory.erase(slash == std::string::npos ? 0 : slash + 1);
     return directory + RMODEL_YAML_PLUGIN;
   }();
   return path;

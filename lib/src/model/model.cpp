@@ -1,6 +1,5 @@
 #include "rmodel/model.hpp"
 
-#include <dlfcn.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "base/library_file.hpp"
 #include "model/model_impl.hpp"
 #include "model/xacro_source.hpp"
 #include "rmodel/error.hpp"
@@ -602,9 +602,6 @@ std::filesystem::path prefix_of(const std::filesystem::path& file, const std::fi
   return prefix;
 }
 
-/// An object inside librmodel, whose address dladdr maps to the library's file.
-const char kLibraryAnchor = 0;
-
 /// The installed data directory (share/rmodel) seen from an installed file in `relative_dir`.
 std::filesystem::path data_dir_from(const std::filesystem::path& installed_file, const char* relative_dir) {
   return prefix_of(installed_file, relative_dir) / RMODEL_INSTALL_DATADIR;
@@ -621,9 +618,8 @@ std::string sample_model_dir() {
   }
   // Installed: <prefix>/<libdir>/librmodel.so → <prefix>/share/rmodel/sample, whichever
   // program loaded the library, and wherever the prefix was moved (a .deb unpacked aside).
-  Dl_info info{};
-  if (dladdr(&kLibraryAnchor, &info) != 0 && info.dli_fname != nullptr) {
-    const fs::path library = fs::weakly_canonical(fs::path(info.dli_fname), ec);
+  if (const std::string file = detail::library_file(); !file.empty()) {
+    const fs::path library = fs::weakly_canonical(fs::path(file), ec);
     if (!ec) {
       fs::path p = data_dir_from(library, RMODEL_INSTALL_LIBDIR) / "sample";
       if (fs::is_directory(p, ec)) return p.string();
