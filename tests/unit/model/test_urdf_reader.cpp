@@ -221,6 +221,15 @@ void expect_same_verdict(const std::string& text, Verdicts& verdicts, bool incom
   if (ours) expect_read_as_urdfdom(text, *ours);
 }
 
+/// `origin` (the attributes of an <origin>) in a joint and in an inertial, both readers.
+void expect_same_verdict_on_origins(const std::string& origin, Verdicts& verdicts) {
+  expect_same_verdict(two_links(fmt::format("<origin {}/>", origin)), verdicts);
+  expect_same_verdict(two_links("", fmt::format("<inertial><origin {}/><mass value=\"2\"/><inertia ixx=\"3\" ixy=\"0.1\" "
+                                                "ixz=\"0.2\" iyy=\"4\" iyz=\"0.3\" izz=\"5\"/></inertial>",
+                                                origin)),
+                      verdicts);
+}
+
 /// Numbers written the ways people and programs write them, and the ways they go wrong.
 std::vector<std::string> written_numbers() {
   std::vector<std::string> texts = {
@@ -277,13 +286,7 @@ TEST(UrdfReader, VectorsAreRefusedOrReadAsUrdfdomDoes) {
     vectors.push_back(numbers[pick(random)] + separators[separator(random)] + numbers[pick(random)] +
                       separators[separator(random)] + numbers[pick(random)]);
   Verdicts verdicts;
-  for (const std::string& xyz : vectors) {
-    expect_same_verdict(two_links(fmt::format("<origin xyz=\"{}\"/>", xyz)), verdicts);
-    expect_same_verdict(two_links("", fmt::format("<inertial><origin xyz=\"{}\"/><mass value=\"1\"/>"
-                                                  "<inertia ixx=\"1\" ixy=\"0\" ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"1\"/></inertial>",
-                                                  xyz)),
-                        verdicts);
-  }
+  for (const std::string& xyz : vectors) expect_same_verdict_on_origins(fmt::format("xyz=\"{}\"", xyz), verdicts);
   EXPECT_GT(verdicts.accepted, 300);
   EXPECT_GT(verdicts.refused, 300);
 }
@@ -297,13 +300,8 @@ TEST(UrdfReader, RollPitchYawAreReadAsUrdfdomDoes) {
                                    "0 -1.5707963267948966 0", "1e-300 0 0", "-0 -0 -0", "1e10 1e10 1e10"};
   for (int i = 0; i < 300; ++i) rpys.push_back(fmt::format("{} {} {}", angle(random), angle(random), angle(random)));
   Verdicts verdicts;
-  for (const std::string& rpy : rpys) {
-    expect_same_verdict(two_links(fmt::format("<origin xyz=\"0 0 1\" rpy=\"{}\"/>", rpy)), verdicts);
-    expect_same_verdict(two_links("", fmt::format("<inertial><origin rpy=\"{}\"/><mass value=\"2\"/>"
-                                                  "<inertia ixx=\"3\" ixy=\"0.1\" ixz=\"0.2\" iyy=\"4\" iyz=\"0.3\" izz=\"5\"/></inertial>",
-                                                  rpy)),
-                        verdicts);
-  }
+  for (const std::string& rpy : rpys)
+    expect_same_verdict_on_origins(fmt::format("xyz=\"0 0 1\" rpy=\"{}\"", rpy), verdicts);
   EXPECT_EQ(verdicts.accepted, 2 * static_cast<int>(rpys.size()));
 }
 
