@@ -5,12 +5,14 @@
 # (lib/src/base/lazy_kdl.cpp opens it when a run asks for the KDL tree), not fmt (compiled in,
 # header-only), not tinyxml2 (lib/src/base/lazy_tinyxml2.cpp opens it on the first XML
 # document), not urdfdom (rmodel reads URDFs itself), not yaml-cpp (src/base/yaml_tree.cpp
-# opens rmodel's yaml plugin, which links it, on the first YAML document). And the command's
-# RUNPATH has no empty entry, which the dynamic loader takes for the working directory.
-#   -DLIBRARY -DPROGRAM -DREADELF
+# opens rmodel's yaml plugin, which links it, on the first YAML document). And no RUNPATH
+# has an empty entry, which the dynamic loader takes for the working directory.
+# LINKED_IN: the command has librmodel's code linked in (apps/CMakeLists.txt), so it neither
+# links nor loads librmodel.so, and needs no RUNPATH.
+#   -DLIBRARY -DPROGRAM -DREADELF -DLINKED_IN=ON|OFF
 cmake_minimum_required(VERSION 3.25)
 include(${CMAKE_CURRENT_LIST_DIR}/RmodelScriptTest.cmake)
-require_variables(LIBRARY PROGRAM READELF)
+require_variables(LIBRARY PROGRAM READELF LINKED_IN)
 
 foreach(binary IN ITEMS "${LIBRARY}" "${PROGRAM}")
   run(COMMAND "${READELF}" -d "${binary}" OUTPUT dynamic)
@@ -42,6 +44,14 @@ foreach(binary IN ITEMS "${LIBRARY}" "${PROGRAM}")
     endif()
     message(STATUS "${binary}: ${kind} ${search_path}")
   endif()
+  if(LINKED_IN AND binary STREQUAL PROGRAM)
+    if(needed MATCHES "librmodel")
+      message(FATAL_ERROR "${PROGRAM} links librmodel.so, whose code it has linked in: ${needed}")
+    endif()
+    if(dynamic MATCHES "\\((RUNPATH|RPATH)\\)")
+      message(FATAL_ERROR "${PROGRAM} has a ${CMAKE_MATCH_1}, though it links no library of its own:\n${dynamic}")
+    endif()
+  endif()
 endforeach()
 
 # And at run time: what the dynamic loader opens (LD_DEBUG=libs) for `rmodel --version` and
@@ -54,7 +64,9 @@ foreach(arguments IN ITEMS "--version" "index;--sample;neck_pitch")
     message(FATAL_ERROR "${PROGRAM} ${arguments} failed (${rc}):\n${out}\n${loads}")
   endif()
   string(REGEX MATCHALL "calling init: [^\n]*" initialised "${loads}")
-  if(NOT initialised MATCHES "librmodel")
+  if(LINKED_IN AND initialised MATCHES "librmodel")
+    message(FATAL_ERROR "${PROGRAM} ${arguments} loads librmodel.so, whose code it has linked in:\n${initialised}")
+  elseif(NOT LINKED_IN AND NOT initialised MATCHES "librmodel")
     message(FATAL_ERROR "LD_DEBUG=libs shows no librmodel being initialised:\n${loads}")
   endif()
   if(initialised MATCHES "lib(zstd|lz4|bz2|sqlite3|fmt|orocos-kdl|urdfdom_model|console_bridge|yaml-cpp)[^/;]*\\.so|libtinyxml\\.so")
@@ -73,7 +85,8 @@ if(NOT rc EQUAL 0 OR NOT loads MATCHES "calling init: [^\n]*liborocos-kdl")
   message(FATAL_ERROR "${PROGRAM} fk --sample did not open KDL (${rc}):\n${out}\n${loads}")
 endif()
 
-# And a YAML file opens the yaml plugin (and through it yaml-cpp), found beside librmodel.
+# And a YAML file opens the yaml plugin (and through it yaml-cpp), found beside librmodel
+# (or, from a command with librmodel's code linked in, in <prefix>/<libdir>).
 set(limits "${CMAKE_CURRENT_BINARY_DIR}/needed-test-limits.yaml")
 file(WRITE "${limits}" "joint_limits:\n  neck_pitch:\n    has_jerk_limits: true\n    max_jerk: 40\n")
 execute_process(COMMAND ${CMAKE_COMMAND} -E env LD_DEBUG=libs "${PROGRAM}" joints --sample --limits "${limits}" -f csv

@@ -2,12 +2,23 @@
 // Internal: where the running librmodel is, for what is installed beside it or relative to
 // it (the sample robot's data directory, the yaml plugin).
 
+#include <filesystem>
 #include <string>
 
 namespace rmodel::detail {
 
-/// The file of the librmodel in this process, as the dynamic loader opened it (dladdr); in a
-/// static build, the program's. Empty when the loader cannot tell.
-std::string library_file();
+/// The file librmodel's code runs from in this process.
+struct LibraryFile {
+  /// The shared library as the dynamic loader opened it (dladdr), or the program's own file
+  /// (/proc/self/exe). Empty when neither can be told.
+  std::string path;
+  /// librmodel's code is linked into the program rather than loaded as librmodel.so: the
+  /// `rmodel` command (apps/CMakeLists.txt says why) and the sanitizer build's programs.
+  bool in_program = false;
+};
+LibraryFile library_file();
+
+/// <prefix>/<relative_dir>/<file> → <prefix>.
+std::filesystem::path install_prefix(const std::filesystem::path& file, const std::filesystem::path& relative_dir);
 
 }  // namespace rmodel::detail

@@ -1,10 +1,11 @@
 // load_yaml: the plugin, opened on the first YAML document read (base/yaml_tree.hpp says
-// why). It lies beside the librmodel that is running, in the build tree as once installed,
-// and belongs to that version of librmodel (its name says which). The sanitizer build's
-// static library has the plugin's code compiled in instead.
+// why). It lies beside the librmodel that is running, or in the libdir of a program that has
+// librmodel's code linked in, in the build tree as once installed; it belongs to that version
+// of librmodel (its name says which). The sanitizer build has the plugin's code compiled in.
 #include "base/yaml_tree.hpp"
 
 #include <atomic>
+#include <filesystem>
 #include <string>
 
 #include "base/lazy_library.hpp"
@@ -14,13 +15,15 @@ namespace rmodel::detail {
 namespace {
 
 #ifndef RMODEL_YAML_LINKED
-/// The plugin's path: librmodel's directory and the plugin's name.
+/// The plugin's path: librmodel's directory and the plugin's name. A program with librmodel's
+/// code linked in (the `rmodel` command) finds it in <prefix>/<libdir> from <prefix>/<bindir>.
 const std::string& plugin_path() {
   static const std::string path = [] {
-    std::string directory = library_file();
-    const auto slash = directory.rfind('/');
-    directory.erase(slash == std::string::npos ? 0 : slash + 1);
-    return directory + RMODEL_YAML_PLUGIN;
+    const LibraryFile library = library_file();
+    const std::filesystem::path directory =
+        library.in_program ? install_prefix(library.path, RMODEL_INSTALL_BINDIR) / RMODEL_INSTALL_LIBDIR
+                           : std::filesystem::path(library.path).parent_path();
+    return (directory / RMODEL_YAML_PLUGIN).string();
   }();
   return path;
 }

@@ -594,17 +594,9 @@ JointState Model::make_full_state(bool with_velocity, bool with_effort) const {
 
 namespace {
 
-/// <prefix>/<relative_dir>/<file> → <prefix>.
-std::filesystem::path prefix_of(const std::filesystem::path& file, const std::filesystem::path& relative_dir) {
-  std::filesystem::path prefix = file.parent_path();
-  for (const auto& part : relative_dir)
-    if (!part.empty() && part != ".") prefix = prefix.parent_path();
-  return prefix;
-}
-
 /// The installed data directory (share/rmodel) seen from an installed file in `relative_dir`.
 std::filesystem::path data_dir_from(const std::filesystem::path& installed_file, const char* relative_dir) {
-  return prefix_of(installed_file, relative_dir) / RMODEL_INSTALL_DATADIR;
+  return detail::install_prefix(installed_file, relative_dir) / RMODEL_INSTALL_DATADIR;
 }
 
 }  // namespace
@@ -617,15 +609,16 @@ std::string sample_model_dir() {
     if (fs::is_directory(p, ec)) return p.string();
   }
   // Installed: <prefix>/<libdir>/librmodel.so → <prefix>/share/rmodel/sample, whichever
-  // program loaded the library, and wherever the prefix was moved (a .deb unpacked aside).
-  if (const std::string file = detail::library_file(); !file.empty()) {
-    const fs::path library = fs::weakly_canonical(fs::path(file), ec);
+  // program loaded the library, and wherever the prefix was moved (a .deb unpacked aside);
+  // or <prefix>/bin/rmodel, which has librmodel's code linked in, → the same.
+  if (const detail::LibraryFile library = detail::library_file(); !library.path.empty()) {
+    const fs::path file = fs::weakly_canonical(fs::path(library.path), ec);
     if (!ec) {
-      fs::path p = data_dir_from(library, RMODEL_INSTALL_LIBDIR) / "sample";
+      fs::path p = data_dir_from(file, library.in_program ? RMODEL_INSTALL_BINDIR : RMODEL_INSTALL_LIBDIR) / "sample";
       if (fs::is_directory(p, ec)) return p.string();
     }
   }
-  // Installed: <prefix>/bin/rmodel → <prefix>/share/rmodel/sample.
+  // Installed: <prefix>/bin/rmodel, with librmodel.so found elsewhere (LD_LIBRARY_PATH).
   fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
     fs::path p = data_dir_from(exe, RMODEL_INSTALL_BINDIR) / "sample";
