@@ -28,7 +28,12 @@ public:
     // depend on the dynamic loader's TLS functions. Taken once per forwarded function.
     const std::lock_guard lock(mutex_);
     if (!tried_) {
-      handle_ = dlopen(soname_, RTLD_NOW | RTLD_LOCAL);
+      // RTLD_LAZY: the library's own calls into libstdc++ and libc are bound when first
+      // made, as for a linked library. RTLD_NOW bound all of them at the open: 116 for
+      // tinyxml2, 0.1 M instructions of every run that reads a URDF, of which a parse makes
+      // a dozen. A library of the package's Depends is complete (the Debian package checks
+      // its symbols), so binding late only moves the work.
+      handle_ = dlopen(soname_, RTLD_LAZY | RTLD_LOCAL);
       tried_ = true;
     }
     if (handle_ == nullptr)
