@@ -107,6 +107,19 @@ std::vector<std::string> option_names(const CLI::App* app) {
   return names;
 }
 
+/// Names users bring from other tools for one of rmodel's options, which spelling alone would
+/// match to another (`--srdf` is one letter from `--urdf`).
+std::string suggest_option(const std::string& name, const std::vector<std::string>& names) {
+  static constexpr std::pair<std::string_view, std::string_view> kNamesFromElsewhere[] = {
+      {"--srdf", "--semantics"},  // MoveIt's semantic description
+      {"--cpf", "--semantics"},   // OROCOS's
+  };
+  for (const auto& [theirs, ours] : kNamesFromElsewhere)
+    if (name == theirs && std::find(names.begin(), names.end(), ours) != names.end())
+      return fmt::format("; did you mean '{}'?", ours);
+  return rmodel::did_you_mean(name, names);
+}
+
 /// The first word of the command line that is neither an option nor an option's value: what
 /// should have been a command.
 std::string first_word(int argc, const char* const* argv) {
@@ -182,7 +195,7 @@ std::string usage_message(const CLI::ParseError& e, const CLI::App& root, int ar
       const auto option = std::find_if(parts.begin(), parts.end(), is_option);
       if (option != parts.end()) {
         const std::string name = option->substr(0, option->find('='));
-        return fmt::format("{}unknown option '{}'{}", prefix, name, rmodel::did_you_mean(name, option_names(app)));
+        return fmt::format("{}unknown option '{}'{}", prefix, name, suggest_option(name, option_names(app)));
       }
       return fmt::format("{}unexpected argument '{}'", prefix, parts.front());
     }

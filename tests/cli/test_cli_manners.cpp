@@ -118,7 +118,15 @@ TEST(CliManners, UnknownOptionSuggestsTheCloseOne) {
   expect_usage_error(run_rmodel({"joints", "--sample", "stray"}), "joints: unexpected argument 'stray'");
   // An unknown option with a value: the option is named, not its value.
   expect_usage_error(run_rmodel({"check", "--sample", "--srdf", "robot.srdf"}),
-                     "rmodel: error: check: unknown option '--srdf'");
+                     "rmodel: error: check: unknown option '--srdf'; did you mean '--semantics'?");
+  // Names from MoveIt and OROCOS go to the option that reads those files, not the closest spelling.
+  expect_usage_error(run_rmodel({"joints", "--sample", "--cpf=robot.cpf"}),
+                     "unknown option '--cpf'; did you mean '--semantics'?");
+  // Only where the command has that option.
+  const auto no_semantics = run_rmodel({"log-info", "--srdf", "robot.srdf"});
+  EXPECT_EQ(no_semantics.exit_code, 2);
+  EXPECT_NE(no_semantics.err.find("unknown option '--srdf'"), std::string::npos) << no_semantics.err;
+  EXPECT_EQ(no_semantics.err.find("--semantics"), std::string::npos) << no_semantics.err;
   expect_usage_error(run_rmodel({"joints", "--sample", "--fromat", "json"}), "did you mean '--format'?");
 }
 
