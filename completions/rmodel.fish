@@ -43,7 +43,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from check' -l xacro-arg -x -d 'Ar
 complete -c rmodel -n '__fish_seen_subcommand_from check' -s f -l format -x -a 'text json csv github' -d 'Output format (default: from -o\'s extension, else text)'
 complete -c rmodel -n '__fish_seen_subcommand_from check' -s o -l output -r -F -d 'Output file (\'-\': stdout; its extension names the format)'
 complete -c rmodel -n '__fish_seen_subcommand_from check' -l strict -d 'Treat warnings as errors'
-complete -c rmodel -n '__fish_seen_subcommand_from check' -l ignore -x -d 'Accept the warnings of these codes (CODE[,CODE...], repeatable): they are neither shown nor counted, so --strict fails on every other warning; errors cannot be ignored'
+complete -c rmodel -n '__fish_seen_subcommand_from check' -l ignore -x -d 'Accept the problems of these codes (CODE[,CODE...], repeatable): they are neither shown nor counted, so --strict fails on every other warning. Warnings of any code; errors only of inertial-mass, inertia-not-positive, inertia-triangle'
 complete -c rmodel -n '__fish_seen_subcommand_from check' -l meshes -d 'Also check that every <mesh> file exists: package:// through --package-path and ROS_PACKAGE_PATH, file:// and plain paths from the URDF\'s directory'
 complete -c rmodel -n '__fish_seen_subcommand_from check' -s q -l quiet -d 'Print nothing; only the exit status tells'
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -259,6 +260,51 @@ TEST(CliCheckCi, IgnoreAcceptsOneKindOfWarningUnderStrict) {
   // Errors cannot be ignored.
   const auto errors = run_rmodel(humanoid({"check", "--ignore", "group-copy"}, "humanoid_copied_group.srdf"));
   EXPECT_EQ(errors.exit_code, 1) << errors.out;
+}
+
+TEST(CliCheckCi, IgnoreAcceptsErrorsOfPhysicalPlausibilityOnly) {
+  const std::string urdf = model_file("implausible_inertias.urdf");
+  const auto all = run_rmodel({"check", "-u", urdf});
+  EXPECT_EQ(all.exit_code, 1);
+  for (const char* code : {"[inertia-not-positive]", "[inertia-triangle]", "[inertial-mass]", "[mimic-unknown-joint]"})
+    EXPECT_TRUE(has_text(all.out, code)) << code << "\n" << all.out;
+  EXPECT_TRUE(has_text(all.out, "invalid: 4 errors, 0 warnings\n")) << all.out;
+
+  // The three physical codes go; the mimic of nothing stays, and stderr says why.
+  const auto some = run_rmodel({"check", "-u", urdf, "--ignore", "inertia-not-positive,inertia-triangle",
+                                "--ignore", "inertial-mass", "--ignore", "mimic-unknown-joint"});
+  EXPECT_EQ(some.exit_code, 1);
+  EXPECT_FALSE(has_text(some.out, "[inertia")) << some.out;
+  EXPECT_TRUE(has_text(some.out, "[mimic-unknown-joint]")) << some.out;
+  EXPECT_TRUE(has_text(some.out, "invalid: 1 error, 0 warnings (3 ignored)\n")) << some.out;
+  EXPECT_TRUE(has_text(some.err, "--ignore mimic-unknown-joint: errors of this code cannot be ignored")) << some.err;
+  EXPECT_FALSE(has_text(some.err, "--ignore inertia")) << some.err;
+
+  // A robot whose only errors are implausible inertias passes, -q and JSON alike.
+  std::string text = test::read_file(urdf);
+  const auto mimic = text.find("    <mimic joint=\"no_such_joint\"/>\n");
+  ASSERT_NE(mimic, std::string::npos);
+  text.erase(mimic, std::string("    <mimic joint=\"no_such_joint\"/>\n").size());
+  const auto dir = test::make_temp_dir("rmodel-ignore-");
+  const std::string plausible_but_for_inertias = (dir / "robot.urdf").string();
+  std::ofstream(plausible_but_for_inertias) << text;
+  const std::vector<std::string> ignore{"--ignore", "inertial-mass,inertia-not-positive,inertia-triangle"};
+  auto args = [&](std::vector<std::string> a) {
+    a.insert(a.begin(), {"check", "-u", plausible_but_for_inertias});
+    a.insert(a.end(), ignore.begin(), ignore.end());
+    return a;
+  };
+  EXPECT_EQ(run_rmodel({"check", "-u", plausible_but_for_inertias}).exit_code, 1);
+  const auto passes = run_rmodel(args({"--strict"}));
+  EXPECT_EQ(passes.exit_code, 0) << passes.out << passes.err;
+  EXPECT_TRUE(has_text(passes.out, "valid: 0 errors, 0 warnings (3 ignored)\n")) << passes.out;
+  EXPECT_EQ(passes.err, "");
+  EXPECT_EQ(run_rmodel(args({"-q"})).exit_code, 0);
+  const auto json = nlohmann::json::parse(run_rmodel(args({"-f", "json"})).out);
+  EXPECT_EQ(json["valid"], true);
+  EXPECT_EQ(json["errors"], 0);
+  EXPECT_TRUE(json["problems"].empty()) << json.dump();
+  std::filesystem::remove_all(dir);
 }
 
 TEST(CliCheckCi, GithubFormatWritesAnnotations) {

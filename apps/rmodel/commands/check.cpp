@@ -1,6 +1,8 @@
 // rmodel check: validate a URDF and its semantics for CI; every problem, with severity.
 #include <algorithm>
+#include <iterator>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -9,9 +11,21 @@
 #include "options/model_options.hpp"
 #include "options/output.hpp"
 #include "rmodel/check.hpp"
+#include "terminal.hpp"
 
 namespace rmodel::cli {
 namespace {
+
+/// Errors of physical plausibility, which --ignore accepts: the model loads with them and every
+/// other command uses it as written, and public robot descriptions, which a user may not be
+/// able to edit, carry them (placeholder inertias; PR2's, Romeo's, TIAGo's, iCub's). Every
+/// other error is a broken structure, a reference to nothing or what MoveIt would skip, and
+/// cannot be ignored.
+constexpr std::string_view kIgnorableErrors[] = {"inertial-mass", "inertia-not-positive", "inertia-triangle"};
+
+bool ignorable_error(std::string_view code) {
+  return std::find(std::begin(kIgnorableErrors), std::end(kIgnorableErrors), code) != std::end(kIgnorableErrors);
+}
 
 class CheckCommand : public Command {
 public:
@@ -25,8 +39,9 @@ public:
     });
     app.add_flag("--strict", strict_, "Treat warnings as errors");
     app.add_option("--ignore", ignored_,
-                   "Accept the warnings of these codes (CODE[,CODE...], repeatable): they are neither shown nor "
-                   "counted, so --strict fails on every other warning; errors cannot be ignored")
+                   "Accept the problems of these codes (CODE[,CODE...], repeatable): they are neither shown nor "
+                   "counted, so --strict fails on every other warning. Warnings of any code; errors only of "
+                   "inertial-mass, inertia-not-positive, inertia-triangle")
         ->delimiter(',')
         ->type_name("CODE");
     app.add_flag("--meshes", meshes_,
@@ -81,12 +96,23 @@ public:
   }
 
 private:
-  /// Removes the warnings and notes whose code --ignore names; returns how many.
+  /// Removes the problems whose code --ignore names, errors only of ignorable codes; returns how
+  /// many. An error --ignore names but cannot drop is said once per code (unless -q): the run
+  /// fails, and the user should learn why the option did not apply.
   std::size_t drop_ignored(Diagnostics& report) const {
     const auto before = report.items.size();
+    std::vector<std::string> refused;
     std::erase_if(report.items, [&](const Diagnostic& d) {
-      return d.severity != Severity::error && std::find(ignored_.begin(), ignored_.end(), d.code) != ignored_.end();
+      if (std::find(ignored_.begin(), ignored_.end(), d.code) == ignored_.end()) return false;
+      if (d.severity != Severity::error || ignorable_error(d.code)) return true;
+      if (std::find(refused.begin(), refused.end(), d.code) == refused.end()) refused.push_back(d.code);
+      return false;
     });
+    if (!quiet_)
+      for (const auto& code : refused)
+        terminal::warning(fmt::format("--ignore {}: errors of this code cannot be ignored; of the errors, --ignore "
+                                      "accepts only {}",
+                                      code, fmt::join(kIgnorableErrors, ", ")));
     return before - report.items.size();
   }
 
