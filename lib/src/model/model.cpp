@@ -611,18 +611,23 @@ std::string sample_model_dir() {
   // Installed: <prefix>/<libdir>/librmodel.so → <prefix>/share/rmodel/sample, whichever
   // program loaded the library, and wherever the prefix was moved (a .deb unpacked aside);
   // or <prefix>/bin/rmodel, which has librmodel's code linked in, → the same.
-  if (const detail::LibraryFile library = detail::library_file(); !library.path.empty()) {
-    const fs::path file = fs::weakly_canonical(fs::path(library.path), ec);
+  const detail::LibraryFile library = detail::library_file();
+  if (!library.path.empty()) {
+    // The program's path (/proc/self/exe) is canonical already.
+    ec.clear();
+    const fs::path file = library.in_program ? fs::path(library.path) : fs::weakly_canonical(fs::path(library.path), ec);
     if (!ec) {
       fs::path p = data_dir_from(file, library.in_program ? RMODEL_INSTALL_BINDIR : RMODEL_INSTALL_LIBDIR) / "sample";
       if (fs::is_directory(p, ec)) return p.string();
     }
   }
   // Installed: <prefix>/bin/rmodel, with librmodel.so found elsewhere (LD_LIBRARY_PATH).
-  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    fs::path p = data_dir_from(exe, RMODEL_INSTALL_BINDIR) / "sample";
-    if (fs::is_directory(p, ec)) return p.string();
+  if (!library.in_program) {
+    fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+      fs::path p = data_dir_from(exe, RMODEL_INSTALL_BINDIR) / "sample";
+      if (fs::is_directory(p, ec)) return p.string();
+    }
   }
   fs::path source = fs::path(RMODEL_SOURCE_SHARE_DIR) / "sample";
   if (fs::is_directory(source, ec)) return source.string();
