@@ -3,9 +3,10 @@
 #   check_urdf (its usage)          vs  rmodel --version
 #   check_urdf (its usage)          vs  rmodel index --sample neck_pitch
 #   check_urdf URDF                 vs  rmodel check --urdf URDF   (every fixture robot)
-# Wall time from hyperfine (mean of RUNS runs, default 200) and, where valgrind is present,
-# instruction counts, which do not depend on the machine's load. A ratio below 1 means
-# rmodel is faster. Usage: scripts/bench-startup.sh   (needs hyperfine and liburdfdom-tools;
+# Wall time from hyperfine (median of RUNS runs, default 200: on a shared machine a few runs
+# delayed by other processes move the mean by tenths of a millisecond, not the median) and,
+# where valgrind is present, instruction counts, which do not depend on the machine's load.
+# A ratio below 1 means rmodel is faster. Usage: scripts/bench-startup.sh   (needs hyperfine and liburdfdom-tools;
 # the robots need ../shared/fixtures)
 # BEFORE=path/to/an/older/rmodel adds its figures to every row, measured in the same run
 # (to compare a change side by side: copy the binary and its library before rebuilding).
@@ -39,7 +40,7 @@ compare() {
 import json, sys
 r = json.load(open(sys.argv[1]))["results"]
 label, irs = sys.argv[2], sys.argv[3:]
-ms = [x["mean"] * 1e3 for x in r]
+ms = [x["median"] * 1e3 for x in r]
 line = f"{label:<38} {ms[0]:7.2f} ms {ms[1]:7.2f} ms {ms[1]/ms[0]:5.2f}"
 if len(ms) > 2:
     line += f" {ms[2]:7.2f} ms {ms[2]/ms[0]:5.2f}"
