@@ -4,7 +4,8 @@
 // --version` included (docs/design.md, "Start-up"). A library needed by few runs is instead
 // reached through forwarding functions: librmodel defines, hidden, each function it calls,
 // and each forwards to the real one, looked up in the library opened on the first call.
-// Used by io/ros/lazy_libraries.cpp (zstd, lz4, bzip2, SQLite) and base/lazy_kdl.cpp (KDL).
+// Used by io/ros/lazy_libraries.cpp (zstd, lz4, bzip2, SQLite), base/lazy_kdl.cpp (KDL),
+// base/lazy_tinyxml2.cpp (tinyxml2) and base/yaml_tree.cpp (rmodel's yaml plugin).
 
 #include <dlfcn.h>
 
@@ -31,8 +32,8 @@ public:
       // RTLD_LAZY: the library's own calls into libstdc++ and libc are bound when first
       // made, as for a linked library. RTLD_NOW bound all of them at the open: 116 for
       // tinyxml2, 0.1 M instructions of every run that reads a URDF, of which a parse makes
-      // a dozen. A library of the package's Depends is complete (the Debian package checks
-      // its symbols), so binding late only moves the work.
+      // a dozen. The libraries opened here come with the package's Depends, which give them
+      // what they call, so binding late only moves the work.
       handle_ = dlopen(soname_, RTLD_LAZY | RTLD_LOCAL);
       tried_ = true;
     }

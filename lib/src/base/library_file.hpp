@@ -9,8 +9,8 @@ namespace rmodel::detail {
 
 /// The file librmodel's code runs from in this process.
 struct LibraryFile {
-  /// The shared library as the dynamic loader opened it (dladdr), or the program's own file
-  /// (/proc/self/exe). Empty when neither can be told.
+  /// The shared library as the dynamic loader opened it (its link map's name), or the
+  /// program's own file (/proc/self/exe). Empty when neither can be told.
   std::string path;
   /// librmodel's code is linked into the program rather than loaded as librmodel.so: the
   /// `rmodel` command (apps/CMakeLists.txt says why) and the sanitizer build's programs.
