@@ -1070,6 +1070,15 @@ private:
     }
     if (static_cast<int>(file_stack_.size()) > limits_.include_depth)
       fail("includes nested deeper than " + std::to_string(limits_.include_depth) + " (a file including itself?)");
+    // ROS's xacro takes an include's file name as a path, so a package:// URL (meshes' form,
+    // which some descriptions copy here) names no file there either: say what it would read.
+    if (const std::string_view scheme = "package://"; spec.rfind(scheme, 0) == 0 && !optional) {
+      const std::size_t slash = spec.find('/', scheme.size());
+      const std::string package = spec.substr(scheme.size(), slash - scheme.size());
+      const std::string rest = slash == std::string::npos ? "" : spec.substr(slash);
+      fail("cannot include '" + spec + "': an include names a file, not a package:// URL (ROS's xacro reads it as a "
+           "path too); write '$(find " + package + ")" + rest + "'");
+    }
     for (const std::string& path : include_files(spec)) {
       std::string text;
       try {

@@ -290,6 +290,12 @@ TEST_F(XacroFiles, IncludesRelativeToTheIncludingFileAndNamespaces) {
             <xacro:include filename="missing.xacro" optional="true"/>)~",
          R"~(<from_arm/><arm reach="0.7"/><hand/><r reach="0.7"/><from_arm/><arm reach="0.7"/><hand/><s reach="0.7"/>)~");
   EXPECT_NE(error(R"~(<xacro:include filename="missing.xacro"/>)~").find("cannot include"), std::string::npos);
+  // A package:// URL, which ROS's xacro reads as a relative path too: the $(find) form is named.
+  EXPECT_NE(error(R"~(<xacro:include filename="package://my_pkg/urdf/arm.xacro"/>)~")
+                .find("cannot include 'package://my_pkg/urdf/arm.xacro': an include names a file, not a package:// "
+                      "URL (ROS's xacro reads it as a path too); write '$(find my_pkg)/urdf/arm.xacro'"),
+            std::string::npos);
+  expect(R"~(<xacro:include filename="package://my_pkg/urdf/arm.xacro" optional="true"/><kept/>)~", "<kept/>");
 }
 
 TEST_F(XacroFiles, YamlFilesWithDottedAccessListsAndUnits) {
