@@ -673,15 +673,6 @@ public:
   }
 
 private:
-  static void set_item(Dict& d, Value key, Value value) {
-    for (auto& [k, v] : d)
-      if (equal(k, key)) {
-        v = std::move(value);
-        return;
-      }
-    d.emplace_back(std::move(key), std::move(value));
-  }
-
   Value name(const std::string& n) {
     if (auto v = host_.lookup(n)) return *v;
     if (auto g = global_name(n)) return *g;

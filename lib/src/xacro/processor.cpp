@@ -1231,8 +1231,11 @@ Value from_yaml(const detail::YamlNode& node, int depth) {
       return Value::list(std::move(items));
     }
     case Type::map: {
+      // As PyYAML, which ROS's xacro loads with, builds a dict: a key written twice keeps its
+      // first place and takes its last value (franka_description's fr3 inertials.yaml writes
+      // `inertia:` twice, empty then full). yaml-cpp keeps both entries.
       Dict d;
-      for (const auto& [key, value] : node.entries) d.emplace_back(from_yaml(key, depth + 1), from_yaml(value, depth + 1));
+      for (const auto& [key, value] : node.entries) set_item(d, from_yaml(key, depth + 1), from_yaml(value, depth + 1));
       return Value::dictionary(std::move(d));
     }
     case Type::scalar: break;

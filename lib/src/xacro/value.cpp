@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <system_error>
+#include <utility>
 
 namespace rmodel::xacro {
 namespace {
@@ -165,6 +166,15 @@ std::string_view type_name(const Value& v) {
     case K::scope: return "namespace";
   }
   return "object";
+}
+
+void set_item(Dict& d, Value key, Value value) {
+  for (auto& [k, v] : d)
+    if (equal(k, key)) {
+      v = std::move(value);
+      return;
+    }
+  d.emplace_back(std::move(key), std::move(value));
 }
 
 bool equal(const Value& a, const Value& b) {

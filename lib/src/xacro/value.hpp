@@ -87,6 +87,8 @@ bool truthy(const Value& v);
 std::string_view type_name(const Value& v);
 /// Python's ==.
 bool equal(const Value& a, const Value& b);
+/// Python's d[key] = value: an equal key keeps its place and takes the new value.
+void set_item(Dict& d, Value key, Value value);
 
 /// xacro's literal reading of a property or parameter text: 'quoted' → the text inside;
 /// an int, a float, true/True/false/False → that value; anything else stays text. Texts

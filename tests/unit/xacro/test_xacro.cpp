@@ -314,6 +314,12 @@ nothing: ~
          R"~(<e l="0.6" m="16" leg="rear" n="2" f="True" s="12" a="1.5707963267948966" len="0.25" none="None" old="8"/>)~");
   EXPECT_NE(error(R"~(<e v="${xacro.load_yaml('config/robot.yaml').body.lenght}"/>)~").find("no key 'lenght'"),
             std::string::npos);
+  // A key written twice, as franka_description's fr3/inertials.yaml writes `inertia:`: PyYAML's
+  // dict, which ROS's xacro reads, keeps the key's first place and its last value.
+  write("config/twice.yaml", "link1:\n  mass: 2.9\n  inertia:\n  inertia:\n    xx: 0.02\n  mass: 3.1\n  last: 1\n");
+  expect(R"~(<xacro:property name="l" value="${xacro.load_yaml('config/twice.yaml').link1}"/>
+            <e xx="${l.inertia.xx}" m="${l.mass}" keys="${list(l.keys())}"/>)~",
+         R"~(<e xx="0.02" m="3.1" keys="['mass', 'inertia', 'last']"/>)~");
 }
 
 TEST_F(XacroFiles, AMacroWithABlockInsideAConditionalInsideAnIncludedFile) {
