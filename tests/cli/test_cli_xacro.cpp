@@ -92,6 +92,43 @@ TEST(CliXacro, CheckPointsAtTheXacroSourceLineOfAUrdfProblem) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(CliXacro, TheDocumentsOwnMessagesGoToStderrAndCheckCountsThem) {
+  const auto dir = test::make_temp_dir("rmodel-cli-xacro");
+  std::ofstream(dir / "r.urdf.xacro")
+      << "<robot name=\"r\" xmlns:xacro=\"http://www.ros.org/wiki/xacro\">\n"
+         "  <xacro:macro name=\"part\" params=\"name\">\n"
+         "    <link name=\"${name}\"/>${xacro.warning('no inertia for', name)}\n"
+         "  </xacro:macro>\n"
+         "  <link name=\"base\"/>\n"
+         "  <xacro:part name=\"arm\"/>\n"
+         "  ${xacro.error('calibration missing')}\n"
+         "  <joint name=\"j\" type=\"continuous\"><parent link=\"base\"/><child link=\"arm\"/>\n"
+         "    <mimic joint=\"nothing\"/></joint>\n"
+         "</robot>\n";
+  const std::string file = (dir / "r.urdf.xacro").string();
+  const std::string warning =
+      "warning: " + file + ":3: no inertia for arm, in macro 'part' called from " + file + ":6 [xacro-warning]";
+  // rmodel xacro prints them as ROS's xacro does, and succeeds.
+  auto r = run_rmodel({"xacro", file});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("<link name=\"arm\"/>"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("rmodel: " + warning + "\n"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("rmodel: error: " + file + ":7: calibration missing [xacro-error]\n"), std::string::npos) << r.err;
+  // A command that loads the model says them, error() as a warning, and goes on; what loading
+  // found in the expanded URDF is said at its xacro line (the joint of line 8).
+  r = run_rmodel({"joints", "-u", file});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("rmodel: " + warning + "\n"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("rmodel: warning: " + file + ":7: calibration missing [xacro-error]\n"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("rmodel: warning: " + file + ":8: joint 'j' mimics 'nothing'"), std::string::npos) << r.err;
+  // check counts the document's own error.
+  r = run_rmodel({"check", "-u", file});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find(file + ":7: error: calibration missing [xacro-error]\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(file + ":3: warning: no inertia for arm"), std::string::npos) << r.out;
+  std::filesystem::remove_all(dir);
+}
+
 TEST(CliXacro, ModelCommandsReadXacroAndManifestsCarryItsArguments) {
   auto r = run_rmodel({"joints", "-u", quadruped(), "--package-path", examples(), "-f", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

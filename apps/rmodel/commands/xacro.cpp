@@ -36,6 +36,9 @@ public:
     for (const auto& [name, value] : parse_xacro_args(positional_args_)) options.args[name] = value;
     options.package_paths.assign(package_paths_.begin(), package_paths_.end());
     const XacroResult result = expand_xacro_file(file_, options);
+    // What the document's xacro.message(), warning() and error() said, on stderr as ROS's
+    // xacro prints it; like xacro, the expansion goes on and succeeds.
+    for (const Diagnostic& d : result.messages()) print_diagnostic(d);
     if (!out_.to_stdout()) {
       // An output never overwrites an input: neither the xacro nor a file it read.
       std::error_code ec;

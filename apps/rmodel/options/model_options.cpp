@@ -156,10 +156,15 @@ std::optional<Model> ModelOptions::load_for_logs(std::span<const std::string> lo
 }
 
 void warn_mistakes(const Model& model) {
-  // What loading skipped as srdfdom does is said where it is (`check` counts it as an error).
+  // What loading skipped as srdfdom does is said where it is (`check` counts it as an error),
+  // and so is what a xacro's own xacro.message(), warning() or error() said.
   for (const auto& d : model.load_diagnostics().items)
-    if (is_mistake(d.code))
-      terminal::warning(fmt::format("{}: {} [{}]", d.where.to_string(), d.message, d.code));
+    if (is_mistake(d.code) || d.code.rfind("xacro-", 0) == 0) print_diagnostic(d);
+}
+
+void print_diagnostic(const Diagnostic& d) {
+  terminal::diagnostic(
+      fmt::format("rmodel: {}: {}: {} [{}]", to_string(d.severity), d.where.to_string(), d.message, d.code));
 }
 
 }  // namespace rmodel::cli

@@ -222,7 +222,9 @@ public:
   /// Warnings and notes of the model rules found while building the model, each with file
   /// and line: what was skipped or reinterpreted (the semantics reader's own warnings are
   /// in semantics().warnings). Those whose code is_mistake() names are what `check` counts
-  /// as errors. Errors are never here: they stop loading.
+  /// as errors. Errors are never here: they stop loading. For a xacro, at the xacro's lines,
+  /// followed by what its own xacro.message(), warning() and error() said (codes xacro-*,
+  /// an error() as a warning: XacroResult::messages()).
   [[nodiscard]] const Diagnostics& load_diagnostics() const noexcept;
   /// The tightest (smallest non-zero) limit of a kind among the named pose joints (every
   /// pose joint when `joints` is empty): a default bound for filters (`v`, `amax`). nullopt

@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "rmodel/diagnostic.hpp"
 #include "rmodel/error.hpp"
 
 namespace rmodel {
@@ -59,6 +60,12 @@ public:
   [[nodiscard]] const std::string& context(int line) const;
   /// Every file read: the main file, includes and YAML files, in the order first read.
   [[nodiscard]] const std::vector<std::string>& files() const noexcept { return files_; }
+  /// What the document's own `xacro.message()`, `xacro.warning()`, `xacro.error()` and
+  /// `xacro.print_location()` said, in order, each at the line of the element whose
+  /// expression called it (the macro calls and includes after the text): severity note,
+  /// warning or error, code `xacro-message`, `xacro-warning` or `xacro-error`. ROS's xacro
+  /// prints them on stderr and goes on, even after xacro.error(); so does the expansion.
+  [[nodiscard]] const std::vector<Diagnostic>& messages() const noexcept { return messages_; }
 
   /// Where one line of xml() came from.
   struct LineOrigin {
@@ -69,13 +76,14 @@ public:
   XacroResult() = default;
   /// Built by the processor; `contexts[0]` is the empty context.
   XacroResult(std::string xml, std::vector<std::string> files, std::vector<std::string> contexts,
-              std::vector<LineOrigin> lines);
+              std::vector<LineOrigin> lines, std::vector<Diagnostic> messages = {});
 
 private:
   std::string xml_;
   std::vector<std::string> files_;
   std::vector<std::string> contexts_{std::string()};
   std::vector<LineOrigin> lines_;  ///< per line of xml_, 0-based
+  std::vector<Diagnostic> messages_;
 };
 
 /// Expands the xacro file `path` (display names in messages and origins as given).

@@ -99,7 +99,11 @@ Diagnostics check_model(const ModelSource& source) {
                                      source.semantics_path.empty() ? nullptr : &semantics_text,
                                      display_name(source.semantics_path), source.semantics_format,
                                      limits ? &*limits : nullptr);
-  if (urdf.xacro) detail::map_to_xacro(*urdf.xacro, urdf.name, out);
+  if (urdf.xacro) {
+    detail::map_to_xacro(*urdf.xacro, urdf.name, out);
+    // The xacro's own xacro.message(), warning() and error(), at their xacro lines already.
+    out.items.insert(out.items.begin(), urdf.xacro->messages().begin(), urdf.xacro->messages().end());
+  }
   for (auto& d : limits_problems.items) out.items.push_back(std::move(d));
   return out;
 }

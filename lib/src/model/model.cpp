@@ -79,7 +79,18 @@ Model Model::load(const ModelSource& source) {
   if (!urdf.xacro) return from_urdf_string(std::move(urdf.text), urdf.name, std::move(semantics), std::move(limits));
   // Problems found in the expanded URDF are reported at the xacro source line.
   try {
-    return from_urdf_string(std::move(urdf.text), urdf.name, std::move(semantics), std::move(limits));
+    Model model = from_urdf_string(std::move(urdf.text), urdf.name, std::move(semantics), std::move(limits));
+    // The model was built just now, from a non-const Impl, and is shared with no one yet.
+    Diagnostics& diagnostics = const_cast<Impl&>(*model.impl_).diagnostics;
+    // What loading found in the expanded URDF, at its xacro source lines too.
+    detail::map_to_xacro(*urdf.xacro, urdf.name, diagnostics);
+    // What the xacro's own xacro.message(), warning() and error() said: ROS's xacro prints
+    // them and goes on, so an error() here is kept as a warning (its code says what it was).
+    for (Diagnostic d : urdf.xacro->messages()) {
+      if (d.severity == Severity::error) d.severity = Severity::warning;
+      diagnostics.items.push_back(std::move(d));
+    }
+    return model;
   } catch (const ModelError& e) {
     std::string message = e.message();
     const SourceLocation where = detail::map_to_xacro(*urdf.xacro, urdf.name, e.where(), &message);

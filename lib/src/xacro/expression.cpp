@@ -546,6 +546,13 @@ const std::vector<GlobalEntry>& xacro_names() {
       {"load_yaml", Value::function(Builtin::load_yaml)},
       {"arg", Value::function(Builtin::arg)},
       {"fatal", Value::function(Builtin::fatal)},
+      {"message", Value::function(Builtin::message)},
+      {"warning", Value::function(Builtin::warning)},
+      {"error", Value::function(Builtin::error)},
+      {"print_location", Value::function(Builtin::print_location)},
+      {"dotify", Value::function(Builtin::dotify)},
+      {"abs_filename", Value::function(Builtin::abs_filename)},
+      {"tokenize", Value::function(Builtin::tokenize)},
   };
   return names;
 }
@@ -1246,6 +1253,48 @@ private:
         std::string message;
         for (const auto& x : args) message += (message.empty() ? "" : " ") + to_text(x);
         fail(message);
+      }
+      case B::message:
+      case B::warning:
+      case B::error: {
+        // print(*args): each argument's str(), separated by spaces; the call gives ''.
+        std::string text;
+        for (std::size_t k = 0; k < args.size(); ++k) text += (k ? " " : "") + to_text(args[k]);
+        host_.report(f == B::error ? Severity::error : f == B::warning ? Severity::warning : Severity::note, text);
+        return Value::string("");
+      }
+      case B::print_location: {
+        arity(args, 0, 0, "print_location");
+        host_.report(Severity::note, "location");
+        return Value::string("");
+      }
+      case B::dotify: {
+        // A dict here is read with dotted access already (d.key), as xacro's wrapper gives.
+        arity(args, 1, 1, "dotify");
+        if (args[0].kind != K::dict) fail("dotify(): the argument must be a dict, not " + std::string(type_name(args[0])));
+        return args[0];
+      }
+      case B::abs_filename: {
+        arity(args, 1, 1, "abs_filename");
+        if (args[0].kind != K::string) fail("abs_filename(): the file name must be a string");
+        return Value::string(host_.abs_filename(*args[0].s));
+      }
+      case B::tokenize: {
+        // xacro.tokenize(s, sep=',; ', skip_empty=True): s split at any character of sep.
+        arity(args, 1, 3, "tokenize");
+        if (args[0].kind != K::string) fail("tokenize(): the text must be a string");
+        if (args.size() > 1 && args[1].kind != K::string) fail("tokenize(): the separators must be a string");
+        const std::string separators = args.size() > 1 ? *args[1].s : ",; ";
+        const bool skip_empty = args.size() > 2 ? truthy(args[2]) : true;
+        List items;
+        const std::string& text = *args[0].s;
+        std::size_t start = 0;
+        for (std::size_t k = 0; k <= text.size(); ++k) {
+          if (k < text.size() && separators.find(text[k]) == std::string::npos) continue;
+          if (k > start || !skip_empty) items.push_back(Value::string(text.substr(start, k - start)));
+          start = k + 1;
+        }
+        return Value::list(std::move(items));
       }
       case B::ns_math:
       case B::ns_python:

@@ -12,6 +12,8 @@
 
 #include "xacro/value.hpp"
 
+#include "rmodel/diagnostic.hpp"
+
 namespace rmodel::xacro {
 
 /// Functions and namespaces of the language.
@@ -22,7 +24,7 @@ enum class Builtin : std::uint8_t {
   // builtins (also as python.NAME)
   abs, min, max, round, int_, float_, str_, bool_, len, list, tuple, dict, sorted, range, sum, any, all,
   // xacro.NAME
-  load_yaml, arg, fatal,
+  load_yaml, arg, fatal, message, warning, error, print_location, dotify, abs_filename, tokenize,
   // namespaces
   ns_math, ns_python, ns_xacro,
 };
@@ -41,6 +43,11 @@ public:
   virtual Value load_yaml(const std::string& file) = 0;
   /// xacro.arg(name) / $(arg name).
   virtual std::string arg(const std::string& name) = 0;
+  /// xacro.message(), warning(), error() and print_location(): what ROS's xacro prints on
+  /// stderr, kept with the place of the expression (the library prints nothing).
+  virtual void report(Severity severity, const std::string& text) = 0;
+  /// xacro.abs_filename(name): `name` from the directory of the file being read.
+  virtual std::string abs_filename(const std::string& name) = 0;
   /// Counts work and value sizes against the limits; throws EvalError when exceeded.
   virtual void charge(std::size_t steps) = 0;
   virtual std::size_t value_bytes_limit() const = 0;

@@ -223,7 +223,7 @@ public:
     std::vector<XacroResult::LineOrigin> lines;
     lines.reserve(origins.size());
     for (const auto& o : origins) lines.push_back({o.file, o.line, o.context});
-    return XacroResult(std::move(xml), files_, contexts_, std::move(lines));
+    return XacroResult(std::move(xml), files_, contexts_, std::move(lines), std::move(messages_));
   }
 
   void expand_root(const XmlNode& doc, XmlNode& out, const Scope& scope) {
@@ -260,6 +260,23 @@ public:
       throw EvalError{"the expansion exceeds " + std::to_string(limits_.steps) + " steps (a runaway recursion?)"};
   }
   std::size_t value_bytes_limit() const override { return limits_.value_bytes; }
+  void report(Severity severity, const std::string& text) override {
+    static constexpr const char* kCodes[] = {"xacro-error", "xacro-warning", "xacro-message"};
+    messages_.push_back({severity,
+                         {files_.at(static_cast<std::size_t>(current_.file)), current_.line},
+                         kCodes[static_cast<int>(severity)],
+                         text + context_text()});
+  }
+  std::string abs_filename(const std::string& name) override {
+    // As xacro: joined to the directory of the file as it was named (os.path.join, so a file
+    // named without a directory leaves `name` as it is).
+    const std::filesystem::path p(name);
+    if (p.is_absolute()) return name;
+    const std::string& file = files_.at(static_cast<std::size_t>(file_stack_.back()));
+    const std::filesystem::path dir =
+        file == "-" || file == "<stdin>" ? std::filesystem::path(".") : std::filesystem::path(file).parent_path();
+    return dir.empty() ? name : (dir / p).string();
+  }
 
 private:
   // ---------------------------------------------------------------- errors
@@ -613,6 +630,8 @@ private:
     }
     Value load_yaml(const std::string& file) override { return p_.load_yaml(file); }
     std::string arg(const std::string& name) override { return p_.arg(name); }
+    void report(Severity severity, const std::string& text) override { p_.report(severity, text); }
+    std::string abs_filename(const std::string& name) override { return p_.abs_filename(name); }
     void charge(std::size_t steps) override { p_.charge(steps); }
     std::size_t value_bytes_limit() const override { return p_.value_bytes_limit(); }
 
@@ -1109,6 +1128,7 @@ private:
   std::vector<std::string> contexts_;
   std::vector<int> file_stack_;
   std::vector<Frame> frames_;
+  std::vector<Diagnostic> messages_;  ///< xacro.message(), warning(), error(), in order
   std::size_t frame_generation_ = 0, context_generation_ = 0, context_cache_ = 0;
   int context_cached_id_ = 0;
   std::vector<std::unique_ptr<XmlNode>> documents_;
@@ -1209,6 +1229,8 @@ public:
   std::string unknown_name_message(const std::string& name) override { return "unknown name '" + name + "' in a YAML unit value"; }
   Value load_yaml(const std::string&) override { throw EvalError{"load_yaml in a YAML unit value"}; }
   std::string arg(const std::string&) override { throw EvalError{"arg in a YAML unit value"}; }
+  void report(Severity, const std::string&) override { throw EvalError{"a message in a YAML unit value"}; }
+  std::string abs_filename(const std::string&) override { throw EvalError{"abs_filename in a YAML unit value"}; }
   void charge(std::size_t steps) override {
     steps_ += steps;
     if (steps_ > 100000) throw EvalError{"a YAML unit value too long to evaluate"};
@@ -1284,8 +1306,12 @@ Value Processor::load_yaml(const std::string& file) {
 // ---------------------------------------------------------------- public API
 
 XacroResult::XacroResult(std::string xml, std::vector<std::string> files, std::vector<std::string> contexts,
-                         std::vector<LineOrigin> lines)
-    : xml_(std::move(xml)), files_(std::move(files)), contexts_(std::move(contexts)), lines_(std::move(lines)) {
+                         std::vector<LineOrigin> lines, std::vector<Diagnostic> messages)
+    : xml_(std::move(xml)),
+      files_(std::move(files)),
+      contexts_(std::move(contexts)),
+      lines_(std::move(lines)),
+      messages_(std::move(messages)) {
   if (contexts_.empty()) contexts_.emplace_back();
 }
 

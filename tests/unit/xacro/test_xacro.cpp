@@ -279,6 +279,62 @@ TEST_F(XacroFiles, EnvironmentFindDirnameAndEval) {
 
 // ---- includes and YAML
 
+// ---- xacro's own functions (ROS 2 xacro's create_global_symbols: the `xacro` namespace)
+
+TEST_F(XacroFiles, MessagesOfTheDocumentAreKeptWithTheirPlaceAndTheExpansionGoesOn) {
+  // xacro.message/warning/error print on stderr in ROS's xacro (print(*args): str() of each,
+  // separated by spaces), return '' and do not stop it, not even error().
+  const std::string file = write("main.urdf.xacro", std::string(kOpen) + R"~(
+  <xacro:macro name="part" params="name">
+    <xacro:unless value="${name == 'base'}">${xacro.warning('no inertia for:', name)}</xacro:unless>
+    <link name="${name}"/>
+  </xacro:macro>
+  <xacro:part name="base"/>
+  <xacro:part name="arm"/>
+  <e v="${xacro.message('hello', 1 + 1)}"/>
+  ${xacro.error('calibration', 'missing')}${xacro.print_location()}
+  <after/>
+</robot>)~");
+  const XacroResult r = expand_xacro_file(file);
+  EXPECT_EQ(test::xml_difference(r.xml(), R"~(<robot name="r"><link name="base"/><link name="arm"/><e v=""/><after/></robot>)~"), "")
+      << r.xml();
+  const auto& m = r.messages();
+  ASSERT_EQ(m.size(), 4u);
+  EXPECT_EQ(m[0].severity, Severity::warning);
+  EXPECT_EQ(m[0].code, "xacro-warning");
+  EXPECT_EQ(m[0].where.file, file);
+  EXPECT_EQ(m[0].where.line, 3);
+  EXPECT_EQ(m[0].message, "no inertia for: arm, in macro 'part' called from " + file + ":7");
+  EXPECT_EQ(m[1].severity, Severity::note);
+  EXPECT_EQ(m[1].code, "xacro-message");
+  EXPECT_EQ(m[1].where.line, 8);
+  EXPECT_EQ(m[1].message, "hello 2");
+  EXPECT_EQ(m[2].severity, Severity::error);
+  EXPECT_EQ(m[2].code, "xacro-error");
+  EXPECT_EQ(m[2].where.line, 9);
+  EXPECT_EQ(m[2].message, "calibration missing");
+  EXPECT_EQ(m[3].code, "xacro-message");
+  EXPECT_EQ(m[3].message, "location");
+  // fatal() still stops.
+  EXPECT_NE(error(R"~(<e v="${xacro.fatal('stop', 1)}"/>)~").find("stop 1"), std::string::npos);
+}
+
+TEST_F(XacroFiles, TokenizeAbsFilenameAndDotify) {
+  // tokenize(s, sep=',; ', skip_empty=True) splits at any separator character.
+  expect(R"~(<e a="${xacro.tokenize('a, b;c')}" b="${xacro.tokenize('a::b', ':')}" c="${xacro.tokenize('a::b', ':', False)}"/>)~",
+         R"~(<e a="['a', 'b', 'c']" b="['a', 'b']" c="['a', '', 'b']"/>)~");
+  // abs_filename joins a relative name to the directory of the file being read.
+  const std::string inner = write("parts/inner.xacro", R"~(<robot xmlns:xacro="http://www.ros.org/wiki/xacro">
+      <f p="${xacro.abs_filename('mesh.stl')}" q="${xacro.abs_filename('/abs/mesh.stl')}"/></robot>)~");
+  const std::string out = expand(R"~(<xacro:include filename="parts/inner.xacro"/>)~");
+  const std::string parts = (std::filesystem::path(inner).parent_path() / "mesh.stl").string();
+  EXPECT_NE(out.find("p=\"" + parts + "\""), std::string::npos) << out;
+  EXPECT_NE(out.find("q=\"/abs/mesh.stl\""), std::string::npos) << out;
+  // dotify gives dotted access to a dict.
+  expect(R"~(<e v="${xacro.dotify({'a': {'b': 2}}).a.b}"/>)~", R"~(<e v="2"/>)~");
+  EXPECT_NE(error(R"~(<e v="${xacro.dotify(3)}"/>)~").find("dotify(): the argument must be a dict"), std::string::npos);
+}
+
 TEST_F(XacroFiles, IncludesRelativeToTheIncludingFileAndNamespaces) {
   write("parts/arm.xacro", R"~(<robot xmlns:xacro="http://www.ros.org/wiki/xacro">
       <xacro:property name="reach" value="0.7"/><xacro:include filename="hand.xacro"/>
