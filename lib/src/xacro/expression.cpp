@@ -14,7 +14,7 @@ namespace rmodel::xacro {
 struct Ast {
   enum class Op : std::uint8_t {
     constant, name, attribute, index, slice, call, negate, plus, invert, not_, and_, or_, if_else, binary, compare,
-    list, tuple, dict
+    list, tuple, dict, keyword
   };
   Op op = Op::constant;
   Value value;                    ///< constant
@@ -78,6 +78,15 @@ public:
     }
     if (c == '=') fail("'=' is assignment; compare with '=='");
     fail(std::string("unexpected character '") + c + "'");
+  }
+
+  /// A single '=' comes next (a keyword argument's, after its name): consumes it.
+  bool take_keyword_equals() {
+    std::size_t at = pos_;
+    while (at < s_.size() && (s_[at] == ' ' || s_[at] == '\t' || s_[at] == '\n' || s_[at] == '\r')) ++at;
+    if (at >= s_.size() || s_[at] != '=' || (at + 1 < s_.size() && s_[at + 1] == '=')) return false;
+    pos_ = at + 1;
+    return true;
   }
 
 private:
@@ -355,14 +364,18 @@ private:
       if (is_op("(")) {
         advance();
         Ast call = node(Ast::Op::call, {std::move(a)});
+        bool keywords = false;
         while (!is_op(")")) {
-          if (tok_.kind == Token::Kind::name) {
-            // keyword arguments are not part of the language; catch them for a clear message
-            Lexer probe = lexer_;
-            if (const Token after = probe.next(); after.kind == Token::Kind::op && after.text == "=")
-              fail("keyword arguments are not supported");
+          // name=value: a keyword argument (dict(a=1), xacro.tokenize(s, sep=':'))
+          if (tok_.kind == Token::Kind::name && lexer_.take_keyword_equals()) {
+            std::string name = tok_.text;
+            advance();
+            call.kids.push_back(node(Ast::Op::keyword, {expression()}, std::move(name)));
+            keywords = true;
+          } else {
+            if (keywords) fail("positional argument follows keyword argument");
+            call.kids.push_back(expression());
           }
-          call.kids.push_back(expression());
           if (!is_op(",")) break;
           advance();
         }
@@ -670,6 +683,7 @@ public:
         for (const auto& k : a.kids) items.push_back(eval(k));
         return Value::list(std::move(items), a.op == Ast::Op::tuple);
       }
+      case Ast::Op::keyword: fail("a keyword argument outside a call");
       case Ast::Op::dict: {
         Dict d;
         for (std::size_t k = 0; k + 1 < a.kids.size(); k += 2) set_item(d, eval(a.kids[k]), eval(a.kids[k + 1]));
@@ -948,30 +962,73 @@ private:
   // -- calls
   Value call(const Ast& a) {
     const Ast& callee = a.kids[0];
+    Keywords keywords;
     // Methods of strings and dicts: obj.method(args)
     if (callee.op == Ast::Op::attribute) {
       Value target = eval(callee.kids[0]);
       if (target.kind == Value::Kind::string || target.kind == Value::Kind::dict) {
-        List args = arguments(a);
+        List args = arguments(a, keywords);
+        if (!keywords.empty()) fail(callee.text + "() takes no keyword arguments");
         return method(target, callee.text, args);
       }
       const Value fn = attribute(target, callee.text);
       if (fn.kind != Value::Kind::function) fail("'" + std::string(type_name(fn)) + "' object is not callable");
-      List args = arguments(a);
-      return builtin(fn.fn, args);
+      List args = arguments(a, keywords);
+      return builtin(fn.fn, args, keywords);
     }
     const Value fn = eval(callee);
     if (fn.kind != Value::Kind::function || fn.fn >= Builtin::ns_math)
       fail("'" + std::string(type_name(fn)) + "' object is not callable");
-    List args = arguments(a);
-    return builtin(fn.fn, args);
+    List args = arguments(a, keywords);
+    return builtin(fn.fn, args, keywords);
   }
 
-  List arguments(const Ast& a) {
+  /// Keyword arguments of a call, in order.
+  using Keywords = std::vector<std::pair<std::string, Value>>;
+
+  List arguments(const Ast& a, Keywords& keywords) {
     List args;
     args.reserve(a.kids.size() - 1);
-    for (std::size_t k = 1; k < a.kids.size(); ++k) args.push_back(eval(a.kids[k]));
+    for (std::size_t k = 1; k < a.kids.size(); ++k) {
+      if (a.kids[k].op != Ast::Op::keyword) {
+        args.push_back(eval(a.kids[k]));
+        continue;
+      }
+      for (const auto& [name, value] : keywords)
+        if (name == a.kids[k].text) fail("keyword argument repeated: " + name);
+      keywords.emplace_back(a.kids[k].text, eval(a.kids[k].kids[0]));
+    }
     return args;
+  }
+
+  /// A parameter of a function that takes keywords: its name and its default, if any.
+  struct Parameter {
+    const char* name;
+    std::optional<Value> fallback;
+  };
+  /// Binds the keyword arguments to their positional places, as Python binds
+  /// `f(x, skip_empty=False)` to f(s, sep=',; ', skip_empty=True): a place left out before
+  /// a given one takes its default. Any other keyword is an error.
+  static void bind_keywords(List& args, Keywords& keywords, const char* name, const std::vector<Parameter>& parameters) {
+    if (args.size() > parameters.size()) return;  // the function's arity says so
+    std::vector<std::optional<Value>> places(parameters.size());
+    for (std::size_t k = 0; k < args.size(); ++k) places[k] = std::move(args[k]);
+    std::size_t last = args.size();
+    for (auto& [keyword, value] : keywords) {
+      std::size_t at = 0;
+      while (at < parameters.size() && keyword != parameters[at].name) ++at;
+      if (at == parameters.size()) fail(std::string(name) + "() got an unexpected keyword argument '" + keyword + "'");
+      if (places[at]) fail(std::string(name) + "() got multiple values for argument '" + keyword + "'");
+      places[at] = std::move(value);
+      last = std::max(last, at + 1);
+    }
+    keywords.clear();
+    args.clear();
+    for (std::size_t k = 0; k < last; ++k) {
+      if (!places[k] && !parameters[k].fallback)
+        fail(std::string(name) + "() missing required argument '" + parameters[k].name + "'");
+      args.push_back(places[k] ? std::move(*places[k]) : *parameters[k].fallback);
+    }
   }
 
   static void arity(const List& args, std::size_t lo, std::size_t hi, const char* name) {
@@ -1026,9 +1083,37 @@ private:
     return items[best];
   }
 
-  Value builtin(Builtin f, List& args) {
+  Value builtin(Builtin f, List& args, Keywords& keywords) {
     using B = Builtin;
     using K = Value::Kind;
+    if (!keywords.empty()) {
+      switch (f) {
+        case B::dict: {
+          // dict(pairs, **kwargs): the pairs, then each keyword as d['name'] = value.
+          Keywords named = std::move(keywords);
+          keywords.clear();
+          const Value base = builtin(f, args, keywords);
+          Dict d = *base.dict;
+          for (auto& [name, value] : named) set_item(d, Value::string(name), std::move(value));
+          return Value::dictionary(std::move(d));
+        }
+        case B::tokenize:
+          bind_keywords(args, keywords, "tokenize",
+                        {{"s", std::nullopt}, {"sep", Value::string(",; ")}, {"skip_empty", Value::boolean(true)}});
+          break;
+        case B::message:
+        case B::warning:
+        case B::error:
+          // How and where xacro prints (print_location=, color=, alt_text=, file=): the
+          // messages here are kept with their place, whatever these say.
+          for (const auto& [name, value] : keywords)
+            if (name != "print_location" && name != "color" && name != "alt_text" && name != "file")
+              fail("message functions take no keyword argument '" + name + "'");
+          keywords.clear();
+          break;
+        default: fail("this function takes no keyword arguments ('" + keywords.front().first + "=' given)");
+      }
+    }
     auto unary = [&](const char* name, double (*fn)(double)) {
       arity(args, 1, 1, name);
       return math_result(fn(number(args[0], name)), name);

@@ -319,6 +319,18 @@ TEST_F(XacroFiles, MessagesOfTheDocumentAreKeptWithTheirPlaceAndTheExpansionGoes
   EXPECT_NE(error(R"~(<e v="${xacro.fatal('stop', 1)}"/>)~").find("stop 1"), std::string::npos);
 }
 
+TEST_F(XacroFiles, DictTakesKeywordArguments) {
+  // Universal_Robots_ROS2_Description's ur_joint_control.xacro: a macro parameter's default.
+  expect(R"~(<xacro:macro name="control" params="initial_positions:=${dict(shoulder_pan_joint=0.0,elbow_joint=-1.57)}">
+                <j v="${initial_positions['elbow_joint']}" n="${len(initial_positions)}"/></xacro:macro>
+            <xacro:control/><e d="${dict([('a', 1)], b=2, a=3)}"/>)~",
+         R"~(<j v="-1.57" n="2"/><e d="{'a': 3, 'b': 2}"/>)~");
+  EXPECT_NE(error(R"~(<e v="${dict(a=1, 2)}"/>)~").find("positional argument follows keyword argument"), std::string::npos);
+  EXPECT_NE(error(R"~(<e v="${dict(a=1, a=2)}"/>)~").find("keyword argument repeated: a"), std::string::npos);
+  EXPECT_NE(error(R"~(<e v="${len('ab', x=1)}"/>)~").find("takes no keyword arguments"), std::string::npos);
+  EXPECT_NE(error(R"~(<e v="${1 = 2}"/>)~").find("'=' is assignment; compare with '=='"), std::string::npos);
+}
+
 TEST_F(XacroFiles, TokenizeAbsFilenameAndDotify) {
   // tokenize(s, sep=',; ', skip_empty=True) splits at any separator character.
   expect(R"~(<e a="${xacro.tokenize('a, b;c')}" b="${xacro.tokenize('a::b', ':')}" c="${xacro.tokenize('a::b', ':', False)}"/>)~",
@@ -330,6 +342,13 @@ TEST_F(XacroFiles, TokenizeAbsFilenameAndDotify) {
   const std::string parts = (std::filesystem::path(inner).parent_path() / "mesh.stl").string();
   EXPECT_NE(out.find("p=\"" + parts + "\""), std::string::npos) << out;
   EXPECT_NE(out.find("q=\"/abs/mesh.stl\""), std::string::npos) << out;
+  // Keyword arguments, bound as Python binds them.
+  expect(R"~(<e a="${xacro.tokenize('a::b', skip_empty=False)}" b="${xacro.tokenize(s='a:b', sep=':')}"/>)~",
+         R"~(<e a="['a::b']" b="['a', 'b']"/>)~");
+  EXPECT_NE(error(R"~(<e v="${xacro.tokenize('a', s='b')}"/>)~").find("got multiple values for argument 's'"),
+            std::string::npos);
+  EXPECT_NE(error(R"~(<e v="${xacro.tokenize('a', bogus=1)}"/>)~").find("unexpected keyword argument 'bogus'"),
+            std::string::npos);
   // dotify gives dotted access to a dict.
   expect(R"~(<e v="${xacro.dotify({'a': {'b': 2}}).a.b}"/>)~", R"~(<e v="2"/>)~");
   EXPECT_NE(error(R"~(<e v="${xacro.dotify(3)}"/>)~").find("dotify(): the argument must be a dict"), std::string::npos);
