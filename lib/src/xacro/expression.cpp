@@ -1350,7 +1350,7 @@ private:
       }
       case B::print_location: {
         arity(args, 0, 0, "print_location");
-        host_.report(Severity::note, "location");
+        host_.report(Severity::note, "xacro.print_location()");  // the place and context follow
         return Value::string("");
       }
       case B::dotify: {

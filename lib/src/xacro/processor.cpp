@@ -261,11 +261,11 @@ public:
   }
   std::size_t value_bytes_limit() const override { return limits_.value_bytes; }
   void report(Severity severity, const std::string& text) override {
-    static constexpr const char* kCodes[] = {"xacro-error", "xacro-warning", "xacro-message"};
-    messages_.push_back({severity,
-                         {files_.at(static_cast<std::size_t>(current_.file)), current_.line},
-                         kCodes[static_cast<int>(severity)],
-                         text + context_text()});
+    const char* code = severity == Severity::error     ? "xacro-error"
+                       : severity == Severity::warning ? "xacro-warning"
+                                                       : "xacro-message";
+    messages_.push_back(
+        {severity, {files_.at(static_cast<std::size_t>(current_.file)), current_.line}, code, text + context_text()});
   }
   std::string abs_filename(const std::string& name) override {
     // As xacro: joined to the directory of the file as it was named (os.path.join, so a file

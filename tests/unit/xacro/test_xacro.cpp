@@ -314,7 +314,7 @@ TEST_F(XacroFiles, MessagesOfTheDocumentAreKeptWithTheirPlaceAndTheExpansionGoes
   EXPECT_EQ(m[2].where.line, 9);
   EXPECT_EQ(m[2].message, "calibration missing");
   EXPECT_EQ(m[3].code, "xacro-message");
-  EXPECT_EQ(m[3].message, "location");
+  EXPECT_EQ(m[3].message, "xacro.print_location()");
   // fatal() still stops.
   EXPECT_NE(error(R"~(<e v="${xacro.fatal('stop', 1)}"/>)~").find("stop 1"), std::string::npos);
 }
