@@ -35,6 +35,7 @@ public:
     }
     if (!root.is_map() || !root.find("joint_limits"))
       fail(1, "expected a map with a 'joint_limits' key (MoveIt joint_limits.yaml)");
+    refuse_repeated_keys(root, "the file");
     for (const auto& [key, value] : root.entries) {
       const std::string name = key_name(key);
       if (name != "joint_limits" && name != "default_velocity_scaling_factor" &&
@@ -53,6 +54,19 @@ private:
   }
   void warn(int line, std::string message) {
     out_.warnings.push_back({Severity::warning, {out_.source, line}, "limits-ignored", std::move(message)});
+  }
+
+  /// A key written twice in one map is refused, as a joint given twice is: MoveIt's loaders
+  /// (PyYAML, ROS 2 launch and rosparam) keep the last value, yaml-cpp's lookup the first,
+  /// so either reading would silently drop one of the two.
+  void refuse_repeated_keys(const YamlNode& map, const std::string& owner) const {
+    for (std::size_t k = 1; k < map.entries.size(); ++k) {
+      const std::string name = key_name(map.entries[k].first);
+      for (std::size_t j = 0; j < k; ++j)
+        if (key_name(map.entries[j].first) == name)
+          fail(map.entries[k].first.line, fmt::format("{}: {} is given twice (first at line {})", owner, name,
+                                                      map.entries[j].first.line));
+    }
   }
 
   /// A key as yaml-cpp's as<std::string>() reads it; a sequence or a map is no name.
@@ -81,6 +95,7 @@ private:
     const std::string owner = fmt::format("joint '{}'", spec.joint);
     if (out_.find(spec.joint)) fail(spec.line, fmt::format("{} is given twice", owner));
     if (!value.is_map()) fail(spec.line, fmt::format("{}: expected a map of limits", owner));
+    refuse_repeated_keys(value, owner);
     // kind → (flag, value keys); a value counts only when its flag is true.
     struct Kind {
       const char* flag;

@@ -75,7 +75,13 @@ TEST(JointLimitsYaml, MalformedIsAParseErrorWithLine) {
                         Case{"joint_limits:\n  a:\n    has_jerk_limits: true\n    max_jerk: [1]\n",
                              "joint 'a': max_jerk is not a number", 4},
                         Case{"joint_limits:\n  a:\n    has_jerk_limits: ~\n", "must be true or false", 3},
-                        Case{"joint_limits: [\n", "malformed YAML", 0}}) {
+                        Case{"joint_limits: [\n", "malformed YAML", 0},
+                        // A key written twice: MoveIt's loaders keep the last, yaml-cpp the first.
+                        Case{"joint_limits:\n  a:\n    has_velocity_limits: true\n    max_velocity: 1.0\n"
+                             "    max_velocity: 1.5\n",
+                             "joint 'a': max_velocity is given twice (first at line 4)", 5},
+                        Case{"joint_limits:\n  a: {}\njoint_limits:\n  b: {}\n",
+                             "the file: joint_limits is given twice (first at line 1)", 3}}) {
     try {
       (void)parse_joint_limits(c.text, "bad.yaml");
       FAIL() << c.text;
