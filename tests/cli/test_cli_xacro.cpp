@@ -53,6 +53,33 @@ TEST(CliXacro, WritesAFileButNeverOverAnInput) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(CliXacro, FindsPackagesWhereRos1And2PutThem) {
+  // A ROS 2 install (AMENT_PREFIX_PATH, its resource index) and a ROS 1 source tree whose
+  // folder is not named like its package (ROS_PACKAGE_PATH, package.xml's <name>).
+  const auto dir = test::make_temp_dir("rmodel-cli-xacro");
+  namespace fs = std::filesystem;
+  const fs::path install = dir / "install";
+  fs::create_directories(install / "share/ament_index/resource_index/packages");
+  fs::copy(examples() + "/quadruped_description", install / "share/quadruped_description", fs::copy_options::recursive);
+  std::ofstream(install / "share/ament_index/resource_index/packages/quadruped_description");
+  const auto expected = test::read_file(examples() + "/quadruped.urdf");
+  setenv("AMENT_PREFIX_PATH", install.c_str(), 1);
+  auto r = run_rmodel({"xacro", quadruped()});
+  unsetenv("AMENT_PREFIX_PATH");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(test::xml_difference(r.out, expected, 1e-12), "");
+
+  const fs::path src = dir / "src";
+  fs::create_directories(src / "robots");
+  fs::copy(examples() + "/quadruped_description", src / "robots/quadruped", fs::copy_options::recursive);
+  setenv("ROS_PACKAGE_PATH", src.c_str(), 1);
+  r = run_rmodel({"xacro", quadruped()});
+  unsetenv("ROS_PACKAGE_PATH");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(test::xml_difference(r.out, expected, 1e-12), "");
+  fs::remove_all(dir);
+}
+
 TEST(CliXacro, ErrorsNameTheXacroLine) {
   const auto dir = test::make_temp_dir("rmodel-cli-xacro");
   std::ofstream(dir / "r.urdf.xacro") << "<robot name=\"r\" xmlns:xacro=\"http://www.ros.org/wiki/xacro\">\n"

@@ -45,8 +45,8 @@ public:
         ->delimiter(',')
         ->type_name("CODE");
     app.add_flag("--meshes", meshes_,
-                 "Also check that every <mesh> file exists: package:// through --package-path and "
-                 "ROS_PACKAGE_PATH, file:// and plain paths from the URDF's directory");
+                 "Also check that every <mesh> file exists: package:// through --package-path, "
+                 "ROS_PACKAGE_PATH and AMENT_PREFIX_PATH, file:// and plain paths from the URDF's directory");
     app.add_flag("-q,--quiet", quiet_, "Print nothing; only the exit status tells");
   }
 

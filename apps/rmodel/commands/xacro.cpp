@@ -24,7 +24,8 @@ public:
         });
     add_xacro_arg_option(app, option_args_, nullptr);
     app.add_option("--package-path", package_paths_,
-                   "Directory holding ROS packages, for $(find PKG) (repeatable; searched before ROS_PACKAGE_PATH)")
+                   "Directory holding ROS packages, for $(find PKG) (repeatable; searched before ROS_PACKAGE_PATH "
+                   "and AMENT_PREFIX_PATH)")
         ->type_name("DIR")
         ->allow_extra_args(false);
     out_.add_to(app, {OutputFormat::text}, OutputFormat::text);

@@ -36,7 +36,7 @@ void ModelOptions::add_to(CLI::App& app) {
   app.add_flag("--sample", sample, "Use the sample robot shipped with rmodel")->group(group);
   app.add_option("--package-path", package_paths,
                  "Directory holding ROS packages, for $(find PKG) and package://PKG/ (repeatable; searched before "
-                 "ROS_PACKAGE_PATH)")
+                 "ROS_PACKAGE_PATH and AMENT_PREFIX_PATH)")
       ->type_name("DIR")
       ->allow_extra_args(false)
       ->group(group);

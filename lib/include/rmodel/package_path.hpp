@@ -15,19 +15,35 @@ namespace rmodel {
 
 /// The directories searched for ROS packages: `given` (e.g. `--package-path`, in order),
 /// then the entries of `ros_package_path` (the value of ROS_PACKAGE_PATH: ':'-separated,
-/// empty entries skipped). Nothing is checked on disk.
+/// empty entries skipped), then `share` under each entry of `ament_prefix_path` (the value
+/// of AMENT_PREFIX_PATH, where ROS 2 looks). Nothing is checked on disk.
 RMODEL_API std::vector<std::filesystem::path> package_search_path(
-    std::span<const std::filesystem::path> given, std::string_view ros_package_path);
+    std::span<const std::filesystem::path> given, std::string_view ros_package_path,
+    std::string_view ament_prefix_path = {});
 
-/// package_search_path() with the environment's ROS_PACKAGE_PATH (empty when unset).
+/// package_search_path() with the environment's ROS_PACKAGE_PATH and AMENT_PREFIX_PATH.
 RMODEL_API std::vector<std::filesystem::path> package_search_path(std::span<const std::filesystem::path> given);
 
-/// The directory of package `name`: for each directory D of `search` in order, D itself when
-/// its last component is `name`, else D/name when that is a directory (with a package.xml or
-/// without one). Nothing when no directory has it or `name` is empty or not a single path
-/// component.
+/// The directory of package `name`, found as ROS finds it, in `search`'s order:
+/// - a directory holding `ament_index/resource_index/packages` is an ament install's share
+///   directory: D/name when the index lists `name` (ROS 2's get_package_share_directory);
+/// - any other directory is crawled as rospack crawls ROS_PACKAGE_PATH: a directory with a
+///   package.xml is the package its `<name>` names (the directory's name when it has none),
+///   one with a manifest.xml (rosbuild) the package of its directory's name; packages are not
+///   descended into, metapackages are not answered, a CATKIN_IGNORE file hides a directory,
+///   a rospack_nosubdirs file what is under it, names starting with '.' are skipped.
+/// When no directory has it that way, a directory named `name` with no manifest at all, under
+/// a search directory or the search directory itself, is taken (trees copied without ROS).
+/// Nothing when none has it or `name` is empty or not a single path component.
 RMODEL_API std::optional<std::filesystem::path> find_ros_package(std::string_view name,
                                                                  std::span<const std::filesystem::path> search);
+
+/// Why a directory named `name` under `search` is not package `name`, for the message of a
+/// failed lookup: "DIR/package.xml names its package 'OTHER'" (MoveIt's resources, for
+/// example, keep moveit_resources_panda_description in a folder panda_description), or
+/// that it is a metapackage. Nothing when there is no such directory.
+RMODEL_API std::optional<std::string> package_named_otherwise(std::string_view name,
+                                                              std::span<const std::filesystem::path> search);
 
 /// What a resource URI names on disk: `package://pkg/rest` → find_ros_package(pkg)/rest,
 /// `file:///abs/path` → /abs/path, `file://rel` and a plain path → relative to `base_dir`

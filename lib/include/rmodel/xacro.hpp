@@ -39,11 +39,12 @@ struct RMODEL_API XacroLimits {
 struct RMODEL_API XacroOptions {
   /// `$(arg name)` values; they replace the `<xacro:arg>` defaults.
   std::map<std::string, std::string> args = {};
-  /// Directories searched for `$(find pkg)` before ROS_PACKAGE_PATH's (rmodel/package_path.hpp).
+  /// Directories searched for `$(find pkg)` before ROS_PACKAGE_PATH and AMENT_PREFIX_PATH
+  /// (rmodel/package_path.hpp).
   std::vector<std::filesystem::path> package_paths = {};
   XacroLimits limits = {};
-  /// Environment lookup for `$(env)`, `$(optenv)` and ROS_PACKAGE_PATH (nullptr: unset);
-  /// the process's environment when empty.
+  /// Environment lookup for `$(env)`, `$(optenv)`, ROS_PACKAGE_PATH and AMENT_PREFIX_PATH
+  /// (nullptr: unset); the process's environment when empty.
   std::function<const char*(const char*)> environment = {};
 };
 

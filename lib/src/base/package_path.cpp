@@ -1,45 +1,181 @@
 #include "rmodel/package_path.hpp"
 
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <set>
 #include <system_error>
+#include <utility>
+
+#include <tinyxml2.h>
 
 namespace rmodel {
 
-std::vector<std::filesystem::path> package_search_path(std::span<const std::filesystem::path> given,
-                                                       std::string_view ros_package_path) {
-  std::vector<std::filesystem::path> dirs(given.begin(), given.end());
-  while (!ros_package_path.empty()) {
-    const std::size_t colon = ros_package_path.find(':');
-    const std::string_view entry = ros_package_path.substr(0, colon);
-    if (!entry.empty()) dirs.emplace_back(entry);
+namespace fs = std::filesystem;
+
+namespace {
+
+void append_entries(std::vector<fs::path>& dirs, std::string_view list, std::string_view suffix) {
+  while (!list.empty()) {
+    const std::size_t colon = list.find(':');
+    const std::string_view entry = list.substr(0, colon);
+    if (!entry.empty()) dirs.push_back(suffix.empty() ? fs::path(entry) : fs::path(entry) / suffix);
     if (colon == std::string_view::npos) break;
-    ros_package_path.remove_prefix(colon + 1);
+    list.remove_prefix(colon + 1);
   }
+}
+
+bool file_exists(const fs::path& path) {
+  std::error_code ec;
+  return fs::is_regular_file(path, ec);
+}
+
+bool directory_exists(const fs::path& path) {
+  std::error_code ec;
+  return fs::is_directory(path, ec);
+}
+
+/// What a directory's manifest says, as rospack reads it.
+struct Manifest {
+  enum class Kind { none, dry, wet } kind = Kind::none;
+  std::string name;          ///< the package's name (the directory's name when the manifest gives none)
+  bool metapackage = false;  ///< a wet metapackage, which `rospack find` does not answer
+};
+
+/// A dry (rosbuild) package is named by its directory, and its manifest.xml wins over a
+/// package.xml beside it; a wet (catkin, ament) package by package.xml's <name>. A
+/// package.xml that cannot be read or has no <name> leaves the directory's name.
+Manifest read_manifest(const fs::path& dir) {
+  Manifest m;
+  m.name = dir.filename().string();
+  if (file_exists(dir / "manifest.xml")) {
+    m.kind = Manifest::Kind::dry;
+    return m;
+  }
+  const fs::path package_xml = dir / "package.xml";
+  if (!file_exists(package_xml)) return m;
+  m.kind = Manifest::Kind::wet;
+  std::ifstream in(package_xml, std::ios::binary);
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  // Collapsed whitespace, as rospack parses it: "<name> arm </name>" names "arm".
+  tinyxml2::XMLDocument doc(true, tinyxml2::COLLAPSE_WHITESPACE);
+  if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) return m;
+  const tinyxml2::XMLElement* root = doc.FirstChildElement("package");
+  if (!root) return m;
+  if (const tinyxml2::XMLElement* name = root->FirstChildElement("name"); name && name->GetText())
+    m.name = name->GetText();
+  for (const tinyxml2::XMLElement* e = root->FirstChildElement("export"); e; e = e->NextSiblingElement("export"))
+    if (e->FirstChildElement("metapackage")) m.metapackage = true;
+  return m;
+}
+
+/// rospack's crawl of one ROS_PACKAGE_PATH entry, for one name: a directory holding a
+/// manifest is a package and is not descended into; CATKIN_IGNORE hides a directory and
+/// everything under it, rospack_nosubdirs everything under it; names starting with '.' are
+/// skipped. Which of two packages of one name under one entry rospack answers depends on
+/// the order it lists directories in; here the subdirectory of the package's name is
+/// looked at first (so the common layout costs no crawl), then the others in sorted order.
+class Crawl {
+public:
+  explicit Crawl(std::string_view name) : name_(name) {}
+
+  std::optional<fs::path> find(const fs::path& dir, int depth = 0) {
+    // Symbolic links are followed, as rospack follows them; each directory is entered once.
+    struct stat st {};
+    if (depth > kMaxDepth || ::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return std::nullopt;
+    if (!visited_.emplace(st.st_dev, st.st_ino).second) return std::nullopt;
+    if (file_exists(dir / "CATKIN_IGNORE")) return std::nullopt;
+    const Manifest manifest = read_manifest(dir);
+    if (manifest.kind != Manifest::Kind::none) {
+      if (manifest.name == name_ && !manifest.metapackage) return dir;
+      return std::nullopt;
+    }
+    if (file_exists(dir / "rospack_nosubdirs")) return std::nullopt;
+    if (const auto found = find(dir / name_, depth + 1)) return found;
+    std::vector<fs::path> children;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+      const std::string child = it->path().filename().string();
+      if (child.empty() || child[0] == '.' || child == name_) continue;
+      std::error_code type_ec;
+      if (it->is_directory(type_ec)) children.push_back(it->path());
+    }
+    std::sort(children.begin(), children.end());
+    for (const auto& child : children)
+      if (const auto found = find(child, depth + 1)) return found;
+    return std::nullopt;
+  }
+
+private:
+  static constexpr int kMaxDepth = 1000;  // rospack's bound
+  std::string name_;
+  std::set<std::pair<dev_t, ino_t>> visited_;
+};
+
+/// An ament install prefix's share directory answers from its resource index, not by crawling.
+bool is_ament_share(const fs::path& dir) { return directory_exists(dir / "ament_index" / "resource_index" / "packages"); }
+
+}  // namespace
+
+std::vector<fs::path> package_search_path(std::span<const fs::path> given, std::string_view ros_package_path,
+                                          std::string_view ament_prefix_path) {
+  std::vector<fs::path> dirs(given.begin(), given.end());
+  append_entries(dirs, ros_package_path, {});
+  append_entries(dirs, ament_prefix_path, "share");
   return dirs;
 }
 
-std::vector<std::filesystem::path> package_search_path(std::span<const std::filesystem::path> given) {
-  const char* env = std::getenv("ROS_PACKAGE_PATH");
-  return package_search_path(given, env ? std::string_view(env) : std::string_view());
+std::vector<fs::path> package_search_path(std::span<const fs::path> given) {
+  const char* ros = std::getenv("ROS_PACKAGE_PATH");
+  const char* ament = std::getenv("AMENT_PREFIX_PATH");
+  return package_search_path(given, ros ? std::string_view(ros) : std::string_view(),
+                             ament ? std::string_view(ament) : std::string_view());
 }
 
-std::optional<std::filesystem::path> find_ros_package(std::string_view name,
-                                                      std::span<const std::filesystem::path> search) {
+std::optional<fs::path> find_ros_package(std::string_view name, std::span<const fs::path> search) {
   // A package name is one path component: "../x" or "a/b" must not walk the file system.
   if (name.empty() || name == "." || name == ".." || name.find('/') != std::string_view::npos) return std::nullopt;
-  std::error_code ec;
-  for (const auto& dir : search) {
-    // ROS_PACKAGE_PATH often names a package itself rather than the folder holding it.
-    const auto trimmed = dir.has_filename() ? dir : dir.parent_path();
-    if (trimmed.filename() == name && std::filesystem::is_directory(trimmed, ec)) return trimmed;
-    const auto candidate = dir / std::string(name);
-    if (std::filesystem::is_directory(candidate, ec)) return candidate;
+  for (const auto& entry : search) {
+    const fs::path dir = entry.has_filename() ? entry : entry.parent_path();
+    if (is_ament_share(dir)) {
+      if (file_exists(dir / "ament_index" / "resource_index" / "packages" / std::string(name)))
+        return dir / std::string(name);
+      continue;
+    }
+    if (auto found = Crawl(name).find(dir)) return found;
+  }
+  // Without ROS's rules: a directory of that name with no manifest at all, under an entry or
+  // the entry itself (ROS_PACKAGE_PATH often names a package rather than its parent).
+  for (const auto& entry : search) {
+    const fs::path dir = entry.has_filename() ? entry : entry.parent_path();
+    for (const fs::path& candidate : {dir, dir / std::string(name)}) {
+      if (candidate.filename() != name || !directory_exists(candidate)) continue;
+      if (read_manifest(candidate).kind == Manifest::Kind::none) return candidate;
+    }
   }
   return std::nullopt;
 }
 
-std::optional<std::filesystem::path> resolve_resource_uri(std::string_view uri, const std::filesystem::path& base_dir,
-                                                          std::span<const std::filesystem::path> search) {
+std::optional<std::string> package_named_otherwise(std::string_view name, std::span<const fs::path> search) {
+  for (const auto& entry : search) {
+    const fs::path dir = entry.has_filename() ? entry : entry.parent_path();
+    for (const fs::path& candidate : {dir, dir / std::string(name)}) {
+      if (candidate.filename() != name || !directory_exists(candidate)) continue;
+      const Manifest manifest = read_manifest(candidate);
+      if (manifest.kind == Manifest::Kind::wet && manifest.name != name)
+        return candidate.lexically_normal().string() + "/package.xml names its package '" + manifest.name + "'";
+      if (manifest.kind == Manifest::Kind::wet && manifest.metapackage)
+        return candidate.lexically_normal().string() + " is a metapackage, which holds no files";
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<fs::path> resolve_resource_uri(std::string_view uri, const fs::path& base_dir,
+                                             std::span<const fs::path> search) {
   constexpr std::string_view kPackage = "package://";
   constexpr std::string_view kFile = "file://";
   if (uri.starts_with(kPackage)) {
@@ -52,7 +188,7 @@ std::optional<std::filesystem::path> resolve_resource_uri(std::string_view uri, 
   }
   if (uri.starts_with(kFile)) uri.remove_prefix(kFile.size());
   else if (uri.find("://") != std::string_view::npos) return std::nullopt;
-  const std::filesystem::path path{std::string(uri)};
+  const fs::path path{std::string(uri)};
   return path.is_absolute() ? path : base_dir / path;
 }
 

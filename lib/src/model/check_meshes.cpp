@@ -40,10 +40,12 @@ Diagnostics check_mesh_files(const std::string& urdf_text, const std::string& ur
     const auto path = resolve_resource_uri(uri, base_dir, search);
     if (!path) {
       if (uri.rfind("package://", 0) == 0) {
+        const std::string package = uri.substr(10, uri.find('/', 10) - 10);
+        const auto otherwise = package_named_otherwise(package, search);
         out.add(Severity::error, where, "mesh-missing",
                 fmt::format("mesh '{}': package '{}' is not found (give its parent directory with --package-path "
-                            "or ROS_PACKAGE_PATH)",
-                            uri, uri.substr(10, uri.find('/', 10) - 10)));
+                            "or ROS_PACKAGE_PATH){}",
+                            uri, package, otherwise ? "; " + *otherwise : std::string()));
       } else {
         out.add(Severity::warning, where, "mesh-unchecked",
                 fmt::format("mesh '{}': only package://, file:// and plain paths can be checked", uri));

@@ -597,7 +597,8 @@ private:
 
   std::string find_package(const std::string& name) {
     const char* ros = environment("ROS_PACKAGE_PATH");
-    const auto search = package_search_path(options_.package_paths, ros ? ros : "");
+    const char* ament = environment("AMENT_PREFIX_PATH");
+    const auto search = package_search_path(options_.package_paths, ros ? ros : "", ament ? ament : "");
     if (const auto dir = find_ros_package(name, search)) {
       // Absolute, as rospack answers: the result is pasted into paths of other files.
       std::error_code ec;
@@ -606,9 +607,11 @@ private:
     }
     std::string searched;
     for (const auto& d : search) searched += (searched.empty() ? "" : ", ") + d.string();
+    const auto otherwise = package_named_otherwise(name, search);
     throw EvalError{"package '" + name + "' not found" +
                     (searched.empty() ? std::string(": give its parent directory with --package-path DIR or ROS_PACKAGE_PATH")
-                                      : " in " + searched + " (--package-path, ROS_PACKAGE_PATH)")};
+                                      : " in " + searched + " (--package-path, ROS_PACKAGE_PATH, AMENT_PREFIX_PATH)") +
+                    (otherwise ? "; " + *otherwise : std::string())};
   }
 
   /// `$(eval ...)`: names are the substitution arguments (as text, as roslaunch has them),

@@ -277,6 +277,29 @@ TEST_F(XacroFiles, EnvironmentFindDirnameAndEval) {
   EXPECT_NE(error(R"~(<e f="$(anon x)"/>)~").find("unknown substitution"), std::string::npos);
 }
 
+TEST_F(XacroFiles, FindLooksWhereRosLooks) {
+  // ROS 1 (rospack, ROS_PACKAGE_PATH): the package named by a package.xml below an entry;
+  // ROS 2 (ament, AMENT_PREFIX_PATH): the share directory the resource index lists.
+  write("src/resources/panda_description/package.xml", "<package><name>moveit_resources_panda_description</name></package>");
+  write("install/share/ament_index/resource_index/packages/ur_description", "");
+  write("install/share/ur_description/package.xml", "<package><name>ur_description</name></package>");
+  env_ = {{"ROS_PACKAGE_PATH", (dir_ / "src").string()}, {"AMENT_PREFIX_PATH", (dir_ / "install").string()}};
+  const std::string panda = std::filesystem::absolute(dir_ / "src/resources/panda_description").string();
+  const std::string ur = std::filesystem::absolute(dir_ / "install/share/ur_description").string();
+  expect(R"~(<e a="$(find moveit_resources_panda_description)" b="$(find ur_description)"/>)~",
+         "<e a=\"" + panda + "\" b=\"" + ur + "\"/>");
+  // The folder's name is not the package's; the message says what its package.xml names.
+  const std::string message = error(R"~(<e f="$(find panda_description)"/>)~",
+                                    XacroOptions{.package_paths = {dir_ / "src/resources"}});
+  EXPECT_NE(message.find("package 'panda_description' not found in " + (dir_ / "src/resources").string() + ", " +
+                         (dir_ / "src").string() + ", " + (dir_ / "install/share").string() +
+                         " (--package-path, ROS_PACKAGE_PATH, AMENT_PREFIX_PATH); " +
+                         (dir_ / "src/resources/panda_description").string() +
+                         "/package.xml names its package 'moveit_resources_panda_description'"),
+            std::string::npos)
+      << message;
+}
+
 // ---- includes and YAML
 
 // ---- xacro's own functions (ROS 2 xacro's create_global_symbols: the `xacro` namespace)
