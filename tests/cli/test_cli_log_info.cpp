@@ -130,3 +130,31 @@ TEST(CliLogInfo, SplitDirectoryIsTheMergeOfItsFiles) {
   EXPECT_EQ(whole["topics"][0]["first_ns"], t0);
   EXPECT_EQ(whole["topics"][0]["last_ns"], t0 + 40'000'000);
 }
+
+TEST(CliLogInfo, ABagWithoutChunksAndASpanOfYearsAreSaidExactly) {
+  const TempLogs tmp;
+  // rosbag writes no chunk until a message comes: the format has no detail to give.
+  const fs::path empty = tmp.dir / "empty.bag";
+  const std::string bytes = rmodel::test::ros1_bag({}, {});
+  std::ofstream(empty, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  const auto none = run_rmodel({"log-info", empty.string()});
+  ASSERT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_NE(none.out.find("Format:       bag\n"), std::string::npos) << none.out;
+  EXPECT_NE(none.out.find("Messages:     0\n"), std::string::npos) << none.out;
+  // A recorder killed before it wrote a byte leaves an empty file; the message says so.
+  std::ofstream(tmp.dir / "killed.bag");
+  const auto killed = run_rmodel({"log-info", (tmp.dir / "killed.bag").string()});
+  EXPECT_EQ(killed.exit_code, 2) << killed.err;  // as any file that is not a log
+  EXPECT_NE(killed.err.find("killed.bag: empty file (0 bytes), not a ROS log"), std::string::npos) << killed.err;
+
+  // A stamp left at zero beside real ones: 1.7e18 ns is past a double's 53 bits, and the
+  // duration is the difference of the two stamps, to the nanosecond.
+  const fs::path db3 = tmp.dir / "span.db3";
+  rmodel::test::write_db3(db3, {{1, "/joint_states", "sensor_msgs/msg/JointState"}},
+                          {{1, 1, "a"}, {1, 1'700'000'000'123'456'789, "b"}});
+  const auto span = run_rmodel({"log-info", db3.string()});
+  ASSERT_EQ(span.exit_code, 0) << span.err;
+  EXPECT_NE(span.out.find("Duration:     1700000000.123456788 s\n"), std::string::npos) << span.out;
+  EXPECT_NE(span.out.find("Start:        0.000000001 s\n"), std::string::npos) << span.out;
+  EXPECT_NE(span.out.find("End:          1700000000.123456789 s\n"), std::string::npos) << span.out;
+}

@@ -67,8 +67,11 @@ public:
     } else {
       std::string out;
       out += fmt::format("Files:        {}\n", info.path);
-      out += fmt::format("Format:       {} ({})\n", io::to_string(info.format), info.detail);
-      out += fmt::format("Duration:     {:.9f} s\n", static_cast<double>(info.end_ns - info.start_ns) * 1e-9);
+      // A ROS 1 bag without chunks (no message was ever written) has no detail to give.
+      out += info.detail.empty() ? fmt::format("Format:       {}\n", io::to_string(info.format))
+                                 : fmt::format("Format:       {} ({})\n", io::to_string(info.format), info.detail);
+      // Exact, as the stamps: a span of years in nanoseconds is beyond a double's 53 bits.
+      out += fmt::format("Duration:     {} s\n", seconds(info.end_ns - info.start_ns));
       out += fmt::format("Start:        {} s\n", seconds(info.start_ns));
       out += fmt::format("End:          {} s\n", seconds(info.end_ns));
       out += fmt::format("Messages:     {}\n", info.messages);

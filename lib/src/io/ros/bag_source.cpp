@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -523,8 +524,13 @@ namespace rmodel::io {
 
 LogInfo read_log_info(const std::string& path) {
   detail::OpenedLog log(path);
-  if (!log.source)
-    throw InvalidArgument(path + ": not a ROS log (expected an MCAP file, a ROS 1 bag, a .db3 or a rosbag2 directory)");
+  if (!log.source) {
+    // An empty file is most often a recording that was never written (its recorder killed).
+    std::error_code ec;
+    const bool empty = std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) == 0 && !ec;
+    throw InvalidArgument(path + (empty ? ": empty file (0 bytes), " : ": ") +
+                          "not a ROS log (expected an MCAP file, a ROS 1 bag, a .db3 or a rosbag2 directory)");
+  }
   LogInfo info = log.source->scan();
   info.format = log.format;
   return info;
