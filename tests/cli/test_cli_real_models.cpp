@@ -360,3 +360,49 @@ TEST(CliCheckCi, MeshesAreLookedUpWithTheUrdfLine) {
 
 }  // namespace
 }  // namespace rmodel
+
+namespace rmodel {
+namespace {
+
+TEST(CliCheckCi, GitLfsPointersAreNamedWhereverAFileIsRead) {
+  // A clone without git-lfs (or with GIT_LFS_SKIP_SMUDGE=1) holds pointers where the
+  // repository keeps its bags, meshes or descriptions: three lines, per git-lfs's spec.
+  const auto dir = test::make_temp_dir("rmodel-lfs-");
+  const auto pointer = [&](const std::string& name, const std::string& size) {
+    std::ofstream(dir / name) << "version https://git-lfs.github.com/spec/v1\n"
+                                 "oid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\n"
+                                 "size "
+                              << size << "\n";
+    return (dir / name).string();
+  };
+  const std::string said = "a Git LFS pointer to a file of 12345 bytes, not the file: fetch it with 'git lfs pull'";
+  const std::string urdf = pointer("robot.urdf", "12345");
+  auto r = run_rmodel({"check", "-u", urdf});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;  // as a URDF that is not there
+  EXPECT_TRUE(has_text(r.out + r.err, urdf + ": " + said)) << r.out << r.err;
+  for (const char* log : {"run.mcap", "run.bag", "run.db3", "run.jsonl"}) {
+    const std::string path = pointer(log, "12345");
+    for (const auto& args : std::vector<std::vector<std::string>>{{"log-info", path}, {"aggregate", "--sample", path}}) {
+      r = run_rmodel(args);
+      EXPECT_NE(r.exit_code, 0) << args[0] << " " << log;
+      EXPECT_TRUE(has_text(r.err, path + ": " + said)) << args[0] << " " << log << ": " << r.err;
+    }
+  }
+  // A mesh that is a pointer is missing, though a file is there.
+  std::filesystem::create_directories(dir / "meshes");
+  pointer("meshes/base.stl", "987");
+  const std::string meshy = (dir / "meshy.urdf").string();
+  std::ofstream(meshy) << R"(<robot name="meshy">
+  <link name="base"><visual><geometry><mesh filename="meshes/base.stl"/></geometry></visual></link>
+</robot>
+)";
+  r = run_rmodel({"check", "-u", meshy, "--meshes"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_TRUE(has_text(r.out, meshy + ":2: error: mesh 'meshes/base.stl': " + (dir / "meshes/base.stl").string() +
+                                  " is a Git LFS pointer to a file of 987 bytes, not the file"))
+      << r.out;
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace rmodel

@@ -8,7 +8,8 @@
 namespace rmodel {
 
 /// Reads a whole file; "-" reads standard input.
-/// @throws IoError naming the path when it is missing, a directory or unreadable.
+/// @throws IoError naming the path when it is missing, a directory or unreadable, or when
+/// it is a Git LFS pointer left in the file's place (a clone without git-lfs).
 RMODEL_API std::string read_text_file(const std::string& path);
 
 /// The name used for `path` in messages ("<stdin>" for "-").

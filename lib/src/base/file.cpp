@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "base/git_lfs.hpp"
 #include "rmodel/error.hpp"
 
 namespace rmodel {
@@ -52,6 +53,7 @@ std::string read_text_file(const std::string& path) {
   }
   ::close(fd);
   text.resize(size);
+  if (const auto pointer = detail::git_lfs_pointer(text)) throw IoError(path, *pointer);
   return text;
 }
 

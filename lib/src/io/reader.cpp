@@ -320,6 +320,7 @@ MessageReader::MessageReader(int fd, std::string source_name, ReaderOptions opti
                           options.format == Format::Ros1Bag || options.format == Format::Ros2Sqlite;
   struct stat st {};
   const bool stream = ::fstat(fd, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode));
+  if (!stream && S_ISREG(st.st_mode)) detail::refuse_git_lfs_pointer(fd, source_name);
   Format bag_format = options.format;
   std::unique_ptr<detail::BagSource> bag;
   if (may_be_log && !stream) bag = detail::open_bag_source(fd, source_name, options, bag_format);

@@ -2,11 +2,13 @@
 // collisions) resolved as ROS tools resolve it, and reported with its URDF line when the
 // file is missing. Kept apart from the model rules: it reads the file system.
 #include <filesystem>
+#include <fstream>
 #include <system_error>
 
 #include <fmt/format.h>
 #include <tinyxml2.h>
 
+#include "base/git_lfs.hpp"
 #include "rmodel/check.hpp"
 #include "rmodel/file.hpp"
 #include "rmodel/package_path.hpp"
@@ -21,6 +23,15 @@ void for_each_named(const tinyxml2::XMLElement* parent, const char* name, F f) {
     if (std::string_view(e->Name()) == name) f(*e);
     for_each_named(e, name, f);
   }
+}
+
+/// What to say of a mesh file that is a Git LFS pointer (nothing when it is not one).
+std::optional<std::string> lfs_pointer_at(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string head(detail::kGitLfsPointerHead, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  return detail::git_lfs_pointer(head);
 }
 
 }  // namespace
@@ -53,9 +64,14 @@ Diagnostics check_mesh_files(const std::string& urdf_text, const std::string& ur
       return;
     }
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(*path, ec))
+    if (!std::filesystem::is_regular_file(*path, ec)) {
       out.add(Severity::error, where, "mesh-missing",
               fmt::format("mesh '{}': {} is not a file", uri, path->lexically_normal().string()));
+    } else if (const auto pointer = lfs_pointer_at(*path)) {
+      // The file is there and the mesh is not: a viewer or a collision checker gets nothing.
+      out.add(Severity::error, where, "mesh-missing",
+              fmt::format("mesh '{}': {} is {}", uri, path->lexically_normal().string(), *pointer));
+    }
   });
   return out;
 }

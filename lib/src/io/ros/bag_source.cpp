@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "base/git_lfs.hpp"
 #include "io/format_table.hpp"
 #include "rmodel/error.hpp"
 
@@ -443,6 +444,14 @@ int spool_log_from_stream(int fd, Format format, const std::string& name, std::s
   return spool;
 }
 
+void refuse_git_lfs_pointer(int fd, const std::string& path) {
+  char head[rmodel::detail::kGitLfsPointerHead] = {};
+  const ssize_t n = ::pread(fd, head, sizeof head, 0);
+  if (n <= 0) return;
+  if (const auto pointer = rmodel::detail::git_lfs_pointer(std::string_view(head, static_cast<std::size_t>(n))))
+    throw IoError(path, *pointer);
+}
+
 std::unique_ptr<BagSource> open_bag_source(int fd, const std::string& path, const ReaderOptions& options,
                                            Format& format) {
   struct stat st {};
@@ -452,10 +461,13 @@ std::unique_ptr<BagSource> open_bag_source(int fd, const std::string& path, cons
     return make_rosbag2_dir_source(path, path, bag_options(options), format);
   }
   const FormatRow* row = log_row(options.format);
-  if (options.format == Format::Auto && S_ISREG(st.st_mode)) {
-    char head[16] = {};
-    const ssize_t n = ::pread(fd, head, sizeof head, 0);
-    row = log_row_of_magic(std::string_view(head, n > 0 ? static_cast<std::size_t>(n) : 0));
+  if (S_ISREG(st.st_mode)) {
+    refuse_git_lfs_pointer(fd, path);
+    if (options.format == Format::Auto) {
+      char head[16] = {};
+      const ssize_t n = ::pread(fd, head, sizeof head, 0);
+      row = log_row_of_magic(std::string_view(head, n > 0 ? static_cast<std::size_t>(n) : 0));
+    }
   }
   if (row == nullptr) return nullptr;
   format = row->info.format;
