@@ -33,7 +33,7 @@ complete -c rmodel -n '__fish_use_subcommand' -l color -x -a 'auto always never'
 # rmodel check
 complete -c rmodel -n '__fish_seen_subcommand_from check' -s h -l help -d 'Print this help message and exit'
 complete -c rmodel -n '__fish_seen_subcommand_from check' -s u -l urdf -r -F -d 'URDF or xacro file (\'-\' for stdin) [env: RMODEL_URDF]'
-complete -c rmodel -n '__fish_seen_subcommand_from check' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
+complete -c rmodel -n '__fish_seen_subcommand_from check' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf or .srdf.xacro (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
 complete -c rmodel -n '__fish_seen_subcommand_from check' -l semantics-format -x -a 'cpf json srdf' -d 'Semantics format when not evident'
 complete -c rmodel -n '__fish_seen_subcommand_from check' -l limits -x -d 'MoveIt joint_limits.yaml: acceleration and jerk limits, velocity limits replacing the URDF\'s [env: RMODEL_LIMITS]'
 complete -c rmodel -n '__fish_seen_subcommand_from check' -s m -l model -r -F -d 'Model manifest JSON naming the URDF and semantics [env: RMODEL_MODEL]'
@@ -50,7 +50,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from check' -s q -l quiet -d 'Prin
 # rmodel info
 complete -c rmodel -n '__fish_seen_subcommand_from info' -s h -l help -d 'Print this help message and exit'
 complete -c rmodel -n '__fish_seen_subcommand_from info' -s u -l urdf -r -F -d 'URDF or xacro file (\'-\' for stdin) [env: RMODEL_URDF]'
-complete -c rmodel -n '__fish_seen_subcommand_from info' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
+complete -c rmodel -n '__fish_seen_subcommand_from info' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf or .srdf.xacro (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
 complete -c rmodel -n '__fish_seen_subcommand_from info' -l semantics-format -x -a 'cpf json srdf' -d 'Semantics format when not evident'
 complete -c rmodel -n '__fish_seen_subcommand_from info' -l limits -x -d 'MoveIt joint_limits.yaml: acceleration and jerk limits, velocity limits replacing the URDF\'s [env: RMODEL_LIMITS]'
 complete -c rmodel -n '__fish_seen_subcommand_from info' -s m -l model -r -F -d 'Model manifest JSON naming the URDF and semantics [env: RMODEL_MODEL]'
@@ -65,7 +65,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from info' -l pose-file -r -F -d '
 # rmodel tree
 complete -c rmodel -n '__fish_seen_subcommand_from tree' -s h -l help -d 'Print this help message and exit'
 complete -c rmodel -n '__fish_seen_subcommand_from tree' -s u -l urdf -r -F -d 'URDF or xacro file (\'-\' for stdin) [env: RMODEL_URDF]'
-complete -c rmodel -n '__fish_seen_subcommand_from tree' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
+complete -c rmodel -n '__fish_seen_subcommand_from tree' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf or .srdf.xacro (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
 complete -c rmodel -n '__fish_seen_subcommand_from tree' -l semantics-format -x -a 'cpf json srdf' -d 'Semantics format when not evident'
 complete -c rmodel -n '__fish_seen_subcommand_from tree' -l limits -x -d 'MoveIt joint_limits.yaml: acceleration and jerk limits, velocity limits replacing the URDF\'s [env: RMODEL_LIMITS]'
 complete -c rmodel -n '__fish_seen_subcommand_from tree' -s m -l model -r -F -d 'Model manifest JSON naming the URDF and semantics [env: RMODEL_MODEL]'
@@ -78,7 +78,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from tree' -s o -l output -r -F -d
 # rmodel joints
 complete -c rmodel -n '__fish_seen_subcommand_from joints' -s h -l help -d 'Print this help message and exit'
 complete -c rmodel -n '__fish_seen_subcommand_from joints' -s u -l urdf -r -F -d 'URDF or xacro file (\'-\' for stdin) [env: RMODEL_URDF]'
-complete -c rmodel -n '__fish_seen_subcommand_from joints' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
+complete -c rmodel -n '__fish_seen_subcommand_from joints' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf or .srdf.xacro (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
 complete -c rmodel -n '__fish_seen_subcommand_from joints' -l semantics-format -x -a 'cpf json srdf' -d 'Semantics format when not evident'
 complete -c rmodel -n '__fish_seen_subcommand_from joints' -l limits -x -d 'MoveIt joint_limits.yaml: acceleration and jerk limits, velocity limits replacing the URDF\'s [env: RMODEL_LIMITS]'
 complete -c rmodel -n '__fish_seen_subcommand_from joints' -s m -l model -r -F -d 'Model manifest JSON naming the URDF and semantics [env: RMODEL_MODEL]'
@@ -91,7 +91,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from joints' -s o -l output -r -F 
 # rmodel chains
 complete -c rmodel -n '__fish_seen_subcommand_from chains' -s h -l help -d 'Print this help message and exit'
 complete -c rmodel -n '__fish_seen_subcommand_from chains' -s u -l urdf -r -F -d 'URDF or xacro file (\'-\' for stdin) [env: RMODEL_URDF]'
-complete -c rmodel -n '__fish_seen_subcommand_from chains' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
+complete -c rmodel -n '__fish_seen_subcommand_from chains' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf or .srdf.xacro (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
 complete -c rmodel -n '__fish_seen_subcommand_from chains' -l semantics-format -x -a 'cpf json srdf' -d 'Semantics format when not evident'
 complete -c rmodel -n '__fish_seen_subcommand_from chains' -l limits -x -d 'MoveIt joint_limits.yaml: acceleration and jerk limits, velocity limits replacing the URDF\'s [env: RMODEL_LIMITS]'
 complete -c rmodel -n '__fish_seen_subcommand_from chains' -s m -l model -r -F -d 'Model manifest JSON naming the URDF and semantics [env: RMODEL_MODEL]'
@@ -106,7 +106,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from chains' -a '(rmodel __complet
 # rmodel groups
 complete -c rmodel -n '__fish_seen_subcommand_from groups' -s h -l help -d 'Print this help message and exit'
 complete -c rmodel -n '__fish_seen_subcommand_from groups' -s u -l urdf -r -F -d 'URDF or xacro file (\'-\' for stdin) [env: RMODEL_URDF]'
-complete -c rmodel -n '__fish_seen_subcommand_from groups' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
+complete -c rmodel -n '__fish_seen_subcommand_from groups' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf or .srdf.xacro (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
 complete -c rmodel -n '__fish_seen_subcommand_from groups' -l semantics-format -x -a 'cpf json srdf' -d 'Semantics format when not evident'
 complete -c rmodel -n '__fish_seen_subcommand_from groups' -l limits -x -d 'MoveIt joint_limits.yaml: acceleration and jerk limits, velocity limits replacing the URDF\'s [env: RMODEL_LIMITS]'
 complete -c rmodel -n '__fish_seen_subcommand_from groups' -s m -l model -r -F -d 'Model manifest JSON naming the URDF and semantics [env: RMODEL_MODEL]'
@@ -120,7 +120,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from groups' -a '(rmodel __complet
 # rmodel contacts
 complete -c rmodel -n '__fish_seen_subcommand_from contacts' -s h -l help -d 'Print this help message and exit'
 complete -c rmodel -n '__fish_seen_subcommand_from contacts' -s u -l urdf -r -F -d 'URDF or xacro file (\'-\' for stdin) [env: RMODEL_URDF]'
-complete -c rmodel -n '__fish_seen_subcommand_from contacts' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
+complete -c rmodel -n '__fish_seen_subcommand_from contacts' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf or .srdf.xacro (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
 complete -c rmodel -n '__fish_seen_subcommand_from contacts' -l semantics-format -x -a 'cpf json srdf' -d 'Semantics format when not evident'
 complete -c rmodel -n '__fish_seen_subcommand_from contacts' -l limits -x -d 'MoveIt joint_limits.yaml: acceleration and jerk limits, velocity limits replacing the URDF\'s [env: RMODEL_LIMITS]'
 complete -c rmodel -n '__fish_seen_subcommand_from contacts' -s m -l model -r -F -d 'Model manifest JSON naming the URDF and semantics [env: RMODEL_MODEL]'
@@ -138,7 +138,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from contacts' -a '(rmodel __compl
 # rmodel index
 complete -c rmodel -n '__fish_seen_subcommand_from index' -s h -l help -d 'Print this help message and exit'
 complete -c rmodel -n '__fish_seen_subcommand_from index' -s u -l urdf -r -F -d 'URDF or xacro file (\'-\' for stdin) [env: RMODEL_URDF]'
-complete -c rmodel -n '__fish_seen_subcommand_from index' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
+complete -c rmodel -n '__fish_seen_subcommand_from index' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf or .srdf.xacro (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
 complete -c rmodel -n '__fish_seen_subcommand_from index' -l semantics-format -x -a 'cpf json srdf' -d 'Semantics format when not evident'
 complete -c rmodel -n '__fish_seen_subcommand_from index' -l limits -x -d 'MoveIt joint_limits.yaml: acceleration and jerk limits, velocity limits replacing the URDF\'s [env: RMODEL_LIMITS]'
 complete -c rmodel -n '__fish_seen_subcommand_from index' -s m -l model -r -F -d 'Model manifest JSON naming the URDF and semantics [env: RMODEL_MODEL]'
@@ -160,7 +160,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from convert' -F -d 'Semantics fil
 # rmodel poses
 complete -c rmodel -n '__fish_seen_subcommand_from poses' -s h -l help -d 'Print this help message and exit'
 complete -c rmodel -n '__fish_seen_subcommand_from poses' -s u -l urdf -r -F -d 'URDF or xacro file (\'-\' for stdin) [env: RMODEL_URDF]'
-complete -c rmodel -n '__fish_seen_subcommand_from poses' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
+complete -c rmodel -n '__fish_seen_subcommand_from poses' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf or .srdf.xacro (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
 complete -c rmodel -n '__fish_seen_subcommand_from poses' -l semantics-format -x -a 'cpf json srdf' -d 'Semantics format when not evident'
 complete -c rmodel -n '__fish_seen_subcommand_from poses' -l limits -x -d 'MoveIt joint_limits.yaml: acceleration and jerk limits, velocity limits replacing the URDF\'s [env: RMODEL_LIMITS]'
 complete -c rmodel -n '__fish_seen_subcommand_from poses' -s m -l model -r -F -d 'Model manifest JSON naming the URDF and semantics [env: RMODEL_MODEL]'
@@ -193,7 +193,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from diff' -F -d 'New model: URDF 
 # rmodel check-log
 complete -c rmodel -n '__fish_seen_subcommand_from check-log' -s h -l help -d 'Print this help message and exit'
 complete -c rmodel -n '__fish_seen_subcommand_from check-log' -s u -l urdf -r -F -d 'URDF or xacro file (\'-\' for stdin) [env: RMODEL_URDF]'
-complete -c rmodel -n '__fish_seen_subcommand_from check-log' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
+complete -c rmodel -n '__fish_seen_subcommand_from check-log' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf or .srdf.xacro (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
 complete -c rmodel -n '__fish_seen_subcommand_from check-log' -l semantics-format -x -a 'cpf json srdf' -d 'Semantics format when not evident'
 complete -c rmodel -n '__fish_seen_subcommand_from check-log' -l limits -x -d 'MoveIt joint_limits.yaml: acceleration and jerk limits, velocity limits replacing the URDF\'s [env: RMODEL_LIMITS]'
 complete -c rmodel -n '__fish_seen_subcommand_from check-log' -s m -l model -r -F -d 'Model manifest JSON naming the URDF and semantics [env: RMODEL_MODEL]'
@@ -232,7 +232,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from log-info' -F -d 'ROS log (.mc
 # rmodel aggregate
 complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -s h -l help -d 'Print this help message and exit'
 complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -s u -l urdf -r -F -d 'URDF or xacro file (\'-\' for stdin) [env: RMODEL_URDF]'
-complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
+complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf or .srdf.xacro (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
 complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -l semantics-format -x -a 'cpf json srdf' -d 'Semantics format when not evident'
 complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -l limits -x -d 'MoveIt joint_limits.yaml: acceleration and jerk limits, velocity limits replacing the URDF\'s [env: RMODEL_LIMITS]'
 complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -s m -l model -r -F -d 'Model manifest JSON naming the URDF and semantics [env: RMODEL_MODEL]'
@@ -302,7 +302,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from filter' -l mcap-compression -
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -l mcap-chunk-size -x -d 'MCAP output: close a chunk at this many uncompressed bytes'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -l tf -d 'MCAP output: also the robot\'s frames as robot_state_publisher publishes them, for Foxglove\'s 3D panel: every movable joint\'s transform on /tf at each joint state, the fixed joints\' on /tf_static and the URDF on /robot_description (needs a model: given, or the log\'s)'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -s u -l urdf -r -F -d 'URDF or xacro file (\'-\' for stdin) [env: RMODEL_URDF]'
-complete -c rmodel -n '__fish_seen_subcommand_from filter' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
+complete -c rmodel -n '__fish_seen_subcommand_from filter' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf or .srdf.xacro (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -l semantics-format -x -a 'cpf json srdf' -d 'Semantics format when not evident'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -l limits -x -d 'MoveIt joint_limits.yaml: acceleration and jerk limits, velocity limits replacing the URDF\'s [env: RMODEL_LIMITS]'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -s m -l model -r -F -d 'Model manifest JSON naming the URDF and semantics [env: RMODEL_MODEL]'
@@ -326,7 +326,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from filter' -F -d 'Joint-state lo
 # rmodel fk
 complete -c rmodel -n '__fish_seen_subcommand_from fk' -s h -l help -d 'Print this help message and exit'
 complete -c rmodel -n '__fish_seen_subcommand_from fk' -s u -l urdf -r -F -d 'URDF or xacro file (\'-\' for stdin) [env: RMODEL_URDF]'
-complete -c rmodel -n '__fish_seen_subcommand_from fk' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
+complete -c rmodel -n '__fish_seen_subcommand_from fk' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf or .srdf.xacro (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
 complete -c rmodel -n '__fish_seen_subcommand_from fk' -l semantics-format -x -a 'cpf json srdf' -d 'Semantics format when not evident'
 complete -c rmodel -n '__fish_seen_subcommand_from fk' -l limits -x -d 'MoveIt joint_limits.yaml: acceleration and jerk limits, velocity limits replacing the URDF\'s [env: RMODEL_LIMITS]'
 complete -c rmodel -n '__fish_seen_subcommand_from fk' -s m -l model -r -F -d 'Model manifest JSON naming the URDF and semantics [env: RMODEL_MODEL]'
@@ -360,7 +360,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from fk' -a '(rmodel __complete jo
 # rmodel jacobian
 complete -c rmodel -n '__fish_seen_subcommand_from jacobian' -s h -l help -d 'Print this help message and exit'
 complete -c rmodel -n '__fish_seen_subcommand_from jacobian' -s u -l urdf -r -F -d 'URDF or xacro file (\'-\' for stdin) [env: RMODEL_URDF]'
-complete -c rmodel -n '__fish_seen_subcommand_from jacobian' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
+complete -c rmodel -n '__fish_seen_subcommand_from jacobian' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf or .srdf.xacro (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
 complete -c rmodel -n '__fish_seen_subcommand_from jacobian' -l semantics-format -x -a 'cpf json srdf' -d 'Semantics format when not evident'
 complete -c rmodel -n '__fish_seen_subcommand_from jacobian' -l limits -x -d 'MoveIt joint_limits.yaml: acceleration and jerk limits, velocity limits replacing the URDF\'s [env: RMODEL_LIMITS]'
 complete -c rmodel -n '__fish_seen_subcommand_from jacobian' -s m -l model -r -F -d 'Model manifest JSON naming the URDF and semantics [env: RMODEL_MODEL]'
@@ -388,7 +388,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from xacro' -F -d 'The xacro file 
 # rmodel dynamics
 complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -s h -l help -d 'Print this help message and exit'
 complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -s u -l urdf -r -F -d 'URDF or xacro file (\'-\' for stdin) [env: RMODEL_URDF]'
-complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
+complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf or .srdf.xacro (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
 complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -l semantics-format -x -a 'cpf json srdf' -d 'Semantics format when not evident'
 complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -l limits -x -d 'MoveIt joint_limits.yaml: acceleration and jerk limits, velocity limits replacing the URDF\'s [env: RMODEL_LIMITS]'
 complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -s m -l model -r -F -d 'Model manifest JSON naming the URDF and semantics [env: RMODEL_MODEL]'
@@ -446,7 +446,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from splice' -l end -x -d 'Read me
 complete -c rmodel -n '__fish_seen_subcommand_from splice' -s f -l format -x -a 'jsonl csv mcap json' -d 'Output format: a log (jsonl, csv, mcap) or json, a FollowJointTrajectoryGoal document (default: from -o\'s extension, else json when the movements are trajectories, else jsonl)'
 complete -c rmodel -n '__fish_seen_subcommand_from splice' -s o -l output -r -F -d 'Output file (\'-\': stdout; its extension names the format)'
 complete -c rmodel -n '__fish_seen_subcommand_from splice' -s u -l urdf -r -F -d 'URDF or xacro file (\'-\' for stdin) [env: RMODEL_URDF]'
-complete -c rmodel -n '__fish_seen_subcommand_from splice' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
+complete -c rmodel -n '__fish_seen_subcommand_from splice' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf or .srdf.xacro (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
 complete -c rmodel -n '__fish_seen_subcommand_from splice' -l semantics-format -x -a 'cpf json srdf' -d 'Semantics format when not evident'
 complete -c rmodel -n '__fish_seen_subcommand_from splice' -l limits -x -d 'MoveIt joint_limits.yaml: acceleration and jerk limits, velocity limits replacing the URDF\'s [env: RMODEL_LIMITS]'
 complete -c rmodel -n '__fish_seen_subcommand_from splice' -s m -l model -r -F -d 'Model manifest JSON naming the URDF and semantics [env: RMODEL_MODEL]'

@@ -80,6 +80,69 @@ TEST(CliXacro, FindsPackagesWhereRos1And2PutThem) {
   fs::remove_all(dir);
 }
 
+TEST(CliXacro, SemanticsInXacroAreExpandedAsMoveItExpandsThem) {
+  // MoveIt's configurations keep their SRDF as `.srdf.xacro`, which MoveIt's launch files
+  // always expand. This one, expanded, is the example robot's robot.srdf: every command
+  // reads the same semantics from both. Read as SRDF, it was a robot of ignored elements
+  // and `check` passed on no semantics at all.
+  const auto dir = test::make_temp_dir("rmodel-cli-xacro");
+  const std::string srdf_xacro = (dir / "rover.srdf.xacro").string();
+  std::ofstream(srdf_xacro) << R"~(<?xml version="1.0"?>
+<robot xmlns:xacro="http://www.ros.org/wiki/xacro" name="rover">
+  <xacro:arg name="arm_tip" default="hand"/>
+  <xacro:macro name="chain_group" params="name tip">
+    <group name="${name}">
+      <chain base_link="base_link" tip_link="${tip}"/>
+    </group>
+  </xacro:macro>
+  <xacro:chain_group name="arm" tip="$(arg arm_tip)"/>
+  <group name="gripper">
+    <joint name="finger_slide"/>
+  </group>
+  <group name="arm_and_gripper">
+    <group name="arm"/>
+    <group name="gripper"/>
+  </group>
+  <xacro:chain_group name="leg" tip="foot"/>
+  <group_state name="home" group="arm">
+    <joint name="arm_pan" value="0"/>
+    <joint name="arm_lift" value="0.4"/>
+    <joint name="elbow" value="${-1.2}"/>
+    <joint name="wrist" value="0.8"/>
+  </group_state>
+  <group_state name="open" group="gripper">
+    <joint name="finger_slide" value="0.04"/>
+  </group_state>
+  <end_effector name="hand" parent_link="hand" group="gripper" parent_group="arm"/>
+  <virtual_joint name="world_joint" type="planar" parent_frame="odom" child_link="base_link"/>
+</robot>
+)~";
+  const std::string urdf = (test::source_dir() / "share/rmodel/examples/robot.urdf").string();
+  const std::string srdf = (test::source_dir() / "share/rmodel/examples/robot.srdf").string();
+  for (const char* command : {"joints", "chains", "groups", "poses"}) {
+    const auto plain = run_rmodel({command, "-u", urdf, "-s", srdf, "-f", "json"});
+    const auto expanded = run_rmodel({command, "-u", urdf, "-s", srdf_xacro, "-f", "json"});
+    ASSERT_EQ(plain.exit_code, 0) << plain.err;
+    ASSERT_EQ(expanded.exit_code, 0) << command << ": " << expanded.err;
+    EXPECT_EQ(expanded.out, plain.out) << command;
+  }
+  // --xacro-arg reaches the semantics too, and a problem is given at its xacro line.
+  const auto bad = run_rmodel({"check", "-u", urdf, "-s", srdf_xacro, "--xacro-arg", "arm_tip:=nowhere"});
+  EXPECT_EQ(bad.exit_code, 1) << bad.out << bad.err;
+  EXPECT_NE(bad.out.find(srdf_xacro + ":6: error:"), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find("'nowhere'"), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find("in macro 'chain_group' called from " + srdf_xacro + ":9"), std::string::npos) << bad.out;
+  const auto loaded = run_rmodel({"groups", "-u", urdf, "-s", srdf_xacro, "--xacro-arg", "arm_tip:=nowhere"});
+  // Loading skips the chain as srdfdom does, and says so at the same line.
+  EXPECT_EQ(loaded.exit_code, 0) << loaded.err;
+  EXPECT_NE(loaded.err.find("warning: " + srdf_xacro + ":6: chain 'arm'"), std::string::npos) << loaded.err;
+  // convert takes no xacro arguments: it says what to do rather than read xacro as SRDF.
+  const auto convert = run_rmodel({"convert", srdf_xacro, "-f", "json"});
+  EXPECT_NE(convert.exit_code, 0);
+  EXPECT_NE(convert.err.find("this SRDF is xacro"), std::string::npos) << convert.err;
+  std::filesystem::remove_all(dir);
+}
+
 TEST(CliXacro, ErrorsNameTheXacroLine) {
   const auto dir = test::make_temp_dir("rmodel-cli-xacro");
   std::ofstream(dir / "r.urdf.xacro") << "<robot name=\"r\" xmlns:xacro=\"http://www.ros.org/wiki/xacro\">\n"

@@ -21,7 +21,8 @@ void ModelOptions::add_to(CLI::App& app) {
   auto* group = "Model";
   app.add_option("-u,--urdf", urdf, "URDF or xacro file ('-' for stdin) [env: RMODEL_URDF]")->group(group);
   app.add_option("-s,--semantics", semantics,
-                 "Semantics: .cpf (OROCOS), .srdf (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]")
+                 "Semantics: .cpf (OROCOS), .srdf or .srdf.xacro (MoveIt), .json (rmodel) [env: "
+                 "RMODEL_SEMANTICS]")
       ->group(group);
   app.add_option("--semantics-format", semantics_format, "Semantics format when not evident")
       ->check(CLI::IsMember({"cpf", "json", "srdf"}))
@@ -143,7 +144,12 @@ std::optional<Model> ModelOptions::load_for_logs(std::span<const std::string> lo
                                                      : fmt::format(" (no /robot_description in {})", where)));
   }
   std::optional<Semantics> semantics;
-  if (!named.semantics.empty()) semantics = load_semantics(named.semantics, named.semantics_format);
+  if (!named.semantics.empty()) {
+    XacroOptions xacro;
+    xacro.args = named.xacro_args;
+    xacro.package_paths = named.package_paths;
+    semantics = load_semantics(named.semantics, named.semantics_format, xacro);
+  }
   std::optional<JointLimitsFile> limits;
   if (!named.limits.empty()) limits = load_joint_limits(named.limits);
   Model model = Model::from_urdf_string(std::move(recorded->urdf), log + ":" + recorded->topic, std::move(semantics),

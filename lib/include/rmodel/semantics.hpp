@@ -14,6 +14,7 @@
 #include <kdl/frames.hpp>
 
 #include "rmodel/diagnostic.hpp"
+#include "rmodel/xacro.hpp"
 
 namespace rmodel {
 
@@ -137,10 +138,12 @@ RMODEL_API Semantics parse_srdf(std::string_view text, const std::string& source
 RMODEL_API Semantics parse_semantics(std::string_view text, const std::string& source_name,
                           std::optional<SemanticsFormat> format = std::nullopt);
 
-/// Reads and parses a semantics file ("-" reads stdin).
-/// @throws IoError when unreadable, ParseError when malformed.
-RMODEL_API Semantics load_semantics(const std::string& path,
-                         std::optional<SemanticsFormat> format = std::nullopt);
+/// Reads and parses a semantics file ("-" reads stdin). A xacro file (MoveIt's
+/// `.srdf.xacro`, see is_xacro()) is expanded first, with `xacro`'s arguments and package
+/// paths; errors in it are given at the xacro source line.
+/// @throws IoError when unreadable, ParseError when malformed or when the xacro does not expand.
+RMODEL_API Semantics load_semantics(const std::string& path, std::optional<SemanticsFormat> format = std::nullopt,
+                                    const XacroOptions& xacro = {});
 
 /// Writes `.cpf` XML that parse_cpf reads back to the same content.
 RMODEL_API std::string to_cpf(const Semantics& semantics);

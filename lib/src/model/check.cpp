@@ -83,8 +83,18 @@ Diagnostics check_model(const ModelSource& source) {
     return out;
   }
   const std::string& urdf_text = urdf.text;
-  std::string semantics_text;
-  if (!source.semantics_path.empty()) semantics_text = read_text_file(source.semantics_path);
+  // MoveIt's semantics are often `.srdf.xacro`: read as SRDF, the whole file would be
+  // ignored elements and the check would pass on no semantics at all.
+  detail::ExpandedInput semantics;
+  if (!source.semantics_path.empty()) {
+    try {
+      semantics = detail::read_model_file(source.semantics_path, source);
+    } catch (const ParseError& e) {
+      Diagnostics out;
+      out.add(Severity::error, e.where(), "xacro", e.message());
+      return out;
+    }
+  }
   std::optional<JointLimitsFile> limits;
   Diagnostics limits_problems;
   if (!source.limits_path.empty()) {
@@ -96,13 +106,14 @@ Diagnostics check_model(const ModelSource& source) {
     }
   }
   Diagnostics out = check_model_text(urdf_text, urdf.name,
-                                     source.semantics_path.empty() ? nullptr : &semantics_text,
+                                     source.semantics_path.empty() ? nullptr : &semantics.text,
                                      display_name(source.semantics_path), source.semantics_format,
                                      limits ? &*limits : nullptr);
-  if (urdf.xacro) {
-    detail::map_to_xacro(*urdf.xacro, urdf.name, out);
+  for (const detail::ExpandedInput* input : {&semantics, &urdf}) {
+    if (!input->xacro) continue;
+    detail::map_to_xacro(*input->xacro, input->name, out);
     // The xacro's own xacro.message(), warning() and error(), at their xacro lines already.
-    out.items.insert(out.items.begin(), urdf.xacro->messages().begin(), urdf.xacro->messages().end());
+    out.items.insert(out.items.begin(), input->xacro->messages().begin(), input->xacro->messages().end());
   }
   for (auto& d : limits_problems.items) out.items.push_back(std::move(d));
   return out;

@@ -70,34 +70,46 @@ Model Model::from_urdf_string(std::string urdf_text, const std::string& urdf_nam
 }
 
 Model Model::load(const ModelSource& source) {
+  // The URDF and the semantics may each be xacro (MoveIt's `.srdf.xacro`); what loading finds
+  // in an expanded text is reported at its xacro source line.
+  std::optional<detail::ExpandedInput> semantics_file;
   std::optional<Semantics> semantics;
-  if (!source.semantics_path.empty())
-    semantics = load_semantics(source.semantics_path, source.semantics_format);
+  if (!source.semantics_path.empty()) {
+    semantics_file = detail::read_model_file(source.semantics_path, source);
+    semantics = detail::parse_semantics_input(*semantics_file, source.semantics_format);
+  }
   std::optional<JointLimitsFile> limits;
   if (!source.limits_path.empty()) limits = load_joint_limits(source.limits_path);
   detail::UrdfInput urdf = detail::read_urdf_input(source);
-  if (!urdf.xacro) return from_urdf_string(std::move(urdf.text), urdf.name, std::move(semantics), std::move(limits));
-  // Problems found in the expanded URDF are reported at the xacro source line.
+  std::vector<const detail::ExpandedInput*> expanded;
+  for (const detail::ExpandedInput* input : {&urdf, semantics_file ? &*semantics_file : nullptr})
+    if (input != nullptr && input->xacro) expanded.push_back(input);
+  if (expanded.empty()) return from_urdf_string(std::move(urdf.text), urdf.name, std::move(semantics), std::move(limits));
+  const auto at_xacro_line = [&](const auto& e) {
+    std::string message = e.message();
+    SourceLocation where = e.where();
+    for (const auto* input : expanded) where = detail::map_to_xacro(*input->xacro, input->name, where, &message);
+    return std::pair{where, message};
+  };
   try {
     Model model = from_urdf_string(std::move(urdf.text), urdf.name, std::move(semantics), std::move(limits));
     // The model was built just now, from a non-const Impl, and is shared with no one yet.
     Diagnostics& diagnostics = const_cast<Impl&>(*model.impl_).diagnostics;
-    // What loading found in the expanded URDF, at its xacro source lines too.
-    detail::map_to_xacro(*urdf.xacro, urdf.name, diagnostics);
-    // What the xacro's own xacro.message(), warning() and error() said: ROS's xacro prints
-    // them and goes on, so an error() here is kept as a warning (its code says what it was).
-    for (Diagnostic d : urdf.xacro->messages()) {
-      if (d.severity == Severity::error) d.severity = Severity::warning;
-      diagnostics.items.push_back(std::move(d));
+    for (const auto* input : expanded) {
+      detail::map_to_xacro(*input->xacro, input->name, diagnostics);
+      // What the xacro's own xacro.message(), warning() and error() said: ROS's xacro prints
+      // them and goes on, so an error() here is kept as a warning (its code says what it was).
+      for (Diagnostic d : input->xacro->messages()) {
+        if (d.severity == Severity::error) d.severity = Severity::warning;
+        diagnostics.items.push_back(std::move(d));
+      }
     }
     return model;
   } catch (const ModelError& e) {
-    std::string message = e.message();
-    const SourceLocation where = detail::map_to_xacro(*urdf.xacro, urdf.name, e.where(), &message);
+    auto [where, message] = at_xacro_line(e);
     throw ModelError(where, message);
   } catch (const ParseError& e) {
-    std::string message = e.message();
-    const SourceLocation where = detail::map_to_xacro(*urdf.xacro, urdf.name, e.where(), &message);
+    auto [where, message] = at_xacro_line(e);
     throw ParseError(where, message);
   }
 }

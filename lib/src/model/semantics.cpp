@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "rmodel/error.hpp"
+#include "model/xacro_source.hpp"
 #include "rmodel/file.hpp"
 
 namespace rmodel {
@@ -75,9 +76,12 @@ Semantics parse_semantics(std::string_view text, const std::string& source_name,
   return {};
 }
 
-Semantics load_semantics(const std::string& path, std::optional<SemanticsFormat> format) {
-  const std::string text = read_text_file(path);
-  return parse_semantics(text, display_name(path), format);
+Semantics load_semantics(const std::string& path, std::optional<SemanticsFormat> format,
+                         const XacroOptions& xacro) {
+  ModelSource source;
+  source.xacro_args = xacro.args;
+  source.package_paths = xacro.package_paths;
+  return detail::parse_semantics_input(detail::read_model_file(path, source), format);
 }
 
 }  // namespace rmodel

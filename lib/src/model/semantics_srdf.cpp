@@ -15,6 +15,7 @@
 #include <tinyxml2.h>
 
 #include "rmodel/error.hpp"
+#include "rmodel/xacro.hpp"
 #include "rmodel/semantics.hpp"
 #include "base/xml_error.hpp"
 
@@ -459,6 +460,11 @@ private:
 }  // namespace
 
 Semantics parse_srdf(std::string_view text, const std::string& source_name) {
+  // Read as SRDF, a xacro would be a robot of ignored elements, with no group at all.
+  if (is_xacro({}, text))
+    throw ParseError({source_name, 0},
+                     "this SRDF is xacro (it declares and uses the xacro namespace): give it to a model command "
+                     "with -s, which expands it, or expand it first with 'rmodel xacro'");
   return SrdfReader(source_name).read(text);
 }
 

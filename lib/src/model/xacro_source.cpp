@@ -4,7 +4,9 @@
 #include <charconv>
 #include <optional>
 
+#include "rmodel/error.hpp"
 #include "rmodel/file.hpp"
+#include "rmodel/semantics.hpp"
 
 namespace rmodel::detail {
 
@@ -43,11 +45,11 @@ std::optional<LineReference> next_line_reference(std::string_view text, std::siz
 }
 }  // namespace
 
-UrdfInput read_urdf_input(const ModelSource& source) {
-  UrdfInput input;
-  input.text = read_text_file(source.urdf_path);
-  input.name = display_name(source.urdf_path);
-  if (!is_xacro(source.urdf_path, input.text)) return input;
+ExpandedInput read_model_file(const std::string& path, const ModelSource& source) {
+  ExpandedInput input;
+  input.text = read_text_file(path);
+  input.name = display_name(path);
+  if (!is_xacro(path, input.text)) return input;
   XacroOptions options;
   options.args = source.xacro_args;
   options.package_paths = source.package_paths;
@@ -55,6 +57,19 @@ UrdfInput read_urdf_input(const ModelSource& source) {
   input.text = expanded->xml();
   input.xacro = std::move(expanded);
   return input;
+}
+
+UrdfInput read_urdf_input(const ModelSource& source) { return read_model_file(source.urdf_path, source); }
+
+Semantics parse_semantics_input(const ExpandedInput& input, std::optional<SemanticsFormat> format) {
+  if (!input.xacro) return parse_semantics(input.text, input.name, format);
+  try {
+    return parse_semantics(input.text, input.name, format);
+  } catch (const ParseError& e) {
+    std::string message = e.message();
+    const SourceLocation where = map_to_xacro(*input.xacro, input.name, e.where(), &message);
+    throw ParseError(where, message);
+  }
 }
 
 SourceLocation map_to_xacro(const XacroResult& xacro, const std::string& name, const SourceLocation& where,
