@@ -4,6 +4,7 @@
 // reproducing one case of a public robot description.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -204,6 +205,32 @@ TEST(CliMoveIt, ACopiedGroupIsAnErrorOfCheck) {
   const auto c = run_rmodel(humanoid({"check"}, "humanoid_copied_group.srdf"));
   EXPECT_EQ(c.exit_code, 1);
   EXPECT_TRUE(has_text(c.out, srdf + ":8: error: group 'r_leg' lists exactly what group 'l_leg'")) << c.out;
+}
+
+TEST(CliMoveIt, AGroupAliasIsAWarning) {
+  // The same joints under a name that is not the other side's: MoveIt loads it, and
+  // configurations do it on purpose (one solver per name in kinematics.yaml).
+  const std::string srdf = model_file("humanoid_alias_group.srdf");
+  const auto c = run_rmodel(humanoid({"check"}, "humanoid_alias_group.srdf"));
+  EXPECT_EQ(c.exit_code, 0) << c.out;
+  EXPECT_TRUE(has_text(c.out, srdf + ":9: warning: group 'l_leg_ik' lists exactly what group 'l_leg' (line 5) "
+                                     "lists: a second name for the same joints (MoveIt allows it, e.g. for another "
+                                     "solver) [group-alias]"))
+      << c.out;
+  const auto ignored = run_rmodel(humanoid({"check", "--ignore", "group-alias"}, "humanoid_alias_group.srdf"));
+  EXPECT_FALSE(has_text(ignored.out, "[group-alias]")) << ignored.out;
+  EXPECT_TRUE(has_text(ignored.out, "(1 ignored)")) << ignored.out;
+  const auto groups = run_rmodel(humanoid({"groups", "-f", "json"}, "humanoid_alias_group.srdf"));
+  ASSERT_EQ(groups.exit_code, 0) << groups.err;
+  const auto doc = nlohmann::json::parse(groups.out);
+  ASSERT_EQ(doc["groups"].size(), 2U) << groups.out;
+  EXPECT_EQ(doc["groups"][1]["name"], "l_leg_ik");
+  auto joints = [&](int g) {
+    auto v = doc["groups"][g]["joints"].get<std::vector<std::string>>();
+    std::sort(v.begin(), v.end());
+    return v;
+  };
+  EXPECT_EQ(joints(1), joints(0));
 }
 
 TEST(CliMoveIt, EveryFixturePairChecksWithoutErrors) {

@@ -383,20 +383,59 @@ private:
   }
 
   /// A group whose own elements are exactly an earlier group's (chains, joints, links and
-  /// subgroups, in any order) under another name is a copy left unedited, as HyQ's `rh_leg`
-  /// listing the `lh_` joints: a mistake (`group-copy`, an error of `check`).
+  /// subgroups, in any order) under another name. When the two names differ only by a side
+  /// (HyQ's `rh_leg` listing the `lh_` joints, `r_leg` and `l_leg`), it is a copy left
+  /// unedited: a mistake (`group-copy`, an error of `check`). Otherwise it is an alias, which
+  /// MoveIt accepts and configurations use on purpose, a second name for the same joints with
+  /// another solver in kinematics.yaml (NAO's `left_arm_hand`, HSR's `whole_body_light`):
+  /// `group-alias`, a warning.
   void report_copy(const RawGroup& g) {
     const auto own = own_elements(g);
     if (own.empty()) return;
     for (const auto& earlier : groups_) {
       if (&earlier == &g) return;
       if (earlier.duplicate || earlier.name == g.name || own_elements(earlier) != own) continue;
-      warn(g.line, "group-copy",
-           fmt::format("group '{}' lists exactly what group '{}' (line {}) lists: a copied group under another name? "
-                       "Both move the same joints",
-                       g.name, earlier.name, earlier.line));
+      if (mirrored_names(g.name, earlier.name))
+        warn(g.line, "group-copy",
+             fmt::format("group '{}' lists exactly what group '{}' (line {}) lists: a copy of the other side left "
+                         "unedited? Both move the same joints",
+                         g.name, earlier.name, earlier.line));
+      else
+        warn(g.line, "group-alias",
+             fmt::format("group '{}' lists exactly what group '{}' (line {}) lists: a second name for the same "
+                         "joints (MoveIt allows it, e.g. for another solver)",
+                         g.name, earlier.name, earlier.line));
       return;
     }
+  }
+
+  /// Whether two names are the same but for words naming a side of the robot, compared word by
+  /// word ('_', '-' and '.' separate words, letters compared without case): `rh_leg`/`lh_leg`,
+  /// `left_arm`/`right_arm`, `arm_l`/`arm_r`.
+  static bool mirrored_names(std::string_view a, std::string_view b) {
+    static constexpr std::string_view kSides[] = {"l",  "r",  "left", "right", "lf",    "rf",   "lh",   "rh",
+                                                  "fl", "fr", "hl",   "hr",    "rl",    "rr",   "front", "rear",
+                                                  "hind", "back"};
+    const auto words = [](std::string_view name) {
+      std::vector<std::string> out(1);
+      for (const char c : name) {
+        if (c == '_' || c == '-' || c == '.') out.emplace_back();
+        else out.back() += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      }
+      return out;
+    };
+    const auto is_side = [](const std::string& w) {
+      return std::find(std::begin(kSides), std::end(kSides), w) != std::end(kSides);
+    };
+    const auto wa = words(a), wb = words(b);
+    if (wa.size() != wb.size()) return false;
+    bool differ = false;
+    for (std::size_t k = 0; k < wa.size(); ++k) {
+      if (wa[k] == wb[k]) continue;
+      if (!is_side(wa[k]) || !is_side(wb[k])) return false;
+      differ = true;
+    }
+    return differ;
   }
 
   static std::set<std::string> own_elements(const RawGroup& g) {

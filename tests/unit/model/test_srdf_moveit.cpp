@@ -216,9 +216,9 @@ TEST(SrdfMoveIt, RealMistakesStayErrorsWithFileAndLine) {
        "<group_state name=\"open\" group=\"hand\">\n<joint name=\"panda_finger_joint1\" value=\"0.04\"/>"
        "<joint name=\"panda_finger_joint3\" value=\"0.04\"/></group_state>\n",
        "pose-unknown-joint", "joint 'panda_finger_joint3' is not a joint of the URDF", 4},
-      {"<group name=\"a\"><joint name=\"panda_joint1\"/><joint name=\"panda_joint2\"/></group>\n"
-       "<group name=\"b\"><joint name=\"panda_joint2\"/><joint name=\"panda_joint1\"/></group>\n",
-       "group-copy", "group 'b' lists exactly what group 'a' (line 3) lists", 4},
+      {"<group name=\"left_arm\"><joint name=\"panda_joint1\"/><joint name=\"panda_joint2\"/></group>\n"
+       "<group name=\"right_arm\"><joint name=\"panda_joint2\"/><joint name=\"panda_joint1\"/></group>\n",
+       "group-copy", "group 'right_arm' lists exactly what group 'left_arm' (line 3) lists", 4},
   };
   for (const auto& c : cases) {
     const Diagnostics d = check(kPanda, c.body);
