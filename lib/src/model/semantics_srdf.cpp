@@ -116,18 +116,22 @@ private:
     out_.warnings.push_back({Severity::warning, {source_, line}, std::move(code), std::move(message)});
   }
 
-  /// A required, non-empty attribute.
+  /// A required, non-empty attribute, without the spaces around it: srdfdom trims every name
+  /// it reads, so `name=" panda_link0"` names the link panda_link0.
   std::string attribute(const XMLElement* e, const char* name, std::string_view owner = {}) const {
-    const char* value = e->Attribute(name);
-    if (!value || !*value)
-      fail(e->GetLineNum(), fmt::format("{}<{}> without a {} attribute",
-                                        owner.empty() ? "" : fmt::format("{}: ", owner), e->Name(), name));
+    const std::string value = optional_attribute(e, name);
+    if (value.empty())
+      fail(e->GetLineNum(), fmt::format("{}<{}> {} {} attribute", owner.empty() ? "" : fmt::format("{}: ", owner),
+                                        e->Name(), e->Attribute(name) ? "with an empty" : "without a", name));
     return value;
   }
 
   static std::string optional_attribute(const XMLElement* e, const char* name) {
     const char* value = e->Attribute(name);
-    return value ? value : "";
+    std::string_view text = value ? value : "";
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+    return std::string(text);
   }
 
   // ---- reading elements ----
@@ -168,8 +172,10 @@ private:
     const char* end = begin + text.size();
     while (begin < end && std::isspace(static_cast<unsigned char>(*begin))) ++begin;
     while (end > begin && std::isspace(static_cast<unsigned char>(end[-1]))) --end;
+    // srdfdom reads values with operator>>, which takes a leading '+' (from_chars does not).
+    const char* digits = begin < end && *begin == '+' && end - begin > 1 && begin[1] != '-' ? begin + 1 : begin;
     double value = 0;
-    auto [ptr, ec] = std::from_chars(begin, end, value);
+    auto [ptr, ec] = std::from_chars(digits, end, value);
     if (begin == end || ec != std::errc() || ptr != end || !std::isfinite(value))
       fail(e->GetLineNum(), fmt::format("{}: value '{}' is not a finite number", owner, text));
     return value;
@@ -226,12 +232,14 @@ private:
       pose.joints.emplace_back(joint, v);
       pose_joint_lines_.push_back({joint, c->GetLineNum()});
     }
-    for (const auto& other : out_.poses)
+    // MoveIt keeps a group's states by name, each one replacing the one before it.
+    for (auto& other : out_.poses)
       if (other.name == pose.name && other.group == pose.group) {
         warn(pose.line, "srdf-duplicate-pose",
              fmt::format("group_state '{}' of group '{}' is declared again (first at line {}): this declaration "
-                         "is not kept",
+                         "replaces the first, as in MoveIt",
                          pose.name, pose.group, other.line));
+        other = std::move(pose);
         return;
       }
     out_.poses.push_back(std::move(pose));
@@ -256,9 +264,17 @@ private:
     vj.parent_frame = attribute(e, "parent_frame", owner);
     vj.child_link = attribute(e, "child_link", owner);
     vj.line = e->GetLineNum();
-    if (vj.type != "fixed" && vj.type != "floating" && vj.type != "planar")
+    // srdfdom reads the type without case, and takes any other type as fixed.
+    std::string type = vj.type;
+    for (char& c : type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (type == "fixed" || type == "floating" || type == "planar") {
+      vj.type = type;
+    } else {
       warn(vj.line, "srdf-virtual-joint-type",
-           fmt::format("{}: type '{}' is not one of fixed, floating, planar (kept as written)", owner, vj.type));
+           fmt::format("{}: type '{}' is not one of fixed, floating, planar: it is fixed, as srdfdom and MoveIt take it",
+                       owner, vj.type));
+      vj.type = "fixed";
+    }
     out_.virtual_joints.push_back(std::move(vj));
   }
 

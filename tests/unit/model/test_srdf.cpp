@@ -299,16 +299,50 @@ TEST(SrdfCrafted, GroupStates) {
 <group_state name="home" group="arm"><joint name="a" value="9"/></group_state>
 )");
   ASSERT_EQ(s.poses.size(), 2U);
-  EXPECT_EQ(s.poses[0].joints, (std::vector<std::pair<std::string, double>>{{"a", -0.5}, {"b", 1e-3}}));
-  EXPECT_EQ(s.poses[0].line, 3);
+  // MoveIt keeps a group's states by name, the later replacing the earlier (its place in the
+  // list stays the first's).
+  EXPECT_EQ(s.poses[0].joints, (std::vector<std::pair<std::string, double>>{{"a", 9}}));
+  EXPECT_EQ(s.poses[0].line, 10);
   EXPECT_EQ(s.poses[1].group, "hand");
   EXPECT_NE(find_warning(s, "srdf-duplicate-joint", "joint 'a' is given twice"), nullptr);
   EXPECT_NE(find_warning(s, "srdf-multi-dof-value", "joint 'base' has 7 values"), nullptr);
-  EXPECT_NE(find_warning(s, "srdf-duplicate-pose", "group_state 'home' of group 'arm' is declared again"), nullptr);
+  EXPECT_NE(find_warning(s, "srdf-duplicate-pose",
+                         "group_state 'home' of group 'arm' is declared again (first at line 3): this declaration "
+                         "replaces the first, as in MoveIt"),
+            nullptr);
   // MoveIt names states per group: "home" is ambiguous, "hand/home" is not.
   EXPECT_THROW((void)find_named_pose(s, "home"), InvalidArgument);
   EXPECT_EQ(find_named_pose(s, "hand/home").joints[0].first, "f");
   EXPECT_THROW((void)find_named_pose(s, "nope"), NotFound);
+}
+
+TEST(SrdfCrafted, ReadAsSrdfdomReadsIt) {
+  // srdfdom trims every name, reads values with operator>> (a leading '+' is a number) and the
+  // virtual joint's type without case, taking an unknown type as fixed.
+  const Semantics s = srdf(R"(<group name=" arm "><chain base_link="  base" tip_link="hand  "/>
+  <joint name=" j
+ "/></group>
+<group_state name="up " group=" arm"><joint name=" j " value="+0.5"/><joint name="k" value=" +1e-3 "/></group_state>
+<virtual_joint name=" world " type="Floating" parent_frame=" odom " child_link="base "/>
+<virtual_joint name="w2" type="prismatic" parent_frame="odom" child_link="base"/>
+)");
+  ASSERT_EQ(s.groups.size(), 1U);
+  EXPECT_EQ(s.groups[0].name, "arm");
+  EXPECT_EQ(s.groups[0].joints, (std::vector<std::string>{"j"}));
+  ASSERT_EQ(s.poses.size(), 1U);
+  EXPECT_EQ(s.poses[0].name, "up");
+  EXPECT_EQ(s.poses[0].group, "arm");
+  EXPECT_EQ(s.poses[0].joints, (std::vector<std::pair<std::string, double>>{{"j", 0.5}, {"k", 1e-3}}));
+  ASSERT_EQ(s.virtual_joints.size(), 2U);
+  EXPECT_EQ(s.virtual_joints[0].name, "world");
+  EXPECT_EQ(s.virtual_joints[0].type, "floating");
+  EXPECT_EQ(s.virtual_joints[0].parent_frame, "odom");
+  EXPECT_EQ(s.virtual_joints[0].child_link, "base");
+  EXPECT_EQ(s.virtual_joints[1].type, "fixed");
+  EXPECT_NE(find_warning(s, "srdf-virtual-joint-type", "type 'prismatic' is not one of fixed, floating, planar: it is "
+                                                        "fixed, as srdfdom and MoveIt take it"),
+            nullptr);
+  EXPECT_EQ(find_warning(s, "srdf-virtual-joint-type", "Floating"), nullptr);
 }
 
 struct BadSrdf {
@@ -346,6 +380,12 @@ INSTANTIATE_TEST_SUITE_P(
                 "group_state 's', joint 'j': value 'abc' is not a finite number", 2},
         BadSrdf{"state_no_value", "<robot><group_state name='s' group='g'>\n\n<joint name='j'/></group_state></robot>",
                 "without a value attribute", 3},
+        BadSrdf{"state_empty_value", "<robot><group_state name='s' group='g'>\n<joint name='j' value=' '/>"
+                                     "</group_state></robot>",
+                "group_state 's', joint 'j': <joint> with an empty value attribute", 2},
+        BadSrdf{"plus_minus", "<robot><group_state name='s' group='g'>\n<joint name='j' value='+-1'/>"
+                              "</group_state></robot>",
+                "value '+-1' is not a finite number", 2},
         BadSrdf{"multi_value", "<robot><group_state name='s' group='g'>\n<joint name='j' value='0 x'/>"
                                "</group_state></robot>",
                 "value 'x' is not a finite number", 2},
