@@ -260,9 +260,10 @@ struct Indexer {
         warning(spec.line, "chain-through-ancestor",
                 fmt::format("chain '{}': last_link '{}' is not below first_link '{}'; the chain goes up to their "
                             "common ancestor '{}' and down again, as KDL::Tree::getChain builds it (the {} on the "
-                            "way up move in reverse)",
+                            "way up {} in reverse)",
                             spec.name, spec.last_link, spec.first_link, path->ancestor,
-                            path->up.size() == 1 ? "joint" : fmt::format("{} joints", path->up.size())));
+                            path->up.size() == 1 ? "joint" : fmt::format("{} joints", path->up.size()),
+                            path->up.size() == 1 ? "moves" : "move"));
       std::vector<std::size_t> real = path->up;
       real.insert(real.end(), path->down.begin(), path->down.end());
       std::vector<std::size_t> virtual_joints;

@@ -70,7 +70,8 @@ std::string join(const std::vector<std::string>& names, std::size_t max = 8) {
 /// What rmodel says about SRDF elements it reads but does not keep.
 const std::map<std::string, std::string, std::less<>>& ignored_reasons() {
   static const std::map<std::string, std::string, std::less<>> reasons = {
-      {"passive_joint", "rmodel has no passive joints; they stay ordinary joints of the pose"},
+      {"passive_joint", "rmodel has no passive joints; each is an ordinary joint (in the pose when a chain or "
+                        "group holds it)"},
       {"disable_collisions", "collision matrices are not part of rmodel"},
       {"enable_collisions", "collision matrices are not part of rmodel"},
       {"disable_default_collisions", "collision matrices are not part of rmodel"},
