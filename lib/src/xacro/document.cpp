@@ -34,6 +34,59 @@ void convert(const tinyxml2::XMLElement& in, int file, XmlNode& out) {
   }
 }
 
+// ---- attribute-value normalisation (XML 1.0 section 3.3.3)
+//
+// An XML processor hands an attribute's value on with each literal tab, LF and CR replaced by
+// a space (a CR LF pair, already one LF by line-end normalisation, gives one space), while a
+// character reference (&#10;) gives its character as it is. Python's expat, which ROS's xacro
+// reads with, does so; tinyxml2 keeps the literal characters. Descriptions write long vectors
+// over several lines (HSR-B's base.urdf.xacro: xyz="0.1<LF> 0.2<LF> 0.3"), which xacro turns
+// into one line of numbers and we turned into "&#10;" in the expansion, a bad number for URDF.
+
+bool holds_tab_or_line_end(std::string_view s) { return s.find_first_of("\t\n\r") != std::string_view::npos; }
+
+bool any_attribute_holds_tab_or_line_end(const XmlNode& node) {
+  for (const auto& [k, v] : node.attributes)
+    if (holds_tab_or_line_end(v)) return true;
+  for (const auto& c : node.children)
+    if (c.kind == XmlNode::Kind::element && any_attribute_holds_tab_or_line_end(c)) return true;
+  return false;
+}
+
+void collect_attributes(const tinyxml2::XMLElement& in, std::vector<const tinyxml2::XMLAttribute*>& out) {
+  for (const tinyxml2::XMLAttribute* a = in.FirstAttribute(); a; a = a->Next()) out.push_back(a);
+  for (const tinyxml2::XMLElement* e = in.FirstChildElement(); e; e = e->NextSiblingElement())
+    collect_attributes(*e, out);
+}
+
+/// The value of an attribute whose text, as written (entities not replaced, line ends already
+/// one LF each), is `raw`: blanks made spaces, then references replaced by tinyxml2 itself, so
+/// that what a reference gives (a tab, a newline, an unknown entity left as written) stays
+/// exactly what tinyxml2 gives everywhere else.
+std::string normalised_attribute(std::string raw) {
+  for (char& c : raw)
+    if (c == '\t' || c == '\n' || c == '\r') c = ' ';
+  // The raw text cannot hold both quotes: the one that delimited it ends it.
+  const char quote = raw.find('"') == std::string::npos ? '"' : '\'';
+  const std::string element = std::string("<a v=") + quote + raw + quote + "/>";
+  tinyxml2::XMLDocument doc(true, tinyxml2::PRESERVE_WHITESPACE);
+  if (doc.Parse(element.data(), element.size()) != tinyxml2::XML_SUCCESS || !doc.RootElement()) return raw;
+  const char* value = doc.RootElement()->Attribute("v");
+  return value ? value : raw;
+}
+
+/// Replaces the values holding a tab, LF or CR by their normalised form, from the attributes
+/// as written (`raw`, in document order, the order `node`'s attributes are walked in).
+void normalise_attributes(XmlNode& node, const std::vector<const tinyxml2::XMLAttribute*>& raw, std::size_t& next) {
+  for (auto& [k, v] : node.attributes) {
+    const tinyxml2::XMLAttribute* written = next < raw.size() ? raw[next] : nullptr;
+    ++next;
+    if (written && holds_tab_or_line_end(v)) v = normalised_attribute(written->Value());
+  }
+  for (auto& c : node.children)
+    if (c.kind == XmlNode::Kind::element) normalise_attributes(c, raw, next);
+}
+
 bool is_blank(std::string_view s) {
   return s.find_first_not_of(" \t\r\n") == std::string_view::npos;
 }
@@ -155,6 +208,17 @@ bool parse_document(std::string_view text, int file, XmlNode& root, int& error_l
     return false;
   }
   convert(*element, file, root);
+  // Most documents have no blank but spaces in their attributes: only those that do are read
+  // again, entities left as written, to tell a literal newline from a reference to one.
+  if (any_attribute_holds_tab_or_line_end(root)) {
+    tinyxml2::XMLDocument raw(false, tinyxml2::PRESERVE_WHITESPACE);
+    if (raw.Parse(text.data(), text.size()) == tinyxml2::XML_SUCCESS && raw.RootElement()) {
+      std::vector<const tinyxml2::XMLAttribute*> attributes;
+      collect_attributes(*raw.RootElement(), attributes);
+      std::size_t next = 0;
+      normalise_attributes(root, attributes, next);
+    }
+  }
   return true;
 }
 

@@ -100,6 +100,31 @@ TEST_F(XacroFiles, ValuesReadAsPythonLiterals) {
                big="1e+16" exact="1000000000000000.0"/>)~");
 }
 
+TEST_F(XacroFiles, AttributeValuesAreNormalisedAsXmlRequires) {
+  // XML 1.0 section 3.3.3: an attribute's value reaches the application with each literal tab,
+  // LF and CR made a space (CR LF is one LF by then, so one space), and a character reference
+  // giving its character as it is. ROS's xacro reads through expat, which does this; a vector
+  // written over several lines is one line of numbers in its output (HSR-B's base.urdf.xacro).
+  write("part.xacro", "<robot xmlns:xacro=\"http://www.ros.org/wiki/xacro\"><inc v=\"a\n\tb\"/></robot>");
+  const std::string out = expand("<xacro:property name=\"three\" value=\"0.1\n  0.2\"/>\n"
+                                 "<origin xyz=\"0.1\n      0.2\n\t0.3\" rpy=\"0 0 0\"/>\n"
+                                 "<crlf v=\"x\r\ny\" cr=\"x\ry\"/>\n"
+                                 "<ref v=\"x&#10;y&#9;z&#xD;\" mixed=\"&lt;&#10;\n&amp;\"/>\n"
+                                 "<quoted v='say \"hi\"\nnow'/>\n"
+                                 "<sub v=\"${1 +\n 2}|${three}\"/>\n"
+                                 "<xacro:include filename=\"part.xacro\"/>\n"
+                                 "<text>a\nb</text>\n");
+  // Each character is replaced, none collapsed, before substitution.
+  EXPECT_NE(out.find(R"~(<origin xyz="0.1       0.2  0.3" rpy="0 0 0"/>)~"), std::string::npos) << out;
+  EXPECT_NE(out.find(R"~(<crlf v="x y" cr="x y"/>)~"), std::string::npos) << out;
+  // References stay the characters they name, so they are written back as references.
+  EXPECT_NE(out.find(R"~(<ref v="x&#10;y&#9;z&#13;" mixed="&lt;&#10; &amp;"/>)~"), std::string::npos) << out;
+  EXPECT_NE(out.find(R"~(<quoted v="say &quot;hi&quot; now"/>)~"), std::string::npos) << out;
+  EXPECT_NE(out.find(R"~(<sub v="3|0.1   0.2"/>)~"), std::string::npos) << out;
+  EXPECT_NE(out.find(R"~(<inc v="a  b"/>)~"), std::string::npos) << out;  // included files too
+  EXPECT_NE(out.find("<text>a\nb</text>"), std::string::npos) << out;    // text is not an attribute
+}
+
 // ---- expressions
 
 TEST_F(XacroFiles, ArithmeticFollowsPythonPrecedence) {
