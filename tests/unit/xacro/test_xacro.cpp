@@ -89,6 +89,23 @@ TEST_F(XacroFiles, DefaultsRemovalAndQuotedText) {
          R"~(<t a="1" b="two"/><u a="5"/>)~");
 }
 
+TEST_F(XacroFiles, QuotedTextIsReadAsXacroReadsIt) {
+  // xacro's Table._eval_literal strips one pair of single quotes and keeps the text inside; a
+  // lazy property (the default) is read a second time at its first use, the text inside as a
+  // literal again, so value="'0123'" is 123 there. A macro argument, a default and a
+  // lazy_eval="false" property are read once and stay texts. Double quotes are only text.
+  // Checked against ROS 2's xacro 2.0 and ROS 1's 1.14 (both give these values).
+  expect(R"~(<xacro:property name="lazy" value="'0123'"/><xacro:property name="now" value="'0123'" lazy_eval="false"/>
+            <xacro:property name="f" value="'1.50'" lazy_eval="false"/><xacro:property name="t" value="'true'" lazy_eval="false"/>
+            <xacro:property name="dq" value="&quot;0123&quot;"/><xacro:property name="inner" value="'x'+'y'"/>
+            <xacro:property name="empty" value="''"/><xacro:property name="apostrophe" value="it's"/>
+            <xacro:macro name="m" params="a b:='0123' d:='1.50'"><m a="${a}" b="${b}" bd="${b + d}"/></xacro:macro>
+            <p lazy="${lazy}" now="${now + now}" f="${f}" t="${t}" dq="${dq}" inner="${inner}" empty="${empty}"
+               apostrophe="${apostrophe}"/><xacro:m a="'true'"/>)~",
+         R"~(<p lazy="123" now="01230123" f="1.50" t="true" dq="&quot;0123&quot;" inner="x'+'y" empty=""
+               apostrophe="it's"/><m a="true" b="0123" bd="01231.50"/>)~");
+}
+
 TEST_F(XacroFiles, ValuesReadAsPythonLiterals) {
   // Property texts that read as numbers or booleans become them; str() of a float is
   // Python's repr, of a boolean True/False.
