@@ -14,12 +14,12 @@ namespace rmodel::xacro {
 struct Ast {
   enum class Op : std::uint8_t {
     constant, name, attribute, index, slice, call, negate, plus, invert, not_, and_, or_, if_else, binary, compare,
-    list, tuple, dict, keyword
+    list, tuple, dict, keyword, comprehension
   };
   Op op = Op::constant;
   Value value;                    ///< constant
   std::string text;               ///< name, attribute, binary/compare operator(s)
-  std::vector<std::string> ops;   ///< compare: one operator per pair
+  std::vector<std::string> ops;   ///< compare: one operator per pair; comprehension: the loop's names
   std::vector<Ast> kids;
 };
 
@@ -455,7 +455,7 @@ private:
         return node(Ast::Op::tuple);
       }
       Ast inner = expression();
-      if (is_name("for")) fail("comprehensions are not supported");
+      if (is_name("for")) fail("generator expressions are not supported; a list comprehension [... for ...] is");
       if (is_op(",")) {
         Ast t = node(Ast::Op::tuple, {std::move(inner)});
         while (is_op(",")) {
@@ -473,7 +473,12 @@ private:
       Ast l = node(Ast::Op::list);
       while (!is_op("]")) {
         l.kids.push_back(expression());
-        if (is_name("for")) fail("comprehensions are not supported");
+        if (is_name("for")) {
+          if (l.kids.size() != 1) fail("unexpected 'for'");
+          Ast c = comprehension(std::move(l.kids.front()));
+          expect("]");
+          return c;
+        }
         if (!is_op(",")) break;
         advance();
       }
@@ -495,6 +500,34 @@ private:
       return d;
     }
     fail("unexpected " + describe(tok_));
+  }
+
+  /// `for NAME[, NAME...] in ITERABLE [if CONDITION]...` after a list comprehension's
+  /// element: kids are the element, the iterable and the conditions. One `for` only
+  /// (MoveIt's panda_moveit_config needs no more).
+  Ast comprehension(Ast element) {
+    advance();  // for
+    Ast c = node(Ast::Op::comprehension, {std::move(element)});
+    while (true) {
+      static constexpr std::string_view keywords[] = {"and", "or", "not", "in", "is", "if", "else", "for",
+                                                      "lambda", "True", "False", "None"};
+      if (tok_.kind != Token::Kind::name ||
+          std::find(std::begin(keywords), std::end(keywords), tok_.text) != std::end(keywords))
+        fail("a comprehension's 'for' needs a name, not " + describe(tok_));
+      c.ops.push_back(tok_.text);
+      advance();
+      if (!is_op(",")) break;
+      advance();
+    }
+    if (!is_name("in")) fail("expected 'in' after a comprehension's 'for " + c.ops.front() + "'");
+    advance();
+    c.kids.push_back(or_test());
+    while (is_name("if")) {
+      advance();
+      c.kids.push_back(or_test());
+    }
+    if (is_name("for")) fail("a comprehension with a second 'for' is not supported");
+    return c;
   }
 
   Lexer lexer_;
@@ -684,6 +717,7 @@ public:
         return Value::list(std::move(items), a.op == Ast::Op::tuple);
       }
       case Ast::Op::keyword: fail("a keyword argument outside a call");
+      case Ast::Op::comprehension: return comprehension(a);
       case Ast::Op::dict: {
         Dict d;
         for (std::size_t k = 0; k + 1 < a.kids.size(); k += 2) set_item(d, eval(a.kids[k]), eval(a.kids[k + 1]));
@@ -695,9 +729,53 @@ public:
 
 private:
   Value name(const std::string& n) {
+    // A comprehension's names shadow properties and globals, the innermost first (Python 3
+    // gives a comprehension its own scope).
+    for (auto it = locals_.rbegin(); it != locals_.rend(); ++it)
+      if (it->first == n) return it->second;
     if (auto v = host_.lookup(n)) return *v;
     if (auto g = global_name(n)) return *g;
     fail(host_.unknown_name_message(n));
+  }
+
+  /// [element for names in iterable if condition...]: the iterable is evaluated before the
+  /// names exist, as in Python; every element and condition is charged as any expression is.
+  Value comprehension(const Ast& a) {
+    using K = Value::Kind;
+    const Value source = eval(a.kids[1]);
+    if (source.kind != K::list && source.kind != K::tuple && source.kind != K::dict && source.kind != K::string)
+      fail("'" + std::string(type_name(source)) + "' object is not iterable");
+    const List items = iterate(source, "list");
+    const std::size_t mark = locals_.size();
+    List out;
+    try {
+      for (const Value& item : items) {
+        locals_.resize(mark);
+        if (a.ops.size() == 1) {
+          locals_.emplace_back(a.ops.front(), item);
+        } else {
+          if (item.kind != K::list && item.kind != K::tuple && item.kind != K::dict && item.kind != K::string)
+            fail("cannot unpack non-iterable " + std::string(type_name(item)) + " object");
+          const List parts = iterate(item, "list");
+          if (parts.size() < a.ops.size())
+            fail("not enough values to unpack (expected " + std::to_string(a.ops.size()) + ", got " +
+                 std::to_string(parts.size()) + ")");
+          if (parts.size() > a.ops.size())
+            fail("too many values to unpack (expected " + std::to_string(a.ops.size()) + ")");
+          for (std::size_t k = 0; k < parts.size(); ++k) locals_.emplace_back(a.ops[k], parts[k]);
+        }
+        bool keep = true;
+        for (std::size_t k = 2; k < a.kids.size() && keep; ++k) keep = truthy(eval(a.kids[k]));
+        if (!keep) continue;
+        out.push_back(eval(a.kids[0]));
+        check_size(out.size() * sizeof(Value));
+      }
+    } catch (...) {
+      locals_.resize(mark);
+      throw;
+    }
+    locals_.resize(mark);
+    return Value::list(std::move(out));
   }
 
   Value attribute(const Value& target, const std::string& attr) {
@@ -966,6 +1044,11 @@ private:
     // Methods of strings and dicts: obj.method(args)
     if (callee.op == Ast::Op::attribute) {
       Value target = eval(callee.kids[0]);
+      if (target.kind == Value::Kind::list && callee.text == "pop") {
+        List args = arguments(a, keywords);
+        if (!keywords.empty()) fail("pop() takes no keyword arguments");
+        return pop(target, args);
+      }
       if (target.kind == Value::Kind::string || target.kind == Value::Kind::dict) {
         List args = arguments(a, keywords);
         if (!keywords.empty()) fail(callee.text + "() takes no keyword arguments");
@@ -1388,6 +1471,30 @@ private:
     fail("not callable");
   }
 
+  /// list.pop([i]): removes and gives the item, changing the list in place for every value
+  /// sharing it, as Python does. MoveIt's panda_moveit_config walks a list with it in a
+  /// recursive macro whose parameter forwards (^) the same list to the next call, so a copy
+  /// would never end. Lists are shared where Python shares them (properties, parameters) and
+  /// made new where Python makes new ones (literals, list(), slices, +, load_yaml).
+  Value pop(const Value& target, const List& args) {
+    arity(args, 0, 1, "pop");
+    // Value::list makes non-const lists, so changing one through the shared pointer is sound.
+    List& items = const_cast<List&>(*target.items);
+    if (items.empty()) fail("pop from empty list");
+    std::int64_t at = -1;
+    if (!args.empty()) {
+      if (args[0].kind != Value::Kind::integer && args[0].kind != Value::Kind::boolean)
+        fail("'" + std::string(type_name(args[0])) + "' object cannot be interpreted as an integer");
+      at = args[0].kind == Value::Kind::boolean ? (args[0].b ? 1 : 0) : args[0].i;
+    }
+    const auto size = static_cast<std::int64_t>(items.size());
+    if (at < 0) at += size;
+    if (at < 0 || at >= size) fail("pop index out of range");
+    Value out = items[static_cast<std::size_t>(at)];
+    items.erase(items.begin() + at);
+    return out;
+  }
+
   Value method(const Value& target, const std::string& name, const List& args) {
     using K = Value::Kind;
     auto str_arg = [&](std::size_t k) -> const std::string& {
@@ -1556,6 +1663,7 @@ private:
   }
 
   ExpressionHost& host_;
+  std::vector<std::pair<std::string, Value>> locals_;  ///< the names of the comprehensions being evaluated
 };
 
 int compare_values(const Value& a, const Value& b, const std::string& op) {

@@ -1284,7 +1284,9 @@ Value from_yaml(const detail::YamlNode& node, int depth) {
 
 Value Processor::load_yaml(const std::string& file) {
   const std::string path = relative_to_current(file);
-  if (auto it = yaml_cache_.find(path); it != yaml_cache_.end()) return it->second;
+  // A copy each time, as xacro reads the file at each call: a list popped from one load is
+  // whole in the next.
+  if (auto it = yaml_cache_.find(path); it != yaml_cache_.end()) return deep_copy(it->second);
   std::string text;
   try {
     require_regular_file(path);
@@ -1301,7 +1303,7 @@ Value Processor::load_yaml(const std::string& file) {
   }
   Value v = from_yaml(root, 0);
   yaml_cache_.emplace(path, v);
-  return v;
+  return deep_copy(v);
 }
 
 }  // namespace xacro

@@ -272,6 +272,22 @@ std::optional<double> parse_python_float(std::string_view text) {
   return negative ? -value : value;
 }
 
+Value deep_copy(const Value& v) {
+  if (v.kind == Value::Kind::list || v.kind == Value::Kind::tuple) {
+    List items;
+    items.reserve(v.items->size());
+    for (const Value& item : *v.items) items.push_back(deep_copy(item));
+    return Value::list(std::move(items), v.kind == Value::Kind::tuple);
+  }
+  if (v.kind == Value::Kind::dict) {
+    Dict d;
+    d.reserve(v.dict->size());
+    for (const auto& [key, value] : *v.dict) d.emplace_back(key, deep_copy(value));
+    return Value::dictionary(std::move(d));
+  }
+  return v;
+}
+
 Value literal(const std::string& text) {
   if (text.size() >= 2 && text.front() == '\'' && text.back() == '\'') return Value::string(text.substr(1, text.size() - 2));
   if (text.find('_') != std::string::npos) return Value::string(text);

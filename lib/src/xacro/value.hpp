@@ -52,7 +52,9 @@ struct Value {
   static Value list(List v, bool tuple = false) {
     Value x;
     x.kind = tuple ? Kind::tuple : Kind::list;
-    x.items = std::make_shared<const List>(std::move(v));
+    // Not a const object: list.pop() changes a list in place, seen by every value sharing
+    // it, as Python's lists are shared by reference (see the Evaluator's pop).
+    x.items = std::make_shared<List>(std::move(v));
     return x;
   }
   static Value dictionary(Dict v) {
@@ -87,6 +89,8 @@ bool truthy(const Value& v);
 std::string_view type_name(const Value& v);
 /// Python's ==.
 bool equal(const Value& a, const Value& b);
+/// A copy sharing no list with `v` (list.pop() changes lists in place).
+Value deep_copy(const Value& v);
 /// Python's d[key] = value: an equal key keeps its place and takes the new value.
 void set_item(Dict& d, Value key, Value value);
 
