@@ -331,7 +331,9 @@ struct Indexer {
       auto claim_joint = [&](int pose_index) {
         const std::string& joint = m.pose_names[static_cast<std::size_t>(pose_index)];
         auto [it, inserted] = joint_owner.emplace(joint, spec.name);
-        if (!inserted && it->second != spec.name) {
+        // A joint reached twice (a subgroup's joint that is also on one of its chains) is one joint.
+        if (!inserted && it->second != spec.name &&
+            std::find(shared_joints.begin(), shared_joints.end(), joint) == shared_joints.end()) {
           shared_joints.push_back(joint);
           add_owner(it->second);
         }

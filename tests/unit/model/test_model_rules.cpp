@@ -200,6 +200,11 @@ INSTANTIATE_TEST_SUITE_P(
         LenientCase{"joint_in_two_groups",
                     "{\"groups\": [{\"name\": \"g1\", \"joints\": [\"e1\"]}, {\"name\": \"g2\", \"joints\": [\"e1\"]}]}",
                     "group-overlap", "group 'g2' shares 1 joint (e1) with group g1", 1},
+        // MoveIt's panda_arm_hand: the joint and its child link both bring e1, one joint.
+        LenientCase{"joint_and_its_link_in_two_groups",
+                    "{\"groups\": [{\"name\": \"g1\", \"joints\": [\"e1\"]}, "
+                    "{\"name\": \"g2\", \"joints\": [\"e1\"], \"links\": [\"e\"]}]}",
+                    "group-overlap", "group 'g2' shares 1 joint (e1) with group g1,", 1},
         LenientCase{"group_joint_fixed", "{\"groups\": [{\"name\": \"g\", \"joints\": [\"fx\", \"e1\"]}]}",
                     "fixed-joint", "group 'g': 1 joint skipped, not movable: fx", 1},
         // A group with chains of its own naming a joint of another group's chain (PR2's
