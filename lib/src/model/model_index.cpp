@@ -437,6 +437,37 @@ struct Indexer {
     }
   }
 
+  /// End effectors and virtual joints name links and groups, which srdfdom looks up and, when
+  /// one is missing, skips the element with an error in its log (dual-arm panda's MoveIt
+  /// configuration names a group 'left_hand' it does not declare). rmodel keeps them as
+  /// written (they are not part of the pose) and says so, as a warning: MoveIt loads the file.
+  void end_effectors_and_virtual_joints() {
+    std::unordered_set<std::string> groups;
+    for (const auto& g : m.semantics.groups) groups.insert(g.name);
+    const auto is_link = [&](const std::string& name) { return m.urdf.link_by_name.count(name) != 0; };
+    for (const auto& eef : m.semantics.end_effectors) {
+      if (!groups.count(eef.group))
+        warning(eef.line, "eef-unknown-group",
+                fmt::format("end_effector '{}': group '{}' is not a declared group (MoveIt skips this end effector)",
+                            eef.name, eef.group));
+      if (!eef.parent_group.empty() && !groups.count(eef.parent_group))
+        warning(eef.line, "eef-unknown-group",
+                fmt::format("end_effector '{}': parent_group '{}' is not a declared group", eef.name,
+                            eef.parent_group));
+      if (!is_link(eef.parent_link))
+        warning(eef.line, "eef-unknown-link",
+                fmt::format("end_effector '{}': parent_link '{}' is not a link of the URDF (MoveIt skips this end "
+                            "effector)",
+                            eef.name, eef.parent_link));
+    }
+    for (const auto& vj : m.semantics.virtual_joints)
+      if (!is_link(vj.child_link))
+        warning(vj.line, "virtual-joint-unknown-link",
+                fmt::format("virtual_joint '{}': child_link '{}' is not a link of the URDF (MoveIt skips this "
+                            "virtual joint)",
+                            vj.name, vj.child_link));
+  }
+
   static std::string join(const std::vector<std::string>& names, std::size_t max = 8) {
     std::string out;
     for (std::size_t i = 0; i < names.size() && i < max; ++i) out += (i ? ", " : "") + names[i];
@@ -506,6 +537,7 @@ void Model::Impl::index(Diagnostics& diagnostics) {
     indexer.contacts();
     indexer.chains();
     indexer.groups();
+    indexer.end_effectors_and_virtual_joints();
     if (semantics.chains.empty() && semantics.groups.empty()) {
       // Nothing chooses the joints (an SRDF with a collision matrix only): the pose stays
       // what the URDF alone gives, not an empty one.

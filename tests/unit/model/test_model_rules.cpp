@@ -205,6 +205,28 @@ INSTANTIATE_TEST_SUITE_P(
                     "{\"groups\": [{\"name\": \"g1\", \"joints\": [\"e1\"]}, "
                     "{\"name\": \"g2\", \"joints\": [\"e1\"], \"links\": [\"e\"]}]}",
                     "group-overlap", "group 'g2' shares 1 joint (e1) with group g1,", 1},
+        // srdfdom skips an end effector or virtual joint naming what does not exist; rmodel
+        // keeps it as written and says so.
+        LenientCase{"eef_unknown_group",
+                    "{\"groups\": [{\"name\": \"g\", \"joints\": [\"e1\"]}],\n"
+                    "\"end_effectors\": [{\"name\": \"hand\", \"parent_link\": \"e\", \"group\": \"left_hand\"}]}",
+                    "eef-unknown-group",
+                    "end_effector 'hand': group 'left_hand' is not a declared group (MoveIt skips this end effector)", 2},
+        LenientCase{"eef_unknown_link",
+                    "{\"groups\": [{\"name\": \"g\", \"joints\": [\"e1\"]}],\n"
+                    "\"end_effectors\": [{\"name\": \"hand\", \"parent_link\": \"palm\", \"group\": \"g\", "
+                    "\"parent_group\": \"arm\"}]}",
+                    "eef-unknown-link", "end_effector 'hand': parent_link 'palm' is not a link of the URDF", 2},
+        LenientCase{"eef_unknown_parent_group",
+                    "{\"groups\": [{\"name\": \"g\", \"joints\": [\"e1\"]}],\n"
+                    "\"end_effectors\": [{\"name\": \"hand\", \"parent_link\": \"e\", \"group\": \"g\", "
+                    "\"parent_group\": \"arm\"}]}",
+                    "eef-unknown-group", "end_effector 'hand': parent_group 'arm' is not a declared group", 2},
+        LenientCase{"virtual_joint_unknown_link",
+                    "{\"groups\": [{\"name\": \"g\", \"joints\": [\"e1\"]}],\n"
+                    "\"virtual_joints\": [{\"name\": \"world\", \"type\": \"floating\", \"parent_frame\": "
+                    "\"odom\", \"child_link\": \"base_footprint\"}]}",
+                    "virtual-joint-unknown-link", "virtual_joint 'world': child_link 'base_footprint' is not a link", 2},
         LenientCase{"group_joint_fixed", "{\"groups\": [{\"name\": \"g\", \"joints\": [\"fx\", \"e1\"]}]}",
                     "fixed-joint", "group 'g': 1 joint skipped, not movable: fx", 1},
         // A group with chains of its own naming a joint of another group's chain (PR2's
