@@ -163,9 +163,11 @@ std::optional<Model> ModelOptions::load_for_logs(std::span<const std::string> lo
 
 void warn_mistakes(const Model& model) {
   // What loading skipped as srdfdom does is said where it is (`check` counts it as an error),
-  // and so is what a xacro's own xacro.message(), warning() or error() said.
+  // and so is what a xacro's own xacro.message(), warning() or error() said, and a limits
+  // entry no joint reads (a misspelt joint is found there, with the joint meant).
   for (const auto& d : model.load_diagnostics().items)
-    if (is_mistake(d.code) || d.code.rfind("xacro-", 0) == 0) print_diagnostic(d);
+    if (is_mistake(d.code) || d.code.rfind("xacro-", 0) == 0 || d.code == "limits-unknown-joint")
+      print_diagnostic(d);
 }
 
 void print_diagnostic(const Diagnostic& d) {

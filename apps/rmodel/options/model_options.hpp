@@ -70,9 +70,9 @@ struct ModelOptions {
 void add_xacro_arg_option(CLI::App& app, std::vector<std::string>& args, const char* group);
 /// "name:=value" strings → a map (a later name wins). @throws rmodel::InvalidArgument
 std::map<std::string, std::string> parse_xacro_args(const std::vector<std::string>& args);
-/// Prints on stderr the mistakes loading skipped (Model::load_diagnostics, is_mistake) and
-/// the messages of a xacro's own xacro.message(), warning() and error(), each with file and
-/// line, as "rmodel: warning: ...".
+/// Prints on stderr the mistakes loading skipped (Model::load_diagnostics, is_mistake), the
+/// messages of a xacro's own xacro.message(), warning() and error(), and the limits entries
+/// of joints the URDF lacks, each with file and line, as "rmodel: warning: ...".
 void warn_mistakes(const Model& model);
 /// "rmodel: SEVERITY: FILE:LINE: MESSAGE [CODE]" on stderr.
 void print_diagnostic(const Diagnostic& d);

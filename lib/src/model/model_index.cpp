@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "model/model_impl.hpp"
+#include "rmodel/suggest.hpp"
 
 namespace rmodel {
 namespace {
@@ -479,11 +480,17 @@ struct Indexer {
   void limits() {
     if (!m.limits) return;
     for (const auto& w : m.limits->warnings) out.items.push_back(w);
+    std::vector<std::string> urdf_joints;  // for "did you mean", filled when first needed
     for (const auto& spec : m.limits->joints) {
       auto it = m.urdf.joint_by_name.find(spec.joint);
       if (it == m.urdf.joint_by_name.end()) {
-        out.add(Severity::error, {m.limits->source, spec.line}, "limits-unknown-joint",
-                fmt::format("joint '{}' is not a joint of the URDF", spec.joint));
+        // MoveIt looks up joint_limits.<name> for each joint of the model, so an entry for a
+        // joint the URDF lacks is never read (TIAGo's one file serves several grippers).
+        if (urdf_joints.empty())
+          for (const auto& j : m.urdf.joints) urdf_joints.push_back(j.name);
+        out.add(Severity::warning, {m.limits->source, spec.line}, "limits-unknown-joint",
+                fmt::format("joint '{}' is not a joint of the URDF: its limits are not used{}", spec.joint,
+                            did_you_mean(spec.joint, urdf_joints)));
         continue;
       }
       JointInfo& j = m.urdf.joints[it->second];
