@@ -240,5 +240,27 @@ TEST(CliSrdf, LimitsFileAddsColumnsToJoints) {
       << other.err;
 }
 
+TEST(CliSrdf, CheckListsEveryProblemOfALimitsFile) {
+  const std::string limits = ::testing::TempDir() + "/rmodel_limits_problems.yaml";
+  std::ofstream(limits) << "joint_limits:\n  neck_pitch:\n    has_velocity_limits: true\n    max_velocity: -1.0\n"
+                           "  head_yaw:\n    has_velocity_limits: true\n    max_velocity: abc\n"
+                           "  nojoint:\n    has_velocity_limits: true\n    max_velocity: 1.0\n";
+  const auto r = test::run_rmodel({"check", "--sample", "--limits", limits});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const std::string all = r.out + r.err;
+  for (const char* expected :
+       {"rmodel_limits_problems.yaml:4: error: joint 'neck_pitch': max_velocity = -1 must be a positive finite number",
+        "rmodel_limits_problems.yaml:7: error: joint 'head_yaw': max_velocity is not a number",
+        "rmodel_limits_problems.yaml:8: warning: joint 'nojoint' is not a joint of the URDF"})
+    EXPECT_NE(all.find(expected), std::string::npos) << expected << "\n" << all;
+  EXPECT_LT(all.find("problems.yaml:4"), all.find("problems.yaml:7"));  // in line order
+  EXPECT_LT(all.find("problems.yaml:7"), all.find("problems.yaml:8"));
+  // Other commands stop at the first error.
+  const auto joints = test::run_rmodel({"joints", "--sample", "--limits", limits});
+  EXPECT_EQ(joints.exit_code, 1);
+  EXPECT_NE(joints.err.find("rmodel_limits_problems.yaml:4"), std::string::npos) << joints.err;
+  EXPECT_EQ(joints.err.find("rmodel_limits_problems.yaml:7"), std::string::npos) << joints.err;
+}
+
 }  // namespace
 }  // namespace rmodel

@@ -40,9 +40,15 @@ struct RMODEL_API JointLimitsFile {
 };
 
 /// Parses a MoveIt `joint_limits.yaml`.
-/// @throws ParseError with file and line on malformed YAML, a missing `joint_limits` map, a
+/// @throws ParseError for the first error with file and line on malformed YAML, a missing `joint_limits` map, a
 ///         value that is not a positive finite number, or min_position above max_position.
 RMODEL_API JointLimitsFile parse_joint_limits(std::string_view text, const std::string& source_name);
+
+/// Parses a MoveIt `joint_limits.yaml`, reading on past errors so that all are found: each
+/// goes to `errors` (code "limits-syntax", file and line), the values it concerns (a value, a
+/// joint, the position pair) left out of the result. Throws no ParseError; used by `check`.
+RMODEL_API JointLimitsFile parse_joint_limits(std::string_view text, const std::string& source_name,
+                                              Diagnostics& errors);
 
 /// Reads and parses a limits file ("-" reads stdin). @throws IoError, ParseError.
 RMODEL_API JointLimitsFile load_joint_limits(const std::string& path);

@@ -98,12 +98,9 @@ Diagnostics check_model(const ModelSource& source) {
   std::optional<JointLimitsFile> limits;
   Diagnostics limits_problems;
   if (!source.limits_path.empty()) {
-    const std::string limits_text = read_text_file(source.limits_path);
-    try {
-      limits = parse_joint_limits(limits_text, display_name(source.limits_path));
-    } catch (const ParseError& e) {
-      limits_problems.add(Severity::error, e.where(), "limits-syntax", e.message());
-    }
+    // Every error of the file, not the first only; the model is checked with what is valid.
+    limits = parse_joint_limits(read_text_file(source.limits_path), display_name(source.limits_path),
+                                limits_problems);
   }
   Diagnostics out = check_model_text(urdf_text, urdf.name,
                                      source.semantics_path.empty() ? nullptr : &semantics.text,
@@ -116,6 +113,20 @@ Diagnostics check_model(const ModelSource& source) {
     out.items.insert(out.items.begin(), input->xacro->messages().begin(), input->xacro->messages().end());
   }
   for (auto& d : limits_problems.items) out.items.push_back(std::move(d));
+  if (limits) {
+    // The limits file's errors and the warnings indexing found in it, read in line order
+    // (in their places among the others).
+    std::vector<std::size_t> slots;
+    std::vector<Diagnostic> in_file;
+    for (std::size_t i = 0; i < out.items.size(); ++i)
+      if (out.items[i].where.file == limits->source) {
+        slots.push_back(i);
+        in_file.push_back(std::move(out.items[i]));
+      }
+    std::stable_sort(in_file.begin(), in_file.end(),
+                     [](const Diagnostic& a, const Diagnostic& b) { return a.where.line < b.where.line; });
+    for (std::size_t k = 0; k < slots.size(); ++k) out.items[slots[k]] = std::move(in_file[k]);
+  }
   return out;
 }
 

@@ -22,35 +22,43 @@ namespace {
 
 using detail::YamlNode;
 
+/// Reads the whole file, an error leaving out only what it concerns (a value, a joint), so
+/// that `check` lists every problem; parse_joint_limits throws the first.
 class LimitsReader {
 public:
-  explicit LimitsReader(const std::string& source) { out_.source = source; }
+  LimitsReader(const std::string& source, Diagnostics& errors) : errors_(errors) { out_.source = source; }
 
   JointLimitsFile read(std::string_view text) {
     YamlNode root;
     try {
       root = detail::load_yaml(text);
     } catch (const detail::YamlSyntaxError& e) {
-      fail(e.line, fmt::format("malformed YAML: {}", e.message));
+      error(e.line, fmt::format("malformed YAML: {}", e.message));
+      return std::move(out_);
     }
-    if (!root.is_map() || !root.find("joint_limits"))
-      fail(1, "expected a map with a 'joint_limits' key (MoveIt joint_limits.yaml)");
+    if (!root.is_map() || !root.find("joint_limits")) {
+      error(1, "expected a map with a 'joint_limits' key (MoveIt joint_limits.yaml)");
+      return std::move(out_);
+    }
     refuse_repeated_keys(root, "the file");
     for (const auto& [key, value] : root.entries) {
-      const std::string name = key_name(key);
-      if (name != "joint_limits" && name != "default_velocity_scaling_factor" &&
-          name != "default_acceleration_scaling_factor")
-        warn(key.line, fmt::format("ignored key '{}'", name));
+      const auto name = key_name(key);
+      if (name && *name != "joint_limits" && *name != "default_velocity_scaling_factor" &&
+          *name != "default_acceleration_scaling_factor")
+        warn(key.line, fmt::format("ignored key '{}'", *name));
     }
     const YamlNode& limits = *root.find("joint_limits");
-    if (!limits.is_map()) fail(limits.line, "'joint_limits' must map joint names to their limits");
+    if (!limits.is_map()) {
+      error(limits.line, "'joint_limits' must map joint names to their limits");
+      return std::move(out_);
+    }
     for (const auto& [key, value] : limits.entries) joint(key, value);
     return std::move(out_);
   }
 
 private:
-  [[noreturn]] void fail(int line, const std::string& message) const {
-    throw ParseError({out_.source, line}, message);
+  void error(int line, std::string message) {
+    errors_.add(Severity::error, {out_.source, line}, "limits-syntax", std::move(message));
   }
   void warn(int line, std::string message) {
     out_.warnings.push_back({Severity::warning, {out_.source, line}, "limits-ignored", std::move(message)});
@@ -59,42 +67,60 @@ private:
   /// A key written twice in one map is refused, as a joint given twice is: MoveIt's loaders
   /// (PyYAML, ROS 2 launch and rosparam) keep the last value, yaml-cpp's lookup the first,
   /// so either reading would silently drop one of the two.
-  void refuse_repeated_keys(const YamlNode& map, const std::string& owner) const {
+  void refuse_repeated_keys(const YamlNode& map, const std::string& owner) {
     for (std::size_t k = 1; k < map.entries.size(); ++k) {
-      const std::string name = key_name(map.entries[k].first);
+      const YamlNode& key = map.entries[k].first;
+      if (!key.as_string) continue;  // key_name says so where the key is used
       for (std::size_t j = 0; j < k; ++j)
-        if (key_name(map.entries[j].first) == name)
-          fail(map.entries[k].first.line, fmt::format("{}: {} is given twice (first at line {})", owner, name,
-                                                      map.entries[j].first.line));
+        if (map.entries[j].first.as_string == key.as_string) {
+          error(key.line, fmt::format("{}: {} is given twice (first at line {})", owner, *key.as_string,
+                                      map.entries[j].first.line));
+          break;
+        }
     }
   }
 
   /// A key as yaml-cpp's as<std::string>() reads it; a sequence or a map is no name.
-  std::string key_name(const YamlNode& key) const {
-    if (!key.as_string) fail(key.line, "a key must be a name, not a sequence or a map");
-    return *key.as_string;
+  std::optional<std::string> key_name(const YamlNode& key) {
+    if (!key.as_string) error(key.line, "a key must be a name, not a sequence or a map");
+    return key.as_string;
   }
 
-  double number(const YamlNode& node, const std::string& owner, const std::string& key, bool positive) const {
-    if (!node.as_double) fail(node.line, fmt::format("{}: {} is not a number", owner, key));
+  std::optional<double> number(const YamlNode& node, const std::string& owner, const std::string& key,
+                               bool positive) {
+    if (!node.as_double) {
+      error(node.line, fmt::format("{}: {} is not a number", owner, key));
+      return std::nullopt;
+    }
     const double v = *node.as_double;
-    if (!std::isfinite(v) || (positive && v <= 0))
-      fail(node.line, fmt::format("{}: {} = {} must be a {}finite number", owner, key, v, positive ? "positive " : ""));
+    if (!std::isfinite(v) || (positive && v <= 0)) {
+      error(node.line,
+            fmt::format("{}: {} = {} must be a {}finite number", owner, key, v, positive ? "positive " : ""));
+      return std::nullopt;
+    }
     return v;
   }
 
-  bool flag(const YamlNode& node, const std::string& owner, const std::string& key) const {
-    if (!node.as_bool) fail(node.line, fmt::format("{}: {} must be true or false", owner, key));
-    return *node.as_bool;
+  std::optional<bool> flag(const YamlNode& node, const std::string& owner, const std::string& key) {
+    if (!node.as_bool) error(node.line, fmt::format("{}: {} must be true or false", owner, key));
+    return node.as_bool;
   }
 
   void joint(const YamlNode& key, const YamlNode& value) {
+    const auto name = key_name(key);
+    if (!name) return;
     JointLimitsSpec spec;
-    spec.joint = key_name(key);
+    spec.joint = *name;
     spec.line = key.line;
     const std::string owner = fmt::format("joint '{}'", spec.joint);
-    if (out_.find(spec.joint)) fail(spec.line, fmt::format("{} is given twice", owner));
-    if (!value.is_map()) fail(spec.line, fmt::format("{}: expected a map of limits", owner));
+    if (const JointLimitsSpec* first = out_.find(spec.joint)) {
+      error(spec.line, fmt::format("{} is given twice (first at line {})", owner, first->line));
+      return;
+    }
+    if (!value.is_map()) {
+      error(spec.line, fmt::format("{}: expected a map of limits", owner));
+      return;
+    }
     refuse_repeated_keys(value, owner);
     // kind → (flag, value keys); a value counts only when its flag is true.
     struct Kind {
@@ -107,18 +133,25 @@ private:
                                             {"has_jerk_limits", {"max_jerk"}},
                                             {"has_effort_limits", {"max_effort"}}};
     for (const auto& [item_key, item_value] : value.entries) {
-      const std::string k = key_name(item_key);
-      bool known = k == "has_soft_limits" || k == "k_position" || k == "k_velocity" || k == "soft_lower_limit" ||
-                   k == "soft_upper_limit" || k == "angle_wraparound";
+      const auto k = key_name(item_key);
+      if (!k) continue;
+      bool known = *k == "has_soft_limits" || *k == "k_position" || *k == "k_velocity" || *k == "soft_lower_limit" ||
+                   *k == "soft_upper_limit" || *k == "angle_wraparound";
       for (const auto& kind : kinds) {
-        known = known || k == kind.flag;
-        for (const char* v : kind.values) known = known || k == v;
+        known = known || *k == kind.flag;
+        for (const char* v : kind.values) known = known || *k == v;
       }
-      if (!known) warn(item_key.line, fmt::format("{}: ignored key '{}'", owner, k));
+      if (!known) warn(item_key.line, fmt::format("{}: ignored key '{}'", owner, *k));
     }
+    bool positions_valid = true;  // an invalid position leaves both out: the pair is refused
     for (const auto& kind : kinds) {
       const YamlNode* f = value.find(kind.flag);
-      const bool on = f && flag(*f, owner, kind.flag);
+      const std::optional<bool> given = f ? flag(*f, owner, kind.flag) : std::nullopt;
+      if (f && !given) {  // reported; its values are neither used nor said to be ignored
+        positions_valid = positions_valid && std::string_view(kind.flag) != "has_position_limits";
+        continue;
+      }
+      const bool on = given.value_or(false);
       for (const char* v : kind.values) {
         const YamlNode* n = value.find(v);
         if (!n) continue;
@@ -127,33 +160,53 @@ private:
           continue;
         }
         const bool position = std::string_view(kind.flag) == "has_position_limits";
-        const double x = number(*n, owner, v, !position);
-        const std::string_view name = v;
-        if (name == "min_position") spec.min_position = x;
-        else if (name == "max_position") spec.max_position = x;
-        else if (name == "max_velocity") spec.max_velocity = x;
-        else if (name == "max_acceleration") spec.max_acceleration = x;
-        else if (name == "max_jerk") spec.max_jerk = x;
+        const std::optional<double> x = number(*n, owner, v, !position);
+        if (!x) {
+          positions_valid = positions_valid && !position;
+          continue;
+        }
+        const std::string_view which = v;
+        if (which == "min_position") spec.min_position = x;
+        else if (which == "max_position") spec.max_position = x;
+        else if (which == "max_velocity") spec.max_velocity = x;
+        else if (which == "max_acceleration") spec.max_acceleration = x;
+        else if (which == "max_jerk") spec.max_jerk = x;
         else spec.max_effort = x;
       }
       if (on && !value.find(kind.values.front()) && kind.values.size() == 1)
-        fail(f->line, fmt::format("{}: {} is true but {} is not given", owner, kind.flag, kind.values.front()));
+        error(f->line, fmt::format("{}: {} is true but {} is not given", owner, kind.flag, kind.values.front()));
     }
-    if (spec.min_position.has_value() != spec.max_position.has_value())
-      fail(spec.line, fmt::format("{}: has_position_limits needs both min_position and max_position", owner));
-    if (spec.min_position && *spec.min_position > *spec.max_position)
-      fail(spec.line, fmt::format("{}: min_position {} is above max_position {}", owner, *spec.min_position,
-                                  *spec.max_position));
+    if (!positions_valid) {
+      spec.min_position.reset();
+      spec.max_position.reset();
+    } else if (spec.min_position.has_value() != spec.max_position.has_value()) {
+      error(spec.line, fmt::format("{}: has_position_limits needs both min_position and max_position", owner));
+      spec.min_position.reset();
+      spec.max_position.reset();
+    } else if (spec.min_position && *spec.min_position > *spec.max_position) {
+      error(spec.line, fmt::format("{}: min_position {} is above max_position {}", owner, *spec.min_position,
+                                   *spec.max_position));
+      spec.min_position.reset();
+      spec.max_position.reset();
+    }
     out_.joints.push_back(std::move(spec));
   }
 
   JointLimitsFile out_;
+  Diagnostics& errors_;
 };
 
 }  // namespace
 
+JointLimitsFile parse_joint_limits(std::string_view text, const std::string& source_name, Diagnostics& errors) {
+  return LimitsReader(source_name, errors).read(text);
+}
+
 JointLimitsFile parse_joint_limits(std::string_view text, const std::string& source_name) {
-  return LimitsReader(source_name).read(text);
+  Diagnostics errors;
+  JointLimitsFile file = parse_joint_limits(text, source_name, errors);
+  if (const Diagnostic* first = errors.first_error()) throw ParseError(first->where, first->message);
+  return file;
 }
 
 JointLimitsFile load_joint_limits(const std::string& path) {

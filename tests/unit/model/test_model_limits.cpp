@@ -94,6 +94,32 @@ TEST(JointLimitsYaml, MalformedIsAParseErrorWithLine) {
   }
 }
 
+TEST(JointLimitsYaml, CheckListsEveryProblemOfTheFile) {
+  // Three problems: `check` names each; loading a model stops at the first.
+  const std::string text =
+      "joint_limits:\n  neck_pitch:\n    has_velocity_limits: true\n    max_velocity: -1.0\n"
+      "  head_yaw:\n    has_velocity_limits: true\n    max_velocity: abc\n"
+      "  neck_pitch:\n    has_jerk_limits: true\n    max_jerk: 1\n";
+  Diagnostics errors;
+  const JointLimitsFile f = parse_joint_limits(text, "limits.yaml", errors);
+  ASSERT_EQ(errors.items.size(), 3U);
+  EXPECT_EQ(errors.items[0].where.line, 4);
+  EXPECT_EQ(errors.items[0].message, "joint 'neck_pitch': max_velocity = -1 must be a positive finite number");
+  EXPECT_EQ(errors.items[1].where.line, 7);
+  EXPECT_EQ(errors.items[1].message, "joint 'head_yaw': max_velocity is not a number");
+  EXPECT_EQ(errors.items[2].where.line, 8);
+  EXPECT_EQ(errors.items[2].message, "joint 'neck_pitch' is given twice (first at line 2)");
+  for (const auto& e : errors.items) EXPECT_EQ(e.code, "limits-syntax");
+  ASSERT_EQ(f.joints.size(), 2U);  // the values in error left out, the rest kept
+  EXPECT_FALSE(f.joints[0].max_velocity);
+  try {
+    (void)parse_joint_limits(text, "limits.yaml");
+    FAIL();
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.where().line, 4);
+  }
+}
+
 TEST(JointLimitsYaml, AppliedToTheModel) {
   const Model plain = pony(std::nullopt);
   const Model model = pony(parse_joint_limits(kYaml, "limits.yaml"));
