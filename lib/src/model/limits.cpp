@@ -36,7 +36,10 @@ public:
       error(e.line, fmt::format("malformed YAML: {}", e.message));
       return std::move(out_);
     }
-    if (!root.is_map() || !root.find("joint_limits")) {
+    // MoveIt loads a file with only the default scaling factors (the Setup Assistant writes
+    // one for a robot without joint overrides): no joint limits, and nothing to refuse.
+    if (!root.is_map() || (!root.find("joint_limits") && !root.find("default_velocity_scaling_factor") &&
+                           !root.find("default_acceleration_scaling_factor"))) {
       error(1, "expected a map with a 'joint_limits' key (MoveIt joint_limits.yaml)");
       return std::move(out_);
     }
@@ -47,12 +50,14 @@ public:
           *name != "default_acceleration_scaling_factor")
         warn(key.line, fmt::format("ignored key '{}'", *name));
     }
-    const YamlNode& limits = *root.find("joint_limits");
-    if (!limits.is_map()) {
-      error(limits.line, "'joint_limits' must map joint names to their limits");
+    const YamlNode* limits = root.find("joint_limits");
+    // `joint_limits:` with nothing under it is null: MoveIt finds no joint in it.
+    if (!limits || limits->type == YamlNode::Type::null) return std::move(out_);
+    if (!limits->is_map()) {
+      error(limits->line, "'joint_limits' must map joint names to their limits");
       return std::move(out_);
     }
-    for (const auto& [key, value] : limits.entries) joint(key, value);
+    for (const auto& [key, value] : limits->entries) joint(key, value);
     return std::move(out_);
   }
 

@@ -59,6 +59,19 @@ TEST(JointLimitsYaml, ValuesCountOnlyWithTheirFlag) {
   EXPECT_NE(f.warnings[1].message.find("max_jerk ignored, has_jerk_limits is not given"), std::string::npos);
 }
 
+TEST(JointLimitsYaml, FilesWithoutJointOverridesAreAccepted) {
+  // Files MoveIt loads and finds no joint in: the default scaling factors alone, and an empty
+  // joint_limits (null in YAML).
+  for (const char* text : {"default_velocity_scaling_factor: 1\ndefault_acceleration_scaling_factor: 1\n",
+                           "joint_limits:\n", "# no joint\ndefault_velocity_scaling_factor: 0.1\njoint_limits:\n"}) {
+    const JointLimitsFile f = parse_joint_limits(text, "limits.yaml");
+    EXPECT_TRUE(f.joints.empty()) << text;
+    EXPECT_TRUE(f.warnings.empty()) << text;
+  }
+  EXPECT_EQ(pony(parse_joint_limits("joint_limits:\n", "limits.yaml")).find_urdf_joint("neck_pitch")->velocity_limit,
+            pony(std::nullopt).find_urdf_joint("neck_pitch")->velocity_limit);
+}
+
 TEST(JointLimitsYaml, MalformedIsAParseErrorWithLine) {
   struct Case {
     const char* text;
@@ -71,6 +84,7 @@ TEST(JointLimitsYaml, MalformedIsAParseErrorWithLine) {
                              "has_acceleration_limits is true but max_acceleration is not given", 3},
                         Case{"joint_limits:\n  a:\n    has_velocity_limits: maybe\n", "must be true or false", 3},
                         Case{"limits: {}\n", "expected a map with a 'joint_limits' key", 1},
+                        Case{"joint_limits: [a]\n", "'joint_limits' must map joint names to their limits", 1},
                         Case{"joint_limits:\n  ? [a, b]\n  : {}\n", "a key must be a name", 2},
                         Case{"joint_limits:\n  a:\n    has_jerk_limits: true\n    max_jerk: [1]\n",
                              "joint 'a': max_jerk is not a number", 4},
