@@ -28,7 +28,8 @@ void ModelOptions::add_to(CLI::App& app) {
       ->check(CLI::IsMember({"cpf", "json", "srdf"}))
       ->group(group);
   app.add_option("--limits", limits,
-                 "MoveIt joint_limits.yaml: acceleration and jerk limits, velocity limits replacing the URDF's "
+                 "MoveIt joint_limits.yaml: acceleration and jerk limits; velocity, effort and position limits "
+                 "replacing the URDF's "
                  "[env: RMODEL_LIMITS]")
       ->group(group);
   app.add_option("-m,--model", manifest,

@@ -6,7 +6,8 @@
 /// has_jerk_limits, max_jerk, has_position_limits, min_position, max_position,
 /// has_effort_limits, max_effort}}`). A value counts only when its `has_*_limits` flag is
 /// true, as MoveIt reads the file; a value whose flag is absent or false is ignored with a
-/// warning. Units are those of the joint: rad or m, per s, s², s³; N·m or N.
+/// warning. Positions are the exception, as in MoveIt: min_position and max_position count
+/// when given, and has_position_limits is not read. Units are those of the joint: rad or m, per s, s², s³; N·m or N.
 
 #include <optional>
 #include <string>
@@ -20,7 +21,8 @@ namespace rmodel {
 /// The limits a `joint_limits.yaml` gives one joint; nullopt when not given (or disabled).
 struct RMODEL_API JointLimitsSpec {
   std::string joint;
-  std::optional<double> min_position, max_position;  ///< both or neither (has_position_limits)
+  /// Each when given, whatever has_position_limits says: MoveIt does not read that flag.
+  std::optional<double> min_position, max_position;
   std::optional<double> max_velocity;                ///< > 0
   std::optional<double> max_acceleration;            ///< > 0
   std::optional<double> max_jerk;                    ///< > 0

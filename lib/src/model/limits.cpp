@@ -1,5 +1,6 @@
 // MoveIt joint_limits.yaml, read as MoveIt reads it: a limit counts when its has_*_limits
-// flag is true; everything else rmodel does not use is a warning with its line.
+// flag is true (positions when given); everything else rmodel does not use is a warning with
+// its line.
 #include "rmodel/limits.hpp"
 
 #include <cmath>
@@ -127,74 +128,69 @@ private:
       return;
     }
     refuse_repeated_keys(value, owner);
-    // kind → (flag, value keys); a value counts only when its flag is true.
+    // kind → (flag, value key); a value counts only when its flag is true. Positions are read
+    // apart (positions() says why).
     struct Kind {
       const char* flag;
-      std::vector<const char*> values;
+      const char* value;
     };
-    static const std::vector<Kind> kinds = {{"has_position_limits", {"min_position", "max_position"}},
-                                            {"has_velocity_limits", {"max_velocity"}},
-                                            {"has_acceleration_limits", {"max_acceleration"}},
-                                            {"has_jerk_limits", {"max_jerk"}},
-                                            {"has_effort_limits", {"max_effort"}}};
+    static const Kind kinds[] = {{"has_velocity_limits", "max_velocity"},
+                                 {"has_acceleration_limits", "max_acceleration"},
+                                 {"has_jerk_limits", "max_jerk"},
+                                 {"has_effort_limits", "max_effort"}};
     for (const auto& [item_key, item_value] : value.entries) {
       const auto k = key_name(item_key);
       if (!k) continue;
       bool known = *k == "has_soft_limits" || *k == "k_position" || *k == "k_velocity" || *k == "soft_lower_limit" ||
-                   *k == "soft_upper_limit" || *k == "angle_wraparound";
-      for (const auto& kind : kinds) {
-        known = known || *k == kind.flag;
-        for (const char* v : kind.values) known = known || *k == v;
-      }
+                   *k == "soft_upper_limit" || *k == "angle_wraparound" || *k == "has_position_limits" ||
+                   *k == "min_position" || *k == "max_position";
+      for (const auto& kind : kinds) known = known || *k == kind.flag || *k == kind.value;
       if (!known) warn(item_key.line, fmt::format("{}: ignored key '{}'", owner, *k));
     }
-    bool positions_valid = true;  // an invalid position leaves both out: the pair is refused
+    positions(value, owner, spec);
     for (const auto& kind : kinds) {
       const YamlNode* f = value.find(kind.flag);
       const std::optional<bool> given = f ? flag(*f, owner, kind.flag) : std::nullopt;
-      if (f && !given) {  // reported; its values are neither used nor said to be ignored
-        positions_valid = positions_valid && std::string_view(kind.flag) != "has_position_limits";
+      if (f && !given) continue;  // reported; its value is neither used nor said to be ignored
+      const bool on = given.value_or(false);
+      const YamlNode* n = value.find(kind.value);
+      if (!n) {
+        if (on) error(f->line, fmt::format("{}: {} is true but {} is not given", owner, kind.flag, kind.value));
         continue;
       }
-      const bool on = given.value_or(false);
-      for (const char* v : kind.values) {
-        const YamlNode* n = value.find(v);
-        if (!n) continue;
-        if (!on) {
-          warn(n->line, fmt::format("{}: {} ignored, {} is {}", owner, v, kind.flag, f ? "false" : "not given"));
-          continue;
-        }
-        const bool position = std::string_view(kind.flag) == "has_position_limits";
-        const std::optional<double> x = number(*n, owner, v, !position);
-        if (!x) {
-          positions_valid = positions_valid && !position;
-          continue;
-        }
-        const std::string_view which = v;
-        if (which == "min_position") spec.min_position = x;
-        else if (which == "max_position") spec.max_position = x;
-        else if (which == "max_velocity") spec.max_velocity = x;
-        else if (which == "max_acceleration") spec.max_acceleration = x;
-        else if (which == "max_jerk") spec.max_jerk = x;
-        else spec.max_effort = x;
+      if (!on) {
+        warn(n->line, fmt::format("{}: {} ignored, {} is {}", owner, kind.value, kind.flag, f ? "false" : "not given"));
+        continue;
       }
-      if (on && !value.find(kind.values.front()) && kind.values.size() == 1)
-        error(f->line, fmt::format("{}: {} is true but {} is not given", owner, kind.flag, kind.values.front()));
+      const std::optional<double> x = number(*n, owner, kind.value, true);
+      if (!x) continue;
+      const std::string_view which = kind.value;
+      if (which == "max_velocity") spec.max_velocity = x;
+      else if (which == "max_acceleration") spec.max_acceleration = x;
+      else if (which == "max_jerk") spec.max_jerk = x;
+      else spec.max_effort = x;
     }
-    if (!positions_valid) {
-      spec.min_position.reset();
-      spec.max_position.reset();
-    } else if (spec.min_position.has_value() != spec.max_position.has_value()) {
-      error(spec.line, fmt::format("{}: has_position_limits needs both min_position and max_position", owner));
-      spec.min_position.reset();
-      spec.max_position.reset();
-    } else if (spec.min_position && *spec.min_position > *spec.max_position) {
+    out_.joints.push_back(std::move(spec));
+  }
+
+  /// min_position and max_position as MoveIt (1 and 2) reads them: each, when given, replaces
+  /// its bound and MoveIt sets has_position_limits itself; the has_position_limits written in
+  /// the file is never read. Whether the joint can take them (not a continuous one) is for
+  /// the model to say.
+  void positions(const YamlNode& value, const std::string& owner, JointLimitsSpec& spec) {
+    if (const YamlNode* n = value.find("min_position")) spec.min_position = number(*n, owner, "min_position", false);
+    if (const YamlNode* n = value.find("max_position")) spec.max_position = number(*n, owner, "max_position", false);
+    const YamlNode* f = value.find("has_position_limits");
+    if (f && f->as_bool == false && (spec.min_position || spec.max_position))
+      warn(f->line, fmt::format("{}: has_position_limits is false, but MoveIt does not read it: the min_position and "
+                                "max_position given apply",
+                                owner));
+    if (spec.min_position && spec.max_position && *spec.min_position > *spec.max_position) {
       error(spec.line, fmt::format("{}: min_position {} is above max_position {}", owner, *spec.min_position,
                                    *spec.max_position));
       spec.min_position.reset();
       spec.max_position.reset();
     }
-    out_.joints.push_back(std::move(spec));
   }
 
   JointLimitsFile out_;

@@ -504,10 +504,20 @@ struct Indexer {
       if (spec.max_effort) j.effort_limit = *spec.max_effort;
       if (spec.max_acceleration) j.acceleration_limit = *spec.max_acceleration;
       if (spec.max_jerk) j.jerk_limit = *spec.max_jerk;
-      if (spec.min_position && j.type != JointType::continuous) {
-        j.has_limits = true;
-        j.lower = *spec.min_position;
-        j.upper = *spec.max_position;
+      if (spec.min_position || spec.max_position) {
+        if (j.type == JointType::continuous) {
+          // MoveIt refuses position limits on a continuous joint (an error in its log) and
+          // keeps the joint unbounded.
+          out.add(Severity::warning, {m.limits->source, spec.line}, "limits-ignored",
+                  fmt::format("joint '{}' is continuous: its min_position and max_position are not used, as MoveIt "
+                              "does not use them",
+                              spec.joint));
+        } else {
+          // Each bound given replaces the URDF's; the other stays.
+          j.has_limits = true;
+          if (spec.min_position) j.lower = *spec.min_position;
+          if (spec.max_position) j.upper = *spec.max_position;
+        }
       }
     }
   }

@@ -72,6 +72,67 @@ TEST(JointLimitsYaml, FilesWithoutJointOverridesAreAccepted) {
             pony(std::nullopt).find_urdf_joint("neck_pitch")->velocity_limit);
 }
 
+TEST(JointLimitsYaml, PositionsApplyAsMoveItAppliesThem) {
+  // MoveIt replaces a bound whenever min_position or max_position is given and never reads
+  // has_position_limits (YuMi's file gives positions without it); it refuses position limits
+  // on a continuous joint.
+  const JointLimitsFile f = parse_joint_limits(R"(joint_limits:
+  neck_pitch:
+    min_position: -0.5
+    max_position: 0.25
+  head_yaw:
+    max_position: 0.75
+  jaw_slide:
+    has_position_limits: false
+    min_position: 0.001
+  tail_swing:
+    min_position: -1
+    max_position: 1
+)",
+                                               "limits.yaml");
+  ASSERT_EQ(f.joints.size(), 4U);
+  EXPECT_EQ(f.joints[0].min_position, -0.5);
+  EXPECT_EQ(f.joints[0].max_position, 0.25);
+  EXPECT_FALSE(f.joints[1].min_position);
+  EXPECT_EQ(f.joints[1].max_position, 0.75);
+  ASSERT_EQ(f.warnings.size(), 1U);
+  EXPECT_EQ(f.warnings[0].where.line, 8);
+  EXPECT_EQ(f.warnings[0].message,
+            "joint 'jaw_slide': has_position_limits is false, but MoveIt does not read it: the min_position and "
+            "max_position given apply");
+  const Model plain = pony(std::nullopt);
+  const Model model = pony(f);
+  const JointInfo& neck = *model.find_urdf_joint("neck_pitch");
+  EXPECT_EQ(neck.lower, -0.5);
+  EXPECT_EQ(neck.upper, 0.25);
+  const JointInfo& yaw = *model.find_urdf_joint("head_yaw");
+  EXPECT_EQ(yaw.lower, plain.find_urdf_joint("head_yaw")->lower);  // the other bound stays the URDF's
+  EXPECT_EQ(yaw.upper, 0.75);
+  const JointInfo& jaw = *model.find_urdf_joint("jaw_slide");
+  EXPECT_EQ(jaw.lower, 0.001);
+  EXPECT_EQ(jaw.upper, plain.find_urdf_joint("jaw_slide")->upper);
+  const JointInfo& tail = *model.find_urdf_joint("tail_swing");
+  EXPECT_FALSE(tail.bounded());
+  bool continuous_warned = false;
+  for (const auto& d : model.load_diagnostics().items)
+    if (d.where.file == "limits.yaml" && d.where.line == 10) {
+      continuous_warned = true;
+      EXPECT_EQ(d.severity, Severity::warning);
+      EXPECT_EQ(d.message,
+                "joint 'tail_swing' is continuous: its min_position and max_position are not used, as MoveIt does "
+                "not use them");
+    }
+  EXPECT_TRUE(continuous_warned);
+  // Both given, min above max: refused, with the joint's line.
+  try {
+    (void)parse_joint_limits("joint_limits:\n  a:\n    min_position: 1\n    max_position: -1\n", "bad.yaml");
+    FAIL();
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.where().line, 2);
+    EXPECT_NE(std::string(e.what()).find("min_position 1 is above max_position -1"), std::string::npos) << e.what();
+  }
+}
+
 TEST(JointLimitsYaml, MalformedIsAParseErrorWithLine) {
   struct Case {
     const char* text;
