@@ -107,9 +107,28 @@ private:
     return v;
   }
 
-  std::optional<bool> flag(const YamlNode& node, const std::string& owner, const std::string& key) {
-    if (!node.as_bool) error(node.line, fmt::format("{}: {} must be true or false", owner, key));
-    return node.as_bool;
+  /// A quoted scalar (or one tagged !!str) is a string, though yaml-cpp would convert "1.5"
+  /// or "true": MoveIt 2 rejects a string where it asks for a number or a bool (a parameter
+  /// of the wrong type), MoveIt 1 does not use it (getParam fails). So rmodel does not use it
+  /// either, and says so.
+  bool is_string(const YamlNode& node, const std::string& owner, const char* key, const char* wanted) {
+    if (node.type != YamlNode::Type::scalar || (node.tag != "!" && node.tag != "tag:yaml.org,2002:str"))
+      return false;
+    warn(node.line, fmt::format("{}: {} is the string \"{}\", not {}: not used (MoveIt 2 rejects a string here, "
+                                "MoveIt 1 ignores it)",
+                                owner, key, node.scalar, wanted));
+    return true;
+  }
+
+  enum class Flag { absent, off, on, string, invalid };
+  Flag flag(const YamlNode* node, const std::string& owner, const char* key) {
+    if (!node) return Flag::absent;
+    if (is_string(*node, owner, key, "true or false")) return Flag::string;
+    if (!node->as_bool) {
+      error(node->line, fmt::format("{}: {} must be true or false", owner, key));
+      return Flag::invalid;
+    }
+    return *node->as_bool ? Flag::on : Flag::off;
   }
 
   void joint(const YamlNode& key, const YamlNode& value) {
@@ -150,16 +169,18 @@ private:
     positions(value, owner, spec);
     for (const auto& kind : kinds) {
       const YamlNode* f = value.find(kind.flag);
-      const std::optional<bool> given = f ? flag(*f, owner, kind.flag) : std::nullopt;
-      if (f && !given) continue;  // reported; its value is neither used nor said to be ignored
-      const bool on = given.value_or(false);
+      const Flag given = flag(f, owner, kind.flag);
+      if (given == Flag::invalid) continue;  // reported; its value is neither used nor said to be ignored
       const YamlNode* n = value.find(kind.value);
       if (!n) {
-        if (on) error(f->line, fmt::format("{}: {} is true but {} is not given", owner, kind.flag, kind.value));
+        if (given == Flag::on)
+          error(f->line, fmt::format("{}: {} is true but {} is not given", owner, kind.flag, kind.value));
         continue;
       }
-      if (!on) {
-        warn(n->line, fmt::format("{}: {} ignored, {} is {}", owner, kind.value, kind.flag, f ? "false" : "not given"));
+      if (is_string(*n, owner, kind.value, "a number")) continue;
+      if (given != Flag::on) {
+        warn(n->line, fmt::format("{}: {} ignored, {} is {}", owner, kind.value, kind.flag,
+                                  given == Flag::off ? "false" : given == Flag::string ? "a string" : "not given"));
         continue;
       }
       const std::optional<double> x = number(*n, owner, kind.value, true);
@@ -178,8 +199,10 @@ private:
   /// the file is never read. Whether the joint can take them (not a continuous one) is for
   /// the model to say.
   void positions(const YamlNode& value, const std::string& owner, JointLimitsSpec& spec) {
-    if (const YamlNode* n = value.find("min_position")) spec.min_position = number(*n, owner, "min_position", false);
-    if (const YamlNode* n = value.find("max_position")) spec.max_position = number(*n, owner, "max_position", false);
+    if (const YamlNode* n = value.find("min_position"); n && !is_string(*n, owner, "min_position", "a number"))
+      spec.min_position = number(*n, owner, "min_position", false);
+    if (const YamlNode* n = value.find("max_position"); n && !is_string(*n, owner, "max_position", "a number"))
+      spec.max_position = number(*n, owner, "max_position", false);
     const YamlNode* f = value.find("has_position_limits");
     if (f && f->as_bool == false && (spec.min_position || spec.max_position))
       warn(f->line, fmt::format("{}: has_position_limits is false, but MoveIt does not read it: the min_position and "

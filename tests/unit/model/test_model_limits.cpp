@@ -133,6 +133,43 @@ TEST(JointLimitsYaml, PositionsApplyAsMoveItAppliesThem) {
   }
 }
 
+TEST(JointLimitsYaml, QuotedValuesAreStringsAndNotUsed) {
+  // yaml-cpp converts "1.5" and "true" as it converts 1.5 and true; MoveIt 2 rejects a string
+  // parameter where it asks for a double or a bool, MoveIt 1 does not use it.
+  const JointLimitsFile f = parse_joint_limits(R"(joint_limits:
+  neck_pitch:
+    has_velocity_limits: "true"
+    max_velocity: "1.5"
+  head_yaw:
+    has_velocity_limits: true
+    max_velocity: 1.25
+    has_acceleration_limits: true
+    max_acceleration: !!str 3
+    min_position: '-0.5'
+  jaw_slide:
+    has_jerk_limits: 'true'
+    max_jerk: 10
+)",
+                                               "limits.yaml");
+  ASSERT_EQ(f.joints.size(), 3U);
+  EXPECT_FALSE(f.joints[0].max_velocity);
+  EXPECT_EQ(f.joints[1].max_velocity, 1.25);
+  EXPECT_FALSE(f.joints[1].max_acceleration);
+  EXPECT_FALSE(f.joints[1].min_position);
+  EXPECT_FALSE(f.joints[2].max_jerk);
+  std::vector<std::pair<int, std::string>> warnings;
+  for (const auto& w : f.warnings) warnings.emplace_back(w.where.line, w.message);
+  const std::string note = ": not used (MoveIt 2 rejects a string here, MoveIt 1 ignores it)";
+  EXPECT_EQ(warnings,
+            (std::vector<std::pair<int, std::string>>{
+                {3, "joint 'neck_pitch': has_velocity_limits is the string \"true\", not true or false" + note},
+                {4, "joint 'neck_pitch': max_velocity is the string \"1.5\", not a number" + note},
+                {10, "joint 'head_yaw': min_position is the string \"-0.5\", not a number" + note},
+                {9, "joint 'head_yaw': max_acceleration is the string \"3\", not a number" + note},
+                {12, "joint 'jaw_slide': has_jerk_limits is the string \"true\", not true or false" + note},
+                {13, "joint 'jaw_slide': max_jerk ignored, has_jerk_limits is a string"}}));
+}
+
 TEST(JointLimitsYaml, MalformedIsAParseErrorWithLine) {
   struct Case {
     const char* text;
