@@ -179,8 +179,16 @@ private:
       }
       if (is_string(*n, owner, kind.value, "a number")) continue;
       if (given != Flag::on) {
-        warn(n->line, fmt::format("{}: {} ignored, {} is {}", owner, kind.value, kind.flag,
-                                  given == Flag::off ? "false" : given == Flag::string ? "a string" : "not given"));
+        // The Setup Assistant writes `has_acceleration_limits: false` with `max_acceleration: 0`
+        // for every joint: a placeholder, not a limit someone meant.
+        if (given == Flag::off && n->as_double == 0.0) continue;
+        std::string why = given == Flag::off ? "false" : given == Flag::string ? "a string" : "not given";
+        // MoveIt 1 sets the flag itself for a velocity or acceleration given without it (it
+        // reads no jerk); MoveIt 2 reads the flag alone, and rmodel follows MoveIt 2.
+        const std::string_view v = kind.value;
+        if (given == Flag::absent && (v == "max_velocity" || v == "max_acceleration"))
+          why += " (as MoveIt 2 reads it; MoveIt 1 applies the value and sets the flag)";
+        warn(n->line, fmt::format("{}: {} ignored, {} is {}", owner, kind.value, kind.flag, why));
         continue;
       }
       const std::optional<double> x = number(*n, owner, kind.value, true);

@@ -170,6 +170,37 @@ TEST(JointLimitsYaml, QuotedValuesAreStringsAndNotUsed) {
                 {13, "joint 'jaw_slide': max_jerk ignored, has_jerk_limits is a string"}}));
 }
 
+TEST(JointLimitsYaml, SetupAssistantPlaceholdersAreNotWarnedAbout) {
+  // The Setup Assistant writes `has_acceleration_limits: false` with `max_acceleration: 0`
+  // for every joint; a nonzero value so disabled is still worth a warning.
+  const JointLimitsFile f = parse_joint_limits(R"(joint_limits:
+  neck_pitch:
+    has_velocity_limits: true
+    max_velocity: 2
+    has_acceleration_limits: false
+    max_acceleration: 0
+  head_yaw:
+    has_velocity_limits: false
+    max_velocity: 0.0
+    has_acceleration_limits: false
+    max_acceleration: 2.5
+  jaw_slide:
+    max_velocity: 0.5
+    max_acceleration: 0
+)",
+                                               "limits.yaml");
+  std::vector<std::pair<int, std::string>> warnings;
+  for (const auto& w : f.warnings) warnings.emplace_back(w.where.line, w.message);
+  const std::string moveit1 = " (as MoveIt 2 reads it; MoveIt 1 applies the value and sets the flag)";
+  EXPECT_EQ(warnings,
+            (std::vector<std::pair<int, std::string>>{
+                {11, "joint 'head_yaw': max_acceleration ignored, has_acceleration_limits is false"},
+                {13, "joint 'jaw_slide': max_velocity ignored, has_velocity_limits is not given" + moveit1},
+                {14, "joint 'jaw_slide': max_acceleration ignored, has_acceleration_limits is not given" + moveit1}}));
+  EXPECT_EQ(f.joints[0].max_velocity, 2.0);
+  EXPECT_FALSE(f.joints[0].max_acceleration);
+}
+
 TEST(JointLimitsYaml, MalformedIsAParseErrorWithLine) {
   struct Case {
     const char* text;
