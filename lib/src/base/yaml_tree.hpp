@@ -46,7 +46,9 @@ struct YamlSyntaxError {
   std::string message;
 };
 
-/// YAML::Load(text) as a tree. @throws YamlSyntaxError for a malformed document;
+/// YAML::Load(text) as a tree, with merge keys (`<<: *anchor`) merged as PyYAML merges them
+/// (yaml_tree.cpp). @throws YamlSyntaxError for a malformed document or a merge key whose
+/// value is not a map or a list of maps;
 /// rmodel::IoError when the plugin cannot be loaded (a broken installation).
 YamlNode load_yaml(std::string_view text);
 

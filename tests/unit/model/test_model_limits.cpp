@@ -201,6 +201,48 @@ TEST(JointLimitsYaml, SetupAssistantPlaceholdersAreNotWarnedAbout) {
   EXPECT_FALSE(f.joints[0].max_acceleration);
 }
 
+TEST(JointLimitsYaml, MergeKeysAreMergedAsPyYamlMergesThem) {
+  // rosparam and ROS 2 launch load the file with PyYAML, which merges `<<: *anchor`; a key
+  // written in the map wins, and in a list of maps an earlier one wins. A merged key is no key
+  // written twice.
+  const JointLimitsFile f = parse_joint_limits(R"(arm: &arm {has_velocity_limits: true, max_velocity: 1.0, has_acceleration_limits: true, max_acceleration: 2.0}
+slow: &slow {has_velocity_limits: true, max_velocity: 0.25, has_jerk_limits: true, max_jerk: 9}
+joint_limits:
+  neck_pitch: *arm
+  head_yaw:
+    <<: *arm
+    max_velocity: 0.5
+  jaw_slide:
+    <<: [*slow, *arm]
+    max_acceleration: 3
+)",
+                                               "limits.yaml");
+  ASSERT_EQ(f.joints.size(), 3U);
+  EXPECT_EQ(f.joints[0].max_velocity, 1.0);
+  EXPECT_EQ(f.joints[0].max_acceleration, 2.0);
+  EXPECT_EQ(f.joints[1].max_velocity, 0.5);  // written in the map
+  EXPECT_EQ(f.joints[1].max_acceleration, 2.0);
+  EXPECT_EQ(f.joints[2].max_velocity, 0.25);  // the first map of the list
+  EXPECT_EQ(f.joints[2].max_acceleration, 3.0);
+  EXPECT_EQ(f.joints[2].max_jerk, 9.0);
+  std::vector<std::string> warnings;
+  for (const auto& w : f.warnings) warnings.push_back(w.message);
+  EXPECT_EQ(warnings, (std::vector<std::string>{"ignored key 'arm'", "ignored key 'slow'"}));
+  // A key written twice in the map itself is still refused; a merge of a scalar is malformed.
+  EXPECT_THROW((void)parse_joint_limits("a: &a {max_jerk: 1}\njoint_limits:\n  j:\n    <<: *a\n"
+                                        "    max_jerk: 2\n    max_jerk: 3\n",
+                                        "bad.yaml"),
+               ParseError);
+  try {
+    (void)parse_joint_limits("joint_limits:\n  j:\n    <<: 3\n", "bad.yaml");
+    FAIL();
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.where().line, 3);
+    EXPECT_NE(std::string(e.what()).find("a merge key '<<' takes a map or a list of maps"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(JointLimitsYaml, MalformedIsAParseErrorWithLine) {
   struct Case {
     const char* text;

@@ -494,6 +494,13 @@ nothing: ~
   expect(R"~(<xacro:property name="l" value="${xacro.load_yaml('config/twice.yaml').link1}"/>
             <e xx="${l.inertia.xx}" m="${l.mass}" keys="${list(l.keys())}"/>)~",
          R"~(<e xx="0.02" m="3.1" keys="['mass', 'inertia', 'last']"/>)~");
+  // Merge keys, as PyYAML merges them: a key of the map wins, then the earlier map of a list;
+  // a key written twice in the map itself still takes its last value.
+  write("config/merge.yaml", "base: &base {mass: 1, color: red}\nmore: &more {mass: 2, size: 3}\n"
+                             "link:\n  <<: [*base, *more]\n  color: blue\n  color: green\n");
+  expect(R"~(<xacro:property name="l" value="${xacro.load_yaml('config/merge.yaml').link}"/>
+            <e m="${l.mass}" c="${l.color}" s="${l.size}" n="${len(l)}"/>)~",
+         R"~(<e m="1" c="green" s="3" n="3"/>)~");
 }
 
 TEST_F(XacroFiles, AMacroWithABlockInsideAConditionalInsideAnIncludedFile) {
