@@ -158,3 +158,32 @@ TEST(CliLogInfo, ABagWithoutChunksAndASpanOfYearsAreSaidExactly) {
   EXPECT_NE(span.out.find("Start:        0.000000001 s\n"), std::string::npos) << span.out;
   EXPECT_NE(span.out.find("End:          1700000000.123456789 s\n"), std::string::npos) << span.out;
 }
+
+TEST(CliLogInfo, ARosbag2DirectoryWithoutMetadataNamesItsFiles) {
+  // ros2 bag killed before it wrote metadata.yaml, or a copy without it: the files are there.
+  const TempLogs tmp;
+  const fs::path dir = tmp.dir / "killed";
+  fs::create_directories(dir);
+  const std::vector<rmodel::test::Db3Topic> topics = {{1, "/joint_states", "sensor_msgs/msg/JointState"}};
+  rmodel::test::write_db3(dir / "killed_1.db3", topics, {{1, 2, "b"}});
+  rmodel::test::write_db3(dir / "killed_0.db3", topics, {{1, 1, "a"}});
+  for (const char* command : {"log-info", "aggregate"}) {
+    std::vector<std::string> args{command, dir.string()};
+    if (std::string(command) == "aggregate") args.insert(args.begin() + 1, "--sample");
+    const auto r = run_rmodel(args);
+    EXPECT_EQ(r.exit_code, 2) << command << ": " << r.err;
+    EXPECT_NE(r.err.find(dir.string() + ": is a rosbag2 directory without metadata.yaml, holding 2 log files "
+                                        "(killed_0.db3, killed_1.db3): give the files themselves, or write the "
+                                        "metadata with 'ros2 bag reindex'"),
+              std::string::npos)
+        << command << ": " << r.err;
+  }
+  // Each file alone is a log.
+  EXPECT_EQ(run_rmodel({"log-info", (dir / "killed_0.db3").string()}).exit_code, 0);
+  // A directory of something else keeps the plain message.
+  fs::create_directories(tmp.dir / "plain");
+  const auto plain = run_rmodel({"log-info", (tmp.dir / "plain").string()});
+  EXPECT_NE(plain.err.find("is a directory, expected a file (or a rosbag2 directory with metadata.yaml)"),
+            std::string::npos)
+      << plain.err;
+}

@@ -2,9 +2,13 @@
 // parse_format(), to_string(Format), log_formats() and the rosbag2-directory rule.
 #include "io/format_table.hpp"
 
+#include <algorithm>
 #include <array>
 #include <filesystem>
 #include <string>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include "io/format_writer.hpp"
 #include "io/ros/bag_source.hpp"
@@ -118,8 +122,23 @@ void check_log_path(const std::string& path) {
   if (path == "-") return;
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw IoError(path, "no such file");
-  if (std::filesystem::is_directory(path, ec) && !std::filesystem::exists(std::filesystem::path(path) / "metadata.yaml", ec))
-    throw IoError(path, "is a directory, expected a file (or a rosbag2 directory with metadata.yaml)");
+  if (!std::filesystem::is_directory(path, ec) || std::filesystem::exists(std::filesystem::path(path) / "metadata.yaml", ec))
+    return;
+  // A rosbag2 directory whose recorder was killed, or copied without its metadata, still
+  // holds its log files: name them, and the two ways on.
+  std::vector<std::string> logs;
+  for (std::filesystem::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
+    const auto extension = it->path().extension();
+    if ((extension == ".mcap" || extension == ".db3") && it->is_regular_file(ec)) logs.push_back(it->path().filename());
+  }
+  if (logs.empty()) throw IoError(path, "is a directory, expected a file (or a rosbag2 directory with metadata.yaml)");
+  std::sort(logs.begin(), logs.end());
+  std::string listed;
+  for (std::size_t k = 0; k < logs.size() && k < 4; ++k) listed += (k ? ", " : "") + logs[k];
+  if (logs.size() > 4) listed += ", ...";
+  throw IoError(path, fmt::format("is a rosbag2 directory without metadata.yaml, holding {} log file{} ({}): give "
+                                  "the files themselves, or write the metadata with 'ros2 bag reindex'",
+                                  logs.size(), logs.size() == 1 ? "" : "s", listed));
 }
 
 }  // namespace rmodel::io
