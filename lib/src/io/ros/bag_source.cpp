@@ -461,13 +461,10 @@ std::unique_ptr<BagSource> open_bag_source(int fd, const std::string& path, cons
     return make_rosbag2_dir_source(path, path, bag_options(options), format);
   }
   const FormatRow* row = log_row(options.format);
-  if (S_ISREG(st.st_mode)) {
-    refuse_git_lfs_pointer(fd, path);
-    if (options.format == Format::Auto) {
-      char head[16] = {};
-      const ssize_t n = ::pread(fd, head, sizeof head, 0);
-      row = log_row_of_magic(std::string_view(head, n > 0 ? static_cast<std::size_t>(n) : 0));
-    }
+  if (options.format == Format::Auto && S_ISREG(st.st_mode)) {
+    char head[16] = {};
+    const ssize_t n = ::pread(fd, head, sizeof head, 0);
+    row = log_row_of_magic(std::string_view(head, n > 0 ? static_cast<std::size_t>(n) : 0));
   }
   if (row == nullptr) return nullptr;
   format = row->info.format;
@@ -477,6 +474,8 @@ std::unique_ptr<BagSource> open_bag_source(int fd, const std::string& path, cons
 OpenedLog::OpenedLog(const std::string& path) : fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
   if (fd < 0) throw IoError(path, std::strerror(errno));
   try {
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) refuse_git_lfs_pointer(fd, path);
     source = open_bag_source(fd, path, ReaderOptions{}, format);
   } catch (...) {
     ::close(fd);

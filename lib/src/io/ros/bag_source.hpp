@@ -238,6 +238,8 @@ private:
 /// rosbag2 directory), else nullptr. `format` is the detected one.
 /// Throws IoError naming `path` when the regular file `fd` is a Git LFS pointer left in a
 /// log's place (base/git_lfs.hpp): read as a log, it would be a bad magic or three bad lines.
+/// Called once per opened file, where it is opened (MessageReader, OpenedLog), before
+/// open_bag_source.
 void refuse_git_lfs_pointer(int fd, const std::string& path);
 
 std::unique_ptr<BagSource> open_bag_source(int fd, const std::string& path, const ReaderOptions& options,
