@@ -118,6 +118,20 @@ private:
 /// An ament install prefix's share directory answers from its resource index, not by crawling.
 bool is_ament_share(const fs::path& dir) { return directory_exists(dir / "ament_index" / "resource_index" / "packages"); }
 
+/// The folders named `name` the search offers, each with its manifest, in search order: an
+/// entry itself (ROS_PACKAGE_PATH often names a package rather than its parent), then
+/// entry/name. Where ROS's rules find nothing, these are what a user meant by the name.
+std::vector<std::pair<fs::path, Manifest>> folders_named(std::string_view name, std::span<const fs::path> search) {
+  std::vector<std::pair<fs::path, Manifest>> out;
+  for (const auto& entry : search) {
+    const fs::path dir = entry.has_filename() ? entry : entry.parent_path();
+    for (const fs::path& candidate : {dir, dir / std::string(name)})
+      if (candidate.filename() == name && directory_exists(candidate))
+        out.emplace_back(candidate, read_manifest(candidate));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<fs::path> package_search_path(std::span<const fs::path> given, std::string_view ros_package_path,
@@ -147,29 +161,18 @@ std::optional<fs::path> find_ros_package(std::string_view name, std::span<const 
     }
     if (auto found = Crawl(name).find(dir)) return found;
   }
-  // Without ROS's rules: a directory of that name with no manifest at all, under an entry or
-  // the entry itself (ROS_PACKAGE_PATH often names a package rather than its parent).
-  for (const auto& entry : search) {
-    const fs::path dir = entry.has_filename() ? entry : entry.parent_path();
-    for (const fs::path& candidate : {dir, dir / std::string(name)}) {
-      if (candidate.filename() != name || !directory_exists(candidate)) continue;
-      if (read_manifest(candidate).kind == Manifest::Kind::none) return candidate;
-    }
-  }
+  // Without ROS's rules: a directory of that name with no manifest at all.
+  for (const auto& [folder, manifest] : folders_named(name, search))
+    if (manifest.kind == Manifest::Kind::none) return folder;
   return std::nullopt;
 }
 
 std::optional<std::string> package_named_otherwise(std::string_view name, std::span<const fs::path> search) {
-  for (const auto& entry : search) {
-    const fs::path dir = entry.has_filename() ? entry : entry.parent_path();
-    for (const fs::path& candidate : {dir, dir / std::string(name)}) {
-      if (candidate.filename() != name || !directory_exists(candidate)) continue;
-      const Manifest manifest = read_manifest(candidate);
-      if (manifest.kind == Manifest::Kind::wet && manifest.name != name)
-        return candidate.lexically_normal().string() + "/package.xml names its package '" + manifest.name + "'";
-      if (manifest.kind == Manifest::Kind::wet && manifest.metapackage)
-        return candidate.lexically_normal().string() + " is a metapackage, which holds no files";
-    }
+  for (const auto& [folder, manifest] : folders_named(name, search)) {
+    if (manifest.kind == Manifest::Kind::wet && manifest.name != name)
+      return folder.lexically_normal().string() + "/package.xml names its package '" + manifest.name + "'";
+    if (manifest.kind == Manifest::Kind::wet && manifest.metapackage)
+      return folder.lexically_normal().string() + " is a metapackage, which holds no files";
   }
   return std::nullopt;
 }
