@@ -8,7 +8,15 @@ packages=(
   libzstd-dev liblz4-dev libbz2-dev libsqlite3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 jq gnuplot-nox liburdfdom-tools hyperfine parallel rsync
+  # The test suite's oracles (tests/oracle/oracles_available.sh lists them): groff lints the
+  # man pages; clang builds the sanitizer and fuzzing pass (scripts/test.sh).
+  groff-base clang libclang-rt-14-dev
 )
+# Node.js and npm run the npm oracles (xacro-parser, Foxglove's MCAP and CDR readers): Debian's,
+# unless the machine has its own node already (two installations would shadow each other).
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  packages+=(nodejs npm)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
