@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "base/git_lfs.hpp"
+#include "base/system_error_text.hpp"
 #include "rmodel/error.hpp"
 
 namespace rmodel {
@@ -33,7 +34,7 @@ std::string read_text_file(const std::string& path) {
   // as the rest of `check` on a small URDF. The size is a hint only (a pipe or a /proc
   // file says 0): the loop reads to the end whatever it is.
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw IoError(path, std::strerror(errno));
+  if (fd < 0) throw IoError(path, detail::system_error_text(errno));
   struct stat info {};
   const std::size_t hint = ::fstat(fd, &info) == 0 && info.st_size > 0 ? static_cast<std::size_t>(info.st_size) : 0;
   std::string text(hint + 1, '\0');  // one more byte: the end shows as a read of 0 bytes

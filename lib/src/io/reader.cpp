@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "base/system_error_text.hpp"
 #include "io/builder.hpp"
 #include "io/format_table.hpp"
 #include "io/line_source.hpp"
@@ -295,7 +296,7 @@ MessageReader MessageReader::open(const std::string& path, ReaderOptions options
   if (options.format == Format::Auto) options.format = format_from_path(path);
   if (path == "-") return MessageReader(0, "<stdin>", options, false);
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw IoError(path, std::strerror(errno));
+  if (fd < 0) throw IoError(path, rmodel::detail::system_error_text(errno));
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
     const int e = errno;

@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "base/git_lfs.hpp"
+#include "base/system_error_text.hpp"
 #include "io/format_table.hpp"
 #include "rmodel/error.hpp"
 
@@ -472,7 +473,7 @@ std::unique_ptr<BagSource> open_bag_source(int fd, const std::string& path, cons
 }
 
 OpenedLog::OpenedLog(const std::string& path) : fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
-  if (fd < 0) throw IoError(path, std::strerror(errno));
+  if (fd < 0) throw IoError(path, rmodel::detail::system_error_text(errno));
   try {
     struct stat st {};
     if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) refuse_git_lfs_pointer(fd, path);

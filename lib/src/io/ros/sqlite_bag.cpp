@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <sqlite3.h>
 
+#include "base/system_error_text.hpp"
 #include "io/ros/bag_source.hpp"
 #include "rmodel/error.hpp"
 
@@ -191,7 +192,7 @@ private:
     all.time = options_.time;
     if (is_mcap(rel)) {
       fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-      if (fd_ < 0) throw IoError(path, "cannot open");
+      if (fd_ < 0) throw IoError(path, rmodel::detail::system_error_text(errno));
       sub_ = make_mcap_source(fd_, path, all);
     } else {
       sub_ = make_sqlite_source(path, path, all);
