@@ -79,11 +79,20 @@ def environment(bin_dir, source_dir):
     return env
 
 
+# Where the examples' rmodel finds its data (RMODEL_SHARE_DIR, this checkout's share/rmodel)
+# is printed as a Debian package's user sees it: the sample robot's paths in the README are
+# /usr/share/rmodel/..., the same on every machine.
+INSTALLED_SHARE_DIR = "/usr/share/rmodel"
+
+
 def run(command, cwd, env):
     result = subprocess.run(["bash", "--norc", "--noprofile", "-c", command], cwd=cwd, env=env,
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             timeout=300)
-    return result.returncode, result.stdout.decode("utf-8", errors="replace")
+    out = result.stdout.decode("utf-8", errors="replace")
+    for share_dir in {env["RMODEL_SHARE_DIR"], os.path.realpath(env["RMODEL_SHARE_DIR"])}:
+        out = out.replace(share_dir, INSTALLED_SHARE_DIR)
+    return result.returncode, out
 
 
 def fresh_copy(examples_dir, scratch, n):

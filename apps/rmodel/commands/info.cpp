@@ -17,16 +17,6 @@
 namespace rmodel::cli {
 namespace {
 
-/// A model file as the text output shows it: the sample robot's files relative to the
-/// prefix (share/rmodel/sample/pony.urdf), not as this installation's absolute path; any
-/// other file as the user gave it.
-std::string shown_path(const std::string& path) {
-  const std::string dir = sample_model_dir();
-  if (!dir.empty() && path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/')
-    return "share/rmodel/sample" + path.substr(dir.size());
-  return path;
-}
-
 class InfoCommand : public Command {
 public:
   void setup(CLI::App& app) override {
@@ -102,8 +92,8 @@ public:
     std::vector<std::pair<std::string, std::string>> rows;
     auto row = [&](std::string_view key, const std::string& value) { rows.emplace_back(key, value); };
     row("robot", model.robot_name());
-    row("urdf", shown_path(model.urdf_source()));
-    row("semantics", model.has_semantics() ? shown_path(display_name(source.semantics_path)) : "-");
+    row("urdf", model.urdf_source());
+    row("semantics", model.has_semantics() ? display_name(source.semantics_path) : "-");
     row("root link", model.root_link());
     row("links", std::to_string(model.links().size()));
     row("joints", fmt::format("{} ({} movable, {} fixed)", joints.size(), movable, joints.size() - movable));
