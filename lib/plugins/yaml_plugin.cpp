@@ -11,6 +11,7 @@
 
 namespace {
 
+using rmodel::detail::YamlEntry;
 using rmodel::detail::YamlNode;
 
 int line_of(const YAML::Mark& mark) { return mark.line >= 0 ? mark.line + 1 : 0; }
@@ -47,7 +48,7 @@ YamlNode tree(const YAML::Node& node) {
   if (node.IsSequence())
     for (const auto& item : node) out.items.push_back(tree(item));
   if (node.IsMap())
-    for (const auto& entry : node) out.entries.emplace_back(tree(entry.first), tree(entry.second));
+    for (const auto& entry : node) out.entries.push_back(YamlEntry{tree(entry.first), tree(entry.second)});
   return out;
 }
 

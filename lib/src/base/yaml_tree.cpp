@@ -61,19 +61,19 @@ void merge_keys(YamlNode& node) {
   }
   if (!node.is_map()) return;
   bool has_merge = false;
-  for (const auto& entry : node.entries) has_merge = has_merge || is_merge_key(entry.first);
+  for (const auto& entry : node.entries) has_merge = has_merge || is_merge_key(entry.key);
   if (!has_merge) return;
   // PyYAML's order: the `<<` values in turn (a list's maps last first), later winning.
-  std::vector<std::pair<YamlNode, YamlNode>> merged, written;
+  std::vector<YamlEntry> merged, written;
   const auto refuse = [](const YamlNode& n) {
     throw YamlSyntaxError{n.line, "a merge key '<<' takes a map or a list of maps"};
   };
   for (auto& entry : node.entries) {
-    if (!is_merge_key(entry.first)) {
+    if (!is_merge_key(entry.key)) {
       written.push_back(std::move(entry));
       continue;
     }
-    YamlNode& value = entry.second;
+    YamlNode& value = entry.value;
     if (value.is_map()) {
       for (auto& e : value.entries) merged.push_back(std::move(e));
     } else if (value.type == YamlNode::Type::sequence) {
@@ -88,17 +88,17 @@ void merge_keys(YamlNode& node) {
   // Each merged key not written in the map: its first place, and the entry that wins.
   std::vector<std::pair<std::size_t, std::size_t>> picks;
   for (std::size_t i = 0; i < merged.size(); ++i) {
-    const YamlNode& key = merged[i].first;
-    if (std::any_of(written.begin(), written.end(), [&key](const auto& e) { return same_key(e.first, key); }))
+    const YamlNode& key = merged[i].key;
+    if (std::any_of(written.begin(), written.end(), [&key](const auto& e) { return same_key(e.key, key); }))
       continue;
     const auto placed = std::find_if(picks.begin(), picks.end(),
-                                     [&](const auto& p) { return same_key(merged[p.first].first, key); });
+                                     [&](const auto& p) { return same_key(merged[p.first].key, key); });
     if (placed != picks.end()) placed->second = i;
     else picks.emplace_back(i, i);
   }
-  std::vector<std::pair<YamlNode, YamlNode>> entries;
+  std::vector<YamlEntry> entries;
   for (const auto& [place, winner] : picks)
-    entries.emplace_back(std::move(merged[place].first), std::move(merged[winner].second));
+    entries.push_back(YamlEntry{std::move(merged[place].key), std::move(merged[winner].value)});
   for (auto& e : written) entries.push_back(std::move(e));
   node.entries = std::move(entries);
 }

@@ -16,6 +16,8 @@
 
 namespace rmodel::detail {
 
+struct YamlEntry;
+
 /// One node of a YAML document, as yaml-cpp's YAML::Node gives it.
 struct YamlNode {
   enum class Type { undefined, null, scalar, sequence, map };
@@ -28,17 +30,27 @@ struct YamlNode {
   std::optional<double> as_double;
   std::optional<bool> as_bool;
   std::vector<YamlNode> items;                         ///< a sequence's items
-  std::vector<std::pair<YamlNode, YamlNode>> entries;  ///< a map's keys and values, in order
+  // A vector of a type declared but not yet defined: std::vector allows it (C++17), where
+  // std::pair<YamlNode, YamlNode> would need YamlNode complete here (clang's check).
+  std::vector<YamlEntry> entries;  ///< a map's keys and values, in order
 
   [[nodiscard]] bool is_map() const noexcept { return type == Type::map; }
   /// The value of the first entry whose key is the scalar `key` (yaml-cpp's const
   /// operator[]), or nullptr (an undefined node).
-  [[nodiscard]] const YamlNode* find(std::string_view key) const noexcept {
-    for (const auto& [k, v] : entries)
-      if (k.type == Type::scalar && k.scalar == key) return &v;
-    return nullptr;
-  }
+  [[nodiscard]] const YamlNode* find(std::string_view key) const noexcept;
 };
+
+/// One entry of a map: its key and its value, in the order written.
+struct YamlEntry {
+  YamlNode key;
+  YamlNode value;
+};
+
+inline const YamlNode* YamlNode::find(std::string_view name) const noexcept {
+  for (const auto& [k, v] : entries)
+    if (k.type == Type::scalar && k.scalar == name) return &v;
+  return nullptr;
+}
 
 /// What YAML::Load threw: the line (1-based, 0 when unknown) and yaml-cpp's message.
 struct YamlSyntaxError {

@@ -87,9 +87,10 @@ inline constexpr std::size_t kSinCosLanes = 4;
     std::memcpy(s + i, &sv, sizeof sv);
     std::memcpy(c + i, &cv, sizeof cv);
     // Large, infinite and NaN angles: libm (its full reduction); rare, so predicted.
-    // (Bitwise & so that the four tests are one straight sequence, not four branches.)
-    if (!((std::abs(x[i]) <= 1e5) & (std::abs(x[i + 1]) <= 1e5) & (std::abs(x[i + 2]) <= 1e5) &
-          (std::abs(x[i + 3]) <= 1e5))) [[unlikely]] {
+    // (The four tests summed, so that they are one straight sequence, not four branches.)
+    const int in_range = int{std::abs(x[i]) <= 1e5} + int{std::abs(x[i + 1]) <= 1e5} +
+                         int{std::abs(x[i + 2]) <= 1e5} + int{std::abs(x[i + 3]) <= 1e5};
+    if (in_range != static_cast<int>(kSinCosLanes)) [[unlikely]] {
       for (std::size_t j = i; j < i + kSinCosLanes; ++j) libm_sin_cos(x[j], s[j], c[j]);
     }
   }

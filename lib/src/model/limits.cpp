@@ -75,12 +75,12 @@ private:
   /// so either reading would silently drop one of the two.
   void refuse_repeated_keys(const YamlNode& map, const std::string& owner) {
     for (std::size_t k = 1; k < map.entries.size(); ++k) {
-      const YamlNode& key = map.entries[k].first;
+      const YamlNode& key = map.entries[k].key;
       if (!key.as_string) continue;  // key_name says so where the key is used
       for (std::size_t j = 0; j < k; ++j)
-        if (map.entries[j].first.as_string == key.as_string) {
+        if (map.entries[j].key.as_string == key.as_string) {
           error(key.line, fmt::format("{}: {} is given twice (first at line {})", owner, *key.as_string,
-                                      map.entries[j].first.line));
+                                      map.entries[j].key.line));
           break;
         }
     }
