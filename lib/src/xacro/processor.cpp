@@ -25,6 +25,7 @@
 #include "base/yaml_tree.hpp"
 #include "xacro/document.hpp"
 #include "xacro/expression.hpp"
+#include "xacro/params.hpp"
 
 namespace rmodel {
 namespace xacro {
@@ -60,13 +61,6 @@ public:
     while (t->parent) t = t->parent;
     return t;
   }
-};
-
-struct MacroParam {
-  std::string name;  ///< with its stars: "*block", "**content"
-  bool has_default = false;
-  bool forward = false;  ///< ^ or ^|default
-  std::string default_text;
 };
 
 struct Macro {
@@ -129,62 +123,6 @@ bool is_identifier(const std::string& s) {
       "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda",
       "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield"};
   return std::find(std::begin(keywords), std::end(keywords), s) == std::end(keywords);
-}
-
-/// xacro's macro parameter syntax: name[:=|=][^|^|]default, default being ${...}, $(...),
-/// or a run of 'quoted', "quoted" and non-blank text.
-std::vector<MacroParam> parse_params(std::string_view s) {
-  std::vector<MacroParam> out;
-  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-  std::size_t k = 0;
-  while (true) {
-    while (k < s.size() && blank(s[k])) ++k;
-    if (k >= s.size()) break;
-    MacroParam p;
-    const std::size_t start = k;
-    while (k < s.size() && !blank(s[k]) && s[k] != ':' && s[k] != '=') ++k;
-    p.name = std::string(s.substr(start, k - start));
-    std::size_t j = k;
-    while (j < s.size() && blank(s[j])) ++j;
-    const bool assign = s.substr(j, 2) == ":=" || (j < s.size() && s[j] == '=');
-    if (p.name.empty() || !assign) {
-      if (p.name.empty()) {  // a stray ':' or '=': take the word as it is
-        while (k < s.size() && !blank(s[k])) ++k;
-        p.name = std::string(s.substr(start, k - start));
-      }
-      out.push_back(std::move(p));
-      continue;
-    }
-    k = j + (s[j] == ':' ? 2 : 1);
-    while (k < s.size() && blank(s[k])) ++k;
-    p.has_default = true;
-    if (s.substr(k, 2) == "^|") {
-      p.forward = true;
-      k += 2;
-    } else if (k < s.size() && s[k] == '^') {
-      p.forward = true;
-      ++k;
-    }
-    const std::size_t d = k;
-    if (s.substr(k, 2) == "${" || s.substr(k, 2) == "$(") {
-      const char close = s[k + 1] == '{' ? '}' : ')';
-      const auto end = s.find(close, k + 2);
-      k = end == std::string_view::npos ? s.size() : end + 1;
-    } else {
-      while (k < s.size() && !blank(s[k])) {
-        if (s[k] == '\'' || s[k] == '"') {
-          const auto end = s.find(s[k], k + 1);
-          k = end == std::string_view::npos ? s.size() : end + 1;
-        } else {
-          ++k;
-        }
-      }
-    }
-    p.default_text = std::string(s.substr(d, k - d));
-    if (p.default_text.empty() && p.forward) p.has_default = false;  // "^" alone: forward only
-    out.push_back(std::move(p));
-  }
-  return out;
 }
 
 }  // namespace
@@ -900,10 +838,13 @@ private:
     auto macro = std::make_shared<Macro>();
     macro->name = name;
     macro->body = &node;
-    if (const std::string* params = node.attribute("params")) macro->params = parse_params(*params);
-    for (const MacroParam& p : macro->params)
-      if (p.name.find_first_not_of('*') == std::string::npos)
-        fail("macro '" + name + "': parameter '" + p.name + "' has no name after its '*'");
+    if (const std::string* params = node.attribute("params")) {
+      try {
+        macro->params = parse_macro_params(*params);
+      } catch (const EvalError& e) {
+        fail("macro '" + name + "': " + e.message);
+      }
+    }
     scope.macros->macros[name] = std::move(macro);
   }
 
@@ -968,7 +909,6 @@ private:
       const std::string& key = attribute.first;
       const std::string& value = attribute.second;
       if (dynamic && key == "macro") continue;
-      if (key.rfind("xmlns", 0) == 0) continue;
       auto it = std::find_if(pending.begin(), pending.end(), [&](const MacroParam* p) { return p->name == key; });
       if (it == pending.end())
         fail("macro '" + macro.name + "' has no parameter '" + key + "'" + did_you_mean_text(key, param_names()));
@@ -1008,16 +948,19 @@ private:
     for (auto it = pending.begin(); it != pending.end();) {
       const MacroParam& p = **it;
       if (p.forward) {
-        if (auto v = lookup_in_table(*resolved.scope.symbols, p.name)) {
+        // xacro's symbols[name]: the caller's scopes, then its global names (pi, sin, ...)
+        std::optional<Value> v = lookup_in_table(*resolved.scope.symbols, p.name);
+        if (!v) v = global_name(p.name);
+        if (v) {
           set_symbol(*inner.symbols, p.name, *v, false, node.origin);
           it = pending.erase(it);
           continue;
         }
-        if (p.default_text.empty())
+        if (!p.default_text)
           fail("macro '" + macro.name + "': parameter '" + p.name + "' forwards (^) a property the caller does not have");
       }
-      if (p.has_default) {
-        set_symbol(*inner.symbols, p.name, evaluated_value(p.default_text, resolved.scope), false, node.origin);
+      if (p.default_text) {
+        set_symbol(*inner.symbols, p.name, evaluated_value(*p.default_text, resolved.scope), false, node.origin);
         it = pending.erase(it);
         continue;
       }
@@ -1048,7 +991,8 @@ private:
       std::vector<std::string> names;
       for (Table* t = scope.symbols; t; t = t->parent)
         for (const auto& [k, e] : t->entries)
-          if (e.kind == Table::Entry::Kind::block) names.push_back(k.substr(k.find_first_not_of('*')));
+          if (e.kind == Table::Entry::Kind::block && k.find_first_not_of('*') != std::string::npos)
+            names.push_back(k.substr(k.find_first_not_of('*')));
       fail("unknown block '" + name + "'" + did_you_mean_text(name, names));
     }
     const XmlNode* block = entry->block;
