@@ -1,11 +1,79 @@
 #include "xacro/document.hpp"
 
+#include <algorithm>
+
 #include <tinyxml2.h>
 
 #include "base/xml_error.hpp"
 
 namespace rmodel::xacro {
 namespace {
+
+// ---- blank texts
+//
+// tinyxml2 drops a text of blanks only between two tags; xacro (Python's minidom) keeps it,
+// and what it holds decides which comments xacro drops before its tags and where it puts the
+// blank text that stops that (remove_previous_comments). Such texts inside the root are given
+// a mark tinyxml2 keeps (U+FDD0, a noncharacter that XML allows and no text begins with)
+// and that the conversion takes off again.
+constexpr std::string_view kBlankMark = "\xEF\xB7\x90";
+
+std::string mark_blank_texts(std::string_view t) {
+  std::string out;
+  out.reserve(t.size() + t.size() / 8);
+  constexpr auto npos = std::string_view::npos;
+  auto past = [&](std::size_t at, std::string_view end) {
+    const std::size_t e = t.find(end, at);
+    return e == npos ? t.size() : e + end.size();
+  };
+  int depth = 0;
+  std::size_t k = 0;
+  while (k < t.size()) {
+    if (t[k] != '<') {
+      const std::size_t e = std::min(t.find('<', k), t.size());
+      const std::string_view text = t.substr(k, e - k);
+      if (depth > 0 && e < t.size() && text.find_first_not_of(" \t\r\n") == npos) out += kBlankMark;
+      out += text;
+      k = e;
+      continue;
+    }
+    std::size_t e = 0;
+    if (t.substr(k, 4) == "<!--") {
+      e = past(k + 4, "-->");
+    } else if (t.substr(k, 9) == "<![CDATA[") {
+      e = past(k + 9, "]]>");
+    } else if (t.substr(k, 2) == "<?") {
+      e = past(k + 2, "?>");
+    } else {
+      // a tag or a declaration (<!DOCTYPE ... [ ... ]>): to its '>', quotes and brackets aside
+      const bool declaration = t.substr(k, 2) == "<!";
+      char quote = 0;
+      int brackets = 0;
+      for (e = k + 1; e < t.size(); ++e) {
+        const char c = t[e];
+        if (quote) {
+          if (c == quote) quote = 0;
+        } else if (c == '"' || c == '\'') {
+          quote = c;
+        } else if (declaration && c == '[') {
+          ++brackets;
+        } else if (declaration && c == ']') {
+          --brackets;
+        } else if (c == '>' && brackets <= 0) {
+          break;
+        }
+      }
+      if (!declaration) {
+        if (t.substr(k, 2) == "</") --depth;
+        else if (e < t.size() && t[e - 1] != '/') ++depth;
+      }
+      e = std::min(e + 1, t.size());
+    }
+    out += t.substr(k, e - k);
+    k = e;
+  }
+  return out;
+}
 
 void convert(const tinyxml2::XMLElement& in, int file, XmlNode& out) {
   out.kind = XmlNode::Kind::element;
@@ -21,6 +89,8 @@ void convert(const tinyxml2::XMLElement& in, int file, XmlNode& out) {
       XmlNode text;
       text.kind = XmlNode::Kind::text;
       text.name = t->Value();
+      if (text.name.rfind(kBlankMark, 0) == 0) text.name.erase(0, kBlankMark.size());
+      text.cdata = t->CData();
       text.origin = {file, t->GetLineNum(), 0};
       out.children.push_back(std::move(text));
     } else if (const auto* c = child->ToComment()) {
@@ -141,7 +211,7 @@ public:
     }
     bool has_element = false, has_content = false;
     for (const auto& c : e.children) {
-      if (c.kind != XmlNode::Kind::text || !is_blank(c.name)) has_content = true;
+      if (c.kind != XmlNode::Kind::text || !is_blank(c.name) || c.cdata) has_content = true;
       if (c.kind != XmlNode::Kind::text) has_element = true;
     }
     if (!has_content) {
@@ -153,7 +223,7 @@ public:
     if (!has_element) {
       // Text only: written as it is, on the element's line(s).
       const std::size_t start = out_.size();
-      for (const auto& c : e.children) escape(c.name, false, out_);
+      for (const auto& c : e.children) text(c);
       text_lines(std::string_view(out_).substr(start), e.origin);
       out_ += "</" + e.name + ">";
       newline(e.origin);
@@ -174,10 +244,10 @@ public:
         text_lines(body, c.origin);
         out_ += "-->";
         newline(c.origin);
-      } else if (!is_blank(c.name)) {
+      } else if (!is_blank(c.name) || c.cdata) {
         out_.append(static_cast<std::size_t>(depth + 1) * 2, ' ');
         const std::size_t start = out_.size();
-        escape(c.name, false, out_);
+        text(c);
         text_lines(std::string_view(out_).substr(start), c.origin);
         newline(c.origin);
       }
@@ -188,13 +258,23 @@ public:
   }
 
 private:
+  void text(const XmlNode& t) {
+    if (!t.cdata) return escape(t.name, false, out_);
+    // "]]>" cannot stand in a CDATA section: it ends one and starts the next
+    std::string body = t.name;
+    for (std::size_t at = 0; (at = body.find("]]>", at)) != std::string::npos; at += 12) body.replace(at, 3, "]]]]><![CDATA[>");
+    out_ += "<![CDATA[" + body + "]]>";
+  }
+
   std::string& out_;
   std::vector<Origin>& lines_;
 };
 
 }  // namespace
 
-bool parse_document(std::string_view text, int file, XmlNode& root, int& error_line, std::string& error) {
+bool parse_document(std::string_view written, int file, XmlNode& root, int& error_line, std::string& error) {
+  const std::string marked = mark_blank_texts(written);
+  const std::string_view text = marked;
   tinyxml2::XMLDocument doc(true, tinyxml2::PRESERVE_WHITESPACE);
   if (const auto problem = detail::parse_xml(doc, text)) {
     error_line = problem->line;

@@ -24,6 +24,13 @@ struct XmlNode {
   std::vector<std::pair<std::string, std::string>> attributes;
   std::vector<XmlNode> children;
   Origin origin;
+  /// text: a CDATA section (xacro leaves it unevaluated; it is written back as one).
+  bool cdata = false;
+  /// text: the blank text ("\n\n") xacro moves to after each directive it handles, so that a
+  /// later directive does not take the comments before this one (remove_previous_comments);
+  /// 0 for any other node. xacro has one such node, moved each time: the processor tells
+  /// which of these marks is that node (the others are gone).
+  std::uint32_t barrier = 0;
 
   [[nodiscard]] const std::string* attribute(std::string_view key) const {
     for (const auto& [k, v] : attributes)

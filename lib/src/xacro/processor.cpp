@@ -152,6 +152,7 @@ public:
     } catch (const EvalError& e) {
       fail(e.message);
     }
+    settle_barriers(out);
     std::string xml;
     std::vector<Origin> origins;
     write_document(out, "expanded from " + files_.front() + " by rmodel xacro: edit the xacro, not this file", xml,
@@ -647,42 +648,145 @@ private:
     return *v;
   }
 
+  // ---- comments before directives, as xacro's remove_previous_comments
+  //
+  // xacro drops the comments right before each of its tags but insert_block, element and
+  // attribute: going back from the tag, it skips one blank text of at most one line end
+  // before each comment; anything else stops it (a blank line, text, an element). It then
+  // puts a blank text of two line ends after the tag, which stops the next tag's search
+  // there; that text is a single node, moved at each tag, so only the latest one stays
+  // (Node::barrier). The search stays within the tag's own list of siblings: a macro body,
+  // an included file, the content of an xacro:if are evaluated apart before they take the
+  // tag's place.
+
+  /// Where the element expand_children hands on stands among its siblings.
+  struct Place {
+    std::size_t list_start = 0;  ///< the first node of its list of siblings in `out`
+    bool has_next = false;       ///< a sibling follows it
+  };
+
+  bool dead_barrier(const XmlNode& n) const { return n.barrier != 0 && n.barrier != live_barrier_; }
+
+  static bool python_blank(std::string_view s) {
+    if (s.empty()) return false;
+    for (std::size_t k = 0; k < s.size();) {
+      const std::size_t w = python_space(s, k);
+      if (w == 0) return false;
+      k += w;
+    }
+    return true;
+  }
+
+  /// Drops the comments before out.children[end] (back to list_start) as xacro does; gives
+  /// how many it dropped.
+  std::size_t drop_previous_comments(XmlNode& out, std::size_t list_start, std::size_t end) {
+    auto& c = out.children;
+    auto skip_dead = [&](std::size_t k) {
+      while (k > list_start && dead_barrier(c[k - 1])) --k;
+      return k;
+    };
+    std::size_t k = skip_dead(end), dropped = 0;
+    while (k > list_start) {
+      const XmlNode& before = c[k - 1];
+      if (before.kind == XmlNode::Kind::text && !before.cdata && python_blank(before.name) &&
+          std::count(before.name.begin(), before.name.end(), '\n') <= 1) {
+        k = skip_dead(k - 1);
+        if (k == list_start) break;
+      }
+      if (c[k - 1].kind != XmlNode::Kind::comment) break;
+      c.erase(c.begin() + static_cast<std::ptrdiff_t>(k - 1));
+      ++dropped;
+      k = skip_dead(k - 1);
+    }
+    return dropped;
+  }
+
+  /// The barrier a directive puts before its next sibling, if it has one; 0 otherwise.
+  std::uint32_t new_barrier(const Place& place) {
+    if (!place.has_next) return 0;
+    live_barrier_ = ++barrier_count_;
+    return live_barrier_;
+  }
+  void append_barrier(XmlNode& out, std::uint32_t id) {
+    if (id == 0) return;
+    XmlNode t;
+    t.kind = XmlNode::Kind::text;
+    t.name = "\n\n";
+    t.barrier = id;
+    t.origin = current_;
+    if (!out.children.empty() && dead_barrier(out.children.back())) {
+      out.children.back() = std::move(t);  // a gone one at the same place: no node to keep
+      return;
+    }
+    count_output();
+    out.children.push_back(std::move(t));
+  }
+  /// A directive without content (property, macro, arg): comments dropped, barrier after it.
+  void close_directive(XmlNode& out, const Place& place) {
+    drop_previous_comments(out, place.list_start, out.children.size());
+    append_barrier(out, new_barrier(place));
+  }
+
+  /// The gone barriers leave the result; the one still in place is the blank text it is.
+  void settle_barriers(XmlNode& node) {
+    auto& c = node.children;
+    c.erase(std::remove_if(c.begin(), c.end(), [&](const XmlNode& n) { return dead_barrier(n); }), c.end());
+    for (XmlNode& n : c) {
+      n.barrier = 0;
+      if (n.kind == XmlNode::Kind::element) settle_barriers(n);
+    }
+  }
+
   void expand_children(const XmlNode& in, XmlNode& out, const Scope& scope, int depth) {
-    std::size_t comments_before = 0;  // comments copied just before the next directive
-    for (const XmlNode& child : in.children) {
+    const std::size_t list_start = out.children.size();
+    bool eval_comments = false;  // after <!-- xacro:eval-comments -->, until an element or text
+    for (std::size_t index = 0; index < in.children.size(); ++index) {
+      const XmlNode& child = in.children[index];
       charge(1);
       if (child.kind == XmlNode::Kind::comment) {
+        if (child.name.find("xacro:eval-comments") != std::string::npos) {
+          eval_comments = child.name.find("xacro:eval-comments:off") == std::string::npos;
+          continue;  // the marker itself goes
+        }
         count_output();
         XmlNode c = child;
         c.origin.context = context_id();
+        if (eval_comments) {
+          current_ = child.origin;
+          c.name = evaluated(child.name, scope);
+        }
         out.children.push_back(std::move(c));
-        ++comments_before;
         continue;
       }
       if (child.kind == XmlNode::Kind::text) {
+        if (child.barrier != 0) {
+          // A block expanded again (insert_block): xacro copies the block, and with it the
+          // barrier if it is still there, as a plain blank text.
+          if (child.barrier == live_barrier_) {
+            XmlNode t = child;
+            t.barrier = 0;
+            count_output();
+            out.children.push_back(std::move(t));
+          }
+          continue;
+        }
         current_ = child.origin;
         XmlNode t;
         t.kind = XmlNode::Kind::text;
-        t.name = evaluated(child.name, scope);
+        t.cdata = child.cdata;
+        t.name = child.cdata ? child.name : evaluated(child.name, scope);  // xacro leaves CDATA as it is
         t.origin = child.origin;
         t.origin.context = context_id();
         output_bytes_ += t.name.size();
         if (output_bytes_ > limits_.output_bytes)
           fail_limit("the expanded document exceeds " + std::to_string(limits_.output_bytes) + " bytes");
         count_output();
+        if (!t.cdata && !python_blank(t.name) && !t.name.empty()) eval_comments = false;
         out.children.push_back(std::move(t));
-        if (child.name.find_first_not_of(" \t\r\n") != std::string::npos) comments_before = 0;
         continue;
       }
-      const bool directive = child.name.rfind("xacro:", 0) == 0;
-      if (directive) {
-        // xacro drops the comments written right before its own tags
-        while (comments_before > 0 && !out.children.empty() && out.children.back().kind == XmlNode::Kind::comment) {
-          out.children.pop_back();
-          --comments_before;
-        }
-      }
-      comments_before = 0;
+      eval_comments = false;
+      place_ = {list_start, index + 1 < in.children.size()};
       expand_element(child, out, scope, depth);
     }
   }
@@ -708,26 +812,37 @@ private:
   }
 
   void expand_element(const XmlNode& node, XmlNode& out, const Scope& scope, int depth) {
+    const Place place = place_;
     current_ = node.origin;
     if (depth > limits_.element_depth)
       fail_limit("elements nested deeper than " + std::to_string(limits_.element_depth) + " levels");
     const std::string& tag = node.name;
     if (tag.rfind("xacro:", 0) != 0) return expand_plain(node, out, scope, depth);
     const std::string_view what = std::string_view(tag).substr(6);
-    if (what == "property") return define_property(node, scope);
-    if (what == "macro") return define_macro(node, scope);
-    if (what == "include") return include(node, out, scope, depth);
+    if (what == "property") {
+      close_directive(out, place);
+      return define_property(node, scope);
+    }
+    if (what == "macro") {
+      close_directive(out, place);
+      return define_macro(node, scope);
+    }
+    if (what == "include") return include(node, out, scope, depth, place);
     if (what == "arg") {
       const std::string& name = required(node, "name");
       const std::string& fallback = required(node, "default");
       if (!args_.count(name)) args_[name] = evaluated(fallback, scope);
+      close_directive(out, place);
       return;
     }
     if (what == "if" || what == "unless") {
+      drop_previous_comments(out, place.list_start, out.children.size());
+      const std::uint32_t barrier = new_barrier(place);
       const std::string& condition = required(node, "value");
       bool keep = boolean(evaluated_value(condition, scope), condition);
       if (what == "unless") keep = !keep;
       if (keep) expand_children(node, out, scope, depth + 1);
+      append_barrier(out, barrier);
       return;
     }
     if (what == "insert_block") return insert_block(node, out, scope, depth);
@@ -740,6 +855,7 @@ private:
       renamed.attributes.erase(std::remove_if(renamed.attributes.begin(), renamed.attributes.end(),
                                               [](const auto& a) { return a.first == "xacro:name"; }),
                                renamed.attributes.end());
+      place_ = place;
       return expand_element(renamed, out, scope, depth + 1);
     }
     if (what == "attribute") {
@@ -749,7 +865,7 @@ private:
       out.set_attribute(name, value);
       return;
     }
-    return call_macro(node, out, scope, depth);
+    return call_macro(node, out, scope, depth, place);
   }
 
   void expand_plain(const XmlNode& node, XmlNode& out, const Scope& scope, int depth) {
@@ -883,7 +999,7 @@ private:
     fail("unknown macro 'xacro:" + full + "'" + did_you_mean_text(full, names));
   }
 
-  void call_macro(const XmlNode& node, XmlNode& out, const Scope& caller, int depth) {
+  void call_macro(const XmlNode& node, XmlNode& out, const Scope& caller, int depth, const Place& place) {
     charge(1);
     std::string name = node.name.substr(6);
     bool dynamic = false;
@@ -974,8 +1090,13 @@ private:
     }
     ++macro_depth_;
     push_frame("in macro '" + macro.name + "' called from " + where(node.origin));
+    const std::size_t body_start = out.children.size();
     expand_children(*macro.body, out, inner, depth + 1);
     pop_frame();
+    // xacro drops the comments before the call once the body is evaluated, before the body
+    // takes the call's place
+    drop_previous_comments(out, place.list_start, body_start);
+    append_barrier(out, new_barrier(place));
     --macro_depth_;
   }
 
@@ -1017,7 +1138,8 @@ private:
     return matches;
   }
 
-  void include(const XmlNode& node, XmlNode& out, const Scope& scope, int depth) {
+  void include(const XmlNode& node, XmlNode& out, const Scope& scope, int depth, const Place& place) {
+    const std::size_t content_start = out.children.size();
     const std::string spec = evaluated(required(node, "filename"), scope);
     const std::string* ns_text = node.attribute("ns");
     const std::string* optional_text = node.attribute("optional");
@@ -1066,6 +1188,8 @@ private:
       pop_frame();
       current_ = node.origin;
     }
+    drop_previous_comments(out, place.list_start, content_start);
+    append_barrier(out, new_barrier(place));
   }
 
   const XacroOptions& options_;
@@ -1085,6 +1209,8 @@ private:
   std::unordered_map<std::string, std::shared_ptr<const Ast>> expression_cache_;
   std::unordered_map<std::string, Value> yaml_cache_;
   Table* scope_symbols_ = nullptr;
+  Place place_;
+  std::uint32_t live_barrier_ = 0, barrier_count_ = 0;
   Origin current_;
   std::size_t steps_ = 0, output_nodes_ = 0, output_bytes_ = 0, macro_depth_ = 0;
   int lazy_depth_ = 0;

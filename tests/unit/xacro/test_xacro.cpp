@@ -553,6 +553,37 @@ TEST_F(XacroFiles, ErrorsNameTheFileTheLineAndTheMacroChain) {
   EXPECT_NE(error("<unclosed>").find("malformed XML"), std::string::npos);
 }
 
+TEST_F(XacroFiles, CommentsBeforeDirectivesGoAsInXacro) {
+  // xacro's remove_previous_comments: the comments right before a directive go, one blank
+  // text of at most one line end between them; a blank line or text keeps them; a macro
+  // body's last comments stay; comments before insert_block stay. Checked against ROS 2's
+  // xacro (tests/oracle/xacro_ros/cases/comments_*).
+  auto has = [](const std::string& out, const std::string& comment) { return out.find("<!-- " + comment + " -->") != std::string::npos; };
+  std::string out = expand("\n  <!-- kept -->\n\n  <!-- a -->\n  <!-- b -->\n  <xacro:property name=\"p\" value=\"1\"/>\n  <e/>");
+  EXPECT_TRUE(has(out, "kept")) << out;
+  EXPECT_FALSE(has(out, "a") || has(out, "b")) << out;
+  out = expand("<!-- kept -->\n  text\n  <!-- gone -->\n  <xacro:arg name=\"a\" default=\"1\"/>");
+  EXPECT_TRUE(has(out, "kept") && !has(out, "gone")) << out;
+  // The call's next sibling gets the blank text that protects the body's end.
+  out = expand("<xacro:macro name=\"m\"><e/>\n    <!-- end of body -->\n  </xacro:macro>\n"
+               "  <w><xacro:m/>\n  <xacro:property name=\"p\" value=\"1\"/></w>");
+  EXPECT_TRUE(has(out, "end of body")) << out;
+  // The xacro:if's blank text goes after it before its content is evaluated: what the content
+  // ends with stays.
+  out = expand("<xacro:if value=\"1\"><e/><!-- in if --></xacro:if><xacro:property name=\"p\" value=\"1\"/>");
+  EXPECT_TRUE(has(out, "in if")) << out;
+  out = expand("<xacro:macro name=\"m\" params=\"*b\">\n    <!-- kept -->\n    <xacro:insert_block name=\"b\"/>\n"
+               "  </xacro:macro>\n  <xacro:m><x/></xacro:m>");
+  EXPECT_TRUE(has(out, "kept")) << out;
+  // <!-- xacro:eval-comments --> evaluates the comments that follow, until an element or text
+  out = expand("<xacro:property name=\"p\" value=\"5\"/>\n  <!-- xacro:eval-comments -->\n  <!-- p is ${p} -->\n"
+               "  <e/>\n  <!-- not ${p} -->");
+  EXPECT_TRUE(has(out, "p is 5") && has(out, "not ${p}") && out.find("eval-comments") == std::string::npos) << out;
+  // CDATA is left as written
+  out = expand("<xacro:property name=\"p\" value=\"5\"/><e><![CDATA[${p} < 6]]></e>");
+  EXPECT_NE(out.find("<![CDATA[${p} < 6]]>"), std::string::npos) << out;
+}
+
 TEST_F(XacroFiles, ParametersOfStarsOnlyAreBlocksAsInXacro) {
   // Found by fuzz_xacro: "**" alone used to escape as std::out_of_range when the blocks were
   // listed for "did you mean". xacro takes "*" and "**" as block parameters with an empty
