@@ -1,6 +1,8 @@
 #include "xacro/document.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <optional>
 
 #include <tinyxml2.h>
 
@@ -18,7 +20,66 @@ namespace {
 // and that the conversion takes off again.
 constexpr std::string_view kBlankMark = "\xEF\xB7\x90";
 
-std::string mark_blank_texts(std::string_view t) {
+/// What expat (Python's XML parser, which xacro reads with) refuses and tinyxml2 takes: a
+/// '<' in an attribute value, a '&' that starts no reference to one of XML's five entities
+/// or to a character. The offset of the first, with expat's words, or npos.
+struct MarkupProblem {
+  std::size_t at = std::string_view::npos;
+  std::string message;
+};
+
+bool xml_char(unsigned long c) {
+  return c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF) || (c >= 0xE000 && c <= 0xFFFD) ||
+         (c >= 0x10000 && c <= 0x10FFFF);
+}
+
+/// Checks the references of `part` (text or an attribute value starting at `offset`).
+void check_references(std::string_view part, std::size_t offset, bool attribute, bool has_dtd, MarkupProblem& problem) {
+  if (problem.at != std::string_view::npos) return;
+  for (std::size_t k = 0; k < part.size(); ++k) {
+    if (attribute && part[k] == '<') {
+      problem = {offset + k, "not well-formed (invalid token): '<' in an attribute value (write &lt;)"};
+      return;
+    }
+    if (part[k] != '&') continue;
+    const std::size_t semicolon = part.find(';', k + 1);
+    const std::string_view name =
+        semicolon == std::string_view::npos ? std::string_view() : part.substr(k + 1, semicolon - k - 1);
+    bool ok = false;
+    if (name.size() > 1 && name[0] == '#') {
+      const bool hex = name[1] == 'x';
+      const std::string_view digits = name.substr(hex ? 2 : 1);
+      unsigned long value = 0;
+      ok = !digits.empty() && digits.size() <= 8;
+      for (const char c : digits) {
+        const int d = std::isdigit(static_cast<unsigned char>(c)) ? c - '0'
+                      : hex && std::isxdigit(static_cast<unsigned char>(c))
+                          ? std::tolower(static_cast<unsigned char>(c)) - 'a' + 10
+                          : -1;
+        if (d < 0) ok = false;
+        else value = value * (hex ? 16 : 10) + static_cast<unsigned long>(d);
+      }
+      if (ok && !xml_char(value)) {
+        problem = {offset + k, "reference to invalid character number"};
+        return;
+      }
+    } else if (!name.empty()) {
+      ok = name == "lt" || name == "gt" || name == "amp" || name == "apos" || name == "quot";
+      const bool is_name = name.find_first_of(" \t\r\n<&\"'") == std::string_view::npos;
+      if (!ok && is_name && has_dtd) ok = true;  // an entity a DOCTYPE may declare
+      if (!ok && is_name) {
+        problem = {offset + k, "undefined entity &" + std::string(name) + ";"};
+        return;
+      }
+    }
+    if (!ok) {
+      problem = {offset + k, "not well-formed (invalid token): a '&' that starts no reference (write &amp;)"};
+      return;
+    }
+  }
+}
+
+std::string mark_blank_texts(std::string_view t, MarkupProblem& problem) {
   std::string out;
   out.reserve(t.size() + t.size() / 8);
   constexpr auto npos = std::string_view::npos;
@@ -27,12 +88,14 @@ std::string mark_blank_texts(std::string_view t) {
     return e == npos ? t.size() : e + end.size();
   };
   int depth = 0;
+  bool has_dtd = false;
   std::size_t k = 0;
   while (k < t.size()) {
     if (t[k] != '<') {
       const std::size_t e = std::min(t.find('<', k), t.size());
       const std::string_view text = t.substr(k, e - k);
       if (depth > 0 && e < t.size() && text.find_first_not_of(" \t\r\n") == npos) out += kBlankMark;
+      if (depth > 0) check_references(text, k, false, has_dtd, problem);
       out += text;
       k = e;
       continue;
@@ -47,14 +110,20 @@ std::string mark_blank_texts(std::string_view t) {
     } else {
       // a tag or a declaration (<!DOCTYPE ... [ ... ]>): to its '>', quotes and brackets aside
       const bool declaration = t.substr(k, 2) == "<!";
+      if (declaration) has_dtd = true;
       char quote = 0;
+      std::size_t value_start = 0;
       int brackets = 0;
       for (e = k + 1; e < t.size(); ++e) {
         const char c = t[e];
         if (quote) {
-          if (c == quote) quote = 0;
+          if (c == quote) {
+            quote = 0;
+            if (!declaration) check_references(t.substr(value_start, e - value_start), value_start, true, has_dtd, problem);
+          }
         } else if (c == '"' || c == '\'') {
           quote = c;
+          value_start = e + 1;
         } else if (declaration && c == '[') {
           ++brackets;
         } else if (declaration && c == ']') {
@@ -270,10 +339,33 @@ private:
   std::vector<Origin>& lines_;
 };
 
+/// Python's minidom reads with namespaces, as expat does them: a prefix (`gazebo:` in
+/// `<gazebo:plugin>` or `gazebo:reference=`) must be declared (`xmlns:gazebo=`) on the
+/// element or above it. The line and message of the first undeclared one.
+std::optional<std::pair<int, std::string>> unbound_prefix(const tinyxml2::XMLElement& e, std::vector<std::string> declared) {
+  for (const tinyxml2::XMLAttribute* a = e.FirstAttribute(); a; a = a->Next())
+    if (std::string_view(a->Name()).rfind("xmlns:", 0) == 0) declared.emplace_back(a->Name() + 6);
+  auto bound = [&](std::string_view name) {
+    const auto colon = name.find(':');
+    return colon == std::string_view::npos ||
+           std::find(declared.begin(), declared.end(), name.substr(0, colon)) != declared.end();
+  };
+  if (!bound(e.Name()))
+    return std::pair{e.GetLineNum(), std::string("unbound prefix: <") + e.Name() + "> uses a prefix no xmlns: declares"};
+  for (const tinyxml2::XMLAttribute* a = e.FirstAttribute(); a; a = a->Next())
+    if (!bound(a->Name()))
+      return std::pair{e.GetLineNum(), std::string("unbound prefix: the attribute ") + a->Name() + " of <" + e.Name() +
+                                           "> uses a prefix no xmlns: declares"};
+  for (const tinyxml2::XMLElement* c = e.FirstChildElement(); c; c = c->NextSiblingElement())
+    if (auto problem = unbound_prefix(*c, declared)) return problem;
+  return std::nullopt;
+}
+
 }  // namespace
 
 bool parse_document(std::string_view written, int file, XmlNode& root, int& error_line, std::string& error) {
-  const std::string marked = mark_blank_texts(written);
+  MarkupProblem markup;
+  const std::string marked = mark_blank_texts(written, markup);
   const std::string_view text = marked;
   tinyxml2::XMLDocument doc(true, tinyxml2::PRESERVE_WHITESPACE);
   if (const auto problem = detail::parse_xml(doc, text)) {
@@ -285,6 +377,17 @@ bool parse_document(std::string_view written, int file, XmlNode& root, int& erro
   if (!element) {
     error_line = 1;
     error = "malformed XML: no root element";
+    return false;
+  }
+  if (markup.at != std::string_view::npos) {
+    const auto before = written.substr(0, markup.at);
+    error_line = 1 + static_cast<int>(std::count(before.begin(), before.end(), '\n'));
+    error = "malformed XML: " + markup.message;
+    return false;
+  }
+  if (const auto unbound = unbound_prefix(*element, {"xml", "xmlns"})) {
+    error_line = unbound->first;
+    error = "malformed XML: " + unbound->second;
     return false;
   }
   convert(*element, file, root);
