@@ -111,7 +111,8 @@ struct Scope {
 };
 
 struct Frame {
-  std::string text;  ///< "in macro 'leg' called from robot.urdf.xacro:40"
+  std::string text;   ///< "in macro 'leg' called from robot.urdf.xacro:40"
+  std::string macro;  ///< the macro of a macro frame ("leg"), empty otherwise
 };
 
 bool is_identifier(const std::string& s) {
@@ -227,9 +228,20 @@ private:
     return hint;
   }
 
+  /// The chain of macro calls, included files and properties being evaluated, innermost
+  /// first; a deep one (a runaway recursion) shows its 4 innermost and 4 outermost links.
   std::string context_text() const {
+    constexpr std::size_t kEnds = 4;
     std::string out;
-    for (auto it = frames_.rbegin(); it != frames_.rend(); ++it) out += ", " + it->text;
+    const std::size_t n = frames_.size();
+    for (std::size_t k = 0; k < n; ++k) {
+      if (n > 3 * kEnds && k == kEnds) {
+        out += ", ... (" + std::to_string(n - 2 * kEnds) + " more)";
+        k = n - kEnds - 1;
+        continue;
+      }
+      out += ", " + frames_[n - 1 - k].text;
+    }
     return out;
   }
 
@@ -313,7 +325,7 @@ private:
     entry.evaluating = true;
     const Origin saved = current_;
     Table* saved_symbols = scope_symbols_;
-    frames_.push_back({"in property '" + name + "' (defined at " + where(entry.origin) + ") used at " + where(saved)});
+    frames_.push_back({"in property '" + name + "' (defined at " + where(entry.origin) + ") used at " + where(saved), {}});
     current_ = entry.origin;
     Value v;
     auto restore = [&] {
@@ -370,83 +382,56 @@ private:
     return ast;
   }
 
-  /// Index just past the `}` closing the `${` at `open` (balanced, strings skipped), or npos.
-  static std::size_t close_expression(std::string_view t, std::size_t open) {
-    int depth = 0;
-    char quote = 0;
-    for (std::size_t k = open; k < t.size(); ++k) {
-      const char c = t[k];
-      if (quote) {
-        if (c == '\\') ++k;
-        else if (c == quote) quote = 0;
-        continue;
-      }
-      if (c == '\'' || c == '"') quote = c;
-      else if (c == '{') ++depth;
-      else if (c == '}' && --depth == 0) return k + 1;
-    }
-    return std::string_view::npos;
-  }
-  static std::size_t close_extension(std::string_view t, std::size_t open) {
-    int depth = 0;
-    for (std::size_t k = open; k < t.size(); ++k) {
-      if (t[k] == '(') ++depth;
-      else if (t[k] == ')' && --depth == 0) return k + 1;
-    }
-    return std::string_view::npos;
-  }
-
-  /// xacro's eval_text: `${expr}`, `$(command args)`, `$${`/`$$(` escapes; a text that is
-  /// one `${...}` keeps the expression's type, anything else is joined as text.
+  /// xacro's eval_text, with its lexer (QuickLexer over LEXER): at each place, in this order,
+  /// `$$...{` or `$$...(` (one '$' less, as text), `${` to the first '}' (an expression),
+  /// `$(` to the first ')' (a substitution), text without '$', or a '$' followed by text
+  /// without '{', '(' and '$', or a '$' at the end; anything else ("${" never closed, "$$"
+  /// before other text) is an invalid expression, as in xacro. So `}` cannot stand in an
+  /// expression (`${{'a': 1}}`, `${'{}'.format(x)}` end early and fail, as in xacro), nor
+  /// `)` in a substitution. A text that is one `${...}` keeps the expression's type; anything
+  /// else is joined as text.
   Value eval_text(std::string_view text, const Scope& scope) {
     if (text.find('$') == std::string_view::npos) return Value::string(std::string(text));
     Table* saved = scope_symbols_;
     scope_symbols_ = scope.symbols;
     std::vector<Value> parts;
-    std::string pending;
-    auto flush = [&] {
-      if (!pending.empty()) parts.push_back(Value::string(std::move(pending)));
-      pending.clear();
-    };
     try {
       std::size_t k = 0;
       while (k < text.size()) {
-        const std::size_t dollar = text.find('$', k);
-        if (dollar == std::string_view::npos) {
-          pending.append(text.substr(k));
-          break;
+        if (text[k] != '$') {
+          const std::size_t end = std::min(text.find('$', k), text.size());
+          parts.push_back(Value::string(std::string(text.substr(k, end - k))));
+          k = end;
+          continue;
         }
-        pending.append(text.substr(k, dollar - k));
-        std::size_t run = dollar;
+        std::size_t run = k;
         while (run < text.size() && text[run] == '$') ++run;
-        const std::size_t dollars = run - dollar;
         const char next = run < text.size() ? text[run] : '\0';
-        if (dollars >= 2 && (next == '{' || next == '(')) {
-          pending.append(dollars - 1, '$');
-          pending += next;
+        if (run - k >= 2 && (next == '{' || next == '(')) {
+          parts.push_back(Value::string(std::string(text.substr(k + 1, run - k))));
           k = run + 1;
           continue;
         }
-        if (dollars == 1 && next == '{') {
-          const std::size_t end = close_expression(text, run);
-          if (end == std::string_view::npos) throw EvalError{"'${' without a closing '}' in \"" + std::string(text) + "\""};
-          flush();
-          parts.push_back(expression(text.substr(run + 1, end - run - 2), scope));
+        if (run - k == 1 && (next == '{' || next == '(')) {
+          const std::size_t close = text.find(next == '{' ? '}' : ')', run + 1);
+          if (close != std::string_view::npos) {
+            const std::string_view inner = text.substr(run + 1, close - run - 1);
+            parts.push_back(next == '{' ? expression(inner, scope) : Value::string(extension(inner, scope)));
+            k = close + 1;
+            continue;
+          }
+        } else if (run - k == 1) {
+          // `\$[^{($]+` or `\$$`
+          std::size_t end = run;
+          while (end < text.size() && text[end] != '{' && text[end] != '(' && text[end] != '$') ++end;
+          parts.push_back(Value::string(std::string(text.substr(k, end - k))));
           k = end;
           continue;
         }
-        if (dollars == 1 && next == '(') {
-          const std::size_t end = close_extension(text, run);
-          if (end == std::string_view::npos) throw EvalError{"'$(' without a closing ')' in \"" + std::string(text) + "\""};
-          flush();
-          parts.push_back(Value::string(extension(text.substr(run + 1, end - run - 2), scope)));
-          k = end;
-          continue;
-        }
-        pending.append(dollars, '$');
-        k = run;
+        throw EvalError{"invalid expression: " + std::string(text.substr(k)) +
+                        " (a '$' starts ${...}, $(...), or $${ and $$( for the texts ${ and $(, or is followed by"
+                        " other text than '$')"};
       }
-      flush();
     } catch (...) {
       scope_symbols_ = saved;
       throw;
@@ -487,47 +472,96 @@ private:
     }
   }
 
-  /// `$(command args)` as roslaunch's substitution arguments, plus `$(eval expr)`.
+  /// roslaunch's _collect_args over `text`: the insides of its `$(...)`. @throws EvalError for
+  /// a '$' or '(' inside one, as xacro's substitution_args does.
+  static std::vector<std::string> substitution_args(std::string_view text) {
+    enum class State { out, dollar, left_paren, in } state = State::out;
+    std::vector<std::string> found;
+    std::string buffer;
+    for (const char c : text) {
+      if (c == '$') {
+        if (state == State::out) state = State::dollar;
+        else if (state != State::dollar)
+          throw EvalError{"Dollar signs \"$\" cannot be inside of substitution args [" + std::string(text) + "]"};
+      } else if (c == '(') {
+        if (state == State::dollar) state = State::left_paren;
+        else if (state != State::out)
+          throw EvalError{"Invalid left parenthesis \"(\" in substitution args [" + std::string(text) + "]"};
+      } else if (c == ')') {
+        if (state == State::in) found.push_back(std::move(buffer));
+        buffer.clear();
+        state = State::out;
+      } else if (state == State::dollar) {
+        state = State::out;
+      } else if (state == State::left_paren) {
+        state = State::in;
+      }
+      if (state == State::in) buffer += c;
+    }
+    return found;
+  }
+
+  /// One substitution command with its arguments (split at spaces), as ROS 2's xacro
+  /// (substitution_args.py) resolves it: arg, env, optenv, find; dirname, which xacro has no
+  /// file name for, fails there as here.
+  std::string substitute(const std::string& command, const std::vector<std::string>& args) override {
+    const std::string whole = command + (args.empty() ? "" : " ");
+    if (command == "arg") {
+      if (args.size() != 1)
+        throw EvalError{args.empty() ? "$(arg var) must specify a variable name" : "$(arg var) may only specify one arg"};
+      return arg(args[0]);
+    }
+    if (command == "find") {
+      if (args.size() != 1) throw EvalError{"$(find pkg) accepts exactly one argument"};
+      return find_package(args[0]);
+    }
+    if (command == "env" || command == "optenv") {
+      if (command == "env" && args.size() != 1) throw EvalError{"$(env var) command only accepts one argument"};
+      if (args.empty()) throw EvalError{"$(optenv var) must specify an environment variable"};
+      const char* value = environment(args[0].c_str());
+      if (value) return value;
+      if (command == "env") throw EvalError{"environment variable '" + args[0] + "' is not set"};
+      std::string fallback;
+      for (std::size_t k = 1; k < args.size(); ++k) fallback += (k > 1 ? " " : "") + args[k];
+      return fallback;
+    }
+    if (command == "dirname")
+      throw EvalError{"Cannot substitute $(dirname): ROS's xacro has no file name to give it (xacro.abs_filename('') "
+                      "and $(find PKG) give directories)"};
+    throw EvalError{"Unknown substitution command [" + command + "]. Valid commands are ['find', 'env', 'optenv', "
+                    "'dirname', 'arg'] (and eval)"};
+  }
+
+  /// `$(...)` as xacro's eval_extension resolves it: `$(cwd)`; `$(eval expression)`; else the
+  /// one substitution it holds, then any `$(find ...)` in what that gave (an argument whose
+  /// value names a package path). `$()` stays as written.
   std::string extension(std::string_view raw, const Scope& scope) {
     charge(1);
     const std::string inner = text_of(raw, scope);
-    std::vector<std::string> words;
-    for (std::size_t k = 0; k < inner.size();) {
-      while (k < inner.size() && inner[k] == ' ') ++k;
-      const std::size_t start = k;
-      while (k < inner.size() && inner[k] != ' ') ++k;
-      if (k > start) words.push_back(inner.substr(start, k - start));
+    if (inner == "cwd") return std::filesystem::current_path().string();
+    if (inner.rfind("eval ", 0) == 0) return eval_extension(inner.substr(5));
+    std::string resolved = "$(" + inner + ")";
+    for (int pass = 0; pass < 2; ++pass) {
+      for (const std::string& a : substitution_args(resolved)) {
+        std::vector<std::string> words;
+        for (std::size_t k = 0; k < a.size();) {
+          const std::size_t space = std::min(a.find(' ', k), a.size());
+          if (space > k) words.push_back(a.substr(k, space - k));
+          k = space + 1;
+        }
+        if (words.empty()) throw EvalError{"an empty substitution $(" + a + ")"};
+        static constexpr std::string_view valid[] = {"find", "env", "optenv", "dirname", "arg"};
+        if (std::find(std::begin(valid), std::end(valid), words[0]) == std::end(valid))
+          throw EvalError{"Unknown substitution command [" + a + "]. Valid commands are ['find', 'env', 'optenv', "
+                          "'dirname', 'arg'] (and eval)"};
+        if (pass == 1 && words[0] != "find") continue;  // the second pass resolves find only
+        const std::string value = substitute(words[0], std::vector<std::string>(words.begin() + 1, words.end()));
+        const std::string written = "$(" + a + ")";
+        for (std::size_t at = 0; (at = resolved.find(written, at)) != std::string::npos; at += value.size())
+          resolved.replace(at, written.size(), value);
+      }
     }
-    if (words.empty()) throw EvalError{"empty substitution $()"};
-    const std::string& command = words[0];
-    if (command == "eval") {
-      const auto at = inner.find("eval") + 4;
-      return eval_extension(inner.substr(at));
-    }
-    if (command == "arg") {
-      if (words.size() != 2) throw EvalError{"$(arg NAME) takes one name"};
-      return arg(words[1]);
-    }
-    if (command == "find") {
-      if (words.size() != 2) throw EvalError{"$(find PACKAGE) takes one package name"};
-      return find_package(words[1]);
-    }
-    if (command == "env" || command == "optenv") {
-      if (words.size() < 2 || (command == "env" && words.size() != 2))
-        throw EvalError{"$(" + command + " VARIABLE" + (command == "optenv" ? " [DEFAULT])" : ")") + " takes a variable name"};
-      const char* value = environment(words[1].c_str());
-      if (value) return value;
-      if (command == "env") throw EvalError{"environment variable '" + words[1] + "' is not set"};
-      std::string fallback;
-      for (std::size_t k = 2; k < words.size(); ++k) fallback += (k > 2 ? " " : "") + words[k];
-      return fallback;
-    }
-    if (command == "dirname") {
-      if (words.size() != 1) throw EvalError{"$(dirname) takes no argument"};
-      return current_dir().string();
-    }
-    if (command == "cwd") return std::filesystem::current_path().string();
-    throw EvalError{"unknown substitution $(" + command + " ...): the commands are arg, find, env, optenv, dirname, eval"};
+    return resolved;
   }
 
   const char* environment(const char* name) const {
@@ -555,20 +589,25 @@ private:
 
   /// `$(eval ...)`: names are the substitution arguments (as text, as roslaunch has them),
   /// and arg('name') reads one with its literal type.
+  /// `$(eval ...)`: roslaunch's names (eval_name: true, false, list, dict, map, str, float,
+  /// int, the math module, arg(), env(), optenv(), find(), dirname()), then the substitution
+  /// arguments, each as convert_value(value, 'auto') reads it.
   class EvalHost final : public ExpressionHost {
   public:
     explicit EvalHost(Processor& p) : p_(p) {}
     std::optional<Value> lookup(const std::string& name) override {
+      if (auto v = eval_name(name)) return v;
       auto it = p_.args_.find(name);
-      if (it != p_.args_.end()) return Value::string(it->second);
-      if (name == "arg") return Value::function(Builtin::arg);
+      if (it != p_.args_.end()) return roslaunch_value(it->second);
       return std::nullopt;
     }
+    std::optional<Value> global(std::string_view) override { return std::nullopt; }
     std::optional<Value> lookup_in(const Table&, const std::string&) override { return std::nullopt; }
     std::string unknown_name_message(const std::string& name) override {
       std::vector<std::string> names;
       for (const auto& [k, v] : p_.args_) names.push_back(k);
-      return "unknown argument '" + name + "' in $(eval)" + did_you_mean_text(name, names);
+      return "name '" + name + "' is not defined in $(eval ...) (its names are the arguments and roslaunch's functions)" +
+             did_you_mean_text(name, names);
     }
     Value load_yaml(const std::string& file) override { return p_.load_yaml(file); }
     std::string arg(const std::string& name) override { return p_.arg(name); }
@@ -576,15 +615,27 @@ private:
     std::string abs_filename(const std::string& name) override { return p_.abs_filename(name); }
     void charge(std::size_t steps) override { p_.charge(steps); }
     std::size_t value_bytes_limit() const override { return p_.value_bytes_limit(); }
+    std::string substitute(const std::string& command, const std::vector<std::string>& args) override {
+      if (command == "optenv" && args.size() > 2) throw EvalError{"optenv() takes 1 or 2 arguments"};
+      if (command != "optenv" && command != "dirname" && args.size() != 1)
+        throw EvalError{command + "() takes exactly one argument"};
+      if (command == "optenv" && args.size() == 2) {
+        const char* value = p_.environment(args[0].c_str());
+        return value ? value : args[1];
+      }
+      return p_.substitute(command, args);
+    }
 
   private:
     Processor& p_;
   };
 
   std::string eval_extension(const std::string& expression_text) {
+    // roslaunch refuses any double underscore, for safety
+    if (expression_text.find("__") != std::string::npos)
+      throw EvalError{"$(eval ...) may not contain double underscore expressions"};
     EvalHost host(*this);
     const auto ast = compiled(expression_text);
-    // arg('x') in $(eval) gives the argument with its literal type (roslaunch's convert_value)
     Value v = evaluate(*ast, host);
     return to_text(v);
   }
@@ -802,8 +853,8 @@ private:
     }
     return context_cached_id_;
   }
-  void push_frame(std::string text) {
-    frames_.push_back({std::move(text)});
+  void push_frame(std::string text, std::string macro = {}) {
+    frames_.push_back({std::move(text), std::move(macro)});
     ++frame_generation_;
   }
   void pop_frame() {
@@ -1010,8 +1061,15 @@ private:
     }
     const Resolved resolved = resolve_macro(name, caller);
     const Macro& macro = *resolved.macro;
-    if (static_cast<int>(macro_depth_) >= limits_.macro_depth)
-      fail("macro calls nested deeper than " + std::to_string(limits_.macro_depth) + " (a recursive macro?)");
+    if (static_cast<int>(macro_depth_) >= limits_.macro_depth) {
+      // Named, with its depth; the chain of calls that follows is bounded (context_text).
+      const auto again = std::count_if(frames_.begin(), frames_.end(), [&](const Frame& f) { return f.macro == macro.name; });
+      const std::string limit = std::to_string(limits_.macro_depth) + " nested macro calls (XacroLimits::macro_depth)";
+      if (again > 0)
+        fail("macro '" + macro.name + "' calls itself " + std::to_string(again) + " levels deep, past the limit of " + limit +
+             ": a recursion that does not end?");
+      fail("macro calls nested deeper than the limit of " + limit + ", calling '" + macro.name + "'");
+    }
     Scope inner{new_table(resolved.scope.symbols), new_macros(resolved.scope.macros)};
     std::vector<const MacroParam*> pending;
     for (const auto& p : macro.params) pending.push_back(&p);
@@ -1089,7 +1147,7 @@ private:
            missing);
     }
     ++macro_depth_;
-    push_frame("in macro '" + macro.name + "' called from " + where(node.origin));
+    push_frame("in macro '" + macro.name + "' called from " + where(node.origin), macro.name);
     const std::size_t body_start = out.children.size();
     expand_children(*macro.body, out, inner, depth + 1);
     pop_frame();

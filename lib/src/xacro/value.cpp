@@ -130,8 +130,16 @@ std::string to_repr(const Value& v) {
     }
     case K::function: return "<built-in function>";
     case K::scope: return "<namespace>";
+    case K::iterator:
+      throw EvalError{"a " + *v.s + " object has no text of its own (Python writes its address, <" + *v.s +
+                      " object at 0x...>): make it a list, list(...)"};
   }
   return "None";
+}
+
+Value dotted(Value v) {
+  if (v.kind == Value::Kind::dict || v.kind == Value::Kind::list) v.dotted = true;
+  return v;
 }
 
 bool truthy(const Value& v) {
@@ -146,7 +154,8 @@ bool truthy(const Value& v) {
     case K::tuple: return !v.items->empty();
     case K::dict: return !v.dict->empty();
     case K::function:
-    case K::scope: return true;
+    case K::scope:
+    case K::iterator: return true;
   }
   return false;
 }
@@ -162,8 +171,9 @@ std::string_view type_name(const Value& v) {
     case K::list: return "list";
     case K::tuple: return "tuple";
     case K::dict: return "dict";
-    case K::function: return "builtin_function";
+    case K::function: return "builtin_function_or_method";
     case K::scope: return "namespace";
+    case K::iterator: return *v.s;
   }
   return "object";
 }
@@ -213,6 +223,7 @@ bool equal(const Value& a, const Value& b) {
     }
     case K::function: return a.fn == b.fn;
     case K::scope: return a.table == b.table;
+    case K::iterator: return a.items == b.items;
     default: return false;
   }
 }
@@ -277,21 +288,39 @@ Value deep_copy(const Value& v) {
     List items;
     items.reserve(v.items->size());
     for (const Value& item : *v.items) items.push_back(deep_copy(item));
-    return Value::list(std::move(items), v.kind == Value::Kind::tuple);
+    Value copy = Value::list(std::move(items), v.kind == Value::Kind::tuple);
+    copy.dotted = v.dotted;
+    return copy;
   }
   if (v.kind == Value::Kind::dict) {
     Dict d;
     d.reserve(v.dict->size());
     for (const auto& [key, value] : *v.dict) d.emplace_back(key, deep_copy(value));
-    return Value::dictionary(std::move(d));
+    Value copy = Value::dictionary(std::move(d));
+    copy.dotted = v.dotted;
+    return copy;
   }
   return v;
+}
+
+Value roslaunch_value(const std::string& text) {
+  if (text.find('.') != std::string::npos) {
+    if (const auto d = parse_python_float(text)) return Value::real(*d);
+  } else if (const auto i = parse_python_int(text)) {
+    return Value::integer(*i);
+  }
+  std::string lower = text;
+  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (lower == "true" || lower == "false") return Value::boolean(lower == "true");
+  return Value::string(text);
 }
 
 Value literal(const std::string& text) {
   if (text.size() >= 2 && text.front() == '\'' && text.back() == '\'') return Value::string(text.substr(1, text.size() - 2));
   if (text.find('_') != std::string::npos) return Value::string(text);
   if (const auto i = parse_python_int(text)) return Value::integer(*i);
+  // An integer beyond 64 bits (Python's are unbounded) stays its text, which is what it prints.
+  if (text.find_first_not_of(" \t\n\r\f\v+-0123456789") == std::string::npos) return Value::string(text);
   if (const auto d = parse_python_float(text)) return Value::real(*d);
   if (text == "true" || text == "True") return Value::boolean(true);
   if (text == "false" || text == "False") return Value::boolean(false);

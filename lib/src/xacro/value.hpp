@@ -28,9 +28,16 @@ struct EvalError {
 };
 
 struct Value {
-  enum class Kind : std::uint8_t { none, boolean, integer, real, string, list, tuple, dict, function, scope };
+  /// iterator: what Python 3's map(), filter(), zip(), enumerate() and reversed() give, held
+  /// as the list of its items (`s` names its type); it iterates, but has no len(), index or
+  /// text.
+  enum class Kind : std::uint8_t { none, boolean, integer, real, string, list, tuple, dict, function, scope, iterator };
   Kind kind = Kind::none;
   bool b = false;
+  /// dict or list read from YAML or given to xacro.dotify(): xacro's YamlDictWrapper and
+  /// YamlListWrapper, whose dicts answer `d.key`, and whose items, when taken, are wrapped too.
+  /// A plain dict has no `.key`.
+  bool dotted = false;
   std::int64_t i = 0;
   double d = 0.0;
   Builtin fn{};
@@ -64,6 +71,18 @@ struct Value {
     return x;
   }
   static Value function(Builtin f) { Value x; x.kind = Kind::function; x.fn = f; return x; }
+  /// A function of Python's that rmodel does not have (`python.complex`): named in `s`.
+  static Value function(Builtin f, std::string name) {
+    Value x = function(f);
+    x.s = std::make_shared<const std::string>(std::move(name));
+    return x;
+  }
+  static Value iterator(List v, std::string type) {
+    Value x = list(std::move(v));
+    x.kind = Kind::iterator;
+    x.s = std::make_shared<const std::string>(std::move(type));
+    return x;
+  }
   static Value scope(const Table* t) { Value x; x.kind = Kind::scope; x.table = t; return x; }
 
   [[nodiscard]] bool is_number() const noexcept {
@@ -77,7 +96,11 @@ struct Value {
   }
 };
 
-/// Python's str(): 3, 0.5, 1.0, 1e-05, True, None, [1, 'a'], {'k': 2}.
+/// xacro's YamlListWrapper.wrap(): a dict or list made dotted (shared, not copied).
+Value dotted(Value v);
+
+/// Python's str(): 3, 0.5, 1.0, 1e-05, True, None, [1, 'a'], {'k': 2}. @throws EvalError for an
+/// iterator (Python writes its address: `<map object at 0x7f...>`).
 std::string to_text(const Value& v);
 /// Python's repr() (strings quoted).
 std::string to_repr(const Value& v);
@@ -98,6 +121,10 @@ void set_item(Dict& d, Value key, Value value);
 /// an int, a float, true/True/false/False → that value; anything else stays text. Texts
 /// with '_' stay text, as in xacro.
 Value literal(const std::string& text);
+/// roslaunch's convert_value(text, 'auto'), which $(eval) gives its arguments with: a float
+/// when the text holds a '.', else an int, if Python reads it so; true or false in any case
+/// a bool; else the text.
+Value roslaunch_value(const std::string& text);
 /// Python's int(text) / float(text) (surrounding whitespace allowed); nullopt when invalid.
 std::optional<std::int64_t> parse_python_int(std::string_view text);
 std::optional<double> parse_python_float(std::string_view text);
