@@ -1343,13 +1343,11 @@ std::optional<Value> yaml_number(std::string s) {
   return Value::real(negative ? -*d : *d);
 }
 
-/// xacro's unit tags: the scalar is an expression, multiplied into SI units.
+/// ROS 2's xacro's unit tags: the scalar is an expression, in radians. ROS 1's (noetic) also
+/// has length units, which ROS 2's PyYAML loader refuses as unknown tags: refused here too.
 std::optional<double> unit_factor(const std::string& tag) {
-  if (tag == "!radians" || tag == "!meters") return 1.0;
+  if (tag == "!radians") return 1.0;
   if (tag == "!degrees") return std::numbers::pi / 180.0;
-  if (tag == "!millimeters") return 0.001;
-  if (tag == "!foot") return 0.3048;
-  if (tag == "!inches") return 0.0254;
   return std::nullopt;
 }
 
@@ -1400,6 +1398,11 @@ Value from_yaml(const detail::YamlNode& node, int depth) {
     const Value v = evaluate(*parse_expression(s), host);
     if (!v.is_number()) throw EvalError{"the YAML value " + tag + " " + s + " is not a number"};
     return Value::real(v.as_double() * *factor);
+  }
+  if (tag.size() > 1 && tag[0] == '!') {
+    const bool ros1 = tag == "!meters" || tag == "!millimeters" || tag == "!foot" || tag == "!inches";
+    throw EvalError{"could not determine a constructor for the tag '" + tag + "' (PyYAML, as ROS 2's xacro loads it)" +
+                    (ros1 ? std::string("; it is a unit of ROS 1's xacro, ROS 2's has !radians and !degrees only") : "")};
   }
   if (tag == "!" || tag == "tag:yaml.org,2002:str") return Value::string(s);  // quoted: a string
   if (yaml_null(s)) return Value::none();
