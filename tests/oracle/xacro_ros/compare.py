@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Expands xacro files with ROS's real xacro and with `rmodel xacro`, and compares the results.
 
-    compare.py --rmodel BIN [--xacro-src DIR] [--package-path DIR]... [--quiet] PATH...
+    compare.py --rmodel BIN [--xacro-src DIR] [--package-path DIR]... [--args-file FILE] [--quiet] PATH...
 
 A PATH is a xacro file or a directory, searched for `*.xacro` files whose root element is
 <robot> (a file an xacro:include pulls in expands alone too: to its macros' nothing, or to
 what it adds). A file may ask for arguments in a first-line comment `<!-- args: a:=1 b:=x -->`, or say
 `<!-- known difference: WHY -->` there: rmodel is known to refuse or expand it otherwise
 (docs/design.md lists these); it is counted apart and fails nothing.
+
+An --args-file lists more expansions, one a line: a xacro file and its arguments
+(`robots/ur.urdf.xacro name:=ur ur_type:=ur5e`); `#` starts a comment.
 
 Two expansions agree when both refuse the file, or both expand it to the same XML as xacro's
 own tests compare XML (test_xacro.py's xml_matches): same elements in the same order, same
@@ -150,7 +153,8 @@ def main(argv):
     parser.add_argument('--xacro-src', default=os.environ.get('RMODEL_XACRO_SRC'))
     parser.add_argument('--package-path', action='append', default=[])
     parser.add_argument('--quiet', action='store_true')
-    parser.add_argument('paths', nargs='+')
+    parser.add_argument('--args-file')
+    parser.add_argument('paths', nargs='*')
     options = parser.parse_args(argv)
     if not options.xacro_src or not os.path.isfile(os.path.join(options.xacro_src, 'xacro', '__init__.py')):
         print('SKIP: ROS\'s xacro source not found: set RMODEL_XACRO_SRC to a checkout of github.com/ros/xacro '
@@ -167,9 +171,15 @@ def main(argv):
 
     agree = total = 0
     tally = {'same': 0, 'both refuse': 0, 'known': 0}
-    for path in files_of(options.paths):
+    runs = [(path, args_of(path)) for path in files_of(options.paths)]
+    if options.args_file:
+        with open(options.args_file) as f:
+            for line in f:
+                words = line.split('#', 1)[0].split()
+                if words:
+                    runs.append((words[0], words[1:]))
+    for path, args in runs:
         total += 1
-        args = args_of(path)
         mappings = dict(a.split(':=', 1) for a in args if ':=' in a)
         doc, xacro_error = ros_xacro.expand(xacro, path, mappings)
         mine, rmodel_error = rmodel_expand(options.rmodel, path, args, options.package_path)
@@ -190,7 +200,7 @@ def main(argv):
             agree += 1
             tally[verdict] += 1
         if verdict == 'DIFFER' or not options.quiet:
-            print('{:12} {} {}'.format(verdict, path, detail).rstrip())
+            print('{:12} {} {}'.format(verdict, ' '.join([path] + args), detail).rstrip())
     known = ', {} known differences'.format(tally['known']) if tally['known'] else ''
     print('{} of {} agree ({} same expansion, {} refused by both{})'.format(agree, total, tally['same'],
                                                                             tally['both refuse'], known))
