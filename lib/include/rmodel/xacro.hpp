@@ -5,10 +5,10 @@
 /// does (document order), and remembers where each element of the result came from so that
 /// messages about the URDF can point at the xacro source line.
 ///
-/// The expression language inside `${...}` is a closed subset of Python (numbers, strings,
-/// booleans, lists, dicts, arithmetic, comparisons, `a if c else b`, the math functions xacro
-/// exposes, YAML loading). Nothing reaches the file system or a process except `xacro:include`,
-/// `load_yaml`, `$(find)`, `$(dirname)`, `$(env)` and `$(optenv)`.
+/// The expression language inside `${...}` is Python's as ROS's xacro evaluates it, over the
+/// names xacro exposes (builtins, the math module, `python.*`, `xacro.*`), and refused where
+/// xacro refuses it. Nothing reaches the file system or a process except `xacro:include`,
+/// `load_yaml`, `$(find)`, `$(cwd)`, `$(env)` and `$(optenv)`.
 
 #include <cstddef>
 #include <filesystem>
@@ -93,8 +93,8 @@ private:
 ///         property, macro or argument, a bad expression or an exceeded limit.
 RMODEL_API XacroResult expand_xacro_file(const std::string& path, const XacroOptions& options = {});
 
-/// Expands xacro text held in memory; `name` is used in messages and `$(dirname)`, relative
-/// includes resolve against the directory of `name`.
+/// Expands xacro text held in memory; `name` is used in messages, relative includes resolve
+/// against the directory of `name`.
 /// @throws as expand_xacro_file.
 RMODEL_API XacroResult expand_xacro_string(std::string_view text, const std::string& name,
                                            const XacroOptions& options = {});

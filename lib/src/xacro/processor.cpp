@@ -259,13 +259,7 @@ private:
     files_.push_back(name);
     return static_cast<int>(files_.size() - 1);
   }
-  std::filesystem::path current_dir() const {
-    const std::string& f = files_.at(static_cast<std::size_t>(file_stack_.back()));
-    if (f == "-" || f == "<stdin>" || f.empty()) return std::filesystem::current_path();
-    std::error_code ec;
-    const auto absolute = std::filesystem::absolute(std::filesystem::path(f), ec);
-    return (ec ? std::filesystem::path(f) : absolute).parent_path();
-  }
+
   /// A path named relative to the file being processed. An absolute one (what $(find)
   /// gives) under the working directory is named relative to it, as the user named the
   /// package path: messages then say `xacro/pkg/urdf/leg.xacro:5`, not a long absolute path.
