@@ -730,7 +730,8 @@ private:
       while (k > list_start && dead_barrier(c[k - 1])) --k;
       return k;
     };
-    std::size_t k = skip_dead(end), dropped = 0;
+    std::size_t k = skip_dead(end);
+    std::vector<std::size_t> dropped;  // from the last
     while (k > list_start) {
       const XmlNode& before = c[k - 1];
       if (before.kind == XmlNode::Kind::text && !before.cdata && python_blank(before.name) &&
@@ -739,11 +740,22 @@ private:
         if (k == list_start) break;
       }
       if (c[k - 1].kind != XmlNode::Kind::comment) break;
-      c.erase(c.begin() + static_cast<std::ptrdiff_t>(k - 1));
-      ++dropped;
+      dropped.push_back(k - 1);
       k = skip_dead(k - 1);
     }
-    return dropped;
+    if (dropped.empty()) return 0;
+    // one pass over what follows the first dropped comment (a macro body may follow the call)
+    std::size_t to = dropped.back(), next_drop = dropped.size() - 1;
+    for (std::size_t from = dropped.back(); from < c.size(); ++from) {
+      if (next_drop < dropped.size() && from == dropped[next_drop]) {
+        next_drop = next_drop == 0 ? dropped.size() : next_drop - 1;
+        continue;
+      }
+      if (to != from) c[to] = std::move(c[from]);
+      ++to;
+    }
+    c.resize(to);
+    return dropped.size();
   }
 
   /// The barrier a directive puts before its next sibling, if it has one; 0 otherwise.
