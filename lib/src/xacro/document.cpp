@@ -36,7 +36,8 @@ bool xml_char(unsigned long c) {
 /// Checks the references of `part` (text or an attribute value starting at `offset`).
 void check_references(std::string_view part, std::size_t offset, bool attribute, bool has_dtd, MarkupProblem& problem) {
   if (problem.at != std::string_view::npos) return;
-  for (std::size_t k = 0; k < part.size(); ++k) {
+  for (std::size_t k = part.find_first_of(attribute ? "<&" : "&"); k < part.size();
+       k = part.find_first_of(attribute ? "<&" : "&", k + 1)) {
     if (attribute && part[k] == '<') {
       problem = {offset + k, "not well-formed (invalid token): '<' in an attribute value (write &lt;)"};
       return;
@@ -342,23 +343,27 @@ private:
 /// Python's minidom reads with namespaces, as expat does them: a prefix (`gazebo:` in
 /// `<gazebo:plugin>` or `gazebo:reference=`) must be declared (`xmlns:gazebo=`) on the
 /// element or above it. The line and message of the first undeclared one.
-std::optional<std::pair<int, std::string>> unbound_prefix(const tinyxml2::XMLElement& e, std::vector<std::string> declared) {
+std::optional<std::pair<int, std::string>> unbound_prefix(const tinyxml2::XMLElement& e,
+                                                          std::vector<std::string_view>& declared) {
+  const std::size_t outer = declared.size();
   for (const tinyxml2::XMLAttribute* a = e.FirstAttribute(); a; a = a->Next())
-    if (std::string_view(a->Name()).rfind("xmlns:", 0) == 0) declared.emplace_back(a->Name() + 6);
+    if (std::string_view(a->Name()).rfind("xmlns:", 0) == 0) declared.push_back(std::string_view(a->Name()).substr(6));
   auto bound = [&](std::string_view name) {
     const auto colon = name.find(':');
     return colon == std::string_view::npos ||
            std::find(declared.begin(), declared.end(), name.substr(0, colon)) != declared.end();
   };
+  std::optional<std::pair<int, std::string>> problem;
   if (!bound(e.Name()))
-    return std::pair{e.GetLineNum(), std::string("unbound prefix: <") + e.Name() + "> uses a prefix no xmlns: declares"};
-  for (const tinyxml2::XMLAttribute* a = e.FirstAttribute(); a; a = a->Next())
+    problem = std::pair{e.GetLineNum(), std::string("unbound prefix: <") + e.Name() + "> uses a prefix no xmlns: declares"};
+  for (const tinyxml2::XMLAttribute* a = e.FirstAttribute(); a && !problem; a = a->Next())
     if (!bound(a->Name()))
-      return std::pair{e.GetLineNum(), std::string("unbound prefix: the attribute ") + a->Name() + " of <" + e.Name() +
-                                           "> uses a prefix no xmlns: declares"};
-  for (const tinyxml2::XMLElement* c = e.FirstChildElement(); c; c = c->NextSiblingElement())
-    if (auto problem = unbound_prefix(*c, declared)) return problem;
-  return std::nullopt;
+      problem = std::pair{e.GetLineNum(), std::string("unbound prefix: the attribute ") + a->Name() + " of <" + e.Name() +
+                                              "> uses a prefix no xmlns: declares"};
+  for (const tinyxml2::XMLElement* c = e.FirstChildElement(); c && !problem; c = c->NextSiblingElement())
+    problem = unbound_prefix(*c, declared);
+  declared.resize(outer);
+  return problem;
 }
 
 }  // namespace
@@ -385,7 +390,8 @@ bool parse_document(std::string_view written, int file, XmlNode& root, int& erro
     error = "malformed XML: " + markup.message;
     return false;
   }
-  if (const auto unbound = unbound_prefix(*element, {"xml", "xmlns"})) {
+  std::vector<std::string_view> declared = {"xml", "xmlns"};
+  if (const auto unbound = unbound_prefix(*element, declared)) {
     error_line = unbound->first;
     error = "malformed XML: " + unbound->second;
     return false;

@@ -673,6 +673,9 @@ private:
   }
 
   std::string evaluated(const std::string& text, const Scope& scope) {
+    // Text as written holds no control character (the XML reader refuses them, references
+    // included): only what expressions make is checked.
+    if (text.find('$') == std::string::npos) return text;
     try {
       return checked_text(text_of(text, scope));
     } catch (const EvalError& e) {
@@ -714,6 +717,9 @@ private:
 
   static bool python_blank(std::string_view s) {
     if (s.empty()) return false;
+    const std::size_t other = s.find_first_not_of(" \t\n\r\f\v");
+    if (other == std::string_view::npos) return true;
+    if (static_cast<unsigned char>(s[other]) < 0x80 && (s[other] < 0x1c || s[other] > 0x1f)) return false;
     for (std::size_t k = 0; k < s.size();) {
       const std::size_t w = python_space(s, k);
       if (w == 0) return false;
