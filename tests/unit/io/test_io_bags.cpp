@@ -473,8 +473,8 @@ struct Written {
 /// 0.55 … 0.95 s, on the channel declared in the front chunk. With `summary`, a summary
 /// section repeats the schema and the channels. `file_order` gets the messages as written.
 std::string overlapping_mcap(bool summary, std::vector<Written>& file_order, bool chunk_times = true) {
-  const std::uint64_t s = 1'700'000'000'000'000'000ULL;  // epoch times: integers, never doubles
-  const auto at = [s](int tenths, std::uint64_t extra = 0) { return s + 100'000'000ULL * static_cast<std::uint64_t>(tenths) + extra; };
+  constexpr std::uint64_t s = 1'700'000'000'000'000'000ULL;  // epoch times: integers, never doubles
+  const auto at = [](int tenths, std::uint64_t extra = 0) { return s + 100'000'000ULL * static_cast<std::uint64_t>(tenths) + extra; };
   std::vector<Written> front, hind1, hind2;
   for (int k = 1; k < 10; ++k) front.push_back({1, at(k)});
   std::swap(front[2], front[5]);  // 0.3 s and 0.6 s

@@ -418,8 +418,8 @@ TEST(IoRoundTrip, FilesByExtension) {
     }
     EXPECT_EQ(reader.next(m), io::ReadStatus::End);
   }
-  EXPECT_THROW(io::MessageWriter::open((dir / "no" / "such" / "dir.jsonl").string()), rmodel::IoError);
-  EXPECT_THROW(io::MessageWriter::open(dir.string()), rmodel::IoError);
+  EXPECT_THROW((void)io::MessageWriter::open((dir / "no" / "such" / "dir.jsonl").string()), rmodel::IoError);
+  EXPECT_THROW((void)io::MessageWriter::open(dir.string()), rmodel::IoError);
   std::filesystem::remove_all(dir);
 }
 
