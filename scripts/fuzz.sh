@@ -5,8 +5,9 @@
 #
 # Targets: one per tests/fuzz/fuzz_<target>.cpp (urdf, cpf, srdf, jsonl, mcap, ...; the
 # list is read from those files, as tests/fuzz/CMakeLists.txt does).
-# Corpora start from tests/fuzz/seeds/<target> and, when ../shared/fixtures is present,
-# the fixture files of that kind (copied into the build directory, never into the
+# Corpora start from tests/fuzz/seeds/<target>, the kept findings of
+# tests/fuzz/regressions/<target> and, when ../shared/fixtures is present, the fixture files
+# of that kind (copied into the build directory, never into the
 # repository). Working corpora and findings stay in $BUILD_DIR (default build-fuzz):
 # corpus/<target>/ grows run after run, findings/<target>/ holds crashing inputs. Keep each
 # finding, once fixed, in tests/fuzz/regressions/<target>/: ctest replays them.
@@ -36,9 +37,13 @@ BUILD_DIR=${BUILD_DIR:-build-fuzz}
 FIXTURES=${RMODEL_FIXTURES_DIR:-../shared/fixtures}
 
 command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ is missing (apt-get install clang)" >&2; exit 2; }
-cmake -S . -B "$BUILD_DIR" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DRMODEL_FUZZ=ON -DRMODEL_BUILD_BENCH=OFF >"$BUILD_DIR.configure.log" 2>&1 ||
-  { cat "$BUILD_DIR.configure.log" >&2; exit 2; }
+# A build directory configured for fuzzing already (scripts/test.sh's sanitizer build) is used
+# as it is: configuring it again with other flags would rebuild it.
+if ! grep -qs '^RMODEL_FUZZ:BOOL=ON$' "$BUILD_DIR/CMakeCache.txt"; then
+  cmake -S . -B "$BUILD_DIR" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DRMODEL_FUZZ=ON -DRMODEL_BUILD_BENCH=OFF >"$BUILD_DIR.configure.log" 2>&1 ||
+    { cat "$BUILD_DIR.configure.log" >&2; exit 2; }
+fi
 cmake --build "$BUILD_DIR" -j"$(nproc)" --target "${TARGETS[@]/#/fuzz_}"
 
 dictionary_of() {
@@ -76,7 +81,11 @@ run_one() {
   mkdir -p "$corpus" "$findings" "$BUILD_DIR/logs"
   fixture_seeds "$target"
   # -timeout: an input taking over 10 s is a hang; -rss_limit_mb bounds memory per input.
+  # The kept findings start the run too: a fix that regressed is found at once.
+  local regressions=()
+  [ -d "tests/fuzz/regressions/$target" ] && regressions=("tests/fuzz/regressions/$target")
   nice -n 10 "$BUILD_DIR/fuzz/fuzz_$target" "$corpus" "tests/fuzz/seeds/$target" "$BUILD_DIR/fixture-seeds/$target" \
+    "${regressions[@]}" \
     -dict="$(dictionary_of "$target")" -max_total_time="$SECONDS_PER_TARGET" -timeout=10 \
     -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 -artifact_prefix="$findings" \
     >"$BUILD_DIR/logs/$target.log" 2>&1 || true
@@ -103,6 +112,7 @@ for target in "${TARGETS[@]}"; do
     "${features:-?}" "$corpus" "$found"
   if [ "$found" -gt 0 ] || grep -q '^==[0-9]*==ERROR\|^SUMMARY\|fuzz finding' "$log"; then
     echo "  $target: findings in $BUILD_DIR/findings/$target (log: $log)" >&2
+    grep -A30 '^==[0-9]*==ERROR\|fuzz finding\|^SUMMARY' "$log" | head -60 >&2
     status=1
   fi
 done
