@@ -13,9 +13,7 @@ if(RMODEL_SANITIZE)
   target_link_options(rmodel_sanitize INTERFACE -fsanitize=address,undefined)
   # Programs at fixed addresses: the pointers in the static library's data (lib/CMakeLists.txt)
   # are resolved by the linker instead of being relocated at every start.
-  if(NOT RMODEL_FUZZ)
-    target_link_options(rmodel_sanitize INTERFACE $<$<STREQUAL:$<TARGET_PROPERTY:TYPE>,EXECUTABLE>:-no-pie>)
-  endif()
+  target_link_options(rmodel_sanitize INTERFACE $<$<STREQUAL:$<TARGET_PROPERTY:TYPE>,EXECUTABLE>:-no-pie>)
 endif()
 if(RMODEL_FUZZ)
   # libFuzzer's coverage instrumentation everywhere; the fuzz targets add -fsanitize=fuzzer
