@@ -98,10 +98,18 @@ TEST(CliWindow, BadBoundsAreUsageErrorsNamingOptionAndValue) {
   write_log(log, {"0", "1"}, "neck_pitch");
   const auto bad = run_rmodel({"filter", "exponential", "-p", "tau=0.05", "--start", "yesterday", log.string()});
   EXPECT_EQ(bad.exit_code, 2);
-  EXPECT_NE(bad.err.find("'--start': 'yesterday' is not a time"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("filter: --start: 'yesterday' is not a time"), std::string::npos) << bad.err;
   const auto zone = run_rmodel({"aggregate", "--sample", "--end", "2023-11-14T22:13:20", log.string()});
   EXPECT_EQ(zone.exit_code, 2);
-  EXPECT_NE(zone.err.find("'--end': '2023-11-14T22:13:20' has no time zone"), std::string::npos) << zone.err;
+  EXPECT_NE(zone.err.find("aggregate: --end: '2023-11-14T22:13:20' has no time zone"), std::string::npos)
+      << zone.err;
+  // The option is named once, as for every other option (it was "--start: '--start': ...").
+  const auto negative = run_rmodel({"aggregate", "--sample", "--start", "-1", log.string()});
+  EXPECT_EQ(negative.exit_code, 2);
+  EXPECT_NE(negative.err.find("rmodel: error: aggregate: --start: '-1' is before the log's first message"),
+            std::string::npos)
+      << negative.err;
+  EXPECT_EQ(negative.err.find("'--start': "), std::string::npos) << negative.err;
   const auto empty = run_rmodel({"aggregate", "--sample", "--start", "2", "--end", "1", log.string()});
   EXPECT_EQ(empty.exit_code, 2);
   EXPECT_NE(empty.err.find("'--end' 1 is not after '--start' 2"), std::string::npos) << empty.err;

@@ -9,6 +9,8 @@ namespace rmodel::cli {
 
 namespace {
 /// Refuses a malformed --start/--end while the command line is parsed, before anything is read.
+/// The parse error names the option and the value ("'--start': '-1' is ..."); CLI11 names the
+/// option itself, so the text it gets starts at the value, as the other options' errors do.
 CLI::Validator time_bound_check(const char* option) {
   return CLI::Validator(
       [option](const std::string& value) {
@@ -16,7 +18,10 @@ CLI::Validator time_bound_check(const char* option) {
           (void)io::parse_time_bound(value, option);
           return std::string();
         } catch (const InvalidArgument& e) {
-          return std::string(e.what());
+          std::string text = e.what();
+          const std::string named = fmt::format("'{}': ", option);
+          if (text.starts_with(named)) text.erase(0, named.size());
+          return text;
         }
       },
       "");
