@@ -208,5 +208,54 @@ TEST(FoxgloveDecode, SampleRobotFilteredLogWithTf) {
                {"--sample"}, out, test::sample("pony.urdf"));
 }
 
+TEST(FoxgloveDecode, AWindowOfPartialMessagesWithTfIsTheWholeReplayCut) {
+  // A time window starts from the state the log had reached (issue 40): filter passes the
+  // drivers' partial messages on, so its /tf holds the pose joint by joint; the window's
+  // first /tf carries the other drivers' joints as the whole replay has them. The URDF and
+  // the fixed transforms go out once, at the window's first joint state.
+  REQUIRE_FOXGLOVE();
+  RMODEL_REQUIRE_FIXTURES();
+  const TempDir tmp;
+  const std::vector<std::string> args = {
+      "filter", "exponential", "-p", "tau=0.05", test::fixture("bags/greeting.zstd.mcap").string(), "-u",
+      test::fixture("sweetie_bot_proto2/sweetie_bot_proto2.urdf").string(), "--tf", "--mcap-compression", "none"};
+  const auto decoded = [&](const std::string& name, const std::vector<std::string>& window) {
+    std::vector<std::string> a = args;
+    a.insert(a.end(), window.begin(), window.end());
+    a.insert(a.end(), {"-o", (tmp.dir / name).string()});
+    const auto run = test::run_rmodel(a);
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    std::vector<json> messages;
+    for (json& d : foxglove_decode(tmp.dir / name))
+      if (d["kind"] != "summary") messages.push_back(std::move(d));
+    return messages;
+  };
+  const std::vector<json> whole = decoded("whole.mcap", {});
+  const std::vector<json> window = decoded("window.mcap", {"--start", "1", "--end", "1.5"});
+  const auto ns = [](const json& stamp) {
+    return stamp["sec"].get<std::int64_t>() * 1'000'000'000 + stamp["nanosec"].get<std::int64_t>();
+  };
+  const std::int64_t lo = std::int64_t{1'700'000'001} * 1'000'000'000, hi = lo + 500'000'000;
+  // /joint_states and /tf: the whole replay's, stamped in the window, in order.
+  std::vector<json> want, got, latched;
+  for (const json& d : whole) {
+    if (d["topic"] != "/joint_states" && d["topic"] != "/tf") continue;
+    const json& stamp = d["topic"] == "/tf" ? d["message"]["transforms"][0]["header"]["stamp"]
+                                            : d["message"]["header"]["stamp"];
+    if (ns(stamp) >= lo && ns(stamp) < hi) want.push_back(d["message"]);
+  }
+  for (const json& d : window) {
+    if (d["topic"] == "/joint_states" || d["topic"] == "/tf") got.push_back(d["message"]);
+    else latched.push_back(d);
+  }
+  ASSERT_GT(want.size(), 100U);
+  EXPECT_EQ(got.size(), want.size());
+  EXPECT_TRUE(got == want) << "the window's /joint_states and /tf differ from the whole replay's";
+  ASSERT_EQ(latched.size(), 2U);
+  for (const json& d : latched) EXPECT_TRUE(d["topic"] == "/robot_description" || d["topic"] == "/tf_static");
+  EXPECT_EQ(window[0]["topic"], "/joint_states");
+  EXPECT_EQ(ns(window[0]["message"]["header"]["stamp"]), lo);
+}
+
 }  // namespace
 }  // namespace rmodel

@@ -34,11 +34,13 @@ std::string where(const io::MessageReader& reader, const LogProblem& p) {
 void write_to(std::FILE* out, const std::string& text) { std::fwrite(text.data(), 1, text.size(), out); }
 
 /// The checker as a pipeline stage; prints each new problem as it is found (text output).
+/// Messages outside a time window are only taken into the checker's state.
 class CheckStage final : public stream::Stage {
 public:
   CheckStage(LogChecker& checker, const io::MessageReader* reader, std::FILE* out)
       : checker_(checker), reader_(reader), out_(out) {}
-  void push(const io::Message& message, stream::Output&, stream::Reporter&) override {
+  void push(const io::Message& message, stream::Output& out, stream::Reporter&) override {
+    if (message.has_stamp && !out.in_window(message.stamp())) return checker_.add_outside(message);
     checker_.add(message);
     print_new();
   }
@@ -87,6 +89,7 @@ public:
                    fmt::format("Joint-state log ({}; '-' for stdin); several with --output-dir", log_extensions_text()))
         ->required()
         ->type_name("LOG");
+    input_.window_primes = true;  // the checks run in a stream::Pipeline
     input_.add_to(app, nullptr);
     add_threads_option(app, threads_, nullptr);
     add_time_option(app, "--max-gap", options_.max_gap,

@@ -303,6 +303,14 @@ private:
       if (in != nullptr && out != nullptr) command_.record(message, *in, *out, filter_);
     }
     void flush() override { next_.flush(); }
+    // Outside the time window: handed on, not plotted.
+    void joint_state_outside(const JointState& state, std::optional<std::int64_t> cycle) override {
+      next_.joint_state_outside(state, cycle);
+    }
+    void support_state_outside(const SupportState& state, std::optional<std::int64_t> cycle) override {
+      next_.support_state_outside(state, cycle);
+    }
+    void message_outside(const io::Message& message) override { next_.message_outside(message); }
 
   private:
     FilterCommand& command_;

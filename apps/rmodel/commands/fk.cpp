@@ -205,14 +205,15 @@ private:
   }
 
   /// fk --log as a pipeline stage: each joint state updates the pose (names through the
-  /// one slot mapper), then the frames are written as one record.
+  /// one slot mapper), then the frames are written as one record (not for a joint state
+  /// outside the time window, which only updates the pose).
   class FkStage final : public stream::Stage {
   public:
     FkStage(const FkCommand& command, const Model& model, const kin::KinematicModel& km, kin::Workspace& ws,
             std::vector<double>& pose)
         : command_(command), model_(model), mapper_(model.joint_names()), km_(km), ws_(ws), pose_(pose) {}
 
-    void push(const io::Message& message, stream::Output&, stream::Reporter& report) override {
+    void push(const io::Message& message, stream::Output& out, stream::Reporter& report) override {
       if (message.kind != io::MessageKind::Joint) return;
       if (!mapper_.map(message, report)) return;
       const JointState& js = message.joint;
@@ -220,6 +221,7 @@ private:
       for (std::size_t i = 0; i < js.position.size(); ++i)
         if (slots[i] != stream::SlotMapper::kUnknown) pose_[static_cast<std::size_t>(slots[i])] = js.position[i];
       model_.complete_mimic_joints(pose_, slots);
+      if (message.has_stamp && !out.in_window(message.stamp())) return;
       kin::forward_kinematics(km_, ws_, pose_);
       command_.emit(command_.record(km_, ws_, message, ++written_), command_.stream_.flush_each);
       // Counted by the summary as written: records are not joint states, so count here.

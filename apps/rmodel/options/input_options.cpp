@@ -64,14 +64,22 @@ void LogInputOptions::add_to(CLI::App& app, const char* group, CLI::Option* need
                                  "CSV: joint columns are PREFIX<joint>/<field>, e.g. /joint_states/ for PlotJuggler's "
                                  "/joint_states/neck_pitch/position (default: inferred when all such columns share one)")
                       ->type_name("PREFIX"));
+  constexpr const char* kValues =
+      "seconds after the log's first message (2.5), absolute seconds (1700000000.5, or @12.5 below 1e9) or RFC 3339 "
+      "(2023-11-14T22:13:20.5Z); by the time --time chooses";
   added.push_back(app.add_option("--start", start,
-                                 "Read messages from this time on: seconds after the log's first message (2.5), "
-                                 "absolute seconds (1700000000.5, or @12.5 below 1e9) or RFC 3339 "
-                                 "(2023-11-14T22:13:20.5Z); by the time --time chooses")
+                                 window_primes
+                                     ? fmt::format("Start the time window here; the log before it is read too, so "
+                                                   "that the window starts from the state the log had reached: {}",
+                                                   kValues)
+                                     : fmt::format("Read messages from this time on: {}", kValues))
                       ->type_name("TIME")
                       ->check(time_bound_check("--start")));
   added.push_back(app.add_option("--end", end,
-                                 "Read messages before this time (the window is [start, end)); values as --start")
+                                 window_primes
+                                     ? "End the time window before this time (the window is [start, end)); values as "
+                                       "--start"
+                                     : "Read messages before this time (the window is [start, end)); values as --start")
                       ->type_name("TIME")
                       ->check(time_bound_check("--end")));
   for (CLI::Option* option : added) {

@@ -28,6 +28,10 @@ struct LogInputOptions {
   std::string column_prefix;           ///< CSV: --column-prefix PREFIX
   std::string start;                   ///< --start TIME (io::parse_time_bound), empty: none
   std::string end;                     ///< --end TIME, empty: none
+  /// The command replays the log through a stream::Pipeline, which reads what lies outside
+  /// the window too (the window starts from the state the log had reached): --start and
+  /// --end say so in their help. Set before add_to().
+  bool window_primes = false;
 
   /// Declares the options in `group` (nullptr: the default group). With `needs` (the option
   /// naming the log, as fk's --log), each of them needs it.

@@ -33,11 +33,13 @@ void StreamOptions::add_to(CLI::App& app) {
                "Interleave the logs by time (equal times: in the order given) instead of reading them one after "
                "another")
       ->group(group);
+  input.window_primes = true;  // run_stream(): a stream::Pipeline
   input.add_to(app, group);
 }
 
 void add_log_input_options(CLI::App& app, StreamOptions& options, CLI::Option* log, const char* group,
                            const char* flush_help) {
+  options.input.window_primes = true;  // run_stream(): a stream::Pipeline
   options.input.add_to(app, group, log);
   app.add_option("--max-errors", options.max_errors, "Stop after N rejected messages (0: never)")
       ->needs(log)

@@ -22,6 +22,9 @@
 ///   floating_base_dynamics with the support of the last support state (before the first:
 ///   every chain with a default contact supports with 1; chains not named: in the air).
 ///   Support states pass on unchanged.
+/// - **Outside a time window** (Sink::joint_state_outside): the same work, so that the
+///   differentiators and the support start the window where the whole replay has them; what
+///   it hands on goes to the next sink's *_outside calls, and nothing is counted.
 /// - No allocation per pose once the first pose has been handled.
 
 #include <cstddef>
@@ -71,6 +74,8 @@ public:
   /// and is counted (rejected_support_states()).
   void support_state(const SupportState& state, std::optional<std::int64_t> cycle) override;
   void flush() override { next_->flush(); }
+  void joint_state_outside(const JointState& state, std::optional<std::int64_t> cycle) override;
+  void support_state_outside(const SupportState& state, std::optional<std::int64_t> cycle) override;
 
   /// Poses given a torque so far.
   [[nodiscard]] std::uint64_t poses() const noexcept { return poses_; }
@@ -84,6 +89,12 @@ public:
   [[nodiscard]] const std::vector<double>& accelerations() const noexcept { return qdd_; }
 
 private:
+  /// Gives out_ the torques of `state`; false when it has none (wrong size, a non-finite position).
+  bool compute(const JointState& state);
+  /// Takes a support state in; false when it cannot be used (the support stays as it was;
+  /// counted in rejected_support_states() when `count`).
+  bool take_support(const SupportState& state, bool count);
+
   stream::Sink* next_;
   DynamicsStreamOptions options_;
   KinematicModel model_;

@@ -110,6 +110,12 @@ public:
   /// Checks one message. Support states and sync ticks are counted and otherwise skipped
   /// (with LogCheckOptions::floating_base, support states set the supporting chains).
   void add(const io::Message& message);
+  /// A message outside the part of the log being checked (a time window): taken into what the
+  /// checks of the next messages compare with (each joint's last sample and stamp, the
+  /// stream's last stamp, the held pose and the differentiators of `dynamics`), so that the
+  /// messages checked are judged as in the check of the whole log; nothing of it is counted,
+  /// kept in the statistics or reported.
+  void add_outside(const io::Message& message);
   /// Records a line or message the reader could not read (an error).
   void add_read_error(const io::ReadError& error);
   /// Ends the log. When it had joint states and none of them named a joint of the full pose
@@ -168,6 +174,7 @@ private:
   stream::SlotMapper mapper_;
   stream::Reporter quiet_;
   std::vector<JointLogStats> stats_;
+  JointLogStats scratch_;  ///< where add_outside() puts the statistics it does not keep
   std::vector<JointTrack> tracks_;
   std::vector<std::uint32_t> budget_;  ///< problems kept per (code, slot)
   std::vector<LogProblem> problems_;
@@ -177,6 +184,7 @@ private:
   std::optional<Time> first_stamp_, last_stamp_;
   std::optional<Time> stream_stamp_;  ///< latest stamp of the stream
   bool warned_no_stamp_ = false;
+  bool outside_ = false;  ///< add_outside() is at work: nothing is counted or reported
   struct Dynamics;  ///< the held pose and the torque sink of LogCheckOptions::dynamics
   std::unique_ptr<Dynamics> dynamics_;
   void check_dynamics(const io::Message& m);

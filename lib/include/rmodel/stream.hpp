@@ -25,6 +25,12 @@
 ///   input: its N joint states name only 'a', 'b', ...`, so a log of another robot, or a CSV
 ///   whose columns need a prefix, never passes as all-zero poses. Inputs where some messages match are fine (the others get
 ///   the unknown-joint warning).
+/// - **Time windows.** A reader with a time window (io::ReaderOptions::start, end) gives run()
+///   every message, those outside the window too: the stage takes them into its state (the
+///   pose held, filters, differentiators, the tick clock) and what it publishes is cut to the
+///   window by its time (Output), so the result equals the whole replay cut to the window.
+///   Problems with messages outside the window are neither reported nor counted
+///   (docs/design.md, "Time windows").
 /// - **No allocation per message** once warm (names seen before, sizes seen before), except
 ///   when a problem is reported (its text is formatted then).
 
@@ -42,6 +48,7 @@
 #include "rmodel/diagnostic.hpp"
 #include "rmodel/io/message.hpp"
 #include "rmodel/joint_state.hpp"
+#include "rmodel/time.hpp"
 
 namespace rmodel::io {
 class MessageReader;
@@ -69,7 +76,8 @@ using EventHandler = std::function<void(const Event&)>;
 
 /// Counts of a run.
 struct RMODEL_API Summary {
-  std::uint64_t read = 0;      ///< messages read (good ones)
+  std::uint64_t read = 0;      ///< messages read (good ones; inside the time window when there is one)
+  std::uint64_t outside = 0;   ///< messages read outside the time window (they primed the stage)
   std::uint64_t written = 0;   ///< messages given to the sink
   std::uint64_t rejected = 0;  ///< bad lines and refused messages
   std::uint64_t warnings = 0;  ///< warnings (every occurrence, also those reported once)
@@ -85,10 +93,16 @@ public:
 
   /// A warning about `message` (counted, passed on).
   void warn(const io::Message& message, std::string_view text);
+  /// While muted (the pipeline pushes a message outside its time window), warnings,
+  /// rejections and the matching of names are neither counted nor passed on, and a warning
+  /// reported once is not marked as reported.
+  void set_muted(bool muted) noexcept { muted_ = muted; }
+  [[nodiscard]] bool muted() const noexcept { return muted_; }
   /// A warning passed on only the first time `key` is seen (counted every time). The text
   /// is built by `make_text` only then, so a repeated warning allocates nothing.
   template <class MakeText>
   void warn_once(const io::Message& message, std::string_view key, MakeText&& make_text) {
+    if (muted_) return;
     ++summary_.warnings;
     if (!handler_ || reported_.contains(key)) return;
     reported_.emplace(key);
@@ -103,6 +117,7 @@ public:
   /// seen, allocates nothing. The ones held back are listed by held_back().
   template <class MakeText>
   void warn(const io::Message& message, std::string_view kind, std::string_view subject, MakeText&& make_text) {
+    if (muted_) return;
     ++summary_.warnings;
     if (!handler_ || !pass_on(kind, subject)) return;
     const std::string text = make_text();
@@ -159,6 +174,7 @@ private:
   };
   EventHandler handler_;
   std::uint64_t max_errors_ = 0;
+  bool muted_ = false;
   Summary summary_;
   std::unordered_set<std::string, Hash, std::equal_to<>> reported_;
   Matching matching_;
@@ -273,6 +289,16 @@ public:
   virtual void message(const io::Message& message);
   /// The stream is about to wait for input, or has ended: make everything visible.
   virtual void flush() {}
+
+  /// A result outside the time window of the run (Pipeline::run of a reader with a window):
+  /// nothing of it is written, but a sink whose results depend on what came before (a filter,
+  /// a differentiator, a pose held joint by joint) takes it into its state exactly as the
+  /// calls above would, and hands what it would have handed on to the same *_outside call of
+  /// the next sink. Default: ignored (a writer, a callback).
+  virtual void joint_state_outside(const JointState& state, std::optional<std::int64_t> cycle);
+  virtual void support_state_outside(const SupportState& state, std::optional<std::int64_t> cycle);
+  /// message() outside the window (default: its joint or support state, as message()).
+  virtual void message_outside(const io::Message& message);
 };
 
 /// Writes to an io::MessageWriter (kept by reference).
@@ -307,26 +333,39 @@ private:
   SupportCallback on_support_;
 };
 
-/// What a stage writes to: counts what it publishes and passes it to the sink.
+/// What a stage writes to: counts what it publishes and passes it to the sink. With a time
+/// window (set by Pipeline::run from its reader), what is stamped outside it goes to the
+/// sink's *_outside calls instead, uncounted.
 class RMODEL_API Output {
 public:
   Output(Sink& sink, Summary& summary) : sink_(&sink), summary_(&summary) {}
   void joint_state(const JointState& state, std::optional<std::int64_t> cycle) {
+    if (!in_window(state.stamp)) return sink_->joint_state_outside(state, cycle);
     ++summary_->written;
     sink_->joint_state(state, cycle);
   }
   void support_state(const SupportState& state, std::optional<std::int64_t> cycle) {
+    if (!in_window(state.stamp)) return sink_->support_state_outside(state, cycle);
     ++summary_->written;
     sink_->support_state(state, cycle);
   }
   void message(const io::Message& message) {
+    if (message.has_stamp && !in_window(message.stamp())) return sink_->message_outside(message);
     ++summary_->written;
     sink_->message(message);
   }
+  /// True when what is stamped `t` is to be written: no window applies, or t lies in it. A
+  /// stage that writes elsewhere than to this Output (a report, a file of its own) asks it
+  /// for each result, and takes what lies outside into its state only.
+  [[nodiscard]] bool in_window(Time t) const noexcept { return !window_ || window_->contains(t); }
+  /// The window results are cut to (none: all are written).
+  void set_window(const std::optional<TimeWindow>& window) noexcept { window_ = window; }
+  [[nodiscard]] const std::optional<TimeWindow>& window() const noexcept { return window_; }
 
 private:
   Sink* sink_;
   Summary* summary_;
+  std::optional<TimeWindow> window_;
 };
 
 /// One step of the pipeline: takes messages, publishes through `out`, reports through `report`.
@@ -346,7 +385,7 @@ struct RMODEL_API RunOptions {
   /// Warnings passed to the handler per kind and subject (Reporter::warn with a kind; 0: all);
   /// the others are counted, and listed by Reporter::held_back().
   std::uint64_t max_reports = 0;
-  /// Called per message read, with the number read so far (e.g. a progress bar).
+  /// Called per message read, with the number read so far, outside a time window too (e.g. a progress bar).
   std::function<void(std::uint64_t)> on_message;
   /// run() reads a reader that allows it (MessageReader::may_read_ahead(): a regular file) on
   /// a second thread, up to a bounded number of messages ahead of the stage, so that parsing
@@ -374,6 +413,10 @@ public:
   bool push(const io::Message& message);
   /// Reads `reader` to its end (flushing the sink whenever the reader is about to wait for
   /// input, so that a live stream sees each result at once). False when the run stopped early.
+  /// A reader with a time window (not read from before) gives every message: those outside the
+  /// window are pushed with the reporter muted and count in Summary::outside, not in read;
+  /// what the stage publishes is cut to the window by its stamp (Output::set_window), also at
+  /// finish(). The result equals the replay of the whole reader cut to the window.
   bool run(io::MessageReader& reader);
   /// End of input: lets the stage publish what is pending and flushes the sink. Idempotent.
   void finish();
@@ -383,8 +426,12 @@ public:
 
 private:
   bool stopped() noexcept { return reporter_.summary().stopped_early(); }
-  /// One result of the reader: a message pushed, an error reported. False to stop reading.
-  bool take(io::ReadStatus status, const io::Message& message, const io::ReadError* error);
+  /// One result of the reader (`window`: the reader's then): a message pushed, an error
+  /// reported. False to stop reading.
+  bool take(io::ReadStatus status, const io::Message& message, const io::ReadError* error,
+            const std::optional<TimeWindow>& window);
+  /// Pushes a message outside the time window: the stage takes it in, the reporter is muted.
+  void push_outside(const io::Message& message);
   void run_here(io::MessageReader& reader);
   void run_read_ahead(io::MessageReader& reader);
 

@@ -78,6 +78,18 @@ struct Time {
   }
 };
 
+/// A window of time [start, end) on a log's clock (half-open: windows [a, b) and [b, c) share
+/// no instant); a bound left out leaves that side open.
+struct TimeWindow {
+  std::optional<Time> start{};  ///< none: from the beginning
+  std::optional<Time> end{};    ///< none: to the end
+  /// True when start ≤ t < end.
+  [[nodiscard]] constexpr bool contains(Time t) const noexcept {
+    return (!start || t >= *start) && (!end || t < *end);
+  }
+  friend constexpr bool operator==(const TimeWindow&, const TimeWindow&) = default;
+};
+
 /// The Time nearest to `seconds` (ties to even), computed exactly from the double;
 /// nothing for NaN, infinities and times beyond ±9.2e9 s. Exact for every double that is the
 /// nearest double to a whole number of nanoseconds below 2^53 ns (104 days), so for decimal

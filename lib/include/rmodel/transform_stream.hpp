@@ -19,6 +19,8 @@
 ///   state names them (Model::complete_mimic_joints), as in `rmodel fk --log`.
 /// - Joint states, support states and every other message pass on to the next sink unchanged,
 ///   each before its transforms.
+/// - **Outside a time window** (Sink::joint_state_outside): the pose is updated, nothing is
+///   written; the URDF and the fixed transforms go out with the first joint state written.
 /// - No allocation per joint state once the first has been handled.
 
 #include <cstdint>
@@ -43,8 +45,13 @@ public:
   void support_state(const SupportState& state, std::optional<std::int64_t> cycle) override;
   void message(const io::Message& message) override;
   void flush() override;
+  void joint_state_outside(const JointState& state, std::optional<std::int64_t> cycle) override;
+  void support_state_outside(const SupportState& state, std::optional<std::int64_t> cycle) override;
+  void message_outside(const io::Message& message) override;
 
 private:
+  /// Updates the held pose from `state`.
+  void hold(const JointState& state);
   void publish(const JointState& state, Time stamp);
 
   Sink* next_;

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <chrono>
@@ -17,6 +18,7 @@
 #include "io/format_table.hpp"
 #include "io/line_source.hpp"
 #include "io/parsers.hpp"
+#include "io/reader_window.hpp"
 #include "io/ros/bag_source.hpp"
 #include "io/text_source.hpp"
 #include "rmodel/error.hpp"
@@ -58,7 +60,8 @@ public:
     if (window_ && !(start && start->relative) && !(end && end->relative)) resolve_window(Time{});
   }
 
-  /// Pulls the next message inside the time window (all of them without one).
+  /// Pulls the next message inside the time window (all of them without one; with
+  /// pass_outside_, the ones outside it as well).
   ReadStatus next(Message& out) {
     if (!window_) return next_message(out);
     for (;;) {
@@ -76,8 +79,9 @@ public:
       const Time t = out.stamp();
       if (!resolved_) resolve_window(t);
       if (t >= lo_ && (!has_hi_ || t < hi_)) return st;
-      --messages_;
       ++outside_window_;
+      if (pass_outside_) return st;
+      --messages_;
     }
   }
 
@@ -95,7 +99,22 @@ public:
     lo_ = start ? absolute(*start) : Time{std::numeric_limits<std::int64_t>::min()};
     has_hi_ = end.has_value();
     hi_ = end ? absolute(*end) : Time{std::numeric_limits<std::int64_t>::max()};
-    if (bag_) bag_->set_log_window(lo_.ns, hi_.ns);
+    apply_log_window();
+  }
+
+  /// Hands the resolved window to a log source, which skips the chunks outside it; when the
+  /// messages before the window are passed on, only the chunks after its end.
+  void apply_log_window() {
+    if (bag_ && resolved_)
+      bag_->set_log_window(pass_outside_ ? std::numeric_limits<std::int64_t>::min() : lo_.ns, hi_.ns);
+  }
+
+  [[nodiscard]] std::optional<TimeWindow> window() const noexcept {
+    if (!window_ || !resolved_) return std::nullopt;
+    TimeWindow w;
+    if (options_.start) w.start = lo_;
+    if (has_hi_) w.end = hi_;
+    return w;
   }
 
   [[nodiscard]] ReaderStats stats() const noexcept {
@@ -138,6 +157,7 @@ public:
   bool has_hi_ = false;
   Time lo_{}, hi_{};
   std::uint64_t outside_window_ = 0;
+  bool pass_outside_ = false;  ///< messages outside the window are returned (detail::pass_outside_window)
 
   /// A stream (pipe, socket, terminal) whose first bytes decide at the first next() whether it
   /// is a ROS log or text.
@@ -164,7 +184,7 @@ public:
     Format format = options_.format;
     bag_ = detail::open_bag_source(spooled, name_, options_, format);
     format_ = format;
-    if (bag_ && resolved_) bag_->set_log_window(lo_.ns, hi_.ns);
+    apply_log_window();
   }
 
 private:
@@ -256,6 +276,7 @@ public:
     }
     return sum;
   }
+  [[nodiscard]] std::vector<MessageReader>& inputs() noexcept { return inputs_; }
   std::uint64_t messages_ = 0;
   std::uint64_t errors_ = 0;
 
@@ -283,7 +304,19 @@ private:
 // The internal entry points' access to a reader's parts (friend of MessageReader).
 struct ReaderAccess {
   static MessageReader::Impl* impl(MessageReader& reader) noexcept { return reader.impl_.get(); }
+  static MessageReader::Merged* merged(MessageReader& reader) noexcept { return reader.merged_.get(); }
 };
+
+void detail::pass_outside_window(MessageReader& reader) noexcept {
+  if (MessageReader::Merged* merged = ReaderAccess::merged(reader)) {
+    for (MessageReader& input : merged->inputs()) pass_outside_window(input);
+    return;
+  }
+  MessageReader::Impl* impl = ReaderAccess::impl(reader);
+  if (impl == nullptr || impl->pass_outside_ || impl->messages_ != 0 || impl->errors_ != 0) return;
+  impl->pass_outside_ = true;
+  impl->apply_log_window();
+}
 
 void detail::use_json_parser(MessageReader& reader, std::unique_ptr<JsonMessageParser> parser) {
   if (!parser) throw InvalidArgument("use_json_parser: no parser");
@@ -330,7 +363,7 @@ MessageReader::MessageReader(int fd, std::string source_name, ReaderOptions opti
   if (bag) {
     impl_->bag_ = std::move(bag);
     impl_->format_ = bag_format;
-    if (impl_->resolved_) impl_->bag_->set_log_window(impl_->lo_.ns, impl_->hi_.ns);
+    impl_->apply_log_window();
   }
   // A stream's first bytes are looked at by the first next(), not here: constructing a
   // reader on a pipe nothing has been written to yet must not wait.
@@ -368,5 +401,8 @@ std::uint64_t MessageReader::message_count() const noexcept {
 }
 std::uint64_t MessageReader::error_count() const noexcept { return merged_ ? merged_->errors_ : impl_->errors_; }
 ReaderStats MessageReader::stats() const noexcept { return merged_ ? merged_->stats() : impl_->stats(); }
+std::optional<TimeWindow> MessageReader::window() const noexcept {
+  return merged_ ? merged_->last().window() : impl_->window();
+}
 
 }  // namespace rmodel::io

@@ -121,6 +121,7 @@ LogChecker::LogChecker(const Model& model, LogCheckOptions options)
 }
 
 bool LogChecker::count(Severity severity, int code, std::size_t slot) {
+  if (outside_) return false;
   (severity == Severity::error ? errors_ : warnings_) += 1;
   if (slot < stats_.size() && severity == Severity::error) ++stats_[slot].errors;
   auto& used = budget_[static_cast<std::size_t>(code) * (stats_.size() + 1) + std::min(slot, stats_.size())];
@@ -159,7 +160,27 @@ void LogChecker::add(const io::Message& m) {
   if (m.kind == io::MessageKind::Support && dynamics_) dynamics_->torques.support_state(m.support, std::nullopt);
 }
 
+void LogChecker::add_outside(const io::Message& m) {
+  // The same walk as add(), with counting, statistics and reports switched off.
+  struct Outside {
+    LogChecker& checker;
+    explicit Outside(LogChecker& c) : checker(c) {
+      checker.outside_ = true;
+      checker.quiet_.set_muted(true);  // nor does it count for the matching of names
+    }
+    ~Outside() {
+      checker.outside_ = false;
+      checker.quiet_.set_muted(false);
+    }
+    Outside(const Outside&) = delete;
+    Outside& operator=(const Outside&) = delete;
+  } outside(*this);
+  if (m.kind == io::MessageKind::Joint) check_joint_state(m);
+  if (m.kind == io::MessageKind::Support && dynamics_) dynamics_->torques.support_state_outside(m.support, std::nullopt);
+}
+
 void LogChecker::unknown_joint(const io::Message& m, const std::string& name) {
+  if (outside_) return;
   UnknownLogJoint* entry = nullptr;
   for (auto& u : unknown_)
     if (u.name == name) entry = &u;
@@ -186,7 +207,7 @@ std::optional<double> LogChecker::interval(const Sample& before, bool stamped, T
 }
 
 void LogChecker::check_joint_state(const io::Message& m) {
-  ++joint_states_;
+  if (!outside_) ++joint_states_;
   const JointState& s = m.joint;
   if (!mapper_.map(m, quiet_)) {  // sizes only: a joint named twice is marked, not refused
     if (count(Severity::error, kSize, stats_.size()))
@@ -197,7 +218,7 @@ void LogChecker::check_joint_state(const io::Message& m) {
 
   // Time of the message and gaps in the stream.
   const bool stamped = m.has_stamp;
-  if (!m.has_stamp && !warned_no_stamp_) {
+  if (!m.has_stamp && !warned_no_stamp_ && !outside_) {
     warned_no_stamp_ = true;
     if (count(Severity::warning, kNoStamp, stats_.size()))
       keep(Severity::warning, &m, kNoStamp, stats_.size(),
@@ -212,8 +233,10 @@ void LogChecker::check_joint_state(const io::Message& m) {
              fmt::format("no message for {} s (t = {} to {}), longer than {} s", to_string(s.stamp - *stream_stamp_),
                          to_string(*stream_stamp_), to_string(s.stamp), to_string(options_.max_gap)));
     }
-    if (!first_stamp_) first_stamp_ = s.stamp;
-    last_stamp_ = s.stamp;
+    if (!outside_) {
+      if (!first_stamp_) first_stamp_ = s.stamp;
+      last_stamp_ = s.stamp;
+    }
     stream_stamp_ = stream_stamp_ ? std::max(*stream_stamp_, s.stamp) : s.stamp;
   }
 
@@ -233,7 +256,8 @@ void LogChecker::check_joint_state(const io::Message& m) {
     const auto j = static_cast<std::size_t>(slots[i]);
     const JointInfo& info = model_.pose_joint(j);
     JointTrack& track = tracks_[j];
-    JointLogStats& st = stats_[j];
+    // Outside the part checked, the statistics go to a scratch record.
+    JointLogStats& st = outside_ ? scratch_ : stats_[j];
     ++st.samples;
 
     // Order of the joint's samples, and gaps in them.
@@ -352,6 +376,7 @@ void LogChecker::check_dynamics(const io::Message& m) {
   const bool stamped = m.has_stamp;
   if (stamped) d.held.stamp = s.stamp;
   d.capture.effort = nullptr;
+  if (outside_) return d.torques.joint_state_outside(d.held, std::nullopt);
   d.torques.joint_state(d.held, std::nullopt);
   if (d.capture.effort == nullptr || d.capture.effort->size() != stats_.size()) return;
   const std::vector<double>& required = *d.capture.effort;

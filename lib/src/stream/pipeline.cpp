@@ -11,6 +11,7 @@
 
 #include "base/short_name.hpp"
 #include "rmodel/error.hpp"
+#include "io/reader_window.hpp"
 #include "rmodel/io/reader.hpp"
 #include "rmodel/io/writer.hpp"
 #include "rmodel/stream.hpp"
@@ -24,6 +25,7 @@ Reporter::Reporter(EventHandler handler, std::uint64_t max_errors)
     : handler_(std::move(handler)), max_errors_(max_errors) {}
 
 void Reporter::warn(const io::Message& message, std::string_view text) {
+  if (muted_) return;
   ++summary_.warnings;
   if (handler_) handler_(Event{Severity::warning, message.line, message.item, text});
 }
@@ -32,6 +34,7 @@ void Reporter::reject(const io::Message& message, std::string_view text) { rejec
 
 void Reporter::reject(std::size_t line, std::size_t item, std::string_view text,
                       std::optional<std::uint64_t> byte_offset) {
+  if (muted_) return;
   ++summary_.rejected;
   if (handler_) handler_(Event{Severity::error, line, item, text, byte_offset});
   if (over_budget()) summary_.budget_exhausted = true;
@@ -64,6 +67,7 @@ std::vector<Reporter::HeldBack> Reporter::held_back() const {
 bool Reporter::over_budget() const noexcept { return max_errors_ != 0 && summary_.rejected >= max_errors_; }
 
 void Reporter::note_mapping(const JointState& state, bool any_known) {
+  if (muted_) return;
   ++matching_.messages;
   if (any_known) {
     ++matching_.matched;
@@ -242,6 +246,13 @@ void Sink::message(const io::Message& message) {
   else if (message.kind == io::MessageKind::Support) support_state(message.support, message.cycle);
 }
 
+void Sink::joint_state_outside(const JointState& /*state*/, std::optional<std::int64_t> /*cycle*/) {}
+void Sink::support_state_outside(const SupportState& /*state*/, std::optional<std::int64_t> /*cycle*/) {}
+void Sink::message_outside(const io::Message& message) {
+  if (message.kind == io::MessageKind::Joint) joint_state_outside(message.joint, message.cycle);
+  else if (message.kind == io::MessageKind::Support) support_state_outside(message.support, message.cycle);
+}
+
 void WriterSink::joint_state(const JointState& state, std::optional<std::int64_t> cycle) {
   (void)writer_->write(state, cycle);
 }
@@ -266,7 +277,7 @@ Pipeline::Pipeline(Stage& stage, Sink& sink, EventHandler handler, RunOptions op
 bool Pipeline::push(const io::Message& message) {
   if (stopped()) return false;
   ++reporter_.summary().read;
-  if (options_.on_message) options_.on_message(reporter_.summary().read);
+  if (options_.on_message) options_.on_message(reporter_.summary().read + reporter_.summary().outside);
   try {
     stage_->push(message, output_, reporter_);
   } catch (const BrokenPipe&) {
@@ -276,9 +287,30 @@ bool Pipeline::push(const io::Message& message) {
   return !stopped();
 }
 
+void Pipeline::push_outside(const io::Message& message) {
+  if (stopped()) return;
+  ++reporter_.summary().outside;
+  if (options_.on_message) options_.on_message(reporter_.summary().read + reporter_.summary().outside);
+  // Problems with what lies outside the window are not the run's: muted, also when the stage throws.
+  struct Mute {
+    Reporter& reporter;
+    explicit Mute(Reporter& r) : reporter(r) { reporter.set_muted(true); }
+    ~Mute() { reporter.set_muted(false); }
+    Mute(const Mute&) = delete;
+    Mute& operator=(const Mute&) = delete;
+  } mute(reporter_);
+  try {
+    stage_->push(message, output_, reporter_);
+  } catch (const BrokenPipe&) {
+    reporter_.summary().output_closed = true;
+  }
+}
+
 bool Pipeline::run(io::MessageReader& reader) {
   // Messages pushed before this input are judged on their own.
   (void)reporter_.check_matching();
+  // The stage needs what comes before the window (and after it, for what it publishes late).
+  io::detail::pass_outside_window(reader);
   if (options_.read_ahead && reader.may_read_ahead()) run_read_ahead(reader);
   else run_here(reader);
   // A whole input naming no joint of the model is an error, not a run of all-zero poses.
@@ -286,12 +318,17 @@ bool Pipeline::run(io::MessageReader& reader) {
   return !stopped();
 }
 
-bool Pipeline::take(io::ReadStatus status, const io::Message& message, const io::ReadError* error) {
+bool Pipeline::take(io::ReadStatus status, const io::Message& message, const io::ReadError* error,
+                    const std::optional<TimeWindow>& window) {
   switch (status) {
     case io::ReadStatus::End: return false;
     case io::ReadStatus::WouldBlock: return true;
     case io::ReadStatus::Error: reporter_.reject(error->line, error->item, error->reason, error->byte_offset); return true;
-    case io::ReadStatus::Ok: push(message); return true;
+    case io::ReadStatus::Ok:
+      output_.set_window(window);
+      if (window && message.has_stamp && !window->contains(message.stamp())) push_outside(message);
+      else push(message);
+      return true;
   }
   return true;
 }
@@ -308,7 +345,7 @@ void Pipeline::run_here(io::MessageReader& reader) {
       }
     }
     const io::ReadStatus status = reader.next(message);
-    if (!take(status, message, status == io::ReadStatus::Error ? &reader.error() : nullptr)) break;
+    if (!take(status, message, status == io::ReadStatus::Error ? &reader.error() : nullptr, reader.window())) break;
   }
 }
 
@@ -341,6 +378,7 @@ public:
     io::ReadStatus status = io::ReadStatus::End;
     io::Message message;
     io::ReadError error;
+    std::optional<TimeWindow> window;  // the reader's time window after this result
     std::exception_ptr thrown;  // what next() threw, rethrown on the calling thread
   };
 
@@ -423,6 +461,7 @@ private:
       try {
         slot.status = reader_->next(slot.message);
         if (slot.status == io::ReadStatus::Error) slot.error = reader_->error();
+        slot.window = reader_->window();
         last = slot.status == io::ReadStatus::End;
       } catch (...) {
         slot.thrown = std::current_exception();
@@ -469,7 +508,7 @@ void Pipeline::run_read_ahead(io::MessageReader& reader) {
   while (!stopped()) {
     ReadAhead::Slot& slot = ahead.front();
     if (slot.thrown) std::rethrow_exception(slot.thrown);
-    const bool go_on = take(slot.status, slot.message, &slot.error);
+    const bool go_on = take(slot.status, slot.message, &slot.error, slot.window);
     ahead.pop();
     if (!go_on) break;
   }

@@ -166,6 +166,16 @@ FilterSink::FilterSink(stream::Sink& next, std::string_view kind, const FilterPa
 FilterSink::~FilterSink() = default;
 
 void FilterSink::joint_state(const JointState& state, std::optional<std::int64_t> cycle) {
+  filter(state);
+  next_->joint_state(filtered_, cycle);
+}
+
+void FilterSink::joint_state_outside(const JointState& state, std::optional<std::int64_t> cycle) {
+  filter(state);
+  next_->joint_state_outside(filtered_, cycle);
+}
+
+void FilterSink::filter(const JointState& state) {
   filtered_ = state;
   const auto n = static_cast<std::size_t>(filter_->size());
   if (filtered_.position.size() == n) {
@@ -187,7 +197,6 @@ void FilterSink::joint_state(const JointState& state, std::optional<std::int64_t
       for (std::size_t i = 0; i < n; ++i) filtered_.position[i] = filter_->y()[static_cast<Eigen::Index>(i)];
     if (finite) last_stamp_ = state.stamp;
   }
-  next_->joint_state(filtered_, cycle);
 }
 
 double default_step_duration(const FilterKind& kind, const FilterParams& params) {

@@ -60,15 +60,23 @@ TorqueSink::TorqueSink(stream::Sink& next, const Model& model, DynamicsStreamOpt
 TorqueSink::~TorqueSink() = default;
 
 void TorqueSink::joint_state(const JointState& state, std::optional<std::int64_t> cycle) {
+  ++(compute(state) ? poses_ : skipped_);
+  next_->joint_state(out_, cycle);
+}
+
+void TorqueSink::joint_state_outside(const JointState& state, std::optional<std::int64_t> cycle) {
+  (void)compute(state);
+  next_->joint_state_outside(out_, cycle);
+}
+
+bool TorqueSink::compute(const JointState& state) {
   out_ = state;
   const std::size_t n = model_.pose_size();
   bool usable = state.position.size() == n;
   for (std::size_t i = 0; usable && i < n; ++i) usable = std::isfinite(state.position[i]);
   if (!usable) {
     out_.effort.clear();
-    ++skipped_;
-    next_->joint_state(out_, cycle);
-    return;
+    return false;
   }
   // Step by the stamps' differences unless T is given; the first pose starts the
   // differentiators; a pose of the same instant keeps the derivatives of the last one.
@@ -100,22 +108,32 @@ void TorqueSink::joint_state(const JointState& state, std::optional<std::int64_t
                            options_.gravity);
   else
     inverse_dynamics(model_, ws_, state.position, qd_, qdd_, out_.effort, options_.gravity);
-  ++poses_;
-  next_->joint_state(out_, cycle);
+  return true;
 }
 
 void TorqueSink::support_state(const SupportState& state, std::optional<std::int64_t> cycle) {
-  if (supports_) {
-    // Parsed into a scratch copy first: a bad state leaves the support as it was.
-    scratch_support_ = support_;
-    try {
-      support_from_state(*supports_, state, scratch_support_);
-      support_.swap(scratch_support_);
-    } catch (const Error& e) {
-      if (rejected_support_++ == 0) support_problem_ = e.what();
-    }
-  }
+  (void)take_support(state, true);
   next_->support_state(state, cycle);
+}
+
+void TorqueSink::support_state_outside(const SupportState& state, std::optional<std::int64_t> cycle) {
+  // Counted as rejected only inside the window: what lies outside is not the run's problem.
+  (void)take_support(state, false);
+  next_->support_state_outside(state, cycle);
+}
+
+bool TorqueSink::take_support(const SupportState& state, bool count) {
+  if (!supports_) return true;
+  // Parsed into a scratch copy first: a bad state leaves the support as it was.
+  scratch_support_ = support_;
+  try {
+    support_from_state(*supports_, state, scratch_support_);
+    support_.swap(scratch_support_);
+    return true;
+  } catch (const Error& e) {
+    if (count && rejected_support_++ == 0) support_problem_ = e.what();
+    return false;
+  }
 }
 
 }  // namespace rmodel::dynamics

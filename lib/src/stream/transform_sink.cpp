@@ -46,12 +46,7 @@ TransformSink::TransformSink(Sink& next, io::MessageWriter& writer, const Model&
   pose_ = std::move(zero.position);
 }
 
-void TransformSink::publish(const JointState& state, Time stamp) {
-  if (!started_) {
-    started_ = true;
-    (void)writer_->write_robot_description(model_->urdf_text(), stamp);
-    if (!fixed_.empty()) (void)writer_->write_transforms(fixed_, stamp, true);
-  }
+void TransformSink::hold(const JointState& state) {
   slots_.resize(state.name.size());
   for (std::size_t i = 0; i < state.name.size(); ++i) {
     const std::optional<std::size_t> slot = i < state.position.size() ? model_->find_joint_index(state.name[i])
@@ -60,6 +55,15 @@ void TransformSink::publish(const JointState& state, Time stamp) {
     if (slot) pose_[*slot] = state.position[i];
   }
   model_->complete_mimic_joints(pose_, slots_);
+}
+
+void TransformSink::publish(const JointState& state, Time stamp) {
+  if (!started_) {
+    started_ = true;
+    (void)writer_->write_robot_description(model_->urdf_text(), stamp);
+    if (!fixed_.empty()) (void)writer_->write_transforms(fixed_, stamp, true);
+  }
+  hold(state);
   const auto bodies = kinematic_.bodies();
   for (std::size_t k = 0; k < moving_bodies_.size(); ++k)
     set_frame(moving_[k], kinematics::joint_transform(bodies[moving_bodies_[k]], pose_));
@@ -81,5 +85,19 @@ void TransformSink::message(const io::Message& message) {
 }
 
 void TransformSink::flush() { next_->flush(); }
+
+void TransformSink::joint_state_outside(const JointState& state, std::optional<std::int64_t> cycle) {
+  next_->joint_state_outside(state, cycle);
+  hold(state);
+}
+
+void TransformSink::support_state_outside(const SupportState& state, std::optional<std::int64_t> cycle) {
+  next_->support_state_outside(state, cycle);
+}
+
+void TransformSink::message_outside(const io::Message& message) {
+  next_->message_outside(message);
+  if (message.kind == io::MessageKind::Joint) hold(message.joint);
+}
 
 }  // namespace rmodel::stream

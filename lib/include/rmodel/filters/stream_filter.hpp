@@ -146,8 +146,17 @@ public:
     next_->support_state(state, cycle);
   }
   void flush() override { next_->flush(); }
+  /// Outside the time window: filtered the same way (the filter's state goes on), handed on
+  /// outside.
+  void joint_state_outside(const JointState& state, std::optional<std::int64_t> cycle) override;
+  void support_state_outside(const SupportState& state, std::optional<std::int64_t> cycle) override {
+    next_->support_state_outside(state, cycle);
+  }
 
 private:
+  /// Filters `state` into filtered_.
+  void filter(const JointState& state);
+
   stream::Sink* next_;
   std::unique_ptr<ArrayFilter> filter_;
   Eigen::VectorXd u_;

@@ -107,6 +107,12 @@ struct RMODEL_API ReaderOptions {
   /// without a time is an error while a window is set. MCAP and ROS 1 bags read with
   /// TimeSource::Log skip whole chunks outside the window (ReaderStats), without changing what
   /// is returned.
+  ///
+  /// stream::Pipeline::run() reads a reader with a window differently: every message is
+  /// returned, those outside the window too (its stages take them into their state and
+  /// publish nothing of them: docs/design.md, "Time windows"), and only the chunks after the
+  /// window's end are skipped. It switches a reader it is given before the reader's first
+  /// message.
   std::optional<TimeBound> start{};
   std::optional<TimeBound> end{};
 };
@@ -117,7 +123,7 @@ struct ReaderStats {
   std::uint64_t chunks_read = 0;     ///< MCAP and ROS 1 chunks (and MCAP runs outside chunks) opened
   std::uint64_t chunks_skipped = 0;  ///< chunks left unread because they lie outside the time window
   std::uint64_t bytes_read = 0;      ///< bytes read from the log file (MCAP, ROS 1 bag)
-  std::uint64_t outside_window = 0;  ///< messages read but not returned: outside the time window
+  std::uint64_t outside_window = 0;  ///< messages read outside the time window (not returned, or passed to a stream::Pipeline)
 };
 
 /// Result of MessageReader::next().
@@ -212,6 +218,13 @@ public:
   /// Chunks and bytes read so far, and messages left out by the time window (ReaderStats).
   /// For a merged reader, the sums over its inputs.
   [[nodiscard]] ReaderStats stats() const noexcept;
+
+  /// The time window in the log's time, once its bounds are known: at once for absolute
+  /// bounds, after the first message for a relative one (it counts from that message's time).
+  /// Nothing without a window (ReaderOptions::start, end) or while a relative bound waits for
+  /// the first message. For a merged reader, the window of the input that gave the last
+  /// message or error.
+  [[nodiscard]] std::optional<TimeWindow> window() const noexcept;
 
   /// Merges readers by time: next() returns the message with the earliest time among the
   /// next messages of the inputs (equal times: the earlier input first), so that for inputs
