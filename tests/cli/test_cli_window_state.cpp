@@ -237,4 +237,50 @@ TEST(CliWindowState, CheckLogJudgesTheWindowAsTheWholeLogsCheckDoes) {
   fs::remove_all(dir);
 }
 
+TEST(CliWindowState, AnEmptyWindowIsAWarningNamingTheWindowAndTheLogsSpan) {
+  const fs::path dir = test::make_temp_dir("rmodel_cli_window_empty");
+  const fs::path log = dir / "three.jsonl";
+  std::ofstream(log) << "{\"t\":1700000000,\"name\":[\"neck_pitch\"],\"position\":[0]}\n"
+                        "{\"t\":1700000001.5,\"name\":[\"neck_pitch\"],\"position\":[0.1]}\n"
+                        "{\"t\":1700000003,\"name\":[\"neck_pitch\"],\"position\":[0.2]}\n";
+  const std::string out = (dir / "out.jsonl").string();
+  const auto r = run_rmodel({"aggregate", "--sample", "--start", "100", log.string(), "-o", out});
+  EXPECT_EQ(r.exit_code, 0) << r.err;  // a warning, not a failure (docs/design.md)
+  EXPECT_NE(r.err.find(fmt::format("rmodel: {}: warning: no message lies in the time window --start 100 (from "
+                                   "1700000100 s on): its messages span 1700000000 to 1700000003 s",
+                                   log.string())),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("read 0 messages"), std::string::npos) << r.err;
+  EXPECT_TRUE(fs::exists(out));
+  EXPECT_EQ(fs::file_size(out), 0U);
+  // Both bounds, another command; a window with messages says nothing of the kind.
+  const auto c = run_rmodel({"check-log", "--sample", "--start", "@5", "--end", "@6", log.string()});
+  EXPECT_NE(c.err.find("no message lies in the time window --start @5 --end @6 ([5, 6) s): its messages span "
+                       "1700000000 to 1700000003 s"),
+            std::string::npos)
+      << c.err;
+  const auto f = run_rmodel({"filter", "exponential", "--end", "1", log.string()});
+  EXPECT_EQ(f.exit_code, 0) << f.err;
+  EXPECT_EQ(f.err.find("warning:"), std::string::npos) << f.err;
+  fs::remove_all(dir);
+}
+
+TEST(CliWindowState, AnEmptyWindowOfABagByLogTimeNamesTheTimeAndTheSkippedChunks) {
+  RMODEL_REQUIRE_FIXTURES();
+  const std::string bag = fixture("bags/greeting.bag").string();
+  const auto r = run_rmodel(joined(joined({"aggregate"}, model_args()),
+                                   {bag, "--time", "log", "--start", "@100", "--end", "@200", "-o", "/dev/null"}));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find(bag + ": warning: no message lies in the time window --start @100 --end @200 ([100, 200) s, "
+                             "by log time): each of its chunks begins at or after the window's end"),
+            std::string::npos)
+      << r.err;
+  const auto after = run_rmodel(joined(joined({"aggregate"}, model_args()),
+                                       {bag, "--start", "1800000000", "-o", "/dev/null"}));
+  EXPECT_NE(after.err.find("(from 1800000000 s on, by header stamp): its messages span 1700000000 to 1700000004.6 s"),
+            std::string::npos)
+      << after.err;
+}
+
 }  // namespace rmodel::cli_window_state_tests

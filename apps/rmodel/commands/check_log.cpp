@@ -205,6 +205,8 @@ private:
     pipeline.finish();
     checker.finish();
     stage.print_new();
+    if (const std::string text = input_.empty_window_text(reader); !text.empty() && !quiet)
+      report_input(reader.source(), "warning: " + text);
     if (verdict_line != nullptr) {
       *verdict_line = verdict(checker);
       verdict_line->pop_back();

@@ -88,6 +88,33 @@ void LogInputOptions::add_to(CLI::App& app, const char* group, CLI::Option* need
   }
 }
 
+std::string LogInputOptions::empty_window_text(const io::MessageReader& reader) const {
+  if (start.empty() && end.empty()) return {};
+  const io::ReaderStats stats = reader.stats();
+  if (reader.message_count() > stats.outside_window) return {};
+  std::string given;
+  if (!start.empty()) given = fmt::format("--start {}", start);
+  if (!end.empty()) given += fmt::format("{}--end {}", given.empty() ? "" : " ", end);
+  std::string bounds;
+  if (const std::optional<TimeWindow> w = reader.window()) {
+    const char* by = !io::numbers_messages(reader.format()) ? ""
+                     : time_source == "log"                  ? ", by log time"
+                                                             : ", by header stamp";
+    const std::string range = w->start && w->end ? fmt::format("[{}, {}) s", to_string(*w->start), to_string(*w->end))
+                              : w->start         ? fmt::format("from {} s on", to_string(*w->start))
+                                                 : fmt::format("before {} s", to_string(*w->end));
+    bounds = fmt::format(" ({}{})", range, by);
+  }
+  std::string span;
+  if (stats.earliest && stats.latest)
+    span = fmt::format("its messages span {} to {} s", to_string(*stats.earliest), to_string(*stats.latest));
+  else if (stats.chunks_skipped > 0)
+    span = "each of its chunks begins at or after the window's end";
+  else
+    span = "it holds no message";
+  return fmt::format("no message lies in the time window {}{}: {}", given, bounds, span);
+}
+
 io::ReaderOptions LogInputOptions::reader_options(const std::string& path) const {
   io::ReaderOptions options;
   options.format = io::parse_format(format);

@@ -40,6 +40,11 @@ struct LogInputOptions {
   /// the content decides what the extension does not). @throws InvalidArgument for a
   /// malformed --start/--end, or an --end not after --start.
   [[nodiscard]] io::ReaderOptions reader_options(const std::string& path = "-") const;
+  /// After a reader of reader_options() was read: when --start/--end were given and no message
+  /// lay inside the window, what to warn of ("no message lies in the time window --start 100
+  /// (from 1700000100 s on, by header stamp): its messages span 1700000000 to 1700000004.6 s");
+  /// else an empty string. An empty window is a warning, not a failure (docs/design.md).
+  [[nodiscard]] std::string empty_window_text(const io::MessageReader& reader) const;
 };
 
 }  // namespace rmodel::cli

@@ -186,6 +186,11 @@ stream::Summary run_stream(const char* command, const StreamOptions& options, st
     current = &merged;
     (void)pipeline.run(merged);
     current = nullptr;
+    if (const std::string text = options.input.empty_window_text(merged); !text.empty()) {
+      std::string names;
+      for (const auto& path : inputs) names += (names.empty() ? "" : " + ") + path;
+      report_input(names, "warning: " + text);
+    }
     last_source = merged.source();
     last_numbered = io::numbers_messages(merged.format());
   } else {
@@ -201,6 +206,8 @@ stream::Summary run_stream(const char* command, const StreamOptions& options, st
       const bool go_on = pipeline.run(reader);
       progress = nullptr;
       current = nullptr;
+      if (const std::string text = options.input.empty_window_text(reader); !text.empty())
+        report_input(reader.source(), "warning: " + text);
       last_source = reader.source();
       last_numbered = io::numbers_messages(reader.format());
       if (!go_on) break;

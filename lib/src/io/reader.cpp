@@ -78,6 +78,8 @@ public:
       }
       const Time t = out.stamp();
       if (!resolved_) resolve_window(t);
+      earliest_ = earliest_ ? std::min(*earliest_, t) : t;
+      latest_ = latest_ ? std::max(*latest_, t) : t;
       if (t >= lo_ && (!has_hi_ || t < hi_)) return st;
       ++outside_window_;
       if (pass_outside_) return st;
@@ -120,6 +122,8 @@ public:
   [[nodiscard]] ReaderStats stats() const noexcept {
     ReaderStats s = bag_ ? bag_->stats() : ReaderStats{};
     s.outside_window = outside_window_;
+    s.earliest = earliest_;
+    s.latest = latest_;
     return s;
   }
 
@@ -158,6 +162,7 @@ public:
   Time lo_{}, hi_{};
   std::uint64_t outside_window_ = 0;
   bool pass_outside_ = false;  ///< messages outside the window are returned (detail::pass_outside_window)
+  std::optional<Time> earliest_, latest_;
 
   /// A stream (pipe, socket, terminal) whose first bytes decide at the first next() whether it
   /// is a ROS log or text.
@@ -273,6 +278,8 @@ public:
       sum.chunks_skipped += s.chunks_skipped;
       sum.bytes_read += s.bytes_read;
       sum.outside_window += s.outside_window;
+      if (s.earliest) sum.earliest = sum.earliest ? std::min(*sum.earliest, *s.earliest) : s.earliest;
+      if (s.latest) sum.latest = sum.latest ? std::max(*sum.latest, *s.latest) : s.latest;
     }
     return sum;
   }

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -435,6 +436,31 @@ TEST(TimeWindow, MessageWithoutTimeIsAnErrorInsideAWindow) {
   EXPECT_NE(items[1].error.reason.find("no time"), std::string::npos);
   EXPECT_EQ(items[2].status, ReadStatus::Ok);
   EXPECT_EQ(items[2].message.stamp(), Time{2 * kSecond});
+}
+
+TEST(TimeWindow, TheWindowAndTheSpanOfWhatWasReadAreKnownAfterTheFirstMessage) {
+  // Out of order on purpose: the span is the earliest and the latest time read, in the window
+  // or not (what an empty window's warning names).
+  ReaderOptions o;
+  o.start = TimeBound{Time{5 * kSecond}, true};
+  std::istringstream in("{\"t\":3,\"name\":[\"a\"],\"position\":[1]}\n{\"t\":1,\"name\":[\"a\"],\"position\":[2]}\n"
+                        "{\"t\":4,\"name\":[\"a\"],\"position\":[3]}\n");
+  MessageReader reader(in, "memory", o);
+  EXPECT_FALSE(reader.window());  // relative: known at the first message
+  io::Message m;
+  EXPECT_EQ(reader.next(m), ReadStatus::End);
+  ASSERT_TRUE(reader.window());
+  EXPECT_EQ(*reader.window(), (TimeWindow{Time{8 * kSecond}, std::nullopt}));
+  const io::ReaderStats stats = reader.stats();
+  EXPECT_EQ(stats.outside_window, 3U);
+  EXPECT_EQ(stats.earliest, Time{1 * kSecond});
+  EXPECT_EQ(stats.latest, Time{4 * kSecond});
+  // Without a window nothing is resolved or tracked.
+  std::istringstream again("{\"t\":3,\"name\":[\"a\"],\"position\":[1]}\n");
+  MessageReader plain(again, "memory");
+  EXPECT_EQ(plain.next(m), ReadStatus::Ok);
+  EXPECT_FALSE(plain.window());
+  EXPECT_FALSE(plain.stats().earliest);
 }
 
 // ---- merging ----

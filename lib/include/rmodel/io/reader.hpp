@@ -124,6 +124,9 @@ struct ReaderStats {
   std::uint64_t chunks_skipped = 0;  ///< chunks left unread because they lie outside the time window
   std::uint64_t bytes_read = 0;      ///< bytes read from the log file (MCAP, ROS 1 bag)
   std::uint64_t outside_window = 0;  ///< messages read outside the time window (not returned, or passed to a stream::Pipeline)
+  /// The earliest and the latest time of the messages read while a window is set (inside it or
+  /// not; nothing without a window or before the first message): the span of what was read.
+  std::optional<Time> earliest{}, latest{};
 };
 
 /// Result of MessageReader::next().
