@@ -489,7 +489,18 @@ struct Aggregator::State {
 
   void decide(TickSource chosen, stream::Output& out, stream::Reporter& report) {
     mode = chosen;
-    for (std::size_t i = 0; i < held_count; ++i) process(held[i], out, report);
+    // A message held from outside the run's time window is not reported on, as it was not
+    // when it was pushed (the reporter is muted then), whichever push decides.
+    struct Restore {
+      stream::Reporter& report;
+      bool muted;
+      ~Restore() { report.set_muted(muted); }
+    } restore{report, report.muted()};
+    for (std::size_t i = 0; i < held_count; ++i) {
+      const io::Message& m = held[i];
+      report.set_muted(restore.muted || (m.has_stamp && !out.in_window(m.stamp())));
+      process(m, out, report);
+    }
     held_count = 0;
   }
 

@@ -238,6 +238,26 @@ TEST(PipelineWindow, ProblemsOutsideTheWindowAreNeitherReportedNorCounted) {
   EXPECT_EQ(first["position"][16], 9);
 }
 
+TEST(PipelineWindow, MessagesHeldWhileTheTicksAreDecidedAreReportedOnlyInsideTheWindow) {
+  // The sync aggregator holds the first messages until the log shows where its ticks come
+  // from (here at 0.03 s, a span of more than 2 T); those from before the window are then
+  // processed during a push inside it, and still not reported on.
+  const Model model = pony();
+  const std::string log =
+      "{\"t\":0,\"name\":[\"neck_pitch\"],\"position\":[9]}\n"
+      "{\"t\":0.01,\"name\":[\"head_yaw\"],\"position\":[0.1]}\n"
+      "{\"t\":0.02,\"name\":[\"neck_pitch\"],\"position\":[8]}\n"
+      "{\"t\":0.03,\"name\":[\"head_yaw\"],\"position\":[0.2]}\n";
+  AggregatorOptions options;
+  options.kind = AggregatorKind::sync;
+  Aggregator aggregator(model, options);
+  Recorder out;
+  std::vector<std::string> events;
+  const stream::Summary s = replay(log, aggregator, out, "0.01", std::nullopt, &events);
+  EXPECT_EQ(events, (std::vector<std::string>{"3: joint 'neck_pitch' at 8 is outside its limits [-0.8, 0.5]"}));
+  EXPECT_EQ(s.warnings, 1U);
+}
+
 TEST(PipelineWindow, LogCheckerJudgesTheWindowAsTheWholeLogsCheckDoes) {
   const Model model = pony();
   // neck_pitch moves 0.4 rad in 10 ms at the window's first message (40 rad/s implied, its
