@@ -1,9 +1,13 @@
 // ROS logs through the command: aggregate over every fixture log equals aggregate over its
-// truth JSON Lines; log-info text and JSON.
+// truth JSON Lines; log-info text and JSON; a recording cut short.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "test_support.hpp"
 
@@ -99,4 +103,64 @@ TEST(CliBags, TopicTakesOneNameAndTheLogAfterItIsRead) {
       EXPECT_EQ(got.err.find("<stdin>"), std::string::npos) << got.err;
     }
   }
+}
+
+// A recording cut in the middle of an uncompressed chunk (issue 40, point 6): every command
+// reads the chunk's whole messages and says where the file ends and how many came out of the
+// chunk (exactly which messages: IoCutLogs); what is read equals the truth's first lines.
+TEST(CliBags, ACutRecordingIsReadToItsLastWholeMessageAndSaysWhereItEnds) {
+  RMODEL_REQUIRE_FIXTURES();
+  const std::filesystem::path dir = rmodel::test::make_temp_dir("rmodel-cli-cut-");
+  const std::string whole = rmodel::test::read_file(fixture("bags/hoof_wave.mcap"));
+  const std::size_t cut = 90000;  // in the third of its four chunks (bytes 70718 to 103606)
+  const std::filesystem::path log = dir / "cut.mcap";
+  std::ofstream(log, std::ios::binary).write(whole.data(), static_cast<std::streamsize>(cut));
+  const std::string ends = "cut.mcap: byte 70718: the file ends at byte 90000, 19282 bytes into this chunk of 32888 "
+                           "(truncated): ";
+
+  const auto info = run_rmodel({"log-info", log.string(), "-f", "json"});
+  EXPECT_EQ(info.exit_code, 1);
+  const auto doc = nlohmann::json::parse(info.out);
+  ASSERT_EQ(doc["problems"].size(), 1U);
+  const std::string problem = doc["problems"][0];
+  EXPECT_NE(problem.find(ends), std::string::npos) << problem;
+  EXPECT_NE(problem.find(" complete messages read from it"), std::string::npos) << problem;
+  std::size_t joint_states = 0;
+  for (const auto& t : doc["topics"])
+    if (t["name"] == "/joint_states") joint_states = t["messages"];
+  EXPECT_GT(joint_states, 168U);  // what was read before: the first two chunks' joint states
+
+  // aggregate: the truth's first lines, then the damage on stderr, exit 1.
+  std::string truth;
+  {
+    std::istringstream lines(rmodel::test::read_file(fixture("bags/hoof_wave.truth.jsonl")));
+    std::string line;
+    for (std::size_t k = 0; k < joint_states && std::getline(lines, line); ++k) truth += line + "\n";
+  }
+  const std::filesystem::path truth_path = dir / "truth.jsonl";
+  std::ofstream(truth_path) << truth;
+  auto args = model_args();
+  args.insert(args.begin(), "aggregate");
+  args.push_back(truth_path.string());
+  const auto want = run_rmodel(args);
+  ASSERT_EQ(want.exit_code, 0) << want.err;
+  args.back() = log.string();
+  const auto got = run_rmodel(args);
+  EXPECT_EQ(got.exit_code, 1);
+  EXPECT_EQ(got.out, want.out);
+  EXPECT_NE(got.err.find("rmodel: " + log.parent_path().string() + "/" + ends), std::string::npos) << got.err;
+
+  // check-log: the problem with its byte offset.
+  args.front() = "check-log";
+  args.push_back("-f");
+  args.push_back("json");
+  const auto check = run_rmodel(args);
+  EXPECT_EQ(check.exit_code, 1);
+  bool found = false;
+  const auto report = nlohmann::json::parse(check.out);
+  for (const auto& p : report["problems"])
+    if (p["byte_offset"] == 70718 && p["message"].get<std::string>().find("the file ends at byte 90000") != std::string::npos)
+      found = true;
+  EXPECT_TRUE(found) << check.out;
+  std::filesystem::remove_all(dir);
 }

@@ -85,6 +85,28 @@ std::string Lz4FrameDecoder::decode(const std::uint8_t* src, std::size_t n, std:
   return {};
 }
 
+std::string Lz4FrameDecoder::decode_prefix(const std::uint8_t* src, std::size_t n, std::vector<std::uint8_t>& out,
+                                           std::size_t size) {
+  if (context_ == nullptr && LZ4F_isError(LZ4F_createDecompressionContext(&context_, LZ4F_VERSION)))
+    return "cannot create an lz4 context";
+  LZ4F_resetDecompressionContext(context_);
+  size_buffer(out, size);
+  std::size_t in_pos = 0, out_pos = 0;
+  while (in_pos < n && out_pos < size) {
+    std::size_t out_size = size - out_pos, in_size = n - in_pos;
+    const std::size_t hint = LZ4F_decompress(context_, out.data() + out_pos, &out_size, src + in_pos, &in_size, nullptr);
+    if (LZ4F_isError(hint)) {
+      out.resize(out_pos);
+      return fmt::format("lz4: {}", LZ4F_getErrorName(hint));
+    }
+    in_pos += in_size;
+    out_pos += out_size;
+    if (hint == 0 || (in_size == 0 && out_size == 0)) break;
+  }
+  out.resize(out_pos);
+  return {};
+}
+
 // ---- FileReader ----
 
 FileReader::FileReader(int fd) noexcept : fd_(fd) {
@@ -505,14 +527,35 @@ std::optional<BagSource::Step> ChunkedLogSource::next_in_chunk(Raw& raw) {
   if (!in_chunk_) return std::nullopt;
   while (chunk_cur_.left() > 0) {
     const std::size_t rel = chunk_cur_.pos();
-    if (auto st = chunk_entry(chunk_cur_, rel, chunk_record_offset(rel), raw)) return st;
+    if (auto st = chunk_entry(chunk_cur_, rel, chunk_record_offset(rel), raw)) {
+      if (in_cut_chunk_ && *st == Step::Message) ++cut_->messages;
+      return st;
+    }
   }
   in_chunk_ = false;
+  if (in_cut_chunk_) {
+    in_cut_chunk_ = false;
+    return stop_at_cut();
+  }
   return std::nullopt;
 }
 
 BagSource::Step ChunkedLogSource::record_past_chunk(std::uint64_t at, std::size_t rel) {
+  if (in_cut_chunk_) {  // the record the end of the file cuts
+    in_chunk_ = in_cut_chunk_ = false;
+    return stop_at_cut();
+  }
   return stop(at, fmt::format("chunk at byte {}: record at offset {} of its data runs past the chunk", chunk_at_, rel));
+}
+
+std::string ChunkedLogSource::cut_report(const CutChunk& cut) {
+  std::string s = fmt::format("the file ends at byte {}, {} bytes into this {}chunk of {} (truncated)", cut.file_end,
+                              cut.file_end - cut.at, cut.compression.empty() ? "" : cut.compression + " ",
+                              cut.record_size);
+  if (!cut.opened) return s;  // left out by a time window, or its data could not be read
+  if (!cut.compression.empty()) s += fmt::format(": its data decodes to {} of {} bytes,", cut.decoded, cut.size);
+  else s += ":";
+  return s + fmt::format(" {} complete message{} read from it", cut.messages, cut.messages == 1 ? "" : "s");
 }
 
 bool ChunkedLogSource::pread_all(void* out, std::size_t n, std::uint64_t at) {

@@ -297,6 +297,11 @@ public:
   /// M"), or an empty string.
   [[nodiscard]] std::string decode(const std::uint8_t* src, std::size_t n, std::vector<std::uint8_t>& out,
                                    std::size_t size);
+  /// Decompresses what a frame cut short after `n` bytes holds: its complete blocks, into out
+  /// (at most `size` bytes; resized to what was decoded). Returns what is wrong, or an empty
+  /// string (also when the frame just ends early).
+  [[nodiscard]] std::string decode_prefix(const std::uint8_t* src, std::size_t n, std::vector<std::uint8_t>& out,
+                                          std::size_t size);
 
 private:
   LZ4F_dctx* context_ = nullptr;
@@ -360,10 +365,12 @@ protected:
   [[nodiscard]] std::uint64_t chunk_record_offset(std::size_t rel) const noexcept {
     return chunk_exact_ ? chunk_data_at_ + rel : chunk_at_;
   }
-  /// Stops at the record `rel` bytes into the chunk's data, whose length runs past the chunk.
+  /// Stops at the record `rel` bytes into the chunk's data, whose length runs past the chunk
+  /// (in a chunk cut short, where its complete records end: the stop of cut_report()).
   Step record_past_chunk(std::uint64_t at, std::size_t rel);
   /// The next message (or error) of the chunk being read, its records read in turn by
-  /// chunk_entry(); nullopt when no chunk is being read, or the chunk has just ended.
+  /// chunk_entry(); nullopt when no chunk is being read, or the chunk has just ended. After
+  /// the last complete record of a chunk cut short (cut_), the stop that says so.
   std::optional<Step> next_in_chunk(Raw& raw);
   /// Reads the record at `c` (`rel` bytes into the chunk's data, named `at` in errors): a
   /// message or an error to return, or nullopt to go on with the next record.
@@ -372,9 +379,30 @@ protected:
   /// IoError when reading fails.
   bool pread_all(void* out, std::size_t n, std::uint64_t at);
 
+  /// A chunk that the end of the file cuts short, as `mcap recover` reads one: the complete
+  /// records of the data that is there (decompressed as far as it decodes) are read, then the
+  /// reading stops with cut_report(). Its CRC cannot be checked.
+  struct CutChunk {
+    std::uint64_t at = 0;           ///< the chunk record's offset
+    std::uint64_t file_end = 0;     ///< where the file ends
+    std::uint64_t record_size = 0;  ///< the bytes the chunk record announces, its header included
+    std::string compression = {};   ///< empty when stored uncompressed
+    std::uint64_t decoded = 0;      ///< bytes of records its data gave
+    std::uint64_t size = 0;         ///< bytes of records the chunk says it holds
+    std::uint64_t messages = 0;     ///< complete messages read from it
+    bool opened = false;            ///< its data was read (not when a time window left it out)
+  };
+  /// "the file ends at byte E, K bytes into this chunk of N (truncated): M complete messages
+  /// read from it" (with what its compressed data decoded to).
+  [[nodiscard]] static std::string cut_report(const CutChunk& cut);
+  /// Stops at the chunk cut short (after its complete records).
+  Step stop_at_cut() { return stop(cut_->at, cut_report(*cut_)); }
+
   int fd_;
   FileReader file_;
   std::uint64_t limit_ = 0;  ///< the file's size when it is a regular file
+  std::optional<CutChunk> cut_;  ///< the chunk cut short by the end of the file, once met
+  bool in_cut_chunk_ = false;    ///< the chunk being read (chunk_cur_) is cut_
   bool stopped_ = false;
   bool in_chunk_ = false;
   bool chunk_exact_ = false;

@@ -56,6 +56,9 @@ RMODEL_FORWARD(zstd_library, ZSTD_createDCtx, (void), ())
 RMODEL_FORWARD(zstd_library, ZSTD_freeDCtx, (ZSTD_DCtx * d), (d))
 RMODEL_FORWARD(zstd_library, ZSTD_decompressDCtx, (ZSTD_DCtx * d, void* dst, size_t cap, const void* src, size_t n),
                (d, dst, cap, src, n))
+RMODEL_FORWARD(zstd_library, ZSTD_DCtx_reset, (ZSTD_DCtx * d, ZSTD_ResetDirective reset), (d, reset))
+RMODEL_FORWARD(zstd_library, ZSTD_decompressStream, (ZSTD_DStream * d, ZSTD_outBuffer* out, ZSTD_inBuffer* in),
+               (d, out, in))
 RMODEL_FORWARD(zstd_library, ZSTD_isError, (size_t code), (code))
 RMODEL_FORWARD(zstd_library, ZSTD_getErrorName, (size_t code), (code))
 
@@ -83,6 +86,9 @@ RMODEL_FORWARD(lz4_library, LZ4F_decompress,
 RMODEL_FORWARD(bz2_library, BZ2_bzBuffToBuffDecompress,
                (char* dst, unsigned int* cap, char* src, unsigned int n, int small, int verbosity),
                (dst, cap, src, n, small, verbosity))
+RMODEL_FORWARD(bz2_library, BZ2_bzDecompressInit, (bz_stream * z, int verbosity, int small), (z, verbosity, small))
+RMODEL_FORWARD(bz2_library, BZ2_bzDecompress, (bz_stream * z), (z))
+RMODEL_FORWARD(bz2_library, BZ2_bzDecompressEnd, (bz_stream * z), (z))
 
 // SQLite (ROS 2 .db3 bags)
 RMODEL_FORWARD(sqlite_library, sqlite3_open_v2, (const char* file, sqlite3** db, int flags, const char* vfs),

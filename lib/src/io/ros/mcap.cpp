@@ -77,7 +77,8 @@ private:
       std::uint64_t len = 0;
       hc.get(op);
       hc.get(len);
-      if (limit_ > 0 && len > limit_ - std::min(limit_, at + 9))
+      // A chunk cut short by the end of the file is read as far as it goes (decompress_chunk).
+      if (limit_ > 0 && len > limit_ - std::min(limit_, at + 9) && op != kChunk)
         return stop(at, fmt::format("record (opcode 0x{:02x}) of {} bytes runs past the end of the file "
                                     "({} bytes): truncated",
                                     op, len, limit_));
@@ -95,9 +96,10 @@ private:
       }
       if (len > (std::uint64_t{1} << 32) && op != kChunk) return stop(at, "record too long");
       if (op == kChunk && len > kMaxChunkBytes) return stop(at, fmt::format("chunk of {} bytes is too large", len));
-      if (file_.read(body_, static_cast<std::size_t>(len)) < len)
-        return stop(at, fmt::format("truncated {} record: {} bytes announced, the file ends after {}",
-                                    op == kChunk ? "chunk" : "message", len, file_.offset() - at - 9));
+      const std::uint64_t there = limit_ > 0 ? std::min(len, limit_ - std::min(limit_, at + 9)) : len;
+      if (file_.read(body_, static_cast<std::size_t>(there)) < len && op != kChunk)
+        return stop(at, fmt::format("truncated message record: {} bytes announced, the file ends after {}", len,
+                                    file_.offset() - at - 9));
       ByteCursor c(body_.data(), body_.size());
       switch (op) {
         case kHeader: {
@@ -122,7 +124,9 @@ private:
         }
         case kChunk: {
           ++stats_.chunks_read;
-          const Step st = decompress_chunk(c, at, chunk_, chunk_exact_, chunk_data_at_);
+          const bool cut = body_.size() < len;
+          if (cut) cut_ = CutChunk{at, at + 9 + body_.size(), 9 + len};
+          const Step st = decompress_chunk(c, at, chunk_, chunk_exact_, chunk_data_at_, cut ? &*cut_ : nullptr);
           if (st != Step::End) {  // a damaged chunk ends a reading in file order
             stopped_ = true;
             return st;
@@ -130,6 +134,7 @@ private:
           chunk_at_ = at;
           chunk_cur_ = ByteCursor(chunk_.data(), chunk_.size());
           in_chunk_ = true;
+          in_cut_chunk_ = cut;
           break;
         }
         default: break;
@@ -208,9 +213,11 @@ private:
   }
 
   /// Decompresses the chunk record whose content `c` holds into `out`; `exact` tells whether
-  /// offsets in `out` are file offsets from `data_at` (an uncompressed chunk).
+  /// offsets in `out` are file offsets from `data_at` (an uncompressed chunk). A chunk `cut`
+  /// short by the end of the file (`c` holds what is there) gives what its data decodes to,
+  /// unchecked (its CRC covers bytes that are not there), and says how much in `cut`.
   Step decompress_chunk(ByteCursor& c, std::uint64_t at, std::vector<std::uint8_t>& out, bool& exact,
-                        std::uint64_t& data_at) {
+                        std::uint64_t& data_at, CutChunk* cut = nullptr) {
     std::uint64_t start = 0, end = 0, usize = 0, records_len = 0;
     std::uint32_t crc = 0;
     std::string_view compression;
@@ -220,17 +227,21 @@ private:
     c.get(crc);
     get_string(c, compression);
     c.get(records_len);
-    if (!c.ok() || records_len > c.left()) return fail(at, "chunk: malformed header (records run past the record)");
+    if (!c.ok() && cut != nullptr)
+      return fail(at, fmt::format("the file ends at byte {}, in the header of this chunk (truncated)", cut->file_end));
+    if (!c.ok() || (records_len > c.left() && cut == nullptr))
+      return fail(at, "chunk: malformed header (records run past the record)");
     if (usize > kMaxChunkBytes) return fail(at, fmt::format("chunk: uncompressed size {} too large", usize));
     if (std::find(compressions_.begin(), compressions_.end(), compression) == compressions_.end()) {
       compressions_.emplace_back(compression);
       update_detail();
     }
     const std::uint8_t* src = c.here();
-    const auto n = static_cast<std::size_t>(records_len);
+    const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(records_len, c.left()));
     const auto u = static_cast<std::size_t>(usize);
     data_at = at + 9 + c.pos();
     exact = false;
+    if (cut != nullptr) return decompress_cut(compression, src, n, records_len, u, out, exact, *cut, at);
     if (compression.empty()) {
       if (records_len != usize)
         return fail(at, fmt::format("chunk: uncompressed chunk holds {} bytes, header says {}", records_len, usize));
@@ -253,6 +264,45 @@ private:
       if (got != crc)
         return fail(at, fmt::format("chunk: CRC mismatch (stored {:08x}, computed {:08x})", crc, got));
     }
+    return Step::End;
+  }
+
+  /// The part of decompress_chunk() for a chunk cut short: the records there are (stored), or
+  /// what a streaming decoder gives from the compressed bytes there are (zstd and lz4 decode
+  /// block by block: the blocks that are whole).
+  Step decompress_cut(std::string_view compression, const std::uint8_t* src, std::size_t n, std::uint64_t records_len,
+                      std::size_t u, std::vector<std::uint8_t>& out, bool& exact, CutChunk& cut, std::uint64_t at) {
+    cut.compression = std::string(compression);
+    cut.size = compression.empty() ? records_len : u;
+    if (compression.empty()) {
+      if (records_len != u)
+        return fail(at, fmt::format("chunk: uncompressed chunk holds {} bytes, header says {}", records_len, u));
+      size_buffer(out, n);
+      std::copy(src, src + n, out.begin());
+      exact = true;
+    } else if (compression == "zstd") {
+      if (zstd_ == nullptr) zstd_ = ZSTD_createDCtx();
+      (void)ZSTD_DCtx_reset(zstd_, ZSTD_reset_session_only);
+      size_buffer(out, u);
+      ZSTD_inBuffer in{src, n, 0};
+      ZSTD_outBuffer o{out.data(), u, 0};
+      for (;;) {  // until the input is spent and nothing more comes out
+        const std::size_t before = o.pos, used = in.pos;
+        const std::size_t r = ZSTD_decompressStream(zstd_, &o, &in);
+        if (ZSTD_isError(r)) {
+          out.resize(o.pos);
+          return fail(at, fmt::format("chunk: zstd: {}", ZSTD_getErrorName(r)));
+        }
+        if (r == 0 || o.pos == u || (o.pos == before && in.pos == used)) break;
+      }
+      out.resize(o.pos);
+    } else if (compression == "lz4") {
+      if (std::string e = lz4_.decode_prefix(src, n, out, u); !e.empty()) return fail(at, "chunk: " + e);
+    } else {
+      return fail(at, fmt::format("chunk: unknown compression '{}' (rmodel reads none, zstd, lz4)", compression));
+    }
+    cut.decoded = out.size();
+    cut.opened = true;
     return Step::End;
   }
 
@@ -354,7 +404,11 @@ private:
         scan_error_ = ScanError{at, fmt::format("record (opcode 0x{:02x}) of {} bytes runs past the end of the "
                                                 "file ({} bytes): truncated",
                                                 op, len, limit_)};
-        break;
+        // A chunk cut short with its header whole: a span of what is there, whose complete
+        // messages are read (the end of the file is then reported with their count).
+        if (op != kChunk || len > kMaxChunkBytes || !whole_chunk_header(body)) break;
+        cut_ = CutChunk{at, limit_, 9 + len};
+        len = limit_ - body;
       }
       if (op == kFooter) {
         const std::uint64_t end = body + len;
@@ -388,6 +442,7 @@ private:
         span.end = static_cast<std::int64_t>(end);
         span.timed = timed;
         spans_.push_back(span);
+        if (cut_) break;
       } else if (op == kMessage) {
         std::uint8_t fixed[14] = {};  // channel, sequence, log time
         std::int64_t log_time = run ? run->start : 0;
@@ -438,10 +493,23 @@ private:
       magic_checked_ = false;
       spans_.clear();
       scan_error_.reset();
+      cut_.reset();
       return Step::End;
     }
     std::stable_sort(spans_.begin(), spans_.end(), [](const Span& a, const Span& b) { return a.start < b.start; });
     return Step::End;
+  }
+
+  /// True when the file holds the whole header of the chunk whose content starts at `body`
+  /// (times, sizes, CRC, compression, records length).
+  bool whole_chunk_header(std::uint64_t body) {
+    constexpr std::size_t kFixed = 8 + 8 + 8 + 4 + 4;  // ... the compression's length
+    std::uint8_t fixed[kFixed] = {};
+    if (limit_ - body < kFixed || !pread_all(fixed, kFixed, body)) return false;
+    ByteCursor fc(fixed + kFixed - 4, 4);
+    std::uint32_t compression = 0;
+    fc.get(compression);
+    return limit_ - body - kFixed >= std::uint64_t{compression} + 8;
   }
 
   [[nodiscard]] const Held& front_of(std::uint32_t slot) const {
@@ -487,11 +555,12 @@ private:
     o.messages.clear();
     o.next = 0;
     o.at = span.at;
+    CutChunk* const cut = span.chunk && cut_ && cut_->at == span.at ? &*cut_ : nullptr;
     if (span.chunk) {
       size_buffer(body_, static_cast<std::size_t>(span.size));
       pread_all(body_.data(), body_.size(), span.at + 9);
       ByteCursor c(body_.data(), body_.size());
-      if (const Step st = decompress_chunk(c, span.at, o.data, o.exact, o.data_at); st != Step::End)
+      if (const Step st = decompress_chunk(c, span.at, o.data, o.exact, o.data_at, cut); st != Step::End)
         return skip_span(slot);
     } else {
       size_buffer(o.data, static_cast<std::size_t>(span.size));
@@ -510,6 +579,7 @@ private:
       std::uint64_t len = 0;
       c.get(op);
       c.get(len);
+      if ((!c.ok() || len > c.left()) && cut != nullptr) break;  // where the end of the file cuts it
       if (!c.ok() || len > c.left()) {
         fail(o.exact ? o.data_at + rel : span.at,
              fmt::format("chunk at byte {}: record at offset {} of its data runs past the chunk", span.at, rel));
@@ -535,6 +605,7 @@ private:
     if (!sorted)
       std::stable_sort(o.messages.begin(), o.messages.end(),
                        [](const Held& a, const Held& b) { return a.log_time < b.log_time; });
+    if (cut != nullptr) cut->messages = o.messages.size();
     if (span.skipped) o.messages.clear();
     if (o.messages.empty()) {
       free_slots_.push_back(slot);
@@ -589,7 +660,7 @@ private:
           stopped_ = true;
           return Step::End;
         }
-        return stop(scan_error_->at, scan_error_->why);
+        return stop(scan_error_->at, cut_ ? cut_report(*cut_) : scan_error_->why);
       }
       const std::uint32_t slot = heap_.front();
       const Held held = front_of(slot);

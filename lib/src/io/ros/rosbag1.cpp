@@ -102,7 +102,9 @@ protected:
       Fields f;
       if (!f.parse(ByteCursor(head_.data(), head_.size()))) return stop(at, "malformed record header (no 'op' field)");
       const auto op = static_cast<std::uint8_t>(f.op[0]);
-      if (limit_ > 0 && dlen > limit_ - std::min(limit_, file_.offset()))
+      // A chunk cut short by the end of the file is read as far as it goes (open_chunk).
+      const std::uint64_t there = limit_ > 0 ? limit_ - std::min(limit_, file_.offset()) : dlen;
+      if (dlen > there && op != kChunk)
         return stop(at, fmt::format("record (op 0x{:02x}) data of {} bytes runs past the end of the file ({} bytes): truncated",
                                     op, dlen, limit_));
       if (op == kChunk && skip_chunk(at)) {
@@ -116,8 +118,10 @@ protected:
       }
       if (op == kChunk || op == kMsgData || op == kConn) {
         if (dlen > kMaxChunkBytes) return stop(at, "record too large");
-        if (file_.read(data_, dlen) < dlen)
-          return stop(at, fmt::format("truncated {} record: {} bytes announced", op == kChunk ? "chunk" : "record", dlen));
+        if (file_.read(data_, static_cast<std::size_t>(std::min<std::uint64_t>(dlen, there))) < dlen) {
+          if (op != kChunk) return stop(at, fmt::format("truncated record: {} bytes announced", dlen));
+          cut_ = CutChunk{at, file_.offset(), 8 + std::uint64_t{hlen} + dlen};
+        }
       } else {
         if (file_.skip(dlen) < dlen) return stop(at, "truncated record");
         if (op == kBagHeader) {
@@ -223,6 +227,7 @@ private:
     if (!le(f.size, size)) return stop(at, "chunk without 'size'");
     if (size > kMaxChunkBytes) return stop(at, fmt::format("chunk: uncompressed size {} too large", size));
     chunk_exact_ = false;
+    if (cut_ && cut_->at == at) return open_cut_chunk(f, at, size);
     if (std::find(compressions_.begin(), compressions_.end(), f.compression) == compressions_.end()) {
       compressions_.emplace_back(f.compression);
       std::string d = "chunks:";
@@ -252,6 +257,45 @@ private:
     chunk_data_at_ = file_.offset() - data_.size();
     chunk_cur_ = ByteCursor(chunk_.data(), chunk_.size());
     in_chunk_ = true;
+    return Step::End;
+  }
+
+  /// A chunk cut short by the end of the file (data_ holds what is there): its records as far
+  /// as they are there (stored), or as far as the compressed bytes decode (bz2 and lz4 decode
+  /// block by block: the blocks that are whole).
+  Step open_cut_chunk(const Fields& f, std::uint64_t at, std::uint32_t size) {
+    CutChunk& cut = *cut_;
+    cut.compression = f.compression == "none" ? std::string() : std::string(f.compression);
+    cut.size = size;
+    if (f.compression == "none") {
+      size_buffer(chunk_, data_.size());
+      std::copy(data_.begin(), data_.end(), chunk_.begin());
+      chunk_exact_ = true;
+    } else if (f.compression == "bz2") {
+      size_buffer(chunk_, size);
+      bz_stream z{};
+      if (BZ2_bzDecompressInit(&z, 0, 0) != BZ_OK) return stop(at, "chunk: cannot start bz2");
+      z.next_in = reinterpret_cast<char*>(data_.data());
+      z.avail_in = static_cast<unsigned int>(data_.size());
+      z.next_out = reinterpret_cast<char*>(chunk_.data());
+      z.avail_out = size;
+      int r = BZ_OK;
+      while (r == BZ_OK && z.avail_in > 0 && z.avail_out > 0) r = BZ2_bzDecompress(&z);
+      BZ2_bzDecompressEnd(&z);
+      chunk_.resize(size - z.avail_out);
+      if (r != BZ_OK && r != BZ_STREAM_END) return stop(at, fmt::format("chunk: bz2 error {}", r));
+    } else if (f.compression == "lz4") {
+      if (std::string e = lz4_.decode_prefix(data_.data(), data_.size(), chunk_, size); !e.empty())
+        return stop(at, "chunk: " + e);
+    } else {
+      return stop(at, fmt::format("chunk: unknown compression '{}' (rmodel reads none, bz2, lz4)", f.compression));
+    }
+    cut.decoded = chunk_.size();
+    cut.opened = true;
+    chunk_at_ = at;
+    chunk_data_at_ = file_.offset() - data_.size();
+    chunk_cur_ = ByteCursor(chunk_.data(), chunk_.size());
+    in_chunk_ = in_cut_chunk_ = true;
     return Step::End;
   }
 
