@@ -454,3 +454,43 @@ TEST(IoCutLogs, ARos1BagCutAnywhereGivesEveryMessageWhoseRecordIsWhole) {
   EXPECT_GT(recovered, 60U);
 }
 
+// A .db3 cut short (issue 40, point 10): SQLite refuses a database shorter than its header says
+// ("database disk image is malformed", as its own shell says), which was reported as "not a
+// rosbag2 database (no topics table)". The report now gives SQLite's words and the truncation
+// the file's header shows (page size at byte 16, big endian; page count at byte 28).
+TEST(IoCutLogs, ADb3CutShortSaysItIsTruncated) {
+  RMODEL_REQUIRE_FIXTURES();
+  const CutTempDir tmp;
+  const std::string whole = file_bytes(test::fixture("bags/greeting_db3/greeting_db3_0.db3"));
+  std::uint64_t page = 0, pages = 0;
+  for (std::size_t i = 0; i < 2; ++i) page = page << 8 | static_cast<unsigned char>(whole[16 + i]);
+  for (std::size_t i = 0; i < 4; ++i) pages = pages << 8 | static_cast<unsigned char>(whole[28 + i]);
+  ASSERT_EQ(page * pages, whole.size());
+  for (const std::uint64_t cut : {std::uint64_t{4096}, whole.size() / 2, whole.size() - page}) {
+    SCOPED_TRACE("cut at byte " + std::to_string(cut));
+    const fs::path path = tmp.dir / "cut.db3";
+    write_cut(path, whole.substr(0, cut));
+    const test::ReadResult r = test::read_log(path.string());
+    ASSERT_FALSE(r.errors.empty());
+    EXPECT_EQ(r.errors[0].reason, "sqlite3: database disk image is malformed; the file is truncated: its header says " +
+                                      std::to_string(pages) + " pages of " + std::to_string(page) + " bytes (" +
+                                      std::to_string(whole.size()) + " bytes), the file has " + std::to_string(cut));
+    const io::LogInfo info = io::read_log_info(path.string());
+    ASSERT_EQ(info.problems.size(), 1U);
+    EXPECT_NE(info.problems[0].find("the file is truncated"), std::string::npos) << info.problems[0];
+  }
+  // Cut inside SQLite's 100-byte header.
+  write_cut(tmp.dir / "head.db3", whole.substr(0, 60));
+  const test::ReadResult head = test::read_log((tmp.dir / "head.db3").string());
+  ASSERT_FALSE(head.errors.empty());
+  EXPECT_NE(head.errors[0].reason.find("the file is truncated: 60 bytes, less than SQLite's 100-byte header"),
+            std::string::npos)
+      << head.errors[0].reason;
+  // A whole database without rosbag2's tables is still not a rosbag2 database.
+  if (std::system("command -v sqlite3 >/dev/null 2>&1") != 0) GTEST_SKIP() << "no sqlite3 shell to make a database";
+  const fs::path other = tmp.dir / "other.db3";
+  ASSERT_EQ(std::system(("sqlite3 " + other.string() + " 'CREATE TABLE t(x); INSERT INTO t VALUES (1);'").c_str()), 0);
+  const test::ReadResult r = test::read_log(other.string());
+  ASSERT_FALSE(r.errors.empty());
+  EXPECT_EQ(r.errors[0].reason, "not a rosbag2 database (no topics table): no such table: topics");
+}

@@ -95,6 +95,7 @@ RMODEL_FORWARD(sqlite_library, sqlite3_open_v2, (const char* file, sqlite3** db,
                (file, db, flags, vfs))
 RMODEL_FORWARD(sqlite_library, sqlite3_close, (sqlite3 * db), (db))
 RMODEL_FORWARD(sqlite_library, sqlite3_errmsg, (sqlite3 * db), (db))
+RMODEL_FORWARD(sqlite_library, sqlite3_errcode, (sqlite3 * db), (db))
 RMODEL_FORWARD(sqlite_library, sqlite3_prepare_v2,
                (sqlite3 * db, const char* sql, int n, sqlite3_stmt** stmt, const char** tail), (db, sql, n, stmt, tail))
 RMODEL_FORWARD(sqlite_library, sqlite3_step, (sqlite3_stmt * s), (s))

@@ -23,7 +23,7 @@ namespace {
 class SqliteSource final : public BagSource {
 public:
   SqliteSource(const std::string& path, std::string name, BagOptions options)
-      : BagSource(std::move(name), std::move(options)) {
+      : BagSource(std::move(name), std::move(options)), path_(path) {
     // Read-only, and without creating journal files next to a bag that may sit on a read-only disk.
     const std::string uri = "file:" + path + "?mode=ro&immutable=1";
     if (sqlite3_open_v2(uri.c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) != SQLITE_OK) {
@@ -55,7 +55,7 @@ protected:
       return Step::End;
     }
     ++number_;
-    if (rc != SQLITE_ROW) return stop(fmt::format("sqlite3: {}", sqlite3_errmsg(db_)));
+    if (rc != SQLITE_ROW) return stop(sqlite_error());
     const std::int64_t topic_id = sqlite3_column_int64(stmt_, 0);
     raw.log_time_ns = sqlite3_column_int64(stmt_, 1);
     const void* blob = sqlite3_column_blob(stmt_, 2);
@@ -80,22 +80,68 @@ private:
   Step start() {
     sqlite3_stmt* t = nullptr;
     if (sqlite3_prepare_v2(db_, "SELECT id, name, type FROM topics ORDER BY id", -1, &t, nullptr) != SQLITE_OK)
-      return stop(fmt::format("not a rosbag2 database (no topics table): {}", sqlite3_errmsg(db_)));
+      return stop(damaged() ? sqlite_error()
+                            : fmt::format("not a rosbag2 database (no topics table): {}", sqlite3_errmsg(db_)));
     int rc = 0;
     while ((rc = sqlite3_step(t)) == SQLITE_ROW) {
       const auto* name = reinterpret_cast<const char*>(sqlite3_column_text(t, 1));
       const auto* type = reinterpret_cast<const char*>(sqlite3_column_text(t, 2));
       ids_.emplace_back(sqlite3_column_int64(t, 0), add_topic(name ? name : "", type ? type : "", {}, false));
     }
+    if (rc != SQLITE_DONE) {
+      const std::string why = sqlite_error();
+      sqlite3_finalize(t);
+      return stop(why);
+    }
     sqlite3_finalize(t);
-    if (rc != SQLITE_DONE) return stop(fmt::format("sqlite3: {}", sqlite3_errmsg(db_)));
     if (sqlite3_prepare_v2(db_, "SELECT topic_id, timestamp, data FROM messages ORDER BY timestamp, id", -1, &stmt_,
                            nullptr) != SQLITE_OK)
-      return stop(fmt::format("not a rosbag2 database (no messages table): {}", sqlite3_errmsg(db_)));
+      return stop(damaged() ? sqlite_error()
+                            : fmt::format("not a rosbag2 database (no messages table): {}", sqlite3_errmsg(db_)));
     set_profile("sqlite3");
     return Step::Message;
   }
 
+  /// True when SQLite found the database damaged, or the file is shorter than its header says.
+  bool damaged() {
+    const int code = sqlite3_errcode(db_);
+    return code == SQLITE_CORRUPT || code == SQLITE_NOTADB || truncation().has_value();
+  }
+
+  /// SQLite's words for what went wrong ("sqlite3: database disk image is malformed"), and when
+  /// the file is shorter than its header says, by how much: a recording cut short.
+  std::string sqlite_error() {
+    std::string why = fmt::format("sqlite3: {}", sqlite3_errmsg(db_));
+    if (const auto cut = truncation()) why += "; " + *cut;
+    return why;
+  }
+
+  /// "the file is truncated: ..." when the database header (its first 100 bytes: page size at
+  /// byte 16, big endian, 1 meaning 65536; the page count at byte 28, valid when the version
+  /// at byte 92 equals the change counter at byte 24) says more bytes than the file holds.
+  std::optional<std::string> truncation() const {
+    std::ifstream in(path_, std::ios::binary);
+    unsigned char h[100] = {};
+    if (!in) return std::nullopt;
+    if (!in.read(reinterpret_cast<char*>(h), sizeof h))
+      return fmt::format("the file is truncated: {} bytes, less than SQLite's 100-byte header", in.gcount());
+    const auto be = [&](std::size_t at, std::size_t n) {
+      std::uint64_t v = 0;
+      for (std::size_t i = 0; i < n; ++i) v = (v << 8) | h[at + i];
+      return v;
+    };
+    std::uint64_t page = be(16, 2);
+    if (page == 1) page = 65536;
+    const std::uint64_t pages = be(28, 4);
+    if (pages == 0 || be(92, 4) != be(24, 4)) return std::nullopt;
+    std::error_code ec;
+    const std::uint64_t size = std::filesystem::file_size(path_, ec);
+    if (ec || size >= page * pages) return std::nullopt;
+    return fmt::format("the file is truncated: its header says {} pages of {} bytes ({} bytes), the file has {}",
+                       pages, page, page * pages, size);
+  }
+
+  std::string path_;
   sqlite3* db_ = nullptr;
   sqlite3_stmt* stmt_ = nullptr;
   bool stopped_ = false;
