@@ -5,6 +5,7 @@
 // that need a model say where it came from (not with -q); --model-from-log asks for it and is
 // an error naming the log when there is none; log-info says whether a log carries one.
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -338,4 +339,163 @@ TEST(CliModelFromLog, TfNeedsMcapOutputAndAModel) {
       run_rmodel({"filter", "exponential", "-p", "tau=0.05", walk, "--tf", "-o", (tmp.dir / "f.mcap").string()});
   EXPECT_EQ(none.exit_code, 2);
   EXPECT_NE(none.err.find("no model given"), std::string::npos) << none.err;
+}
+
+// ---- the semantics beside the URDF (issue 40, point 4) ----
+
+namespace {
+
+/// A model with semantics written into an MCAP with --tf, and what the log then carries.
+struct SemanticsCase {
+  std::string name;
+  std::vector<std::string> model;  ///< the model options of the run that writes the log
+  std::string input;               ///< the log it aggregates
+  std::string semantics;           ///< the semantics file given
+  std::string topic;               ///< where the log carries them
+  bool srdf = false;               ///< an SRDF (published whole), else rmodel's JSON
+};
+
+std::vector<SemanticsCase> semantics_cases() {
+  const std::string walk = (rmodel::test::source_dir() / "share/rmodel/examples/walk.jsonl").string();
+  std::vector<SemanticsCase> cases = {
+      {"sample (JSON semantics)", {"--sample"}, walk, rmodel::test::sample("pony.json").string(), "/rmodel/semantics"},
+      {"sample with its .cpf",
+       {"-u", sample_urdf_path(), "-s", rmodel::test::sample("pony.cpf").string()},
+       walk,
+       rmodel::test::sample("pony.cpf").string(),
+       "/rmodel/semantics"},
+  };
+  if (rmodel::test::have_fixtures()) {
+    const std::string srdf = rmodel::test::fixture("sweetie_bot_proto2/sweetie_bot_proto2.srdf").string();
+    cases.push_back({"Sweetie Bot with its SRDF",
+                     {"-u", rmodel::test::fixture("sweetie_bot_proto2/sweetie_bot_proto2.urdf").string(), "-s", srdf},
+                     rmodel::test::fixture("bags/hoof_wave.mcap").string(),
+                     srdf,
+                     "/robot_description_semantic",
+                     true});
+  }
+  return cases;
+}
+
+}  // namespace
+
+TEST(CliModelFromLog, ATfLogCarriesTheSemanticsAndReplaysInTheirPoseOrder) {
+  const RecordedLogs tmp;
+  for (const SemanticsCase& c : semantics_cases()) {
+    SCOPED_TRACE(c.name);
+    const fs::path mcap = tmp.dir / "with_semantics.mcap";
+    const auto write = run_rmodel(
+        with({"aggregate", c.input, "--tf", "--mcap-compression", "none", "-q", "-o", mcap.string()}, c.model));
+    ASSERT_EQ(write.exit_code, 0) << write.err;
+    // A valid MCAP file by the specification's checker (every record, index and CRC).
+    if (std::system("python3 --version >/dev/null 2>&1") == 0) {
+      EXPECT_EQ(std::system(("python3 " RMODEL_SOURCE_DIR "/tests/mcap/check_mcap.py " + mcap.string() + " >/dev/null")
+                                .c_str()),
+                0);
+    }
+    // Replayed without a model, every command gives what it gives with the model given: the
+    // full pose in the semantics' order, not the URDF's.
+    for (const auto& args : log_commands(mcap.string())) {
+      SCOPED_TRACE(args.front() + " " + args.back());
+      const auto given = run_rmodel(with(args, c.model));
+      ASSERT_LT(given.exit_code, 2) << given.err;
+      const auto recorded = run_rmodel(args);
+      EXPECT_EQ(recorded.exit_code, given.exit_code) << recorded.err;
+      ASSERT_FALSE(given.out.empty());
+      EXPECT_EQ(recorded.out, given.out);
+      EXPECT_NE(recorded.err.find("recorded on /robot_description (robot '"), std::string::npos) << recorded.err;
+      EXPECT_NE(recorded.err.find("), with the semantics on " + c.topic + "\n"), std::string::npos) << recorded.err;
+      const auto asked = run_rmodel(with(args, {"--model-from-log"}));
+      EXPECT_EQ(asked.out, given.out);
+    }
+    // Semantics given with the log's URDF replace the log's; the URDF alone gives another pose
+    // (the sample's semantics add its support chains to the CSV).
+    if (c.name.rfind("sample", 0) == 0) {
+      const auto given_semantics =
+          run_rmodel({"aggregate", mcap.string(), "-s", rmodel::test::sample("pony.json").string(), "-q", "-f", "csv"});
+      ASSERT_EQ(given_semantics.exit_code, 0) << given_semantics.err;
+      EXPECT_EQ(given_semantics.out, run_rmodel(with({"aggregate", mcap.string(), "-q", "-f", "csv"}, c.model)).out);
+      const auto urdf_only = run_rmodel({"aggregate", mcap.string(), "-u", sample_urdf_path(), "-q", "-f", "csv"});
+      EXPECT_NE(urdf_only.out, given_semantics.out);
+    }
+
+    // log-info names both, in text and JSON; the JSON semantics read back as the file given.
+    const auto js = run_rmodel({"log-info", mcap.string(), "-f", "json"});
+    ASSERT_EQ(js.exit_code, 0) << js.err;
+    const json doc = json::parse(js.out);
+    EXPECT_EQ(doc["robot_description"]["topic"], "/robot_description");
+    const json& s = doc["semantics"];
+    ASSERT_TRUE(s.is_object()) << js.out;
+    EXPECT_EQ(s["topic"], c.topic);
+    EXPECT_EQ(s["type"], "std_msgs/msg/String");
+    EXPECT_EQ(s["format"], c.srdf ? "srdf" : "json");
+    EXPECT_EQ(s["message"], doc["robot_description"]["message"].get<std::uint64_t>() + 1);
+    if (c.srdf) {
+      EXPECT_EQ(s["bytes"], rmodel::test::read_file(c.semantics).size());
+    }
+    const auto text = run_rmodel({"log-info", mcap.string()});
+    ASSERT_EQ(text.exit_code, 0) << text.err;
+    EXPECT_NE(text.out.find("Semantics:    " + c.topic + " (std_msgs/msg/String, " + (c.srdf ? "SRDF" : "rmodel JSON") +
+                            ", " + std::to_string(s["bytes"].get<std::size_t>()) + " bytes, message " +
+                            std::to_string(s["message"].get<std::uint64_t>()) + ")\n"),
+              std::string::npos)
+        << text.out;
+    // The topic is listed with the others, one message.
+    EXPECT_NE(text.out.find(c.topic), text.out.rfind(c.topic)) << text.out;
+  }
+}
+
+TEST(CliModelFromLog, ALogWithoutSemanticsSaysSoNowhere) {
+  // The URDF alone: no semantics line, JSON null, the stderr line as before.
+  const RecordedLogs tmp;
+  const fs::path bag = write_bag(tmp.dir, rmodel::test::read_file(sample_urdf_path()), true);
+  const auto text = run_rmodel({"log-info", bag.string()});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_EQ(text.out.find("Semantics:"), std::string::npos) << text.out;
+  EXPECT_TRUE(json::parse(run_rmodel({"log-info", bag.string(), "-f", "json"}).out)["semantics"].is_null());
+  const auto r = run_rmodel({"aggregate", bag.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("recorded on /robot_description (robot 'pony')\n"), std::string::npos) << r.err;
+}
+
+TEST(CliModelFromLog, ARecordingWithMoveItsSrdfReplaysInTheSrdfsPoseOrder) {
+  // A rosbag2 .db3 as a ROS 2 system records it: robot_state_publisher's URDF, then move_group's
+  // SRDF on /robot_description_semantic a little later (after a joint state). The log is read
+  // past the URDF to it, since the topics table declares it.
+  const RecordedLogs tmp;
+  const fs::path examples = rmodel::test::source_dir() / "share/rmodel/examples";
+  const std::string urdf = rmodel::test::read_file(examples / "robot.urdf");
+  const std::string srdf = rmodel::test::read_file(examples / "robot.srdf");
+  const std::vector<std::string> names = {"knee", "arm_pan", "finger_slide", "hip", "elbow", "wrist", "arm_lift"};
+  std::vector<rmodel::test::Db3Message> messages = {{2, 1'000'000'000, cdr_string(urdf)}};
+  for (std::uint32_t k = 0; k < 4; ++k) {
+    messages.push_back({1, 1'100'000'000 + std::int64_t{k} * 10'000'000,
+                        cdr_joint_state(1, 100'000'000 + k * 10'000'000, names,
+                                        {0.1 * k, 0.2, -0.3, 0.4, -0.5 * k, 0.6, 0.05})});
+    if (k == 0) messages.push_back({3, 1'105'000'000, cdr_string(srdf)});
+  }
+  const fs::path db3 = tmp.dir / "moveit.db3";
+  rmodel::test::write_db3(db3, {{1, "/joint_states", "sensor_msgs/msg/JointState"},
+                                {2, "/robot_description", "std_msgs/msg/String"},
+                                {3, "/robot_description_semantic", "std_msgs/msg/String"}},
+                          messages);
+  const std::vector<std::string> model = {"-u", (examples / "robot.urdf").string(), "-s", (examples / "robot.srdf").string()};
+  for (const auto& args : log_commands(db3.string())) {
+    SCOPED_TRACE(args.front() + " " + args.back());
+    const auto given = run_rmodel(with(args, model));
+    ASSERT_LT(given.exit_code, 2) << given.err;
+    const auto recorded = run_rmodel(args);
+    EXPECT_EQ(recorded.exit_code, given.exit_code) << recorded.err;
+    EXPECT_EQ(recorded.out, given.out);
+    EXPECT_NE(recorded.err.find("), with the semantics on /robot_description_semantic\n"), std::string::npos)
+        << recorded.err;
+  }
+  // The URDF's own order is another one: the SRDF's is what the replay followed.
+  EXPECT_NE(run_rmodel({"aggregate", db3.string(), "-u", (examples / "robot.urdf").string(), "-f", "csv"}).out,
+            run_rmodel({"aggregate", db3.string(), "-f", "csv"}).out);
+  const auto info = run_rmodel({"log-info", db3.string()});
+  EXPECT_NE(info.out.find("Semantics:    /robot_description_semantic (std_msgs/msg/String, SRDF, " +
+                          std::to_string(srdf.size()) + " bytes, message 3)\n"),
+            std::string::npos)
+      << info.out;
 }

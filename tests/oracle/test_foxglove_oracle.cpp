@@ -5,11 +5,14 @@
 // the packages are absent. Every transform on /tf and /tf_static is compared with `rmodel fk`
 // at the same pose (fk --log over the joint states of the same file: T = F_parent⁻¹ · F_child
 // of fk's link frames) to 1e-12; the frames are the URDF joints' parent and child links, the
-// stamps the joint states', /tf_static the fixed joints once, /robot_description the URDF.
+// stamps the joint states', /tf_static the fixed joints once, /robot_description the URDF, and
+// the semantics after it (an SRDF on /robot_description_semantic, rmodel JSON on
+// /rmodel/semantics).
 // Robots: the Sweetie Bot with a real recording (aggregate: full poses), and the sample
 // robot with its example log through a filter (partial messages: the held pose).
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -20,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rmodel/model.hpp"
+#include "rmodel/semantics.hpp"
 #include "test_support.hpp"
 
 namespace rmodel {
@@ -104,9 +108,15 @@ std::map<std::string, std::pair<std::string, bool>> urdf_joints(const Model& mod
   return out;
 }
 
+/// The semantics a --tf file should carry: the topic, and a check of the text found there.
+struct ExpectedSemantics {
+  std::string topic;  ///< empty: none
+  std::function<void(const std::string&)> check = {};
+};
+
 /// Writes `args` (an rmodel command writing `out` with --tf) and checks what Foxglove decodes.
 void check_replay(const std::vector<std::string>& args, const std::vector<std::string>& model_args,
-                  const fs::path& out, const fs::path& urdf) {
+                  const fs::path& out, const fs::path& urdf, const ExpectedSemantics& semantics = {}) {
   const auto run = test::run_rmodel(args);
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::vector<json> decoded = foxglove_decode(out);
@@ -151,6 +161,13 @@ void check_replay(const std::vector<std::string>& args, const std::vector<std::s
       EXPECT_EQ(pose, 1U) << "the model comes with the first joint state";
       continue;
     }
+    if (topic == "/robot_description_semantic" || topic == "/rmodel/semantics") {
+      EXPECT_EQ(topic, semantics.topic);
+      EXPECT_EQ(d["schema"], "std_msgs/msg/String");
+      EXPECT_EQ(seen["/robot_description"], 1U) << "the semantics come after the URDF";
+      if (semantics.check) semantics.check(m["data"].get<std::string>());
+      continue;
+    }
     ASSERT_TRUE(topic == "/tf" || topic == "/tf_static") << topic;
     EXPECT_EQ(d["schema"], "tf2_msgs/msg/TFMessage");
     ASSERT_GE(pose, 1U) << "transforms before any joint state";
@@ -176,6 +193,9 @@ void check_replay(const std::vector<std::string>& args, const std::vector<std::s
   EXPECT_EQ(seen["/tf"], pose) << "one /tf per joint state";
   EXPECT_EQ(seen["/tf_static"], fixed > 0 ? 1U : 0U);
   EXPECT_EQ(seen["/robot_description"], 1U);
+  if (!semantics.topic.empty()) {
+    EXPECT_EQ(seen[semantics.topic], 1U) << semantics.topic;
+  }
   EXPECT_GE(pose, 5U);
   std::printf("%zu joint states, %zu movable and %zu fixed joints: largest difference from fk %.3g\n", pose,
               movable, fixed, worst);
@@ -203,9 +223,28 @@ TEST(FoxgloveDecode, SampleRobotFilteredLogWithTf) {
   REQUIRE_FOXGLOVE();
   const TempDir tmp;
   const fs::path out = tmp.dir / "pony_tf.mcap";
+  // The sample's semantics (rmodel JSON) on /rmodel/semantics, read back to the same content.
+  const Semantics given = load_semantics(test::sample("pony.json").string());
   check_replay({"filter", "exponential", "-p", "tau=0.05", (test::source_dir() / "share/rmodel/examples/swing.jsonl").string(),
                 "--sample", "--tf", "--mcap-compression", "none", "-o", out.string()},
-               {"--sample"}, out, test::sample("pony.urdf"));
+               {"--sample"}, out, test::sample("pony.urdf"),
+               {"/rmodel/semantics", [&](const std::string& text) {
+                  EXPECT_TRUE(parse_semantics_json(text, "decoded").same_content(given));
+                }});
+}
+
+TEST(FoxgloveDecode, SweetieBotWithItsSrdfCarriesTheSrdfAsMoveItPublishesIt) {
+  REQUIRE_FOXGLOVE();
+  RMODEL_REQUIRE_FIXTURES();
+  const TempDir tmp;
+  const fs::path urdf = test::fixture("sweetie_bot_proto2/sweetie_bot_proto2.urdf");
+  const fs::path srdf = test::fixture("sweetie_bot_proto2/sweetie_bot_proto2.srdf");
+  const fs::path out = tmp.dir / "hoof_wave_srdf.mcap";
+  check_replay({"aggregate", test::fixture("bags/hoof_wave.mcap").string(), "-u", urdf.string(), "-s", srdf.string(),
+                "--tf", "--mcap-compression", "none", "-o", out.string()},
+               {"-u", urdf.string(), "-s", srdf.string()}, out, urdf,
+               {"/robot_description_semantic",
+                [&](const std::string& text) { EXPECT_EQ(text, test::read_file(srdf)); }});
 }
 
 TEST(FoxgloveDecode, AWindowOfPartialMessagesWithTfIsTheWholeReplayCut) {

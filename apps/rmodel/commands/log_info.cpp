@@ -13,6 +13,11 @@
 namespace rmodel::cli {
 namespace {
 
+/// "srdf" or "json": what a semantics topic holds.
+std::string semantics_format(const io::RecordedSemantics& s) {
+  return s.format == io::SemanticsText::srdf ? "srdf" : "json";
+}
+
 std::string seconds(std::int64_t ns) {
   return fmt::format("{}.{:09d}", ns / 1'000'000'000, static_cast<int>(ns % 1'000'000'000));
 }
@@ -21,7 +26,7 @@ class LogInfoCommand : public Command {
 public:
   void setup(CLI::App& app) override {
     app.description(
-        "What a ROS log holds: format, topics with their types, message counts, time span and rate, and whether it carries the robot's model (a URDF on /robot_description). Reads "
+        "What a ROS log holds: format, topics with their types, message counts, time span and rate, and whether it carries the robot's model (a URDF on /robot_description, and its semantics on /robot_description_semantic or /rmodel/semantics). Reads "
         "MCAP files, ROS 2 .db3 files and rosbag2 directories, and ROS 1 bags, without decoding the messages");
     app.add_option("log", log_, "ROS log (.mcap, .db3, .bag, or a rosbag2 directory)")->required()->type_name("LOG");
     out_.add_to(app, {OutputFormat::text, OutputFormat::json, OutputFormat::csv}, OutputFormat::text);
@@ -56,6 +61,10 @@ public:
           model ? Json{{"topic", model->topic}, {"type", model->type}, {"bytes", model->urdf.size()},
                        {"message", model->message}, {"log_time_ns", model->log_time_ns}}
                 : Json(nullptr);
+      const io::RecordedSemantics* s = model && model->semantics ? &*model->semantics : nullptr;
+      doc["semantics"] = s ? Json{{"topic", s->topic}, {"type", s->type}, {"format", semantics_format(*s)},
+                                  {"bytes", s->text.size()}, {"message", s->message}, {"log_time_ns", s->log_time_ns}}
+                           : Json(nullptr);
       doc["problems"] = info.problems;
       out_.write(json_text(doc));
     } else if (out_.is(OutputFormat::csv)) {
@@ -78,6 +87,12 @@ public:
       out += model ? fmt::format("Model:        {} ({}, {} bytes, message {})\n", model->topic, model->type,
                                  model->urdf.size(), model->message)
                    : std::string("Model:        none\n");
+      // The semantics the model is replayed with (its full pose's order), when it has some.
+      if (model && model->semantics) {
+        const io::RecordedSemantics& s = *model->semantics;
+        out += fmt::format("Semantics:    {} ({}, {}, {} bytes, message {})\n", s.topic, s.type,
+                           semantics_format(s) == "srdf" ? "SRDF" : "rmodel JSON", s.text.size(), s.message);
+      }
       out += fmt::format("Topics:       {}\n", info.topics.size());
       std::size_t w = 0, tw = 0;
       for (const auto& t : info.topics) {

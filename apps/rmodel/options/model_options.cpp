@@ -47,8 +47,9 @@ void ModelOptions::add_to(CLI::App& app) {
 
 void ModelOptions::add_from_log_to(CLI::App& app) {
   auto* option = app.add_flag("--model-from-log", from_log,
-                              "Use the URDF the log recorded on /robot_description (std_msgs String), as when no "
-                              "model is given; an error when the log has none")
+                              "Use the URDF the log recorded on /robot_description (std_msgs String), with the "
+                              "semantics it recorded unless -s is given, as when no model is given; an error when "
+                              "the log has none")
                      ->group("Model");
   for (const char* name : {"--urdf", "--model", "--sample"})
     if (auto* other = app.get_option_no_throw(name)) option->excludes(other);
@@ -144,20 +145,27 @@ std::optional<Model> ModelOptions::load_for_logs(std::span<const std::string> lo
                                       looked.empty() ? std::string()
                                                      : fmt::format(" (no /robot_description in {})", where)));
   }
+  // The semantics given, else those the log carries beside its URDF (the full pose's order).
   std::optional<Semantics> semantics;
+  std::string with;
   if (!named.semantics.empty()) {
     XacroOptions xacro;
     xacro.args = named.xacro_args;
     xacro.package_paths = named.package_paths;
     semantics = load_semantics(named.semantics, named.semantics_format, xacro);
+  } else if (recorded->semantics) {
+    const io::RecordedSemantics& s = *recorded->semantics;
+    semantics = parse_semantics(s.text, log + ":" + s.topic,
+                                s.format == io::SemanticsText::srdf ? SemanticsFormat::srdf : SemanticsFormat::json);
+    with = fmt::format(", with the semantics on {}", s.topic);
   }
   std::optional<JointLimitsFile> limits;
   if (!named.limits.empty()) limits = load_joint_limits(named.limits);
   Model model = Model::from_urdf_string(std::move(recorded->urdf), log + ":" + recorded->topic, std::move(semantics),
                                         std::move(limits));
   if (!quiet)
-    terminal::diagnostic(fmt::format("rmodel {}: the model is the URDF {} recorded on {} (robot '{}')", command, log,
-                                     recorded->topic, model.robot_name()));
+    terminal::diagnostic(fmt::format("rmodel {}: the model is the URDF {} recorded on {} (robot '{}'){}", command, log,
+                                     recorded->topic, model.robot_name(), with));
   warn_mistakes(model);
   return model;
 }

@@ -53,9 +53,9 @@ struct ModelOptions {
   /// The model of a command that reads `logs` ("-": stdin, which is not looked in): with
   /// --model-from-log, or when no URDF is named (options or environment) and `use` is
   /// needed, the URDF the first log that carries one recorded on /robot_description
-  /// (io::robot_description), with the semantics and limits given, said on stderr ("rmodel
-  /// COMMAND: ...") unless `quiet`; else the model named, if any. nullopt only when `use` is
-  /// asked and neither is there.
+  /// (io::robot_description), with the semantics given or else those the log recorded beside
+  /// it, and the limits given, said on stderr ("rmodel COMMAND: ...") unless `quiet`; else
+  /// the model named, if any. nullopt only when `use` is asked and neither is there.
   /// @throws InvalidArgument when a model is needed and none is found (naming the logs).
   [[nodiscard]] std::optional<Model> load_for_logs(std::span<const std::string> logs, std::string_view command,
                                                    bool quiet, LogModel use = LogModel::needed) const;

@@ -96,8 +96,9 @@ void StreamOptions::add_output_to(CLI::App& app, std::vector<OutputFormat> allow
   tf_option_ = app.add_flag("--tf", tf,
                             "MCAP output: also the robot's frames as robot_state_publisher publishes them, for "
                             "Foxglove's 3D panel: every movable joint's transform on /tf at each joint state, the "
-                            "fixed joints' on /tf_static and the URDF on /robot_description (needs a model: given, "
-                            "or the log's)")
+                            "fixed joints' on /tf_static, the URDF on /robot_description and the semantics (an SRDF "
+                            "on /robot_description_semantic, else rmodel's JSON on /rmodel/semantics) (needs a "
+                            "model: given, or the log's)")
                    ->group("Streams");
 }
 

@@ -105,7 +105,11 @@ struct RMODEL_API Semantics {
   /// Things the reader accepted but could not fully express (ignored properties, SRDF
   /// constructs without an rmodel equivalent); never errors.
   std::vector<Diagnostic> warnings;
-  /// Equality of content; `source` and line numbers are not compared.
+  /// The SRDF text these semantics were read from (parse_srdf; a `.srdf.xacro` expanded),
+  /// unchanged, so that it can be published whole as MoveIt publishes it (`--tf` writes it on
+  /// `/robot_description_semantic`); empty when they come from another format.
+  std::string srdf = {};
+  /// Equality of content; `source`, line numbers and `srdf` are not compared.
   [[nodiscard]] bool same_content(const Semantics& other) const;
 };
 

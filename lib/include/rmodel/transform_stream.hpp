@@ -9,9 +9,11 @@
 ///   parent link → child link (kinematics::joint_transform: the joint's origin composed with
 ///   its motion; rotation as a unit quaternion), each stamped with the joint state's stamp,
 ///   `header.frame_id` the parent link, `child_frame_id` the child link.
-/// - **Once, before the first /tf:** the URDF on `/robot_description` and every fixed joint's
-///   transform on `/tf_static`, at the first joint state's stamp (so that a player's time
-///   line starts where the motion does).
+/// - **Once, before the first /tf:** the URDF on `/robot_description`, the model's semantics
+///   when it has some (an SRDF as it was read, on `/robot_description_semantic`; else
+///   rmodel's JSON semantics, to_semantics_json(), on `/rmodel/semantics`: see
+///   io::SemanticsText) and every fixed joint's transform on `/tf_static`, at the first joint
+///   state's stamp (so that a player's time line starts where the motion does).
 /// - **The pose:** held, starting at 0 for every joint (mimic joints where their masters at
 ///   0 put them), as `rmodel fk --log` starts without --pose; each
 ///   joint state's positions update the joints it names (names the model lacks are ignored,

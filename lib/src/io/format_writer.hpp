@@ -54,6 +54,11 @@ public:
                                               fmt::memory_buffer& /*out*/) {
     return WriteStatus::Skipped;
   }
+  /// A robot's semantics (MCAP); other formats skip them.
+  virtual WriteStatus write_semantics(std::string_view /*text*/, SemanticsText /*kind*/, Time /*stamp*/,
+                                      fmt::memory_buffer& /*out*/) {
+    return WriteStatus::Skipped;
+  }
   /// Ends the output (MCAP: the last chunk, the summary and the footer). Once.
   virtual void end(fmt::memory_buffer& /*out*/) {}
 };

@@ -248,6 +248,12 @@ WriteStatus MessageWriter::write_robot_description(std::string_view urdf, Time s
   });
 }
 
+WriteStatus MessageWriter::write_semantics(std::string_view text, SemanticsText kind, Time stamp) {
+  return impl_->write_beside([&](detail::FormatWriter& writer, fmt::memory_buffer& out) {
+    return writer.write_semantics(text, kind, stamp, out);
+  });
+}
+
 void MessageWriter::flush() { impl_->flush(); }
 void MessageWriter::close() { impl_->close(); }
 Format MessageWriter::format() const noexcept { return impl_->format_; }

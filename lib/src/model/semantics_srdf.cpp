@@ -521,7 +521,9 @@ Semantics parse_srdf(std::string_view text, const std::string& source_name) {
     throw ParseError({source_name, 0},
                      "this SRDF is xacro (it declares and uses the xacro namespace): give it to a model command "
                      "with -s, which expands it, or expand it first with 'rmodel xacro'");
-  return SrdfReader(source_name).read(text);
+  Semantics semantics = SrdfReader(source_name).read(text);
+  semantics.srdf = std::string(text);
+  return semantics;
 }
 
 }  // namespace rmodel

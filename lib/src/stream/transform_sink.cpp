@@ -61,6 +61,14 @@ void TransformSink::publish(const JointState& state, Time stamp) {
   if (!started_) {
     started_ = true;
     (void)writer_->write_robot_description(model_->urdf_text(), stamp);
+    // The semantics fix the full pose's order: a model read back from the file keeps it.
+    if (model_->has_semantics()) {
+      const Semantics& semantics = model_->semantics();
+      if (!semantics.srdf.empty())
+        (void)writer_->write_semantics(semantics.srdf, io::SemanticsText::srdf, stamp);
+      else
+        (void)writer_->write_semantics(to_semantics_json(semantics), io::SemanticsText::rmodel_json, stamp);
+    }
     if (!fixed_.empty()) (void)writer_->write_transforms(fixed_, stamp, true);
   }
   hold(state);

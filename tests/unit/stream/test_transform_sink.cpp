@@ -64,6 +64,14 @@ TEST(TransformSink, WritesBesideTheJointStatesWhatTheReadersFind) {
   EXPECT_EQ(found->type, "std_msgs/msg/String");
   EXPECT_EQ(found->message, 2U);
   EXPECT_EQ(found->log_time_ns, states.front().stamp.ns);
+  // Its semantics beside it (the sample's are rmodel JSON): what fixes the full pose's order.
+  ASSERT_TRUE(found->semantics);
+  EXPECT_EQ(found->semantics->format, io::SemanticsText::rmodel_json);
+  EXPECT_EQ(found->semantics->topic, "/rmodel/semantics");
+  EXPECT_EQ(found->semantics->type, "std_msgs/msg/String");
+  EXPECT_EQ(found->semantics->message, 3U);
+  EXPECT_EQ(found->semantics->log_time_ns, states.front().stamp.ns);
+  EXPECT_TRUE(parse_semantics_json(found->semantics->text, "log").same_content(model.semantics()));
   // Every channel counted.
   const io::LogInfo info = io::read_log_info(path.string());
   EXPECT_TRUE(info.problems.empty());
@@ -72,8 +80,35 @@ TEST(TransformSink, WritesBesideTheJointStatesWhatTheReadersFind) {
   const std::map<std::string, std::uint64_t> want = {{"/joint_states sensor_msgs/msg/JointState", states.size()},
                                                      {"/tf tf2_msgs/msg/TFMessage", states.size()},
                                                      {"/tf_static tf2_msgs/msg/TFMessage", 1},
-                                                     {"/robot_description std_msgs/msg/String", 1}};
+                                                     {"/robot_description std_msgs/msg/String", 1},
+                                                     {"/rmodel/semantics std_msgs/msg/String", 1}};
   EXPECT_EQ(counts, want);
+  fs::remove_all(dir);
+}
+
+TEST(TransformSink, AnSrdfModelsSemanticsAreWrittenAsReadOnMoveItsTopic) {
+  const fs::path examples = test::source_dir() / "share/rmodel/examples";
+  const Model model = Model::load({(examples / "robot.urdf").string(), (examples / "robot.srdf").string(), std::nullopt});
+  ASSERT_TRUE(model.has_semantics());
+  const fs::path dir = test::make_temp_dir("rmodel-tf-sink-");
+  const fs::path path = dir / "srdf.mcap";
+  {
+    io::WriterOptions options;
+    options.format = io::Format::Mcap;
+    io::MessageWriter writer = io::MessageWriter::open(path.string(), options);
+    stream::WriterSink sink(writer);
+    stream::TransformSink tf(sink, writer, model);
+    JointState s;
+    s.stamp = Time{5'000'000'000};
+    tf.joint_state(s, std::nullopt);
+    writer.close();
+  }
+  const auto found = io::robot_description(path.string());
+  ASSERT_TRUE(found);
+  ASSERT_TRUE(found->semantics);
+  EXPECT_EQ(found->semantics->format, io::SemanticsText::srdf);
+  EXPECT_EQ(found->semantics->topic, "/robot_description_semantic");
+  EXPECT_EQ(found->semantics->text, test::read_file(examples / "robot.srdf"));  // the file, byte for byte
   fs::remove_all(dir);
 }
 

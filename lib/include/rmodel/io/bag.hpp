@@ -38,6 +38,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rmodel/io/format.hpp"
@@ -84,25 +85,60 @@ struct RMODEL_API LogInfo {
 /// Throws IoError when the path cannot be opened, InvalidArgument when it is not a ROS log.
 [[nodiscard]] RMODEL_API LogInfo read_log_info(const std::string& path);
 
+/// What a log carries of a robot's semantics (rmodel/semantics.hpp: the chains, groups and
+/// joint order of the full pose) beside its URDF, each a `std_msgs/msg/String` on its own
+/// topic (semantics_topic()), offered transient local as the URDF is.
+enum class SemanticsText : std::uint8_t {
+  /// A MoveIt SRDF on `/robot_description_semantic`, as MoveIt's move_group publishes it.
+  srdf,
+  /// rmodel's JSON semantics (share/rmodel/schema/semantics.schema.json) on
+  /// `/rmodel/semantics`: what a `.cpf` or JSON model holds, chains and contacts included,
+  /// which SRDF has no form for; on a topic of its own, so that no SRDF reader meets JSON.
+  rmodel_json,
+};
+
+/// The topic of each kind of semantics text: `/robot_description_semantic`, `/rmodel/semantics`.
+[[nodiscard]] constexpr std::string_view semantics_topic(SemanticsText text) noexcept {
+  return text == SemanticsText::srdf ? std::string_view("/robot_description_semantic")
+                                     : std::string_view("/rmodel/semantics");
+}
+
+/// The semantics a log recorded beside its URDF (RecordedModel::semantics).
+struct RMODEL_API RecordedSemantics {
+  std::string text;             ///< the message's `data`, unchanged
+  SemanticsText format = SemanticsText::srdf;  ///< what the topic holds
+  std::string topic;            ///< semantics_topic(format)
+  std::string type;             ///< as stored: `std_msgs/msg/String` or `std_msgs/String`
+  std::uint64_t message = 0;    ///< its number among the log's messages (1-based, all topics, replay order)
+  std::int64_t log_time_ns = 0; ///< when the recorder received it
+};
+
 /// The robot model a log recorded: what robot_state_publisher publishes on
-/// `/robot_description` (latched in ROS 1, transient local in ROS 2), the URDF text.
+/// `/robot_description` (latched in ROS 1, transient local in ROS 2), the URDF text, and the
+/// semantics beside it, when the log has them.
 struct RMODEL_API RecordedModel {
   std::string urdf;             ///< the message's `data`, unchanged
   std::string topic;            ///< `/robot_description`
   std::string type;             ///< as stored: `std_msgs/msg/String` (ROS 2) or `std_msgs/String` (ROS 1)
   std::uint64_t message = 0;    ///< its number among the log's messages (1-based, all topics, replay order)
   std::int64_t log_time_ns = 0; ///< when the recorder received it
+  /// The first message on `/rmodel/semantics`, else on `/robot_description_semantic` (rmodel's
+  /// own, when a log has both: it holds what SRDF cannot); nullopt when the log has neither.
+  std::optional<RecordedSemantics> semantics = std::nullopt;
 };
 
 /// The robot description a ROS log carries: the first message on the topic
 /// `/robot_description` of type `std_msgs/msg/String` (MCAP, `.db3`, a rosbag2 directory) or
-/// `std_msgs/String` (a ROS 1 bag), in replay order. A recorder receives it first (it is
-/// latched), so the log is read only up to it; a log without one is read to its end.
+/// `std_msgs/String` (a ROS 1 bag), in replay order, with the first message (a String too) on
+/// each semantics topic (semantics_topic()). A recorder receives them first (they are
+/// latched), so the log is read only up to the URDF and to the first message of each
+/// semantics topic the log declares (an MCAP file's channels, a `.db3`'s topics, the
+/// connections a ROS 1 bag has declared so far); a log without a URDF is read to its end.
 /// nullopt when the log has none, when it is damaged before one (the reader reports the
 /// damage when the log is replayed), when `path` is not a ROS log (JSON Lines, CSV and YAML
 /// logs carry no model), and for standard input ("-", which cannot be read twice).
 /// @throws IoError when the path cannot be opened; ParseError (the log and the message
-///         number) when the message is not a string.
+///         number) when a message is not a string.
 [[nodiscard]] RMODEL_API std::optional<RecordedModel> robot_description(const std::string& path);
 
 }  // namespace rmodel::io

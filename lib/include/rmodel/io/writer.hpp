@@ -50,7 +50,9 @@
 ///   states on channels declared when first written: write_transforms() on `/tf` and
 ///   `/tf_static` (`tf2_msgs/msg/TFMessage`), write_robot_description() on
 ///   `/robot_description` (`std_msgs/msg/String`; `/tf_static` and `/robot_description`
-///   offered transient local, as robot_state_publisher latches them). Their log time follows
+///   offered transient local, as robot_state_publisher latches them), write_semantics() on
+///   `/robot_description_semantic` (an SRDF, as MoveIt publishes it) or `/rmodel/semantics`
+///   (rmodel's JSON semantics), transient local too. Their log time follows
 ///   the same rule as the joint states'. The file is complete only after close() (or destruction): the last chunk,
 ///   the summary and the footer are written then.
 /// - **Buffering.** Output collects in a memory buffer that is written out when it exceeds
@@ -77,6 +79,7 @@
 #include <string_view>
 #include <vector>
 
+#include "rmodel/io/bag.hpp"
 #include "rmodel/io/format.hpp"
 #include "rmodel/io/message.hpp"
 
@@ -177,6 +180,10 @@ public:
   /// MCAP: writes `urdf` as a `std_msgs/msg/String` on `/robot_description`, logged at
   /// `stamp`. Other formats: WriteStatus::Skipped.
   WriteStatus write_robot_description(std::string_view urdf, Time stamp);
+  /// MCAP: writes a robot's semantics `text` (an SRDF, or rmodel's JSON semantics) as a
+  /// `std_msgs/msg/String` on semantics_topic(kind) (rmodel/io/bag.hpp), logged at `stamp`.
+  /// Other formats: WriteStatus::Skipped.
+  WriteStatus write_semantics(std::string_view text, SemanticsText kind, Time stamp);
 
   /// Writes out everything buffered (MCAP: the completed chunks). Throws IoError when the
   /// system write fails.

@@ -167,8 +167,9 @@ public:
   [[nodiscard]] bool pending() const noexcept { return !pending_.empty(); }
   /// Scans the whole log without decoding payloads (log-info).
   LogInfo scan();
-  /// Reads the log up to its first robot description (robot_description.cpp); nullopt at
-  /// the end or at damage. Use a fresh source: it consumes what it reads.
+  /// Reads the log up to its first robot description and the first message of each
+  /// semantics topic it declares (robot_description.cpp); nullopt at the end or at damage
+  /// before a robot description. Use a fresh source: it consumes what it reads.
   std::optional<RecordedModel> find_robot_description();
 
   /// The time window of the reading, in log time [lo, hi) (resolved by MessageReader). With
@@ -196,6 +197,9 @@ protected:
   virtual Step read_raw(Raw& raw) = 0;
   /// Format name for log-info.
   [[nodiscard]] virtual std::string format_name() const = 0;
+  /// True when the log declares a topic `name` of type std_msgs String (so far: the topics
+  /// the source knows of; a rosbag2 directory adds the file it is reading).
+  [[nodiscard]] virtual bool declares_string_topic(std::string_view name) const;
   /// Adds a topic; returns its index.
   std::size_t add_topic(std::string name, std::string type, std::string_view definition,
                         bool have_definition);

@@ -119,8 +119,9 @@ constexpr std::string_view kTfMessageSchema =
     "float64 w 1\n";
 constexpr std::string_view kStringSchema = "string data\n";
 
-// What robot_state_publisher offers for /tf_static and /robot_description: transient local,
-// so that a late subscriber (and `ros2 bag play`) still gets the one message.
+// What robot_state_publisher offers for /tf_static and /robot_description (and MoveIt for
+// /robot_description_semantic): transient local, so that a late subscriber (and `ros2 bag
+// play`) still gets the one message.
 constexpr std::string_view kLatchedQosProfiles =
     "- history: unknown\n  depth: 0\n  reliability: reliable\n  durability: transient_local\n  deadline:\n"
     "    sec: 9223372036\n    nsec: 854775807\n  lifespan:\n    sec: 9223372036\n    nsec: 854775807\n"
@@ -134,8 +135,9 @@ constexpr SchemaText kSchemas[3] = {{"sensor_msgs/msg/JointState", kJointStateSc
                                     {"tf2_msgs/msg/TFMessage", kTfMessageSchema},
                                     {"std_msgs/msg/String", kStringSchema}};
 /// Per channel (McapChannel order): its schema (index into kSchemas) and QoS.
-constexpr std::size_t kChannelSchema[kMcapChannels] = {0, 1, 1, 2};
+constexpr std::size_t kChannelSchema[kMcapChannels] = {0, 1, 1, 2, 2, 2};
 constexpr std::string_view kChannelQos[kMcapChannels] = {kQosProfiles, kQosProfiles, kLatchedQosProfiles,
+                                                         kLatchedQosProfiles, kLatchedQosProfiles,
                                                          kLatchedQosProfiles};
 
 constexpr std::uint16_t channel_id(std::size_t channel) noexcept { return static_cast<std::uint16_t>(channel + 1); }
@@ -251,7 +253,7 @@ McapEncoder::McapEncoder(const WriterOptions& options)
   chunk_.reserve(reserve);
   scratch_.reserve(std::size_t{64} << 10);
   chunk_idx_.reserve(std::size_t{64} << 10);
-  // Joint states and /tf come once per pose; /tf_static and /robot_description once.
+  // Joint states and /tf come once per pose; /tf_static, /robot_description and semantics once.
   for (std::size_t ch = 0; ch < kMcapChannels; ++ch) index_[ch].reserve(ch < 2 ? 4096 : 16);
 }
 
@@ -289,7 +291,12 @@ void McapEncoder::schema_record(std::size_t schema) {
 }
 
 void McapEncoder::channel_record(std::size_t channel) {
-  static constexpr std::string_view kTopics[kMcapChannels] = {"", "/tf", "/tf_static", "/robot_description"};
+  static constexpr std::string_view kTopics[kMcapChannels] = {"",
+                                                              "/tf",
+                                                              "/tf_static",
+                                                              "/robot_description",
+                                                              semantics_topic(SemanticsText::srdf),
+                                                              semantics_topic(SemanticsText::rmodel_json)};
   const std::string_view topic = channel == 0 ? std::string_view(topic_) : kTopics[channel];
   const std::string_view qos = kChannelQos[channel];
   record(scratch_, kChannel, 96 + topic.size() + qos.size(), [&](Put& o) {
@@ -404,6 +411,11 @@ bool McapEncoder::add_transforms(std::span<const FrameTransform> transforms, Tim
 
 bool McapEncoder::add_robot_description(std::string_view urdf, Time t, fmt::memory_buffer& out) {
   return add_message(McapChannel::robot_description, t, 8 + urdf.size() + 1, out, [&](Cdr& c) { c.str(urdf); });
+}
+
+bool McapEncoder::add_semantics(std::string_view text, SemanticsText kind, Time t, fmt::memory_buffer& out) {
+  const McapChannel channel = kind == SemanticsText::srdf ? McapChannel::srdf : McapChannel::rmodel_semantics;
+  return add_message(channel, t, 8 + text.size() + 1, out, [&](Cdr& c) { c.str(text); });
 }
 
 std::size_t McapEncoder::compress() {
@@ -638,6 +650,10 @@ public:
   }
   WriteStatus write_robot_description(std::string_view urdf, Time stamp, fmt::memory_buffer& out) override {
     return written(encoder_.add_robot_description(urdf, stamp, out), out);
+  }
+  WriteStatus write_semantics(std::string_view text, SemanticsText kind, Time stamp,
+                              fmt::memory_buffer& out) override {
+    return written(encoder_.add_semantics(text, kind, stamp, out), out);
   }
   void end(fmt::memory_buffer& out) override { encoder_.end(out); }
 

@@ -3,8 +3,9 @@
 // specification (mcap.dev/spec). Output, in file order:
 //   magic | Header (profile "ros2") | Schema | Channel
 //   | { Chunk | MessageIndex per channel in it }*    (the data section; the Schema and
-//                                                     Channel of /tf, /tf_static and
-//                                                     /robot_description between chunks, before
+//                                                     Channel of /tf, /tf_static,
+//                                                     /robot_description and the semantics
+//                                                     topic between chunks, before
 //                                                     the chunk of their first message)
 //   | DataEnd (data_section_crc)
 //   | Schema* | Channel* | Statistics | ChunkIndex*  (the summary section, one group each)
@@ -23,6 +24,7 @@
 
 #include <fmt/format.h>
 
+#include "rmodel/io/bag.hpp"
 #include "rmodel/io/writer.hpp"
 
 struct ZSTD_CCtx_s;
@@ -54,8 +56,8 @@ private:
 };
 
 /// The channels the encoder writes (index into its tables; channel id = index + 1).
-enum class McapChannel : std::uint8_t { joint_states, tf, tf_static, robot_description };
-inline constexpr std::size_t kMcapChannels = 4;
+enum class McapChannel : std::uint8_t { joint_states, tf, tf_static, robot_description, srdf, rmodel_semantics };
+inline constexpr std::size_t kMcapChannels = 6;
 
 class McapEncoder {
 public:
@@ -74,6 +76,8 @@ public:
   bool add_transforms(std::span<const FrameTransform> transforms, Time t, bool fixed, fmt::memory_buffer& out);
   /// Adds a String on /robot_description logged at `t`.
   bool add_robot_description(std::string_view urdf, Time t, fmt::memory_buffer& out);
+  /// Adds a String on the topic of `kind` (io::semantics_topic) logged at `t`.
+  bool add_semantics(std::string_view text, SemanticsText kind, Time t, fmt::memory_buffer& out);
   /// Closes the current chunk (when it holds messages): Chunk and MessageIndex to `out`.
   void close_chunk(fmt::memory_buffer& out);
   /// The last chunk, DataEnd, the summary, the footer and the magic. Once.
@@ -112,7 +116,7 @@ private:
     std::uint64_t time, offset;
   };
   std::vector<Entry> index_[kMcapChannels];  ///< MessageIndex entries of the open chunk, per channel
-  bool index_sorted_[kMcapChannels] = {true, true, true, true};
+  bool index_sorted_[kMcapChannels] = {true, true, true, true, true, true};
   std::size_t chunk_messages_ = 0;            ///< messages in the open chunk
   std::uint64_t chunk_start_ = 0, chunk_end_ = 0;
   bool declared_[kMcapChannels] = {};

@@ -1,5 +1,8 @@
 // The robot description a ROS log recorded (rmodel/io/bag.hpp: robot_description). Kept apart
-// from the replay: it reads raw messages of one topic and decodes a string, nothing more.
+// from the replay: it reads raw messages of three topics (the URDF, the semantics) and decodes
+// strings, nothing more.
+
+#include <algorithm>
 
 #include <fmt/format.h>
 
@@ -55,19 +58,47 @@ bool decode_string(RosWire wire, std::span<const std::uint8_t> data, std::string
 
 std::optional<RecordedModel> BagSource::find_robot_description() {
   const RosWire wire = format_name() == "bag" ? RosWire::Ros1 : RosWire::Cdr;
-  for (;;) {
-    Raw raw;
-    if (read_raw(raw) != Step::Message) return std::nullopt;
-    const std::uint64_t number = number_;  // read_raw counts every message it reads
-    const TopicState& t = topics_[raw.topic];
-    if (t.name != kDescriptionTopic || !is_string_type(t.type)) continue;
-    RecordedModel found{std::string(), t.name, t.type, number, raw.log_time_ns};
+  constexpr SemanticsText kinds[] = {SemanticsText::rmodel_json, SemanticsText::srdf};
+  std::optional<RecordedModel> found;
+  std::optional<RecordedSemantics> semantics[2];  // in the order of `kinds`
+  // Still to be read: a semantics topic the log declares and whose first message is not met.
+  const auto awaited = [&] {
+    for (std::size_t k = 0; k < 2; ++k)
+      if (!semantics[k] && declares_string_topic(semantics_topic(kinds[k]))) return true;
+    return false;
+  };
+  const auto decode = [&](const TopicState& t, const Raw& raw, std::uint64_t number, std::string& out) {
     std::string why;
-    if (!decode_string(wire, raw.data, found.urdf, why))
+    if (!decode_string(wire, raw.data, out, why))
       throw ParseError(SourceLocation{name_, 0},
                        fmt::format("message {} on {} ({}): {}", number, t.name, t.type, why));
-    return found;
+  };
+  while (!found || awaited()) {
+    Raw raw;
+    if (read_raw(raw) != Step::Message) break;
+    const std::uint64_t number = number_;  // read_raw counts every message it reads
+    const TopicState& t = topics_[raw.topic];
+    if (!is_string_type(t.type)) continue;
+    if (t.name == kDescriptionTopic) {
+      if (found) continue;
+      found = RecordedModel{std::string(), t.name, t.type, number, raw.log_time_ns};
+      decode(t, raw, number, found->urdf);
+      continue;
+    }
+    for (std::size_t k = 0; k < 2; ++k) {
+      if (semantics[k] || t.name != semantics_topic(kinds[k])) continue;
+      semantics[k] = RecordedSemantics{std::string(), kinds[k], t.name, t.type, number, raw.log_time_ns};
+      decode(t, raw, number, semantics[k]->text);
+    }
   }
+  if (!found) return std::nullopt;
+  found->semantics = semantics[0] ? std::move(semantics[0]) : std::move(semantics[1]);
+  return found;
+}
+
+bool BagSource::declares_string_topic(std::string_view name) const {
+  return std::any_of(topics_.begin(), topics_.end(),
+                     [&](const TopicState& t) { return t.name == name && is_string_type(t.type); });
 }
 
 }  // namespace detail

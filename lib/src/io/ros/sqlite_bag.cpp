@@ -201,6 +201,10 @@ public:
 protected:
   [[nodiscard]] std::string format_name() const override { return storage() == Format::Mcap ? "mcap" : "db3"; }
 
+  [[nodiscard]] bool declares_string_topic(std::string_view name) const override {
+    return BagSource::declares_string_topic(name) || (sub_ && sub_->declares_string_topic(name));
+  }
+
   Step read_raw(Raw& raw) override {
     for (;;) {
       if (!sub_) {
