@@ -281,6 +281,30 @@ std::string without_chunk_times(std::string b, const LogLayout& layout) {
   return b;
 }
 
+/// `file` (stored chunks) cut at the offsets of cut_offsets() (around the messages of chunk
+/// `chunk`), each cut written to `path` and read: expect_whole_records(), and the report of a
+/// cut among a chunk's records, "the file ends at byte E, K bytes into this chunk of N
+/// (truncated): M complete messages read from it" at the chunk's offset. Returns the number of
+/// cuts that kept messages of their chunk.
+std::size_t expect_stored_cuts(const std::string& file, const LogLayout& layout, std::size_t chunk,
+                               const std::map<std::int64_t, TruthState>& truth, const fs::path& path) {
+  std::size_t kept = 0;
+  for (const std::uint64_t cut : cut_offsets(layout, file.size(), chunk)) {
+    write_cut(path, file.substr(0, cut));
+    const io::ReadError e = expect_whole_records(path, layout, cut, truth);
+    if (::testing::Test::HasFailure()) return kept;
+    if (const ChunkRecord* c = chunk_cut_by(layout, cut)) {
+      const std::size_t n = whole_in_chunk(layout, *c, cut);
+      EXPECT_EQ(e.byte_offset, c->start);
+      EXPECT_EQ(e.reason, "the file ends at byte " + std::to_string(cut) + ", " + std::to_string(cut - c->start) +
+                              " bytes into this chunk of " + std::to_string(c->end - c->start) + " (truncated):" +
+                              recovered_text(n));
+      kept += n > 0 ? 1 : 0;
+    }
+  }
+  return kept;
+}
+
 /// `file` (compressed chunks) cut at a quarter, half and three quarters of each chunk: the
 /// messages read are the whole file's first N, N counting the JointState messages of the
 /// chunks before and those whole in what the tool decodes of the cut bytes; the report says
@@ -385,24 +409,7 @@ TEST(IoCutLogs, AnMcapCutAnywhereGivesEveryMessageWhoseRecordIsWhole) {
   for (const bool timed : {true, false}) {
     SCOPED_TRACE(timed ? "chunks with times" : "chunks without times: file order");
     const std::string file = timed ? whole : without_chunk_times(whole, layout);
-    std::size_t recovered = 0;  // cuts inside a chunk's records that kept some of them
-    for (const std::uint64_t cut : cut_offsets(layout, whole.size(), 2)) {
-      const fs::path path = tmp.dir / "cut.mcap";
-      write_cut(path, file.substr(0, cut));
-      const io::ReadError e = expect_whole_records(path, layout, cut, truth);
-      if (::testing::Test::HasFailure()) return;
-      if (const ChunkRecord* c = chunk_cut_by(layout, cut)) {
-        // "byte C: the file ends at byte E, K bytes into this chunk of N (truncated): M
-        // complete messages read from it".
-        const std::size_t n = whole_in_chunk(layout, *c, cut);
-        EXPECT_EQ(e.byte_offset, c->start);
-        EXPECT_EQ(e.reason, "the file ends at byte " + std::to_string(cut) + ", " + std::to_string(cut - c->start) +
-                                " bytes into this chunk of " + std::to_string(c->end - c->start) + " (truncated):" +
-                                recovered_text(n));
-        recovered += n > 0 ? 1 : 0;
-      }
-    }
-    EXPECT_GT(recovered, 60U);
+    EXPECT_GT(expect_stored_cuts(file, layout, 2, truth, tmp.dir / "cut.mcap"), 60U);
   }
 }
 
@@ -436,22 +443,7 @@ TEST(IoCutLogs, ARos1BagCutAnywhereGivesEveryMessageWhoseRecordIsWhole) {
   const LogLayout layout = bag_layout(whole, tmp.dir);
   ASSERT_EQ(layout.chunks.size(), 5U);
   const auto truth = truth_by_log_time("greeting");
-  std::size_t recovered = 0;
-  for (const std::uint64_t cut : cut_offsets(layout, whole.size(), 3)) {
-    const fs::path path = tmp.dir / "cut.bag";
-    write_cut(path, whole.substr(0, cut));
-    const io::ReadError e = expect_whole_records(path, layout, cut, truth);
-    if (::testing::Test::HasFailure()) return;
-    if (const ChunkRecord* c = chunk_cut_by(layout, cut)) {
-      const std::size_t n = whole_in_chunk(layout, *c, cut);
-      EXPECT_EQ(e.byte_offset, c->start);
-      EXPECT_EQ(e.reason, "the file ends at byte " + std::to_string(cut) + ", " + std::to_string(cut - c->start) +
-                              " bytes into this chunk of " + std::to_string(c->end - c->start) + " (truncated):" +
-                              recovered_text(n));
-      recovered += n > 0 ? 1 : 0;
-    }
-  }
-  EXPECT_GT(recovered, 60U);
+  EXPECT_GT(expect_stored_cuts(whole, layout, 3, truth, tmp.dir / "cut.bag"), 60U);
 }
 
 // A .db3 cut short (issue 40, point 10): SQLite refuses a database shorter than its header says

@@ -65,14 +65,15 @@ Lz4FrameDecoder::~Lz4FrameDecoder() {
   if (context_ != nullptr) LZ4F_freeDecompressionContext(context_);
 }
 
-std::string Lz4FrameDecoder::decode(const std::uint8_t* src, std::size_t n, std::vector<std::uint8_t>& out,
-                                    std::size_t size) {
+std::string Lz4FrameDecoder::run(const std::uint8_t* src, std::size_t n, std::vector<std::uint8_t>& out,
+                                 std::size_t size, std::size_t& out_pos, std::size_t& hint) {
+  out_pos = 0;
+  hint = 1;  // 0 once the frame is complete
   if (context_ == nullptr && LZ4F_isError(LZ4F_createDecompressionContext(&context_, LZ4F_VERSION)))
     return "cannot create an lz4 context";
   LZ4F_resetDecompressionContext(context_);
   size_buffer(out, size);
-  std::size_t in_pos = 0, out_pos = 0;
-  std::size_t hint = 1;  // 0 once the frame is complete
+  std::size_t in_pos = 0;
   while (in_pos < n && hint != 0) {
     std::size_t out_size = size - out_pos, in_size = n - in_pos;
     hint = LZ4F_decompress(context_, out.data() + out_pos, &out_size, src + in_pos, &in_size, nullptr);
@@ -81,30 +82,23 @@ std::string Lz4FrameDecoder::decode(const std::uint8_t* src, std::size_t n, std:
     out_pos += out_size;
     if (in_size == 0 && out_size == 0) break;
   }
+  return {};
+}
+
+std::string Lz4FrameDecoder::decode(const std::uint8_t* src, std::size_t n, std::vector<std::uint8_t>& out,
+                                    std::size_t size) {
+  std::size_t out_pos = 0, hint = 0;
+  if (std::string e = run(src, n, out, size, out_pos, hint); !e.empty()) return e;
   if (out_pos != size || hint != 0) return fmt::format("lz4 gave {} bytes, header says {}", out_pos, size);
   return {};
 }
 
 std::string Lz4FrameDecoder::decode_prefix(const std::uint8_t* src, std::size_t n, std::vector<std::uint8_t>& out,
                                            std::size_t size) {
-  if (context_ == nullptr && LZ4F_isError(LZ4F_createDecompressionContext(&context_, LZ4F_VERSION)))
-    return "cannot create an lz4 context";
-  LZ4F_resetDecompressionContext(context_);
-  size_buffer(out, size);
-  std::size_t in_pos = 0, out_pos = 0;
-  while (in_pos < n && out_pos < size) {
-    std::size_t out_size = size - out_pos, in_size = n - in_pos;
-    const std::size_t hint = LZ4F_decompress(context_, out.data() + out_pos, &out_size, src + in_pos, &in_size, nullptr);
-    if (LZ4F_isError(hint)) {
-      out.resize(out_pos);
-      return fmt::format("lz4: {}", LZ4F_getErrorName(hint));
-    }
-    in_pos += in_size;
-    out_pos += out_size;
-    if (hint == 0 || (in_size == 0 && out_size == 0)) break;
-  }
-  out.resize(out_pos);
-  return {};
+  std::size_t out_pos = 0, hint = 0;
+  std::string e = run(src, n, out, size, out_pos, hint);
+  out.resize(out_pos);  // the blocks decoded before the frame ends (or before the damage)
+  return e;
 }
 
 // ---- FileReader ----

@@ -308,6 +308,10 @@ public:
                                           std::size_t size);
 
 private:
+  /// Decodes src[0, n) into out (sized to `size`) until the frame ends, the input is spent or
+  /// the decoder stops; `out_pos` gets the bytes decoded, `hint` 0 when the frame ended.
+  std::string run(const std::uint8_t* src, std::size_t n, std::vector<std::uint8_t>& out, std::size_t size,
+                  std::size_t& out_pos, std::size_t& hint);
   LZ4F_dctx* context_ = nullptr;
 };
 
