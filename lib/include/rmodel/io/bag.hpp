@@ -32,8 +32,11 @@
 ///   over all topics; Message::line and ReadError::line hold that number. An error names the
 ///   byte offset of the record (ReadError::byte_offset): "greeting.bag: byte 70312: message
 ///   812: chunk: ...". A truncated file ends the reading with one error after every message
-///   before the damage. A damaged MCAP chunk in a file is reported and left out, the other
-///   chunks go on; read in file order (a pipe, a ROS 1 bag), it ends the reading.
+///   before the damage; a chunk (MCAP, ROS 1) that the end of the file cuts gives the records
+///   that are whole in it (compressed: those its data decodes to, block by block), as `mcap
+///   recover` does, and the error says where the file ends and how many messages came out of
+///   that chunk. A damaged MCAP chunk in a file is reported and left out, the other chunks go
+///   on; read in file order (a pipe, a ROS 1 bag), it ends the reading.
 
 #include <cstdint>
 #include <optional>
