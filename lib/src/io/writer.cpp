@@ -1,13 +1,11 @@
 #include "rmodel/io/writer.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <exception>
-#include <filesystem>
+#include <optional>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -16,6 +14,7 @@
 #include "io/format_writer.hpp"
 #include "io/text_output.hpp"
 #include "rmodel/error.hpp"
+#include "rmodel/io/output_file.hpp"
 
 namespace rmodel::io {
 namespace {
@@ -41,10 +40,8 @@ public:
     buf_.reserve(2 * kFlushThreshold);  // flushed past the threshold: no growth after this
   }
   ~Impl() {
-    if (!replacing_.empty() && std::uncaught_exceptions() > exceptions_at_start_) {
-      // A failed run: the file it would have replaced stays as it was.
-      if (fd_ >= 0) ::close(fd_);
-      ::unlink(temporary_.c_str());
+    if (file_ && std::uncaught_exceptions() > exceptions_at_start_) {
+      file_->discard();  // a failed run: the file it would have replaced stays as it was
       return;
     }
     try {
@@ -52,17 +49,15 @@ public:
     } catch (...) {  // NOLINT(bugprone-empty-catch): documented; call flush() to see errors
     }
     if (owns_fd_ && fd_ >= 0) ::close(fd_);
-    if (!temporary_.empty()) ::unlink(temporary_.c_str());  // close() failed before the rename
   }
   Impl(const Impl&) = delete;
   Impl& operator=(const Impl&) = delete;
 
   int fd_ = -1;
   bool owns_fd_ = false;
-  // Replacing an existing file: written to `temporary_` beside it, renamed over `replacing_`
-  // by a successful close() (so a failed run never leaves a truncated file in its place).
-  std::string replacing_;
-  std::string temporary_;
+  // A file opened by MessageWriter::open: written aside, put in place by a successful close()
+  // (so a failed run never leaves a truncated file in its place).
+  std::optional<OutputFile> file_;
   int exceptions_at_start_ = std::uncaught_exceptions();
   std::ostream* stream_ = nullptr;
   std::string* string_ = nullptr;
@@ -102,13 +97,9 @@ public:
     closed_ = true;
     writer_->end(buf_);
     flush();
-    if (!temporary_.empty()) {
-      const int fd = fd_;
+    if (file_) {
       fd_ = -1;
-      if (::close(fd) != 0) throw WriteError(name_, std::strerror(errno));
-      if (::rename(temporary_.c_str(), replacing_.c_str()) != 0)
-        throw WriteError(name_, fmt::format("cannot replace the file: {}", std::strerror(errno)));
-      temporary_.clear();
+      file_->commit();
     }
   }
 
@@ -161,28 +152,10 @@ Format writer_format(Format requested, std::string_view path) {
 MessageWriter MessageWriter::open(const std::string& path, WriterOptions options) {
   options.format = writer_format(options.format, path);
   if (path == "-") return MessageWriter(1, "<stdout>", std::move(options), false);
-  // An existing regular file (through a symbolic link: its target) is replaced only when the
-  // output is complete; a new file, a device or a pipe is written directly (a new file grows
-  // as the stream goes, for whoever follows it).
-  struct stat existing {};
-  if (::stat(path.c_str(), &existing) == 0 && S_ISREG(existing.st_mode)) {
-    std::error_code ec;
-    const std::filesystem::path target = std::filesystem::canonical(path, ec);
-    if (!ec) {
-      std::string temporary =
-          (target.parent_path() / ("." + target.filename().string() + ".rmodel-XXXXXX")).string();
-      const int fd = ::mkostemp(temporary.data(), O_CLOEXEC);
-      if (fd < 0) throw WriteError(path, fmt::format("cannot create a file beside it: {}", std::strerror(errno)));
-      (void)::fchmod(fd, existing.st_mode & 07777);
-      MessageWriter writer(fd, path, std::move(options), true);
-      writer.impl_->replacing_ = target.string();
-      writer.impl_->temporary_ = std::move(temporary);
-      return writer;
-    }
-  }
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw WriteError(path, std::strerror(errno));
-  return MessageWriter(fd, path, std::move(options), true);
+  OutputFile file = OutputFile::open(path);
+  MessageWriter writer(file.fd(), path, std::move(options), false);
+  writer.impl_->file_.emplace(std::move(file));
+  return writer;
 }
 
 MessageWriter::MessageWriter(int fd, std::string target_name, WriterOptions options, bool owns_fd) {

@@ -341,4 +341,32 @@ TEST(WriterReplace, ExceptionLeavesTheExistingFileAndCloseReplacesIt) {
   std::filesystem::remove_all(dir);
 }
 
+// A new file too (issue 40): it appears at close(), never when an exception ends the run.
+TEST(WriterReplace, NewFileAppearsOnlyAtClose) {
+  const std::filesystem::path dir = rmodel::test::make_temp_dir("rmodel-writer-new");
+  rmodel::JointState state;
+  state.name = {"a"};
+  state.position = {0.5};
+  for (const char* name : {"new.jsonl", "new.mcap"}) {
+    SCOPED_TRACE(name);
+    const std::filesystem::path path = dir / name;
+    try {
+      io::MessageWriter writer = io::MessageWriter::open(path.string());
+      (void)writer.write(state);
+      writer.flush();
+      EXPECT_FALSE(std::filesystem::exists(path)) << "the file appeared before the output was complete";
+      throw std::runtime_error("the run fails");
+    } catch (const std::runtime_error&) {
+    }
+    EXPECT_EQ(files_in_replace_dir(dir), 0u) << "a file was left behind";
+    {
+      io::MessageWriter writer = io::MessageWriter::open(path.string());
+      (void)writer.write(state);
+    }  // destroyed without an exception: closed
+    EXPECT_TRUE(std::filesystem::exists(path));
+    std::filesystem::remove(path);
+  }
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace

@@ -147,10 +147,11 @@ struct RMODEL_API FrameTransform {
 /// Writes messages. Move-only.
 class RMODEL_API MessageWriter {
 public:
-  /// Creates a file, or writes to stdout for "-". An existing regular file (through a
-  /// symbolic link: its target) is written beside it and replaced by close() or by the
-  /// destructor, not when the writer is destroyed by an exception: a failed run leaves it as
-  /// it was. Throws IoError when the file cannot be created.
+  /// Writes a file (an io::OutputFile: aside, put in place whole), or stdout for "-". The file
+  /// appears, or replaces the one of its name (through a symbolic link: the link's target),
+  /// at close() or when the writer is destroyed, not when it is destroyed by an exception: a
+  /// failed run leaves it as it was (absent when it was absent). A device or a pipe is
+  /// written directly. Throws WriteError when the file cannot be created.
   [[nodiscard]] static MessageWriter open(const std::string& path, WriterOptions options = {});
 
   /// Writes to a file descriptor; closes it on destruction when `owns_fd`.
