@@ -526,6 +526,19 @@ TEST_P(BrokenCsvRow, IsReportedAndTheValidRowsAroundItAreWritten) {
 INSTANTIATE_TEST_SUITE_P(Csv, BrokenCsvRow, ::testing::ValuesIn(broken_csv_rows()),
                          [](const auto& info) { return info.param.name; });
 
+// A problem quotes the input's bytes; in a JSON report, those that are not UTF-8 become
+// U+FFFD (the report was an "internal error" before: nlohmann_json refuses to write them).
+TEST_F(BadInputTest, BytesThatAreNotUtf8QuotedInAJsonReportBecomeReplacementCharacters) {
+  const std::string log = write("log.csv", "t,head\xff\xfe.yaw\n0,0.1\n");
+  const auto r = run_rmodel({"check-log", "-u", urdf_, "-s", semantics_, log, "-f", "json"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  ASSERT_FALSE(doc.at("problems").empty()) << r.out;
+  const std::string message = doc.at("problems").at(0).at("message");
+  EXPECT_NE(message.find("head\xEF\xBF\xBD\xEF\xBF\xBD.yaw"), std::string::npos) << message;
+}
+
 TEST_F(BadInputTest, BrokenElementOfAJsonArrayKeepsTheOthers) {
   const std::string log = write("log.json",
                                 "[\n  {\"t\": 0, \"name\": [\"head_yaw\"], \"position\": [0.1]},\n"

@@ -443,7 +443,11 @@ std::string Table::render(OutputFormat format) const {
   return out;
 }
 
-std::string json_text(const Json& doc) { return doc.dump(2) + "\n"; }
+std::string json_text(const Json& doc) {
+  // Text quoted from an input (a CSV header of noise) need not be UTF-8: its bad bytes become
+  // U+FFFD rather than failing the whole document.
+  return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
 
 void write_out(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
 

@@ -204,7 +204,8 @@ std::string cell_text(const Json& value);
 /// Writes to stdout; output errors (closed pipe) surface at exit via the stream state.
 void write_out(const std::string& text);
 
-/// Pretty JSON document followed by a newline.
+/// Pretty JSON document followed by a newline; bytes of its strings that are not UTF-8 are
+/// written as U+FFFD.
 std::string json_text(const Json& doc);
 
 /// Shortest text that reads back as the same double.
