@@ -21,6 +21,7 @@
 #include "registry.hpp"
 #include "doc/completion.hpp"
 #include "rmodel/error.hpp"
+#include "rmodel/io/output_file.hpp"
 #include "rmodel/suggest.hpp"
 #include "terminal.hpp"
 
@@ -217,6 +218,29 @@ std::string usage_message(const CLI::ParseError& e, const CLI::App& root, int ar
   return prefix + what;
 }
 
+/// SIGINT, SIGTERM, SIGHUP: the outputs not yet complete are dropped (io::OutputFile: the
+/// files they would have replaced stay as they were), then the signal ends the process as it
+/// would have (the shell sees 128 + the signal: 130 for Ctrl-C, 143 for SIGTERM).
+extern "C" void end_on_signal(int signal) {
+  rmodel::io::OutputFile::remove_temporaries();
+  // SA_RESETHAND restored the default action; the signal, blocked while this handler runs,
+  // is delivered when it returns.
+  (void)::raise(signal);
+}
+
+void drop_outputs_on_signals() {
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction current {};
+    // Ignored by whoever started us (nohup, a background job of a script): stays ignored.
+    if (::sigaction(signal, nullptr, &current) != 0 || current.sa_handler == SIG_IGN) continue;
+    struct sigaction action {};
+    action.sa_handler = end_on_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESETHAND;
+    (void)::sigaction(signal, &action, nullptr);
+  }
+}
+
 int usage_error(const CLI::ParseError& e, const CLI::App& root, int argc, const char* const* argv) {
   print_error(usage_message(e, root, argc, argv));
   const std::string where = command_path(parsed_app(root));
@@ -231,6 +255,7 @@ int main(int argc, char** argv) {
   // expect: SIGPIPE is ignored, so the write fails with EPIPE and guarded() ends the run
   // (no death by signal, which scripts would see as status 141).
   std::signal(SIGPIPE, SIG_IGN);
+  drop_outputs_on_signals();
   // Before parsing, so that a usage error is coloured as asked too.
   terminal::color_mode_from_args(argc, argv);
 

@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 #include "test_support.hpp"
 
@@ -50,19 +51,28 @@ void expect_round_trip(const std::vector<std::string>& model, const std::string&
     args.insert(args.end(), out.begin(), out.end());
     return run_rmodel(args);
   };
+  for (const auto& file : {a_jsonl, a_mcap, b_jsonl}) fs::remove(file);
   const auto j = run(log, {"-o", a_jsonl});
   ASSERT_NE(j.exit_code, 2) << j.err;
   const auto m = run(log, {"-o", a_mcap});
   ASSERT_EQ(m.exit_code, j.exit_code) << m.err;
+  // The same file through stdout with -O mcap (sequential writing, no seeking).
+  const auto piped = run(log, {"-O", "mcap"});
+  EXPECT_EQ(piped.exit_code, j.exit_code) << piped.err;
+  if (j.exit_code == 0) {
+    EXPECT_TRUE(piped.out == rmodel::test::read_file(a_mcap)) << "stdout and the file differ";
+  } else {
+    // Rejected messages: the output is incomplete, -o writes no file; stdout has it all the same.
+    EXPECT_FALSE(fs::exists(a_jsonl));
+    EXPECT_FALSE(fs::exists(a_mcap));
+    std::ofstream(a_jsonl, std::ios::binary) << run(log, {"-O", "jsonl"}).out;
+    std::ofstream(a_mcap, std::ios::binary) << piped.out;
+  }
   const auto back = run(a_mcap, {"-o", b_jsonl});
   ASSERT_EQ(back.exit_code, 0) << back.err;
   const std::string want = without_support(rmodel::test::read_file(a_jsonl));
   ASSERT_FALSE(want.empty());
   EXPECT_EQ(rmodel::test::read_file(b_jsonl), want);
-  // The same file through stdout with -O mcap (sequential writing, no seeking).
-  const auto piped = run(log, {"-O", "mcap"});
-  EXPECT_EQ(piped.exit_code, j.exit_code) << piped.err;
-  EXPECT_EQ(piped.out, rmodel::test::read_file(a_mcap));
 }
 
 TEST(CliMcapOutput, ShippedExamplesRoundTripBitForBit) {

@@ -119,7 +119,8 @@ public:
     const auto run_one = [&](const Model& run_model, const RunSetup& run_setup, const std::string& output,
                              const StreamRun& run) {
       Aggregator aggregator(run_model, run_setup.options);
-      io::MessageWriter writer = io::MessageWriter::open(output, run_setup.writer_options);
+      LogOutput log(output, run_setup.writer_options);
+      io::MessageWriter& writer = log.writer();
       stream::WriterSink writer_sink(writer);
       TransformOutput transforms;
       stream::Sink& sink = transforms.sink(writer_sink, writer, stream_.tf ? &run_model : nullptr);
@@ -127,7 +128,7 @@ public:
       if (!filter_kind_.empty()) filtered.emplace(sink, filter_kind_, run_setup.filter_params, run_model.pose_size());
       const stream::Summary summary =
           run_stream("aggregate", stream_, aggregator, filtered ? static_cast<stream::Sink&>(*filtered) : sink, run);
-      if (!summary.output_closed) writer.close();  // MCAP: the summary and footer
+      (void)log.finish("aggregate", summary, !batch_.active());
       return summary;
     };
     if (batch_.active())

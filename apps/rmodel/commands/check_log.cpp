@@ -170,18 +170,20 @@ public:
   }
 
 private:
-  /// Checks one log and writes its report to `out`, or to the file `path` when given
-  /// (created once the log is open, so that a log that cannot be read leaves no report).
+  /// Checks one log and writes its report to `out`, or to the file `path` when given (an
+  /// io::OutputFile, put in place once the report is complete: a log that cannot be opened,
+  /// or a run that fails, leaves the file of that name as it was).
   /// `verdict_line`: the last line of the text report, without its newline. Returns the
   /// exit code: kOk when the log is valid.
   int check(const Model& model, const std::string& log, std::FILE* out, bool quiet, std::string* verdict_line,
             const std::string* path = nullptr) const {
     LogChecker checker(model, options_);
     io::MessageReader reader = io::MessageReader::open(log, input_.reader_options(log));
+    io::OutputFile report;
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(nullptr, &std::fclose);
     if (path != nullptr) {
-      file.reset(std::fopen(path->c_str(), "wb"));
-      if (!file) throw WriteError(*path, "cannot create");
+      report = io::OutputFile::open(*path);
+      file.reset(stdio_stream(report));
       out = file.get();
     }
     const bool stream_text = out_.is(OutputFormat::text) && !quiet;
@@ -219,6 +221,7 @@ private:
     if (file) {
       const bool failed = std::ferror(file.get()) != 0;
       if (std::fclose(file.release()) != 0 || failed) throw WriteError(*path, "write failed");
+      report.commit();
     }
     return checker.valid() ? kOk : kFailed;
   }

@@ -1,5 +1,5 @@
 // rmodel convert: semantics between OROCOS .cpf and rmodel JSON, losslessly both ways; SRDF in.
-#include <fstream>
+#include <cstdio>
 
 #include <fmt/format.h>
 
@@ -70,8 +70,12 @@ public:
     if (output_.empty() || output_ == "-") {
       write_out(result);
     } else {
-      std::ofstream out(output_, std::ios::binary);
-      if (!out || !(out << result) || !out.flush()) throw IoError(output_, "cannot write");
+      // Put in place whole (io::OutputFile), as every command's -o.
+      io::OutputFile file = io::OutputFile::open(output_);
+      std::FILE* out = stdio_stream(file);
+      const bool written = std::fwrite(result.data(), 1, result.size(), out) == result.size();
+      if (std::fclose(out) != 0 || !written) throw WriteError(output_, "write failed");
+      file.commit();
     }
     return kOk;
   }

@@ -274,13 +274,14 @@ private:
     writer_options.csv_joints = model.joint_names();
     writer_options.csv_fields = io::CsvPosition | io::CsvVelocity | io::CsvEffort;
     writer_options.csv_support = model.chain_names();
-    io::MessageWriter writer = io::MessageWriter::open(out_.path(), writer_options);
+    LogOutput log(out_.path(), writer_options);
+    io::MessageWriter& writer = log.writer();
     stream::WriterSink writer_sink(writer);
     TransformOutput transforms;
     dyn::TorqueSink torques(transforms.sink(writer_sink, writer, stream_.tf ? &model : nullptr), model,
                             stream_options_);
     const stream::Summary summary = run_stream("dynamics", stream_, aggregator, torques);
-    if (!summary.output_closed) writer.close();
+    (void)log.finish("dynamics", summary);
     if (torques.rejected_support_states() > 0)
       fmt::print(stderr, "rmodel: warning: {} support state(s) not used (the first: {}); the support stayed as it was\n",
                  torques.rejected_support_states(), torques.first_support_problem());

@@ -352,13 +352,14 @@ private:
         rf::StreamFilter filter(kind.name, run.params, field_, run.selection, run.known);
         if (own) filter.add_joints(own->joint_names());
         else add_model_joints(filter);
-        io::MessageWriter writer = io::MessageWriter::open(item.output, run.writer_options);
+        LogOutput log(item.output, run.writer_options);
+        io::MessageWriter& writer = log.writer();
         stream::WriterSink writer_sink(writer);
         TransformOutput transforms;
         stream::Sink& sink = transforms.sink(writer_sink, writer, own && stream_.tf ? &*own : transforms_model);
         RecordingStage stage(filter);
         const stream::Summary summary = rmodel::cli::run_stream("filter", stream_, stage, sink, batch_stream_run(item));
-        if (!summary.output_closed) writer.close();  // MCAP: the summary and footer
+        (void)log.finish("filter", summary, false);
         return summary;
       });
     }
@@ -370,7 +371,8 @@ private:
     for (std::size_t i = 0; i < plot_joints_.size(); ++i) traces_[i].title = plot_joints_[i];
     period_ = filter.params().count("T") != 0 ? filter.params().at("T") : 0.01;
 
-    io::MessageWriter writer = io::MessageWriter::open(stream_.out.path(), writer_options);
+    LogOutput log(stream_.out.path(), writer_options);
+    io::MessageWriter& writer = log.writer();
     stream::WriterSink writer_sink(writer);
     TransformOutput transforms;
     stream::Sink& sink = transforms.sink(writer_sink, writer, transforms_model);
@@ -378,7 +380,7 @@ private:
     PlotSink plot_sink(*this, sink, stage, filter);
     const stream::Summary summary =
         rmodel::cli::run_stream("filter", stream_, stage, plot_.empty() ? static_cast<stream::Sink&>(sink) : plot_sink);
-    if (!summary.output_closed) writer.close();  // MCAP: the summary and footer
+    (void)log.finish("filter", summary);
     int code = summary.rejected > 0 ? kFailed : kOk;
     const std::string field_name(rf::to_string(field_));
     if (!plot_.empty()) {

@@ -256,8 +256,12 @@ private:
     FkStage stage(*this, model, km, ws, pose);
     StdoutSink sink(out_);
     const stream::Summary summary = run_stream("fk", stream_, stage, sink);
+    if (summary.rejected > 0) {
+      out_.abandon("fk", rejected_messages_text(summary.rejected), false);
+      return kFailed;
+    }
     out_.close();
-    return summary.rejected > 0 ? kFailed : kOk;
+    return kOk;
   }
 
   ModelOptions model_;

@@ -13,6 +13,7 @@
 #include "options/model_options.hpp"
 #include "options/output.hpp"
 #include "options/pose_options.hpp"
+#include "options/stream_options.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/io/reader.hpp"
 #include "rmodel/io/writer.hpp"
@@ -188,7 +189,7 @@ public:
       terminal::diagnostic(fmt::format("rmodel: warning: joints only in {} follow it without a transition: {}",
                                        b_source, joined(result.only_in_b)));
 
-    write(result.messages);
+    write(result.messages, rejected);
     if (!quiet_)
       terminal::diagnostic(fmt::format(
           "rmodel splice: switched at {} s, transition of {} s ({} sample{}), wrote {} messages{}",
@@ -224,7 +225,9 @@ private:
     return pose;
   }
 
-  void write(const std::vector<io::Message>& messages) {
+  /// Writes the spliced movement; with `rejected` messages of the movements, the output is
+  /// incomplete: a file is not written.
+  void write(const std::vector<io::Message>& messages, std::size_t rejected) {
     OutputFormat format = out_.format();
     if (!out_.format_given() && !out_.path_given()) {
       bool trajectories = true;
@@ -233,7 +236,8 @@ private:
     }
     if (format == OutputFormat::json) {
       out_.write(trajectory_goal_json(messages));
-      out_.close();
+      if (rejected > 0) out_.abandon("splice", rejected_messages_text(rejected), quiet_);
+      else out_.close();
       return;
     }
     io::WriterOptions options;
@@ -247,9 +251,11 @@ private:
           if (std::find(columns.begin(), columns.end(), n) == columns.end()) columns.push_back(n);
       }
     }
-    io::MessageWriter writer = io::MessageWriter::open(out_.path(), options);
-    for (const io::Message& m : messages) (void)writer.write(m);
-    writer.close();
+    LogOutput log(out_.path(), options);
+    for (const io::Message& m : messages) (void)log.writer().write(m);
+    stream::Summary summary;
+    summary.rejected = rejected;
+    (void)log.finish("splice", summary, true, quiet_);
   }
 
   std::vector<std::string> inputs_;

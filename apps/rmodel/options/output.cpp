@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <utility>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -17,6 +18,7 @@
 
 #include "rmodel/error.hpp"
 #include "rmodel/suggest.hpp"
+#include "terminal.hpp"
 
 namespace rmodel::cli {
 
@@ -95,9 +97,8 @@ Json json_document(std::string_view name, int version) {
 }
 
 OutputOptions::~OutputOptions() {
-  if (file_ != nullptr) std::fclose(file_);
   // Not closed: the run failed; the file it would have replaced stays as it was.
-  if (!temporary_.empty()) ::unlink(temporary_.c_str());
+  if (stream_ != nullptr) std::fclose(stream_);
 }
 
 void OutputOptions::add_to(CLI::App& app, std::vector<OutputFormat> allowed, OutputFormat fallback,
@@ -194,32 +195,20 @@ void OutputOptions::resolve() {
 }
 
 void OutputOptions::open() {
-  if (file_ != nullptr || to_stdout()) return;
-  // An existing regular file (through a link: its target) is written beside it and replaced
-  // by close(), so that a run failing half-way leaves it whole; a new file, a device or a
-  // pipe is written directly.
-  struct stat existing {};
-  std::error_code ec;
-  const std::filesystem::path target =
-      ::stat(path_.c_str(), &existing) == 0 && S_ISREG(existing.st_mode) ? std::filesystem::canonical(path_, ec)
-                                                                          : std::filesystem::path();
-  if (!target.empty() && !ec) {
-    std::string temporary = (target.parent_path() / ("." + target.filename().string() + ".rmodel-XXXXXX")).string();
-    const int fd = ::mkostemp(temporary.data(), O_CLOEXEC);
-    if (fd < 0) throw WriteError(path_, fmt::format("cannot create a file beside it: {}", std::strerror(errno)));
-    (void)::fchmod(fd, existing.st_mode & 07777);
-    file_ = ::fdopen(fd, "wb");
-    if (file_ == nullptr) {
-      ::close(fd);
-      ::unlink(temporary.c_str());
-      throw WriteError(path_, fmt::format("cannot create: {}", std::strerror(errno)));
-    }
-    temporary_ = std::move(temporary);
-    replacing_ = target.string();
-    return;
+  if (stream_ != nullptr || to_stdout()) return;
+  file_ = io::OutputFile::open(path_);
+  stream_ = stdio_stream(*file_);
+}
+
+std::FILE* stdio_stream(const io::OutputFile& file) {
+  const int fd = ::fcntl(file.fd(), F_DUPFD_CLOEXEC, 0);
+  std::FILE* stream = fd < 0 ? nullptr : ::fdopen(fd, "wb");
+  if (stream == nullptr) {
+    const int error = errno;
+    if (fd >= 0) ::close(fd);
+    throw WriteError(file.path(), fmt::format("cannot create: {}", std::strerror(error)));
   }
-  file_ = std::fopen(path_.c_str(), "wb");
-  if (file_ == nullptr) throw WriteError(path_, fmt::format("cannot create: {}", std::strerror(errno)));
+  return stream;
 }
 
 void OutputOptions::write(std::string_view text) {
@@ -229,8 +218,10 @@ void OutputOptions::write(std::string_view text) {
     return;
   }
   open();
-  if (std::fwrite(text.data(), 1, text.size(), file_) != text.size())
+  if (std::fwrite(text.data(), 1, text.size(), stream_) != text.size()) {
+    if (errno == EPIPE) throw BrokenPipe(path_, "the output was closed");  // -o naming a pipe
     throw WriteError(path_, fmt::format("write failed: {}", std::strerror(errno)));
+  }
 }
 
 void OutputOptions::flush() {
@@ -238,22 +229,45 @@ void OutputOptions::flush() {
     if (std::fflush(stdout) != 0) throw BrokenPipe("<stdout>", "the output was closed");
     return;
   }
-  if (file_ != nullptr && std::fflush(file_) != 0)
+  if (stream_ != nullptr && std::fflush(stream_) != 0) {
+    if (errno == EPIPE) throw BrokenPipe(path_, "the output was closed");
     throw WriteError(path_, fmt::format("write failed: {}", std::strerror(errno)));
+  }
 }
 
 void OutputOptions::close() {
   if (to_stdout()) return;
   open();
-  std::FILE* f = file_;
-  file_ = nullptr;
+  std::FILE* f = std::exchange(stream_, nullptr);
   const bool failed = std::ferror(f) != 0;
-  if (std::fclose(f) != 0 || failed) throw WriteError(path_, fmt::format("write failed: {}", std::strerror(errno)));
-  if (!temporary_.empty()) {
-    if (::rename(temporary_.c_str(), replacing_.c_str()) != 0)
-      throw WriteError(path_, fmt::format("cannot replace the file: {}", std::strerror(errno)));
-    temporary_.clear();
+  if (std::fclose(f) != 0 || failed) {
+    file_.reset();
+    throw WriteError(path_, fmt::format("write failed: {}", std::strerror(errno)));
   }
+  file_->commit();
+  file_.reset();
+}
+
+void OutputOptions::abandon(std::string_view command, std::string_view why, bool quiet) {
+  if (to_stdout()) return;
+  if (stream_ != nullptr) std::fclose(std::exchange(stream_, nullptr));
+  // Never opened: whether a file of that name is there now.
+  struct stat st {};
+  const bool replaced = file_ ? file_->replaces() : ::stat(path_.c_str(), &st) == 0;
+  const bool aside = file_ ? file_->aside() : true;
+  file_.reset();
+  if (!quiet && aside) report_output_not_written(command, path_, replaced, fmt::format("{}{}", why, kStdoutHint));
+}
+
+void report_output_not_written(std::string_view command, const std::string& file, bool replaced, std::string_view why) {
+  terminal::diagnostic(
+      fmt::format("rmodel {}: {} {}: {}", command, file, replaced ? "left as it was" : "not written", why));
+}
+
+const char* const kStdoutHint = " (-o - writes it anyway)";
+
+std::string rejected_messages_text(std::uint64_t rejected) {
+  return fmt::format("{} rejected message{} the output incomplete", rejected, rejected == 1 ? " makes" : "s make");
 }
 
 namespace {

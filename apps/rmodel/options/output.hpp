@@ -1,6 +1,7 @@
 #pragma once
 // Output formats and tables. stdout carries data only; diagnostics go to stderr.
 
+#include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <initializer_list>
@@ -13,6 +14,7 @@
 #include <optional>
 
 #include "rmodel/io/format.hpp"
+#include "rmodel/io/output_file.hpp"
 #include "rmodel/time.hpp"
 
 namespace rmodel::cli {
@@ -47,9 +49,10 @@ Json json_document(std::string_view name, int version = 1);
 /// -f,--format and -o,--output of a command: the one output convention (docs/output.md).
 /// The format is -f when given, else the one -o's extension names, else the command's
 /// default; a format the command (or the mode it runs in) does not write is a usage error,
-/// found while parsing. Documents go to stdout ("-") or to the file, created at the first
-/// write; an existing file is written beside it and replaced by close() (so that a failed
-/// run leaves it alone). An output that is one of the inputs is refused while parsing.
+/// found while parsing. Documents go to stdout ("-") or to the file (an io::OutputFile,
+/// opened at the first write): it appears, or replaces the file of that name, only at close(),
+/// so that a run that fails, throws or is interrupted leaves it as it was. An output that is
+/// one of the inputs is refused while parsing.
 class OutputOptions {
 public:
   OutputOptions() = default;
@@ -91,8 +94,13 @@ public:
   void write(std::string_view text);
   /// Flushes (streams: after each record, or before waiting for input).
   void flush();
-  /// Creates the file when nothing was written, flushes and closes it. @throws WriteError.
+  /// The output is complete: creates the file when nothing was written, and puts it in
+  /// place (replacing the file of that name). @throws WriteError.
   void close();
+  /// The output is not complete (`why`: "1 rejected message makes the output incomplete"):
+  /// nothing is put in place, an existing file stays as it was, and unless `quiet` stderr
+  /// says so ("rmodel COMMAND: FILE left as it was: WHY ..."). Nothing to undo on stdout.
+  void abandon(std::string_view command, std::string_view why, bool quiet);
 
   /// A usage error ("rmodel: error: CMD: WHAT"), thrown while parsing.
   [[noreturn]] static void refuse(const std::string& what);
@@ -118,10 +126,24 @@ private:
   std::string mode_;
   std::function<void()> after_parse_;
   OutputFormat format_ = OutputFormat::text;
-  std::FILE* file_ = nullptr;
-  std::string temporary_;  // replacing an existing file: written here, renamed by close()
-  std::string replacing_;
+  std::optional<io::OutputFile> file_;
+  std::FILE* stream_ = nullptr;  // writes to file_ (a descriptor of its own)
 };
+
+/// A stdio stream writing to `file` (on a descriptor of its own: fclose() it before
+/// file.commit()). @throws WriteError.
+std::FILE* stdio_stream(const io::OutputFile& file);
+
+/// Says on stderr that `file`, the output of a run that did not complete (`why`), was not
+/// written: "rmodel COMMAND: FILE left as it was: WHY", or "FILE not written: WHY" when there
+/// was no file of that name (`replaced`: there was).
+void report_output_not_written(std::string_view command, const std::string& file, bool replaced, std::string_view why);
+
+/// What a single run adds to `why`: " (-o - writes it anyway)".
+extern const char* const kStdoutHint;
+
+/// Why a stream's output is incomplete: "1 rejected message makes the output incomplete".
+std::string rejected_messages_text(std::uint64_t rejected);
 
 /// Refuses a value that is not one of `words`: "'jsn' is not one of text, json; did you mean
 /// 'json'?". Keeps the value as given (a check, not a transform).

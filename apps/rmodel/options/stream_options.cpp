@@ -138,6 +138,25 @@ stream::Sink& TransformOutput::sink(stream::Sink& next, io::MessageWriter& write
   return *transforms_;
 }
 
+LogOutput::LogOutput(const std::string& path, io::WriterOptions options)
+    : file_(io::OutputFile::open(path)),
+      writer_(file_.fd(), path == "-" ? "<stdout>" : path, std::move(options), false) {}
+
+bool LogOutput::finish(std::string_view command, const stream::Summary& summary, bool single, bool quiet) {
+  if (!summary.output_closed) writer_.close();  // MCAP: the summary and footer
+  if (summary.rejected == 0) {
+    file_.commit();
+    return true;
+  }
+  const bool aside = file_.aside();
+  const bool replaced = file_.replaces();
+  file_.discard();
+  if (!quiet && aside)
+    report_output_not_written(command, file_.path(),
+                              replaced, rejected_messages_text(summary.rejected) + (single ? kStdoutHint : ""));
+  return false;
+}
+
 void StreamStats::print_summary(const char* command, const std::string& label) const {
   terminal::diagnostic(fmt::format("rmodel {}: {}read {} message{}, wrote {}, rejected {}, {} warning{}{}", command,
                                    label.empty() ? std::string() : label + ": ", read, read == 1 ? "" : "s", written,

@@ -80,6 +80,31 @@ private:
   std::optional<stream::TransformSink> transforms_;
 };
 
+/// The log a command writes with io::MessageWriter (aggregate, filter, dynamics --log,
+/// splice): to -o's file, an io::OutputFile put in place only when the run is complete, or to
+/// stdout ("-"), written as it comes.
+class LogOutput {
+public:
+  /// Opens `path` (`options.format` set). @throws WriteError when it cannot be created.
+  LogOutput(const std::string& path, io::WriterOptions options);
+  LogOutput(const LogOutput&) = delete;
+  LogOutput& operator=(const LogOutput&) = delete;
+
+  [[nodiscard]] io::MessageWriter& writer() { return writer_; }
+
+  /// Ends the output after a run of `command`. With no rejected message the log is ended
+  /// (MCAP: its summary and footer; nothing more when `summary.output_closed`) and the file
+  /// put in place; else the file is dropped, an existing one stays as it was, and unless
+  /// `quiet` stderr says so, as part of the run's summary (`single`: a run of -o, told how to
+  /// keep the output anyway; else one input of a batch). Returns true when the output is
+  /// complete. @throws WriteError.
+  bool finish(std::string_view command, const stream::Summary& summary, bool single = true, bool quiet = false);
+
+private:
+  io::OutputFile file_;
+  io::MessageWriter writer_;
+};
+
 /// The input options of a command that streams the one log of an option such as `--log
 /// FILE|-` (`log`), instead of add_to()'s positional logs: -i, --topic, --time, the CSV
 /// columns, --max-errors, -q and --flush-each (`flush_help`: its help text), all in `group`.
