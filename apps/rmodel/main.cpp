@@ -69,7 +69,7 @@ int guarded(bool debug, Work&& work) {
     print_error(e.what());
     return kFailed;
   } catch (const std::exception& e) {
-    print_error(fmt::format("internal error: {} (rerun with --debug for details)", e.what()));
+    print_error(unexpected_error_text(e));
     return kFailed;
   }
 }

@@ -93,8 +93,11 @@ namespace {
 int guarded_run(const std::function<int(std::size_t)>& run_one, std::size_t i) {
   try {
     return run_one(i);
-  } catch (const std::exception& e) {
+  } catch (const Error& e) {
     terminal::error(e.what());
+    return kFailed;
+  } catch (const std::exception& e) {
+    terminal::error(unexpected_error_text(e));
     return kFailed;
   }
 }
