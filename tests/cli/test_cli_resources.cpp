@@ -1,7 +1,8 @@
-// A resource the system does not give is said as such, never as an "internal error" (issue
-// 40): a run that runs out of memory ends with "rmodel: error: out of memory: ...", exit 1,
-// and leaves its output file as it was. The memory is bounded with RLIMIT_AS, as `ulimit -v`
-// does, around a log whose one message needs more than the limit.
+// Bounded resources (issue 40). A resource the system does not give is said as such, never
+// as an "internal error": a run that runs out of memory ends with "rmodel: error: out of
+// memory: ...", exit 1, and leaves its output file as it was. splice makes its transition as
+// it writes it, in memory that does not grow with it, and refuses one longer than its limit
+// before making any. The memory is bounded with RLIMIT_AS, as `ulimit -v` does.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -9,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -86,6 +88,7 @@ protected:
   }
 
   static constexpr rlim_t kLimit = rlim_t{128} << 20;
+  static constexpr rlim_t kSmallLimit = rlim_t{64} << 20;
   fs::path dir_;
 };
 
@@ -116,6 +119,53 @@ TEST_F(Resources, OutOfMemoryInOneInputOfABatchIsSaidAsSuch) {
   EXPECT_NE(r.err.find("rmodel: error: out of memory: "), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir_ / "out" / "big.jsonl"));
   EXPECT_TRUE(fs::exists(dir_ / "out" / "small.jsonl")) << r.err;
+}
+
+constexpr const char* kSpliceA = R"({"t":10,"name":["a","b"],"position":[0,0]})" "\n"
+                                  R"({"t":10.5,"name":["a","b"],"position":[0.5,0.1]})" "\n"
+                                  R"({"t":11,"name":["a","b"],"position":[1,0.2]})" "\n";
+constexpr const char* kSpliceB = R"({"t":0,"name":["b","c"],"position":[2,-1]})" "\n"
+                                  R"({"t":0.5,"name":["b","c"],"position":[2.5,-1.5]})" "\n"
+                                  R"({"t":1,"name":["b","c"],"position":[3,-2]})" "\n";
+
+TEST_F(Resources, SpliceRefusesARunawayTransitionBeforeMakingIt) {
+  // `splice A B --law second-order --tau 1e9 --step 0.05` grew to 5.4 GB, then "internal
+  // error: std::bad_alloc". Now refused at once, naming the limit (the memory limit here only
+  // keeps the old behaviour from taking the machine's memory).
+  require_small_run_fits();
+  std::ofstream(dir_ / "a.jsonl") << kSpliceA;
+  std::ofstream(dir_ / "b.jsonl") << kSpliceB;
+  const fs::path out = dir_ / "k.jsonl";
+  std::ofstream(out) << "precious\n";
+  for (const char* law : {"second-order", "linear", "exp"}) {
+    SCOPED_TRACE(law);
+    const Limited r = run_limited({"splice", (dir_ / "a.jsonl").string(), (dir_ / "b.jsonl").string(), "--law", law,
+                                   "--tau", "1e9", "--step", "0.05", "-o", out.string()},
+                                  kLimit, dir_ / "splice.err");
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("samples of its own"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("more than the 1000000 allowed; give a smaller tau or a larger step"), std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+    EXPECT_EQ(read_file(out), "precious\n");
+  }
+}
+
+TEST_F(Resources, SpliceWritesALongTransitionInBoundedMemory) {
+  // 400 000 transition samples: held whole they needed more than the limit; made as they
+  // are written, a few megabytes.
+  require_small_run_fits();
+  std::ofstream(dir_ / "a.jsonl") << kSpliceA;
+  std::ofstream(dir_ / "b.jsonl") << kSpliceB;
+  const Limited r = run_limited({"splice", (dir_ / "a.jsonl").string(), (dir_ / "b.jsonl").string(), "--tau", "20000",
+                                 "--step", "0.05", "-o", (dir_ / "long.jsonl").string()},
+                                kSmallLimit, dir_ / "long.err");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("transition of 20000 s (400000 samples)"), std::string::npos) << r.err;
+  const std::string text = read_file(dir_ / "long.jsonl");
+  const auto lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+  EXPECT_GT(lines, 400'000u);
+  EXPECT_NE(r.err.find("wrote " + std::to_string(lines) + " messages"), std::string::npos) << r.err;
 }
 
 }  // namespace

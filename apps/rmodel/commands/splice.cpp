@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -152,50 +153,82 @@ public:
   }
 
   int run() override {
-    std::size_t rejected = 0;
-    SpliceResult result;
-    std::string b_source;
-    Time a_first{};  // the switching time is reported on A's clock, as --at gives it
     if (step_option_->count() > 0) options_.step = step_;
-    if (!from_pose_.empty()) {
-      const JointState pose = resolve_from_pose();
-      const ReadMovement b = read_movement(inputs_[0], input_);
-      rejected += b.rejected;
-      b_source = b.source;
-      a_first = b.first;
-      result = splice_from_pose(pose, b.messages, options_);
-    } else {
-      const ReadMovement a = read_movement(inputs_[0], input_);
-      const ReadMovement b = read_movement(inputs_[1], input_);
-      rejected += a.rejected + b.rejected;
-      b_source = b.source;
-      a_first = a.first;
-      const Time span = a.last_joint - a.first;
+    // The movements, read whole (the inputs); the splice is made as it is written.
+    std::optional<JointState> pose;
+    std::optional<ReadMovement> a;
+    if (!from_pose_.empty()) pose = resolve_from_pose();
+    else a = read_movement(inputs_[0], input_);
+    const ReadMovement b = read_movement(inputs_[pose ? 0 : 1], input_);
+    const std::size_t rejected = b.rejected + (a ? a->rejected : 0);
+    const Time a_first = a ? a->first : b.first;  // the switching time is on A's clock, as --at gives it
+    if (a) {
+      const Time span = a->last_joint - a->first;
       options_.at = at_option_->count() > 0 ? at_ : span;
       if (options_.at > span)
         throw InvalidArgument(fmt::format("--at {}: after the end of {} ({} s after its first message)",
-                                          to_string(options_.at), a.source, to_string(span)));
-      try {
-        result = splice(a.messages, b.messages, options_);
-      } catch (const InvalidArgument& e) {
-        throw InvalidArgument(fmt::format("splicing {} into {}: {}", a.source, b.source, e.what()));
-      }
-      if (!quiet_ && !result.only_in_a.empty())
-        terminal::diagnostic(fmt::format(
-            "rmodel: warning: joints only in {} are held at their position at T from T on: {}", a.source,
-            joined(result.only_in_a)));
+                                          to_string(options_.at), a->source, to_string(span)));
     }
+    const auto splice_into = [&](const SpliceSink& sink) {
+      if (pose) return splice_from_pose(*pose, b.messages, options_, sink);
+      try {
+        return splice(a->messages, b.messages, options_, sink);
+      } catch (const InvalidArgument& e) {
+        throw InvalidArgument(fmt::format("splicing {} into {}: {}", a->source, b.source, e.what()));
+      }
+    };
+
+    std::size_t written = 0;
+    SpliceResult result;
+    std::optional<LogOutput> log;
+    const OutputFormat format = output_format();
+    if (format == OutputFormat::json) {
+      std::vector<io::Message> messages;
+      result = splice_into([&messages](const io::Message& m) { messages.push_back(m); });
+      written = messages.size();
+      out_.write(trajectory_goal_json(messages));
+    } else {
+      io::WriterOptions options;
+      options.format = log_format_of(format);
+      // CSV: columns for every joint and chain of the splice, known before its first row: a
+      // first pass collects them (the first message may not name them all).
+      if (format == OutputFormat::csv)
+        (void)splice_into([&options](const io::Message& m) {
+          const auto& names = m.kind == io::MessageKind::Joint ? m.joint.name : m.support.name;
+          auto& columns = m.kind == io::MessageKind::Joint ? options.csv_joints : options.csv_support;
+          for (const auto& n : names)
+            if (std::find(columns.begin(), columns.end(), n) == columns.end()) columns.push_back(n);
+        });
+      // Opened at the first message, once the splice has passed its checks.
+      result = splice_into([&](const io::Message& m) {
+        if (!log) log.emplace(out_.path(), options);
+        (void)log->writer().write(m);
+        ++written;
+      });
+      if (!log) log.emplace(out_.path(), options);
+    }
+    if (!quiet_ && !result.only_in_a.empty())
+      terminal::diagnostic(fmt::format("rmodel: warning: joints only in {} are held at their position at T from T on: {}",
+                                       a->source, joined(result.only_in_a)));
     if (!quiet_ && !result.only_in_b.empty())
       terminal::diagnostic(fmt::format("rmodel: warning: joints only in {} follow it without a transition: {}",
-                                       b_source, joined(result.only_in_b)));
-
-    write(result.messages, rejected);
+                                       b.source, joined(result.only_in_b)));
     if (!quiet_)
       terminal::diagnostic(fmt::format(
           "rmodel splice: switched at {} s, transition of {} s ({} sample{}), wrote {} messages{}",
           to_string(result.start - a_first), to_string(result.end - result.start), result.transition_samples,
-          result.transition_samples == 1 ? "" : "s", result.messages.size(),
+          result.transition_samples == 1 ? "" : "s", written,
           rejected > 0 ? fmt::format(", {} rejected", rejected) : std::string()));
+    // With rejected messages of the movements, the output is incomplete: a file is not written.
+    if (log) {
+      stream::Summary summary;
+      summary.rejected = rejected;
+      (void)log->finish("splice", summary, true, quiet_);
+    } else if (rejected > 0) {
+      out_.abandon("splice", rejected_messages_text(rejected), quiet_);
+    } else {
+      out_.close();
+    }
     return rejected > 0 ? kFailed : kOk;
   }
 
@@ -225,37 +258,13 @@ private:
     return pose;
   }
 
-  /// Writes the spliced movement; with `rejected` messages of the movements, the output is
-  /// incomplete: a file is not written.
-  void write(const std::vector<io::Message>& messages, std::size_t rejected) {
-    OutputFormat format = out_.format();
-    if (!out_.format_given() && !out_.path_given()) {
-      bool trajectories = true;
-      for (const auto& path : inputs_) trajectories = trajectories && is_trajectory_file(path);
-      if (trajectories) format = OutputFormat::json;
-    }
-    if (format == OutputFormat::json) {
-      out_.write(trajectory_goal_json(messages));
-      if (rejected > 0) out_.abandon("splice", rejected_messages_text(rejected), quiet_);
-      else out_.close();
-      return;
-    }
-    io::WriterOptions options;
-    options.format = log_format_of(format);
-    if (format == OutputFormat::csv) {
-      // Columns: every joint and chain of the splice (the first message may not name them all).
-      for (const io::Message& m : messages) {
-        const auto& names = m.kind == io::MessageKind::Joint ? m.joint.name : m.support.name;
-        auto& columns = m.kind == io::MessageKind::Joint ? options.csv_joints : options.csv_support;
-        for (const auto& n : names)
-          if (std::find(columns.begin(), columns.end(), n) == columns.end()) columns.push_back(n);
-      }
-    }
-    LogOutput log(out_.path(), options);
-    for (const io::Message& m : messages) (void)log.writer().write(m);
-    stream::Summary summary;
-    summary.rejected = rejected;
-    (void)log.finish("splice", summary, true, quiet_);
+  /// The format written: -f, else -o's extension, else json when every movement is a
+  /// trajectory, else jsonl.
+  [[nodiscard]] OutputFormat output_format() const {
+    if (out_.format_given() || out_.path_given()) return out_.format();
+    bool trajectories = true;
+    for (const auto& path : inputs_) trajectories = trajectories && is_trajectory_file(path);
+    return trajectories ? OutputFormat::json : out_.format();
   }
 
   std::vector<std::string> inputs_;

@@ -41,11 +41,18 @@
 /// **Support states** switch at T: A's before T, then B's support state in force at T
 /// (stamped T when B's was earlier) and B's later ones.
 ///
+/// **Bounded.** The transition is made sample by sample and handed on (the SpliceSink
+/// forms hold none of it; the others collect the output). Before anything is made, a
+/// transition that would make more than kMaxSpliceSamples samples of its own (every `step`,
+/// or at B's last interval once B has ended), by the bound splice_transition_bound() gives
+/// its duration, is refused, and so is one that would end beyond the range of times.
+///
 /// **Velocities.** A transition sample carries velocities when every joint of B has them in
 /// B and every shared joint in A: dy/dt of the law (x·vA + (1 − x)·vB + ẋ·(A − B), ẋ = −1/τ
 /// or −x/τ) or the transient's velocity; held joints 0. Efforts are not blended (left out).
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -62,6 +69,9 @@ enum class SpliceLaw {
   Exponential,  ///< x ← x·(1 − dt/τ) per sample, time constant τ
   SecondOrder,  ///< second-order transient to B: position and velocity continuous
 };
+
+/// The most samples a transition makes besides B's own stamps: 1 000 000.
+inline constexpr std::size_t kMaxSpliceSamples = 1'000'000;
 
 /// Parses `linear`, `exp` (or `exponential`), `second-order`. @throws InvalidArgument
 [[nodiscard]] RMODEL_API SpliceLaw parse_splice_law(const std::string& name);
@@ -96,13 +106,22 @@ struct RMODEL_API SpliceResult {
   std::size_t transition_samples = 0;  ///< blended samples written
 };
 
+/// Receives the spliced movement message by message, in time order.
+using SpliceSink = std::function<void(const io::Message&)>;
+
 /// Splices movement A into movement B (see the file comment). Sync ticks are ignored.
 /// @throws InvalidArgument when A or B has no stamped joint state, a message has no stamp,
 ///         the messages are not in time order, `at` is outside A, B (kept at its own
-///         times) ends before T, tau/settle/step are out of range; SizeMismatch for a joint
-///         state whose position array does not match its names.
+///         times) ends before T, tau/settle/step are out of range, the transition is longer
+///         than the bound allows (see "Bounded"); SizeMismatch for a joint state whose
+///         position array does not match its names.
 [[nodiscard]] RMODEL_API SpliceResult splice(const std::vector<io::Message>& a, const std::vector<io::Message>& b,
                                              const SpliceOptions& options);
+/// splice(), handing each message to `sink` as it is made instead of collecting it (the
+/// result's `messages` stay empty): memory does not grow with the transition. Nothing is
+/// handed on when it throws for its arguments.
+RMODEL_API SpliceResult splice(const std::vector<io::Message>& a, const std::vector<io::Message>& b,
+                               const SpliceOptions& options, const SpliceSink& sink);
 
 /// Splices from a pose (the positions of `pose`, velocity 0) into movement B, which keeps its
 /// stamps: T is B's first stamp. Only B's joints are written (a joint of B the pose does not
@@ -110,6 +129,17 @@ struct RMODEL_API SpliceResult {
 /// used. @throws as splice()
 [[nodiscard]] RMODEL_API SpliceResult splice_from_pose(const JointState& pose, const std::vector<io::Message>& b,
                                                        const SpliceOptions& options);
+/// splice_from_pose(), handing each message to `sink` as it is made (see splice()).
+RMODEL_API SpliceResult splice_from_pose(const JointState& pose, const std::vector<io::Message>& b,
+                                         const SpliceOptions& options, const SpliceSink& sink);
+
+/// An upper bound of how long a transition lasts after T, s: tau (linear); tau·ln(1/settle)
+/// (exponential: the weight is at most e^(−t/tau) after t); second order: the time by which
+/// the transient's envelope (1 + 2t/tau)·e^(−t/tau) falls to settle (about 9.9 tau for
+/// 0.001), with a quarter more for its integration in steps. The transition ends at the
+/// first sample at or after T plus the bound. @throws InvalidArgument for tau or settle out
+/// of range.
+[[nodiscard]] RMODEL_API double splice_transition_bound(const SpliceOptions& options);
 
 /// A `control_msgs/FollowJointTrajectoryGoal` JSON document (ROS 1 time layout, as the
 /// Sweetie Bot's movements are stored) holding `messages`: `trajectory.header.stamp` is the

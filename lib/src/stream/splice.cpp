@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -17,6 +18,10 @@
 
 namespace rmodel {
 namespace {
+
+/// The integrated transient (substeps of at most τ/20) lags its continuous law by well under
+/// this factor in time; the bound of splice_transition_bound takes it.
+constexpr double kSecondOrderMargin = 1.25;
 
 /// One joint's samples in time order (a later sample at the same stamp replaces the earlier).
 struct SpliceSeries {
@@ -120,107 +125,286 @@ double slope_from_right(const SpliceSeries& s, std::int64_t t) {
 
 void validate_splice_options(const SpliceOptions& o) {
   if (!(o.tau > 0.0) || !std::isfinite(o.tau))
-    throw InvalidArgument(fmt::format("splice: tau must be a positive number of seconds, not {}", o.tau));
+    throw InvalidArgument(fmt::format("splice: tau must be a positive number of seconds, not {:g}", o.tau));
   if (!(o.settle > 0.0 && o.settle < 1.0))
-    throw InvalidArgument(fmt::format("splice: settle must be in (0, 1), not {}", o.settle));
+    throw InvalidArgument(fmt::format("splice: settle must be in (0, 1), not {:g}", o.settle));
   if (o.step && o.step->ns <= 0) throw InvalidArgument("splice: the step must be positive");
 }
 
-/// The splice proper; `pose` set: from that pose (A is then empty) into B.
-SpliceResult splice_impl(const SampledMovement* a, const JointState* pose, const SampledMovement& b,
-                         const SpliceOptions& o) {
-  validate_splice_options(o);
-  SpliceResult result;
-  const bool from_pose = pose != nullptr;
-
-  // T and B's shift, on the output clock (A's).
+/// T and B's shift on the output clock (A's).
+struct SpliceClock {
   Time start{};
   Time shift{};
-  if (from_pose) {
-    start = b.first;
-  } else {
-    const Time span = a->last_joint - a->first;
-    if (o.at.ns < 0 || o.at > span)
-      throw InvalidArgument(fmt::format("splice: T = {} s is outside movement A (0 to {} s after its first message)",
-                                        to_string(o.at), to_string(span)));
-    start = a->first + o.at;
-    if (o.keep_time) {
-      if (b.last_joint < start)
-        throw InvalidArgument(fmt::format("splice: movement B, kept at its own times, ends ({}) before T ({})",
-                                          to_string(b.last_joint), to_string(start)));
-    } else {
-      shift = start - b.first;
-    }
-  }
-  result.start = start;
-  const std::int64_t t0 = start.ns;
+};
 
-  // Joints: B's in its order, then A's that B lacks (held).
+SpliceClock splice_clock(const SampledMovement* a, const SampledMovement& b, const SpliceOptions& o) {
+  SpliceClock clock;
+  if (a == nullptr) {  // from a pose: T is B's start
+    clock.start = b.first;
+    return clock;
+  }
+  const Time span = a->last_joint - a->first;
+  if (o.at.ns < 0 || o.at > span)
+    throw InvalidArgument(fmt::format("splice: T = {} s is outside movement A (0 to {} s after its first message)",
+                                      to_string(o.at), to_string(span)));
+  clock.start = a->first + o.at;
+  if (o.keep_time) {
+    if (b.last_joint < clock.start)
+      throw InvalidArgument(fmt::format("splice: movement B, kept at its own times, ends ({}) before T ({})",
+                                        to_string(b.last_joint), to_string(clock.start)));
+  } else {
+    clock.shift = clock.start - b.first;
+  }
+  return clock;
+}
+
+/// One joint of the output: where its values come from.
+struct SpliceColumn {
+  const SpliceSeries* in_b = nullptr;
+  const SpliceSeries* in_a = nullptr;
+  std::optional<double> from_pose;
+  double held = 0.0;  // only in A: position at T
+
+  [[nodiscard]] bool shared() const { return in_b != nullptr && (in_a != nullptr || from_pose); }
+};
+
+/// The joints of a splice, B's in its order then A's that B lacks (held), and how A and B
+/// move on the output clock.
+struct SpliceJoints {
+  std::vector<std::string> names;
+  std::vector<SpliceColumn> cols;
+  std::vector<std::size_t> held_columns;
+  std::int64_t shift = 0;  // B's shift, ns
+  bool with_velocity = true;
+
+  [[nodiscard]] double a_pos(const SpliceColumn& c, std::int64_t t) const {
+    return c.from_pose ? *c.from_pose : interpolate_series(c.in_a->t, c.in_a->p, t);
+  }
+  [[nodiscard]] double a_vel(const SpliceColumn& c, std::int64_t t) const {
+    return c.from_pose ? 0.0 : interpolate_series(c.in_a->t, c.in_a->v, t);
+  }
+  [[nodiscard]] double a_slope(const SpliceColumn& c, std::int64_t t) const {
+    return c.from_pose ? 0.0 : slope_from_left(*c.in_a, t);
+  }
+  [[nodiscard]] double b_pos(const SpliceColumn& c, std::int64_t t) const {
+    return interpolate_series(c.in_b->t, c.in_b->p, t - shift);
+  }
+  [[nodiscard]] double b_vel(const SpliceColumn& c, std::int64_t t) const {
+    return interpolate_series(c.in_b->t, c.in_b->v, t - shift);
+  }
+  /// B's slope at T is where B goes from there (its first sample has nothing to its left).
+  [[nodiscard]] double b_slope_after(const SpliceColumn& c, std::int64_t t) const {
+    return slope_from_right(*c.in_b, t - shift);
+  }
+};
+
+SpliceJoints splice_joints(const SampledMovement* a, const JointState* pose, const SampledMovement& b,
+                           std::int64_t t0, std::int64_t shift, SpliceResult& result) {
+  SpliceJoints j;
+  j.shift = shift;
   std::unordered_map<std::string, double> pose_value;
-  if (from_pose) {
+  if (pose != nullptr) {
     if (pose->position.size() != pose->name.size())
       throw SizeMismatch("splice: positions of the pose", pose->name.size(), pose->position.size());
     for (std::size_t i = 0; i < pose->name.size(); ++i) pose_value[pose->name[i]] = pose->position[i];
   }
-  struct Column {
-    const SpliceSeries* in_b = nullptr;
-    const SpliceSeries* in_a = nullptr;
-    std::optional<double> from_pose;
-    double held = 0.0;  // only in A: position at T
-  };
-  std::vector<std::string> names = b.names;
-  std::vector<Column> cols;
-  for (std::size_t j = 0; j < b.names.size(); ++j) {
-    Column c;
-    c.in_b = &b.series[j];
-    if (from_pose) {
-      const auto it = pose_value.find(b.names[j]);
+  j.names = b.names;
+  for (std::size_t k = 0; k < b.names.size(); ++k) {
+    SpliceColumn c;
+    c.in_b = &b.series[k];
+    if (pose != nullptr) {
+      const auto it = pose_value.find(b.names[k]);
       if (it != pose_value.end()) c.from_pose = it->second;
     } else {
-      c.in_a = a->find(b.names[j]);
+      c.in_a = a->find(b.names[k]);
     }
-    if (!c.in_a && !c.from_pose) result.only_in_b.push_back(b.names[j]);
-    cols.push_back(c);
+    if (!c.in_a && !c.from_pose) result.only_in_b.push_back(b.names[k]);
+    j.cols.push_back(c);
   }
-  std::vector<std::size_t> held_columns;
-  if (!from_pose) {
-    for (std::size_t j = 0; j < a->names.size(); ++j) {
-      if (b.find(a->names[j])) continue;
-      Column c;
-      c.in_a = &a->series[j];
+  if (a != nullptr) {
+    for (std::size_t k = 0; k < a->names.size(); ++k) {
+      if (b.find(a->names[k])) continue;
+      SpliceColumn c;
+      c.in_a = &a->series[k];
       c.held = interpolate_series(c.in_a->t, c.in_a->p, t0);
-      held_columns.push_back(cols.size());
-      names.push_back(a->names[j]);
-      result.only_in_a.push_back(a->names[j]);
-      cols.push_back(c);
+      j.held_columns.push_back(j.cols.size());
+      j.names.push_back(a->names[k]);
+      result.only_in_a.push_back(a->names[k]);
+      j.cols.push_back(c);
     }
   }
-  const auto shared = [](const Column& c) { return c.in_b && (c.in_a || c.from_pose); };
-  const auto a_pos = [&](const Column& c, std::int64_t t) {
-    return c.from_pose ? *c.from_pose : interpolate_series(c.in_a->t, c.in_a->p, t);
-  };
-  const auto a_vel = [&](const Column& c, std::int64_t t) {
-    return c.from_pose ? 0.0 : interpolate_series(c.in_a->t, c.in_a->v, t);
-  };
-  const auto a_slope = [&](const Column& c, std::int64_t t) { return c.from_pose ? 0.0 : slope_from_left(*c.in_a, t); };
-  const auto b_pos = [&](const Column& c, std::int64_t t) {
-    return interpolate_series(c.in_b->t, c.in_b->p, t - shift.ns);
-  };
-  const auto b_vel = [&](const Column& c, std::int64_t t) {
-    return interpolate_series(c.in_b->t, c.in_b->v, t - shift.ns);
-  };
-  // B's slope at T is where B goes from there (its first sample has nothing to its left).
-  const auto b_slope_after = [&](const Column& c, std::int64_t t) { return slope_from_right(*c.in_b, t - shift.ns); };
+  for (const SpliceColumn& c : j.cols)
+    if ((c.in_b && !c.in_b->has_velocity) || (c.in_b && c.in_a && !c.in_a->has_velocity)) j.with_velocity = false;
+  return j;
+}
 
-  bool with_velocity = true;
-  for (const Column& c : cols)
-    if ((c.in_b && !c.in_b->has_velocity) || (c.in_b && c.in_a && !c.in_a->has_velocity)) with_velocity = false;
+/// Where the transition's samples fall: at B's joint-state stamps from T on, and with a step
+/// also every step from T; once B has ended, every `tail_step` (the step, else B's last
+/// interval, else tau/10).
+class SpliceTimes {
+public:
+  SpliceTimes(std::vector<std::int64_t> b_stamps, std::int64_t t0, std::optional<Time> step, std::int64_t tail_step)
+      : b_stamps_(std::move(b_stamps)), t0_(t0), step_(step), tail_step_(tail_step) {}
+
+  /// The next sample after `prev`; `from_b` when it is one of B's stamps.
+  std::int64_t next(std::int64_t prev, bool& from_b) {
+    const bool have_b = bi_ < b_stamps_.size();
+    from_b = false;
+    if (!step_ && have_b) {
+      from_b = true;
+      return b_stamps_[bi_];
+    }
+    std::int64_t grid = 0;
+    if (step_) {
+      grid = t0_ + grid_k_ * step_->ns;
+      while (grid <= prev && grid_k_ > 0) grid = t0_ + (++grid_k_) * step_->ns;
+    } else {
+      grid = prev + tail_step_;
+    }
+    if (have_b && b_stamps_[bi_] <= grid) {
+      from_b = true;
+      if (b_stamps_[bi_] == grid) ++grid_k_;
+      return b_stamps_[bi_];
+    }
+    if (step_) ++grid_k_;
+    return grid;
+  }
+  /// The sample `next` gave was taken (B's stamp consumed).
+  void taken(bool from_b) {
+    if (from_b) ++bi_;
+  }
+
+  /// An upper bound of the samples of the transition that are not B's stamps, when it lasts
+  /// at most `seconds` after T (the first sample at or after T + seconds ends it).
+  [[nodiscard]] double own_samples_within(double seconds) const {
+    const double span = seconds * 1e9;
+    if (step_) return std::floor(span / static_cast<double>(step_->ns)) + 2.0;
+    // After B's last stamp from T (or from T when B has none there): every tail step.
+    const std::int64_t from = b_stamps_.empty() ? t0_ : std::max(t0_, b_stamps_.back());
+    const double left = static_cast<double>(t0_ - from) + span;
+    return left <= 0.0 ? 1.0 : std::floor(left / static_cast<double>(tail_step_)) + 2.0;
+  }
+
+private:
+  std::vector<std::int64_t> b_stamps_;
+  std::int64_t t0_;
+  std::optional<Time> step_;
+  std::int64_t tail_step_;
+  std::size_t bi_ = 0;
+  std::int64_t grid_k_ = 0;
+};
+
+/// The weight of A (linear, exponential) or the error to B (second order) as the transition
+/// goes, and when it ends.
+class SpliceLawState {
+public:
+  SpliceLawState(const SpliceOptions& o, const SpliceJoints& j, std::int64_t t0)
+      : law_(o.law), tau_(o.tau), settle_(o.settle), y_(j.cols.size(), 0.0), v_(j.cols.size(), 0.0) {
+    if (law_ != SpliceLaw::SecondOrder) return;
+    // The transient runs on the error e = y − B with the design's error dynamics
+    // e'' = −a0·e − a1·e' (law (4)–(5) with B's position, velocity and acceleration as the
+    // reference), so y = B + e follows B exactly once e has died out, however B moves.
+    filters::SecondOrderParams params;
+    params.a0 = 1.0 / (tau_ * tau_);
+    params.a1 = 2.0 / tau_;
+    transients_.reserve(j.cols.size());
+    for (std::size_t k = 0; k < j.cols.size(); ++k) {
+      const SpliceColumn& c = j.cols[k];
+      const double e = c.shared() ? j.a_pos(c, t0) - j.b_pos(c, t0) : 0.0;
+      const double de = c.shared() ? j.a_slope(c, t0) - j.b_slope_after(c, t0) : 0.0;
+      transients_.emplace_back(tau_ / 20.0, params, e);
+      transients_.back().start(e, de);
+      y_[k] = e;
+      v_[k] = de;
+      e0_ = std::max(e0_, std::abs(e) + tau_ * std::abs(de));
+    }
+  }
+
+  /// An upper bound of how long the transition lasts after T, s (splice_transition_bound; 0
+  /// for a second-order transition with nothing to correct).
+  [[nodiscard]] double duration_bound(const SpliceOptions& o) const {
+    return law_ == SpliceLaw::SecondOrder && e0_ == 0.0 ? 0.0 : splice_transition_bound(o);
+  }
+
+  /// Advances to the sample at `t` (`prev`: the one before, or T); true when the transition
+  /// has ended there.
+  bool advance(const SpliceJoints& j, std::int64_t t, std::int64_t prev, std::int64_t t0) {
+    const double dt = Time{t - prev}.seconds();
+    switch (law_) {
+      case SpliceLaw::Linear:
+        x_ = std::max(0.0, 1.0 - Time{t - t0}.seconds() / tau_);
+        return x_ <= 0.0;
+      case SpliceLaw::Exponential:
+        if (t > prev) x_ *= std::max(0.0, 1.0 - dt / tau_);
+        return x_ <= settle_;
+      case SpliceLaw::SecondOrder: {
+        double e = 0.0;
+        for (std::size_t k = 0; k < j.cols.size(); ++k) {
+          if (!j.cols[k].shared()) continue;
+          if (t > prev) {
+            y_[k] = transients_[k].update(0.0, filters::Interval{dt});
+            v_[k] = transients_[k].velocity();
+          }
+          e = std::max(e, std::abs(y_[k]) + tau_ * std::abs(v_[k]));
+        }
+        return e <= settle_ * e0_;
+      }
+    }
+    return true;
+  }
+
+  /// The weight of A at the last sample (linear, exponential).
+  [[nodiscard]] double weight() const { return x_; }
+  /// The error to B at the last sample, position and velocity (second order).
+  [[nodiscard]] double error(std::size_t k) const { return y_[k]; }
+  [[nodiscard]] double error_rate(std::size_t k) const { return v_[k]; }
+
+private:
+  SpliceLaw law_;
+  double tau_;
+  double settle_;
+  double x_ = 1.0;
+  double e0_ = 0.0;
+  std::vector<filters::SecondOrderTransient<double>> transients_;
+  std::vector<double> y_, v_;
+};
+
+/// Hands the output to the sink in time order: joint states as they come, each after the
+/// support states stamped before it.
+class SpliceOutput {
+public:
+  SpliceOutput(const SpliceSink& sink, std::vector<io::Message> supports) : sink_(sink), supports_(std::move(supports)) {}
+  void plain(const io::Message& m) const { sink_(m); }
+  void joint(const io::Message& m) {
+    while (next_ < supports_.size() && supports_[next_].stamp() < m.stamp()) sink_(supports_[next_++]);
+    sink_(m);
+  }
+  void finish() {
+    while (next_ < supports_.size()) sink_(supports_[next_++]);
+  }
+
+private:
+  const SpliceSink& sink_;
+  std::vector<io::Message> supports_;
+  std::size_t next_ = 0;
+};
+
+/// The splice proper; `pose` set: from that pose (A is then null) into B. The messages go to
+/// `sink` as they are made.
+SpliceResult splice_impl(const SampledMovement* a, const JointState* pose, const SampledMovement& b,
+                         const SpliceOptions& o, const SpliceSink& sink) {
+  validate_splice_options(o);
+  SpliceResult result;
+  const SpliceClock clock = splice_clock(a, b, o);
+  result.start = clock.start;
+  const std::int64_t t0 = clock.start.ns;
+  const SpliceJoints j = splice_joints(a, pose, b, t0, clock.shift.ns, result);
 
   // B's messages on the output clock.
   std::vector<io::Message> b_joint, b_support;
   for (const io::Message& m : b.messages) {
     io::Message copy = m;
-    copy.set_stamp(m.stamp() + shift);
+    copy.set_stamp(m.stamp() + clock.shift);
     (copy.kind == io::MessageKind::Joint ? b_joint : b_support).push_back(std::move(copy));
   }
   std::vector<std::int64_t> b_stamps;
@@ -236,159 +420,22 @@ SpliceResult splice_impl(const SampledMovement* a, const JointState* pose, const
     tail_step = all.size() >= 2 ? all.back() - all[all.size() - 2] : 0;
     if (tail_step <= 0) tail_step = std::max<std::int64_t>(1, std::llround(o.tau * 1e8));  // τ/10
   }
+  SpliceTimes times(std::move(b_stamps), t0, o.step, tail_step);
+  SpliceLawState law(o, j, t0);
 
-  // The law's state.
-  double x = 1.0;
-  std::vector<filters::SecondOrderTransient<double>> transients;
-  std::vector<double> y_second(cols.size(), 0.0), v_second(cols.size(), 0.0);
-  double e0 = 0.0;
-  const double tau = o.tau;
-  if (o.law == SpliceLaw::SecondOrder) {
-    // The transient runs on the error e = y − B with the design's error dynamics
-    // e'' = −a0·e − a1·e' (law (4)–(5) with B's position, velocity and acceleration as the
-    // reference), so y = B + e follows B exactly once e has died out, however B moves.
-    filters::SecondOrderParams params;
-    params.a0 = 1.0 / (tau * tau);
-    params.a1 = 2.0 / tau;
-    transients.reserve(cols.size());
-    for (std::size_t j = 0; j < cols.size(); ++j) {
-      const Column& c = cols[j];
-      const double e = shared(c) ? a_pos(c, t0) - b_pos(c, t0) : 0.0;
-      const double de = shared(c) ? a_slope(c, t0) - b_slope_after(c, t0) : 0.0;
-      transients.emplace_back(tau / 20.0, params, e);
-      transients.back().start(e, de);
-      y_second[j] = e;
-      v_second[j] = de;
-      e0 = std::max(e0, std::abs(e) + tau * std::abs(de));
-    }
-  }
-
-  std::vector<io::Message> generated;
-  const auto emit = [&](std::int64_t t, double weight, bool pure_b) {
-    io::Message m;
-    m.kind = io::MessageKind::Joint;
-    m.joint.stamp = Time{t};
-    m.joint.name = names;
-    m.joint.position.resize(cols.size());
-    if (with_velocity) m.joint.velocity.resize(cols.size());
-    const double weight_rate = o.law == SpliceLaw::Linear ? (weight > 0.0 ? -1.0 / tau : 0.0) : -weight / tau;
-    for (std::size_t j = 0; j < cols.size(); ++j) {
-      const Column& c = cols[j];
-      double p = 0.0, v = 0.0;
-      if (!c.in_b) {
-        p = c.held;
-      } else if (!shared(c) || pure_b) {
-        p = b_pos(c, t);
-        if (with_velocity) v = b_vel(c, t);
-      } else if (o.law == SpliceLaw::SecondOrder) {
-        if (t == t0) {  // A's own values at T (B + (A − B) need not round back to A)
-          p = a_pos(c, t);
-          if (with_velocity) v = a_vel(c, t);
-        } else {
-          p = b_pos(c, t) + y_second[j];
-          if (with_velocity) v = b_vel(c, t) + v_second[j];
-        }
-      } else {
-        const double pa = a_pos(c, t), pb = b_pos(c, t);
-        p = weight * pa + (1.0 - weight) * pb;
-        if (with_velocity) v = weight * a_vel(c, t) + (1.0 - weight) * b_vel(c, t) + weight_rate * (pa - pb);
-      }
-      m.joint.position[j] = p;
-      if (with_velocity) m.joint.velocity[j] = v;
-    }
-    generated.push_back(std::move(m));
-  };
-
-  // The transition: samples at B's stamps from T (and every step), until the law ends.
-  std::size_t bi = 0;
-  std::int64_t grid_k = 0;
-  std::int64_t prev = t0;
-  std::int64_t end = t0;
-  std::size_t guard = 0;
-  constexpr std::size_t kMaxSamples = 10'000'000;
-  while (true) {
-    if (++guard > kMaxSamples)
-      throw InvalidArgument("splice: the transition needs more than 10 million samples; give a larger --step or tau");
-    const bool have_b = bi < b_stamps.size();
-    std::int64_t t = 0;
-    bool from_b = false;
-    if (o.step || !have_b) {
-      std::int64_t grid = 0;
-      if (o.step) {
-        grid = t0 + grid_k * o.step->ns;
-        while (grid <= prev && grid_k > 0) grid = t0 + (++grid_k) * o.step->ns;
-      } else {
-        grid = prev + tail_step;
-      }
-      if (have_b && b_stamps[bi] <= grid) {
-        t = b_stamps[bi];
-        from_b = true;
-        if (b_stamps[bi] == grid) ++grid_k;
-      } else {
-        t = grid;
-        if (o.step) ++grid_k;
-      }
-    } else {
-      t = b_stamps[bi];
-      from_b = true;
-    }
-    const double dt = Time{t - prev}.seconds();
-    bool ended = false;
-    switch (o.law) {
-      case SpliceLaw::Linear: {
-        x = std::max(0.0, 1.0 - Time{t - t0}.seconds() / tau);
-        ended = x <= 0.0;
-        break;
-      }
-      case SpliceLaw::Exponential: {
-        if (t > prev) x *= std::max(0.0, 1.0 - dt / tau);
-        ended = x <= o.settle;
-        break;
-      }
-      case SpliceLaw::SecondOrder: {
-        double e = 0.0;
-        for (std::size_t j = 0; j < cols.size(); ++j) {
-          const Column& c = cols[j];
-          if (!shared(c)) continue;
-          if (t > prev) {
-            y_second[j] = transients[j].update(0.0, filters::Interval{dt});
-            v_second[j] = transients[j].velocity();
-          }
-          e = std::max(e, std::abs(y_second[j]) + tau * std::abs(v_second[j]));
-        }
-        ended = e <= o.settle * e0;
-        break;
-      }
-    }
-    if (ended) {
-      end = t;
-      if (!from_b) emit(t, 0.0, true);
-      break;
-    }
-    emit(t, x, false);
-    ++result.transition_samples;
-    if (from_b) ++bi;
-    prev = t;
-  }
-  result.end = Time{end};
-
-  // B as it is from the end of the transition; joints only in A get a joint state of their
-  // own there, after B's joint states at that stamp (alone when the transition outlasted B).
-  std::vector<io::Message> after;
-  for (const io::Message& m : b_joint)
-    if (m.joint.stamp.ns >= end) after.push_back(m);
-  if (!held_columns.empty()) {
-    io::Message h;
-    h.kind = io::MessageKind::Joint;
-    h.joint.stamp = Time{end};
-    for (const std::size_t j : held_columns) {
-      h.joint.name.push_back(names[j]);
-      h.joint.position.push_back(cols[j].held);
-    }
-    const auto pos =
-        std::find_if(after.begin(), after.end(), [&](const io::Message& m) { return m.joint.stamp.ns > end; });
-    after.insert(pos, std::move(h));
-  }
+  // Refused before anything is made: a transition that would make more samples of its own
+  // than the limit, or would not end within the range of times.
+  const double lasts = law.duration_bound(o);
+  const double own_samples = times.own_samples_within(lasts);
+  if (own_samples > static_cast<double>(kMaxSpliceSamples))
+    throw InvalidArgument(fmt::format(
+        "splice: the transition would make up to {:g} samples of its own (up to {:g} s at steps of {:g} s), more "
+        "than the {} allowed; give a smaller tau or a larger step",
+        own_samples, lasts, Time{o.step ? o.step->ns : tail_step}.seconds(), kMaxSpliceSamples));
+  if (static_cast<double>(t0) + lasts * 1e9 >= 9.2e18)
+    throw InvalidArgument(fmt::format("splice: a transition of up to {:g} s from T = {} would end beyond the range of "
+                                      "times; give a smaller tau",
+                                      lasts, to_string(clock.start)));
 
   // Support states switch at T: B's in force at T (stamped T), then B's later ones.
   std::vector<io::Message> supports;
@@ -406,20 +453,89 @@ SpliceResult splice_impl(const SampledMovement* a, const JointState* pose, const
     supports.insert(supports.begin(), std::move(s));
   }
 
-  // A before T, then the joint states from T (generated, then B's) merged with the supports,
-  // joint states first at equal stamps.
-  if (a)
+  // A before T, as it is.
+  SpliceOutput out(sink, std::move(supports));
+  if (a != nullptr)
     for (const io::Message& m : a->messages)
-      if (m.stamp().ns < t0) result.messages.push_back(m);
-  std::vector<io::Message> joints = std::move(generated);
-  joints.insert(joints.end(), std::make_move_iterator(after.begin()), std::make_move_iterator(after.end()));
-  std::size_t si = 0;
-  for (io::Message& m : joints) {
-    while (si < supports.size() && supports[si].stamp() < m.stamp())
-      result.messages.push_back(std::move(supports[si++]));
-    result.messages.push_back(std::move(m));
+      if (m.stamp().ns < t0) out.plain(m);
+
+  // The transition: one joint state of every joint per sample, until the law ends.
+  io::Message sample;
+  sample.kind = io::MessageKind::Joint;
+  sample.joint.name = j.names;
+  sample.joint.position.resize(j.cols.size());
+  if (j.with_velocity) sample.joint.velocity.resize(j.cols.size());
+  const auto emit = [&](std::int64_t t, double weight, bool pure_b) {
+    sample.joint.stamp = Time{t};
+    const double weight_rate = o.law == SpliceLaw::Linear ? (weight > 0.0 ? -1.0 / o.tau : 0.0) : -weight / o.tau;
+    for (std::size_t k = 0; k < j.cols.size(); ++k) {
+      const SpliceColumn& c = j.cols[k];
+      double p = 0.0, v = 0.0;
+      if (!c.in_b) {
+        p = c.held;
+      } else if (!c.shared() || pure_b) {
+        p = j.b_pos(c, t);
+        if (j.with_velocity) v = j.b_vel(c, t);
+      } else if (o.law == SpliceLaw::SecondOrder) {
+        if (t == t0) {  // A's own values at T (B + (A − B) need not round back to A)
+          p = j.a_pos(c, t);
+          if (j.with_velocity) v = j.a_vel(c, t);
+        } else {
+          p = j.b_pos(c, t) + law.error(k);
+          if (j.with_velocity) v = j.b_vel(c, t) + law.error_rate(k);
+        }
+      } else {
+        const double pa = j.a_pos(c, t), pb = j.b_pos(c, t);
+        p = weight * pa + (1.0 - weight) * pb;
+        if (j.with_velocity) v = weight * j.a_vel(c, t) + (1.0 - weight) * j.b_vel(c, t) + weight_rate * (pa - pb);
+      }
+      sample.joint.position[k] = p;
+      if (j.with_velocity) sample.joint.velocity[k] = v;
+    }
+    out.joint(sample);
+  };
+  std::int64_t prev = t0;
+  std::int64_t end = t0;
+  // The bound above holds by construction; this only stops a mistake in it from running away.
+  const double most = own_samples + static_cast<double>(b_joint.size()) + 2.0;
+  for (double made = 0.0;; ++made) {
+    if (made > most) throw Error("splice: the transition outran its bound (a bug in rmodel)");
+    bool from_b = false;
+    const std::int64_t t = times.next(prev, from_b);
+    if (law.advance(j, t, prev, t0)) {
+      end = t;
+      if (!from_b) emit(t, 0.0, true);
+      break;
+    }
+    emit(t, law.weight(), false);
+    ++result.transition_samples;
+    times.taken(from_b);
+    prev = t;
   }
-  while (si < supports.size()) result.messages.push_back(std::move(supports[si++]));
+  result.end = Time{end};
+
+  // B as it is from the end of the transition; joints only in A get a joint state of their
+  // own there, after B's joint states at that stamp (alone when the transition outlasted B).
+  io::Message held;
+  if (!j.held_columns.empty()) {
+    held.kind = io::MessageKind::Joint;
+    held.joint.stamp = Time{end};
+    for (const std::size_t k : j.held_columns) {
+      held.joint.name.push_back(j.names[k]);
+      held.joint.position.push_back(j.cols[k].held);
+    }
+  }
+  bool held_written = j.held_columns.empty();
+  for (const io::Message& m : b_joint) {
+    if (m.joint.stamp.ns < end) continue;
+    if (!held_written && m.joint.stamp.ns > end) {
+      out.joint(held);
+      held_written = true;
+    }
+    out.joint(m);
+  }
+  if (!held_written) out.joint(held);
+  out.finish();
   return result;
 }
 
@@ -449,16 +565,54 @@ SpliceLaw parse_splice_law(const std::string& name) {
   throw InvalidArgument(fmt::format("unknown splice law '{}' (linear, exp, second-order)", name));
 }
 
-SpliceResult splice(const std::vector<io::Message>& a, const std::vector<io::Message>& b,
-                    const SpliceOptions& options) {
+SpliceResult splice(const std::vector<io::Message>& a, const std::vector<io::Message>& b, const SpliceOptions& options,
+                    const SpliceSink& sink) {
   const SampledMovement sa = sample_movement(a, "A");
   const SampledMovement sb = sample_movement(b, "B");
-  return splice_impl(&sa, nullptr, sb, options);
+  return splice_impl(&sa, nullptr, sb, options, sink);
+}
+
+SpliceResult splice_from_pose(const JointState& pose, const std::vector<io::Message>& b, const SpliceOptions& options,
+                              const SpliceSink& sink) {
+  const SampledMovement sb = sample_movement(b, "B");
+  return splice_impl(nullptr, &pose, sb, options, sink);
+}
+
+SpliceResult splice(const std::vector<io::Message>& a, const std::vector<io::Message>& b,
+                    const SpliceOptions& options) {
+  std::vector<io::Message> messages;
+  SpliceResult result = splice(a, b, options, [&messages](const io::Message& m) { messages.push_back(m); });
+  result.messages = std::move(messages);
+  return result;
 }
 
 SpliceResult splice_from_pose(const JointState& pose, const std::vector<io::Message>& b, const SpliceOptions& options) {
-  const SampledMovement sb = sample_movement(b, "B");
-  return splice_impl(nullptr, &pose, sb, options);
+  std::vector<io::Message> messages;
+  SpliceResult result =
+      splice_from_pose(pose, b, options, [&messages](const io::Message& m) { messages.push_back(m); });
+  result.messages = std::move(messages);
+  return result;
+}
+
+double splice_transition_bound(const SpliceOptions& options) {
+  validate_splice_options(options);
+  switch (options.law) {
+    case SpliceLaw::Linear: return options.tau;
+    // x is a product of factors 1 − dt/τ <= e^(−dt/τ): at most e^(−t/τ) after t.
+    case SpliceLaw::Exponential: return options.tau * std::log(1.0 / options.settle);
+    case SpliceLaw::SecondOrder: {
+      // Critically damped, e(s) = (e0 + (τe0' + e0)s)e^(−s) at s = t/τ, so |e| + τ|e'| is at
+      // most (|e0| + τ|e0'|)(1 + 2s)e^(−s): the first s where that envelope reaches settle
+      // (it falls from s = 1/2 on), found by bisection.
+      double lo = 0.5, hi = 2000.0;
+      for (int i = 0; i < 200; ++i) {
+        const double mid = 0.5 * (lo + hi);
+        ((1.0 + 2.0 * mid) * std::exp(-mid) > options.settle ? lo : hi) = mid;
+      }
+      return kSecondOrderMargin * options.tau * hi;
+    }
+  }
+  return options.tau;
 }
 
 std::string trajectory_goal_json(const std::vector<io::Message>& messages) {

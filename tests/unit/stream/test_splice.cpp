@@ -10,6 +10,8 @@
 #include <functional>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "rmodel/error.hpp"
 #include "rmodel/io/reader.hpp"
 #include "rmodel/splice.hpp"
@@ -462,6 +464,108 @@ TEST(Splice, RefusesWhatItCannotSplice) {
   EXPECT_THROW((void)splice(late_a, b, o), InvalidArgument);  // B ends before T
   EXPECT_EQ(parse_splice_law("exp"), SpliceLaw::Exponential);
   EXPECT_THROW((void)parse_splice_law("cubic"), InvalidArgument);
+}
+
+// Issue 40: `--tau 1e9 --step 0.05` made ~10^11 samples in memory until std::bad_alloc. The
+// transition is now handed on sample by sample, and one longer than the bound allows is
+// refused before anything is made.
+TEST(Splice, ARunawayTransitionIsRefusedBeforeAnythingIsMade) {
+  const auto a = sampled_movement(kSpliceJoints, kSpliceA, 0, 10, 101);
+  const auto b = sampled_movement(kSpliceJoints, kSpliceB, 0, 10, 101);
+  for (const SpliceLaw law : {SpliceLaw::Linear, SpliceLaw::Exponential, SpliceLaw::SecondOrder}) {
+    SCOPED_TRACE(static_cast<int>(law));
+    SpliceOptions o;
+    o.law = law;
+    o.at = Time{500 * kSpliceMs};
+    o.tau = 1e9;
+    o.step = Time{50 * kSpliceMs};
+    std::size_t handed = 0;
+    try {
+      (void)splice(a, b, o, [&handed](const io::Message&) { ++handed; });
+      ADD_FAILURE() << "expected a refusal";
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find("more than the 1000000 allowed"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(handed, 0u);
+    // Without a step, the samples after B's end come at B's last interval (10 ms): refused too.
+    o.step.reset();
+    o.tau = 1e5;
+    EXPECT_THROW((void)splice(a, b, o), InvalidArgument);
+    // A transition within the limit is made: τ such that the bound needs just under 10^6 steps.
+    o.step = Time{50 * kSpliceMs};
+    o.tau = 1.0;
+    o.tau = 0.9 * 1e6 * 0.05 / (splice_transition_bound(o) / o.tau);
+    std::size_t samples = 0;
+    const SpliceResult r = splice(a, b, o, [&samples](const io::Message&) { ++samples; });
+    EXPECT_TRUE(r.messages.empty()) << "the sink form collects nothing";
+    EXPECT_GT(samples, r.transition_samples);
+  }
+}
+
+// The sink form hands on exactly the messages the collecting form returns, in order.
+TEST(Splice, TheSinkGetsWhatTheCollectingFormReturns) {
+  auto a = sampled_movement(kSpliceJoints, kSpliceA, 0, 10, 101);
+  auto b = sampled_movement({"j2", "j3"}, {kSpliceB[1], kSpliceB[0]}, 0, 10, 101);
+  a.insert(a.begin() + 3, splice_support_at(30 * kSpliceMs, {"leg"}, {1.0}));
+  b.insert(b.begin() + 5, splice_support_at(45 * kSpliceMs, {"leg"}, {0.5}));
+  b.push_back(splice_support_at(2000 * kSpliceMs, {"leg"}, {0.0}));
+  for (const SpliceLaw law : {SpliceLaw::Linear, SpliceLaw::Exponential, SpliceLaw::SecondOrder}) {
+    SpliceOptions o;
+    o.law = law;
+    o.at = Time{500 * kSpliceMs};
+    o.tau = 0.3;
+    o.step = Time{7 * kSpliceMs};
+    const SpliceResult whole = splice(a, b, o);
+    std::vector<io::Message> handed;
+    const SpliceResult streamed = splice(a, b, o, [&handed](const io::Message& m) { handed.push_back(m); });
+    ASSERT_EQ(handed.size(), whole.messages.size());
+    for (std::size_t i = 0; i < handed.size(); ++i) {
+      EXPECT_EQ(handed[i].kind, whole.messages[i].kind) << i;
+      EXPECT_EQ(handed[i].stamp(), whole.messages[i].stamp()) << i;
+      EXPECT_EQ(handed[i].joint.name, whole.messages[i].joint.name) << i;
+      EXPECT_EQ(handed[i].joint.position, whole.messages[i].joint.position) << i;
+      EXPECT_EQ(handed[i].support.support, whole.messages[i].support.support) << i;
+    }
+    EXPECT_EQ(streamed.end, whole.end);
+    EXPECT_EQ(streamed.transition_samples, whole.transition_samples);
+  }
+}
+
+// splice_transition_bound() is an upper bound of the transition's length: for every law and
+// settle, from gaps of position alone, of velocity alone and of both, sampled densely.
+TEST(Splice, TheTransitionEndsWithinItsBound) {
+  const std::vector<std::vector<SpliceCurve>> starts = {
+      {[](double) { return 1.0; }, [](double) { return -0.5; }},           // position gap
+      {[](double t) { return 2.0 * t - 1.0; }, [](double) { return 0.0; }},  // velocity gap at T
+      {[](double t) { return 0.3 * std::sin(9.0 * t) + 0.7; }, [](double t) { return -3.0 * t; }}};
+  const std::vector<SpliceCurve> flat = {[](double) { return 0.0; }, [](double) { return 0.0; }};
+  for (const SpliceLaw law : {SpliceLaw::Linear, SpliceLaw::Exponential, SpliceLaw::SecondOrder}) {
+    for (const double settle : {0.5, 0.1, 1e-3, 1e-6, 1e-9, 1e-12}) {
+      for (const auto& curves : starts) {
+        SCOPED_TRACE(fmt::format("law {} settle {}", static_cast<int>(law), settle));
+        const auto a = sampled_movement(kSpliceJoints, curves, 0, 10, 51);
+        const auto b = sampled_movement(kSpliceJoints, flat, 0, 10, 2);
+        SpliceOptions o;
+        o.law = law;
+        o.at = Time{500 * kSpliceMs};
+        o.tau = 0.2;
+        o.settle = settle;
+        const double bound = splice_transition_bound(o);
+        // Samples every 1 ms (the transient's substeps as fine), 10 ms (= its coarsest
+        // substep, τ/20) and 37 ms (split into substeps).
+        for (const std::int64_t step_ms : {1, 10, 37}) {
+          o.step = Time{step_ms * kSpliceMs};
+          const SpliceResult r = splice(a, b, o, [](const io::Message&) {});
+          const double lasted = (r.end - r.start).seconds();
+          EXPECT_LE(lasted, bound + 1e-3 * static_cast<double>(step_ms)) << step_ms << " ms";
+          // And not loose beyond its margin: the position-only start follows the envelope.
+          if (&curves == &starts.front() && law != SpliceLaw::Linear && step_ms == 1) {
+            EXPECT_GT(lasted, 0.6 * bound);
+          }
+        }
+      }
+    }
+  }
 }
 
 TEST(Splice, TrajectoryDocumentReadsBackAsTheSameMovement) {
