@@ -428,7 +428,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from dynamics' -a '(rmodel __compl
 
 # rmodel splice
 complete -c rmodel -n '__fish_seen_subcommand_from splice' -s h -l help -d 'Print this help message and exit'
-complete -c rmodel -n '__fish_seen_subcommand_from splice' -l at -x -d 'T: when the transition starts, in seconds after A\'s first message (default: A\'s last joint state)'
+complete -c rmodel -n '__fish_seen_subcommand_from splice' -l at -x -d 'T: when the transition starts, in seconds after A\'s first message'
 complete -c rmodel -n '__fish_seen_subcommand_from splice' -l law -x -a 'linear exp second-order' -d 'Fusion law: linear (A\'s weight falls from 1 to 0 in tau), exp (weight x(1 - dt/tau) per sample), second-order (transient from A\'s position and velocity to B, time constant tau)'
 complete -c rmodel -n '__fish_seen_subcommand_from splice' -l tau -x -d 'Duration (linear) or time constant (exp, second-order) of the transition, s'
 complete -c rmodel -n '__fish_seen_subcommand_from splice' -l settle -x -d 'exp and second-order: the transition ends when what is left of the difference to B is at most this fraction of it at T'

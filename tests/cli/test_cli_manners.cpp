@@ -146,6 +146,39 @@ TEST(CliManners, EnumValuesByNameOnlyWithASuggestion) {
   EXPECT_TRUE(nlohmann::json::accept(ok.out)) << ok.out;
 }
 
+// Issue 40: `splice --tau 0` printed its upper bound as a 309-digit number ("Value 0 not in
+// range 0.000000 to 179769313486231570814527423731704356798070567525844996598917476803157...").
+// A number option out of its range says so with its numbers as they are written.
+TEST(CliManners, NumberOptionsOutOfRangeSayItWithReadableNumbers) {
+  const std::string log = test::sample("pony.urdf").string();  // never read: refused first
+  struct Refused {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<Refused> cases = {
+      {{"splice", log, log, "--tau", "0"}, "splice: --tau: '0' must be more than 0"},
+      {{"splice", log, log, "--tau", "-1e-9"}, "splice: --tau: '-1e-9' must be more than 0"},
+      {{"splice", log, log, "--tau", "fast"}, "splice: --tau: 'fast' is not a number"},
+      {{"splice", log, log, "--settle", "2"}, "splice: --settle: '2' is not in [1e-12, 0.999999]"},
+      {{"splice", log, log, "--settle", "0"}, "splice: --settle: '0' is not in [1e-12, 0.999999]"},
+      {{"check-log", "--sample", log, "--tolerance", "-1"}, "check-log: --tolerance: '-1' must be at least 0"},
+      {{"check-log", "--sample", log, "--max-acceleration", "-2"},
+       "check-log: --max-acceleration: '-2' must be at least 0"},
+      {{"diff", log, log, "--tolerance", "-0.5"}, "diff: --tolerance: '-0.5' must be at least 0"},
+      {{"aggregate", "--sample", log, "--max-reports", "0"}, "aggregate: --max-reports: '0' must be more than 0"},
+      {{"aggregate", "--sample", log, "--brake-deceleration", "0"},
+       "aggregate: --brake-deceleration: '0' must be more than 0"},
+      {{"filter", "exponential", "--step", "--duration", "-1"}, "filter: --duration: '-1' must be at least 0"},
+  };
+  for (const Refused& c : cases) {
+    SCOPED_TRACE(c.message);
+    const auto r = run_rmodel(c.args);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("rmodel: error: " + c.message + "\n"), std::string::npos) << r.err;
+    EXPECT_LT(r.err.size(), 200u) << r.err;
+  }
+}
+
 TEST(CliManners, HelpShowsEnumNamesNotInternalCodes) {
   const auto r = run_rmodel({"index", "--help"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -184,6 +184,19 @@ TEST_F(CliSplice, FromAPoseFileOrANamedPose) {
   EXPECT_NE(no_model.err.find("--from-pose 'home'"), std::string::npos) << no_model.err;
 }
 
+// Issue 40: `--at`'s default is A's last joint state, not 0, in the help, the man page and
+// the completions (all generated from the option).
+TEST_F(CliSplice, AtsDefaultIsSaidAsItIs) {
+  const auto help = run_rmodel({"splice", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("\n  --at SECONDS:SECONDS=A's last joint state\n"), std::string::npos) << help.out;
+  const std::string man = test::read_file(test::source_dir() / "man" / "rmodel-splice.1");
+  const auto at = man.find(".TP\n\\fB\\-\\-at\\fR");
+  ASSERT_NE(at, std::string::npos);
+  const std::string entry = man.substr(at, man.find(".TP", at + 3) - at);
+  EXPECT_NE(entry.find("Default: \\fBA's last joint state\\fR."), std::string::npos) << entry;
+}
+
 TEST_F(CliSplice, ErrorsNameTheOptionOrTheFile) {
   const std::string a = write("a.jsonl", kSpliceLogA), b = write("b.jsonl", kSpliceLogB);
   const auto bad_law = run_rmodel({"splice", a, b, "--law", "cubic"});

@@ -58,7 +58,7 @@ public:
         ->group(group);
     app.add_option("--brake-deceleration", options_.brake_deceleration,
                    "Deceleration of --update brake (rad/s² or m/s²)")
-        ->check(CLI::PositiveNumber)
+        ->check(positive_number())
         ->default_str("10")
         ->group(group);
     publish_option_ = add_enum_option(app, "--publish", publish_,

@@ -102,10 +102,10 @@ public:
                     TimeRange::non_negative);
     app.add_option("--max-acceleration", options_.max_acceleration,
                    "With --period: largest allowed implied |acceleration| (rad/s², m/s²; 0: report only)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(non_negative_number());
     app.add_option("--tolerance", options_.tolerance,
                    "Allowed excursion beyond position limits (rad, m) and velocity limits (rad/s, m/s)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(non_negative_number());
     auto* dynamics =
         app.add_flag("--dynamics", options_.dynamics,
                      "Also judge the torques the motion needs (velocities from the log, else and for accelerations "

@@ -105,7 +105,7 @@ public:
     app.add_option("--old-limits", old_limits_, "Limits of the old model (overrides --limits)")->type_name("FILE");
     app.add_option("--new-limits", new_limits_, "Limits of the new model (overrides --limits)")->type_name("FILE");
     app.add_option("--tolerance", tolerance_, "Numbers closer than this are equal (origins, axes, limits, points)")
-        ->check(CLI::NonNegativeNumber)
+        ->check(non_negative_number())
         ->default_str("1e-09");
     app.add_flag("--strict", strict_, "Joints appended at the end of the full pose make it incompatible too");
     app.add_flag("-q,--quiet", quiet_, "Print nothing; only the exit status tells");

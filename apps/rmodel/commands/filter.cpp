@@ -128,7 +128,7 @@ public:
                  "else a table t,input,output on -o (CSV; JSON Lines with -f jsonl)")
         ->group(group);
     app.add_option("--duration", duration_, "Length of the --step response (s; default: a few time constants)")
-        ->check(CLI::NonNegativeNumber)
+        ->check(non_negative_number())
         ->group(group);
     app.add_option("--plot", plot_, "Draw input and output over time into FILE.png or FILE.svg (needs gnuplot)")
         ->group(group);

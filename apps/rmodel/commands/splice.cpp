@@ -102,10 +102,9 @@ public:
         ->required()
         ->expected(1, 2);
     const char* group = "Splice";
-    at_option_ = add_time_option(app, "--at", at_,
-                                 "T: when the transition starts, in seconds after A's first message (default: "
-                                 "A's last joint state)",
+    at_option_ = add_time_option(app, "--at", at_, "T: when the transition starts, in seconds after A's first message",
                                  TimeRange::non_negative)
+                     ->default_str("A's last joint state")
                      ->group(group);
     add_enum_option(
         app, "--law", options_.law,
@@ -114,13 +113,13 @@ public:
         "sample), second-order (transient from A's position and velocity to B, time constant tau)")
         ->group(group);
     app.add_option("--tau", options_.tau, "Duration (linear) or time constant (exp, second-order) of the transition, s")
-        ->check(CLI::PositiveNumber)
+        ->check(positive_number())
         ->capture_default_str()
         ->group(group);
     app.add_option("--settle", options_.settle,
                    "exp and second-order: the transition ends when what is left of the difference to B is at most "
                    "this fraction of it at T")
-        ->check(CLI::Range(1e-12, 0.999999))
+        ->check(number_in(1e-12, 0.999999))
         ->capture_default_str()
         ->group(group);
     step_option_ = add_time_option(app, "--step", step_,

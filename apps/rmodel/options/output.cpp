@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <sstream>
 #include <utility>
 
 #include <fcntl.h>
@@ -303,6 +304,41 @@ CLI::Option* with_choices(CLI::Option* opt, std::vector<std::string> words) {
 const std::vector<std::string>* recorded_choices(const CLI::Option* opt) {
   const auto it = choice_registry().find(opt);
   return it == choice_registry().end() ? nullptr : &it->second;
+}
+
+namespace {
+/// `check` of the value read as a double, or why it is not one.
+CLI::Validator number_check(std::string description, std::function<std::string(const std::string&, double)> check) {
+  return CLI::Validator(
+      [check = std::move(check)](std::string& text) -> std::string {
+        double value = 0.0;
+        if (!CLI::detail::lexical_cast(text, value)) return fmt::format("'{}' is not a number", text);
+        return check(text, value);
+      },
+      std::move(description));
+}
+}  // namespace
+
+CLI::Validator positive_number() {
+  return number_check("POSITIVE", [](const std::string& text, double value) {
+    return value > 0.0 ? std::string() : fmt::format("'{}' must be more than 0", text);
+  });
+}
+
+CLI::Validator non_negative_number() {
+  return number_check("NONNEGATIVE", [](const std::string& text, double value) {
+    return value >= 0.0 ? std::string() : fmt::format("'{}' must be at least 0", text);
+  });
+}
+
+CLI::Validator number_in(double lowest, double highest) {
+  std::ostringstream type;  // as CLI::Range names it
+  type << CLI::detail::type_name<double>() << " in [" << lowest << " - " << highest << "]";
+  return number_check(type.str(), [lowest, highest](const std::string& text, double value) {
+    return value >= lowest && value <= highest
+               ? std::string()
+               : fmt::format("'{}' is not in [{}, {}]", text, number_text(lowest), number_text(highest));
+  });
 }
 
 CLI::Validator names_to_numbers(std::vector<std::string> names, std::vector<std::string> numbers) {

@@ -156,6 +156,14 @@ CLI::Option* with_choices(CLI::Option* opt, std::vector<std::string> words);
 /// The words recorded by with_choices() for `opt`, or nullptr.
 const std::vector<std::string>* recorded_choices(const CLI::Option* opt);
 
+/// Checks of a number option, refusing with the numbers as they are written ("'0' must be
+/// more than 0", "'2' is not in [1e-12, 0.999999]", "'x' is not a number") where CLI11's
+/// PositiveNumber, NonNegativeNumber and Range print doubles with std::to_string (a 309-digit
+/// upper bound); help, man pages and completions show the same type names as CLI11's.
+CLI::Validator positive_number();
+CLI::Validator non_negative_number();
+CLI::Validator number_in(double lowest, double highest);
+
 /// A transform for an option whose value is an enum: accepts the names only (never the
 /// enum's numbers), turning each into `numbers[i]` for CLI11's conversion; refuses others as
 /// one_of() does.

@@ -63,7 +63,7 @@ CLI::Option* add_threads_option(CLI::App& app, unsigned& threads, const char* gr
 CLI::Option* add_max_reports_option(CLI::App& app, std::size_t& max_reports, const char* group) {
   auto* option = app.add_option("--max-reports", max_reports,
                                 "Problems shown per kind and joint; later ones are only counted")
-                     ->check(CLI::PositiveNumber)
+                     ->check(positive_number())
                      ->default_str(std::to_string(kDefaultMaxReports));
   if (group != nullptr) option->group(group);
   return option;
