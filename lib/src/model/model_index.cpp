@@ -257,14 +257,19 @@ struct Indexer {
         failed_chains.insert(spec.name);
         continue;
       }
-      if (!path->up.empty())
+      // Only the joints that move turn in reverse: fixed ones on the way up (a UR arm's
+      // base_link-base_link_inertia) are not counted, and a way up through fixed joints only
+      // changes nothing.
+      const auto moving_up = static_cast<std::size_t>(std::count_if(
+          path->up.begin(), path->up.end(), [&](std::size_t j) { return m.urdf.joints[j].movable(); }));
+      if (moving_up > 0)
         warning(spec.line, "chain-through-ancestor",
                 fmt::format("chain '{}': last_link '{}' is not below first_link '{}'; the chain goes up to their "
                             "common ancestor '{}' and down again, as KDL::Tree::getChain builds it (the {} on the "
                             "way up {} in reverse)",
                             spec.name, spec.last_link, spec.first_link, path->ancestor,
-                            path->up.size() == 1 ? "joint" : fmt::format("{} joints", path->up.size()),
-                            path->up.size() == 1 ? "moves" : "move"));
+                            moving_up == 1 ? "movable joint" : fmt::format("{} movable joints", moving_up),
+                            moving_up == 1 ? "moves" : "move"));
       std::vector<std::size_t> real = path->up;
       real.insert(real.end(), path->down.begin(), path->down.end());
       std::vector<std::size_t> virtual_joints;

@@ -192,6 +192,64 @@ TEST(SrdfMoveIt, ChainThroughACommonAncestorLoads) {
   EXPECT_EQ(w->where.line, 3);
 }
 
+/// A 6-DoF arm laid out as Universal Robots' description lays out the UR5: fixed joints
+/// between base_link and the first revolute joint (base_link-base_link_inertia) and after the
+/// last one (wrist_3-flange, flange-tool0), and a `base` frame beside them.
+std::string ur_like_urdf() {
+  std::string links, joints;
+  auto link = [&](const std::string& name) { links += "  <link name=\"" + name + "\"/>\n"; };
+  auto joint = [&](const std::string& name, const char* type, const std::string& parent, const std::string& child) {
+    joints += "  <joint name=\"" + name + "\" type=\"" + type + "\"><parent link=\"" + parent +
+              "\"/><child link=\"" + child + "\"/><origin xyz=\"0 0 0.1\"/><axis xyz=\"0 0 1\"/>" +
+              (std::string(type) == "fixed" ? "" : "<limit lower=\"-6\" upper=\"6\" effort=\"150\" velocity=\"3\"/>") +
+              "</joint>\n";
+  };
+  for (const char* name : {"base_link", "base", "base_link_inertia", "shoulder_link", "upper_arm_link", "forearm_link",
+                           "wrist_1_link", "wrist_2_link", "wrist_3_link", "flange", "tool0"})
+    link(name);
+  joint("base_link-base_fixed_joint", "fixed", "base_link", "base");
+  joint("base_link-base_link_inertia", "fixed", "base_link", "base_link_inertia");
+  joint("shoulder_pan_joint", "revolute", "base_link_inertia", "shoulder_link");
+  joint("shoulder_lift_joint", "revolute", "shoulder_link", "upper_arm_link");
+  joint("elbow_joint", "revolute", "upper_arm_link", "forearm_link");
+  joint("wrist_1_joint", "revolute", "forearm_link", "wrist_1_link");
+  joint("wrist_2_joint", "revolute", "wrist_1_link", "wrist_2_link");
+  joint("wrist_3_joint", "revolute", "wrist_2_link", "wrist_3_link");
+  joint("wrist_3-flange", "fixed", "wrist_3_link", "flange");
+  joint("flange-tool0", "fixed", "flange", "tool0");
+  return "<robot name=\"ur_like\">\n" + links + joints + "</robot>\n";
+}
+
+TEST(SrdfMoveIt, ChainThroughACommonAncestorCountsTheJointsThatMove) {
+  const std::string urdf = ur_like_urdf();
+  auto check_chain = [&](const char* base, const char* tip) {
+    const std::string srdf =
+        srdf_text(std::string("<group name=\"g\"><chain base_link=\"") + base + "\" tip_link=\"" + tip + "\"/></group>\n");
+    return check_model_text(urdf, "ur.urdf", &srdf, "case.srdf", SemanticsFormat::srdf);
+  };
+  // tool0 up to base_link: two fixed joints, the six revolute ones, one fixed; then down to
+  // `base`. Six joints move in reverse, not nine or seven.
+  const Diagnostics up = check_chain("tool0", "base");
+  EXPECT_FALSE(up.has_errors()) << listing(up);
+  const Diagnostic* w = find(up, "chain-through-ancestor", "common ancestor 'base_link'");
+  ASSERT_NE(w, nullptr) << listing(up);
+  EXPECT_NE(w->message.find("(the 6 movable joints on the way up move in reverse)"), std::string::npos) << w->message;
+  const Diagnostics wrist = check_chain("wrist_2_link", "base");
+  w = find(wrist, "chain-through-ancestor");
+  ASSERT_NE(w, nullptr) << listing(wrist);
+  EXPECT_NE(w->message.find("(the 5 movable joints on the way up move in reverse)"), std::string::npos) << w->message;
+  // From the `base` frame, the way up is one fixed joint: nothing turns in reverse, and the
+  // chain is the arm's, so there is nothing to warn about.
+  const Diagnostics from_base = check_chain("base", "tool0");
+  EXPECT_EQ(find(from_base, "chain-through-ancestor"), nullptr) << listing(from_base);
+  EXPECT_EQ(Model::from_urdf_string(urdf, "ur.urdf", parse_srdf(srdf_text("<group name=\"g\"><chain base_link=\"base\" "
+                                                                        "tip_link=\"tool0\"/></group>\n"),
+                                                               "case.srdf"))
+                .chain_joints("g")
+                .size(),
+            6u);
+}
+
 // ---- what stays an error ----
 
 TEST(SrdfMoveIt, RealMistakesStayErrorsWithFileAndLine) {
