@@ -73,7 +73,9 @@ TEST(CliSrdf, EveryFixtureSrdfLoadsAndChecksValid) {
   for (const auto& [urdf, srdf] : models) {
     const auto joints = run_rmodel(with_model({"joints", "-f", "json"}, urdf, srdf));
     EXPECT_EQ(joints.exit_code, 0) << srdf << joints.err;
-    const auto check = run_rmodel(with_model({"check", "-f", "json"}, urdf, srdf));
+    // Talos' gripper motors break the triangle inequality (MuJoCo refuses them too): the
+    // robot is checked for its SRDF here.
+    const auto check = run_rmodel(with_model({"check", "-f", "json", "--ignore", "inertia-triangle"}, urdf, srdf));
     ASSERT_EQ(check.exit_code, 0) << srdf << check.out;
     const auto doc = nlohmann::json::parse(check.out);
     EXPECT_EQ(doc["valid"], true);

@@ -16,16 +16,12 @@
 namespace rmodel::cli {
 namespace {
 
-/// Errors of physical plausibility, which --ignore accepts: the model loads with them and every
-/// other command uses it as written, and public robot descriptions, which a user may not be
-/// able to edit, carry them (placeholder inertias; PR2's, Romeo's, TIAGo's, iCub's). Every
-/// other error is a broken structure, a reference to nothing or what MoveIt would skip, and
-/// cannot be ignored.
-constexpr std::string_view kIgnorableErrors[] = {"inertial-mass", "inertia-not-positive", "inertia-triangle"};
-
-bool ignorable_error(std::string_view code) {
-  return std::find(std::begin(kIgnorableErrors), std::end(kIgnorableErrors), code) != std::end(kIgnorableErrors);
-}
+/// Errors of physical plausibility (rmodel::is_plausibility_error), which --ignore accepts: the
+/// model loads with them and every other command uses it as written, and public robot
+/// descriptions, which a user may not be able to edit, carry them (placeholder inertias;
+/// PR2's, Romeo's, TIAGo's, iCub's). Every other error is a broken structure, a reference to
+/// nothing or what MoveIt would skip, and cannot be ignored.
+bool ignorable_error(std::string_view code) { return is_plausibility_error(code); }
 
 class CheckCommand : public Command {
 public:
@@ -112,7 +108,7 @@ private:
       for (const auto& code : refused)
         terminal::warning(fmt::format("--ignore {}: errors of this code cannot be ignored; of the errors, --ignore "
                                       "accepts only {}",
-                                      code, fmt::join(kIgnorableErrors, ", ")));
+                                      code, fmt::join(plausibility_error_codes(), ", ")));
     return before - report.items.size();
   }
 

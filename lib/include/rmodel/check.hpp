@@ -21,6 +21,14 @@ namespace rmodel {
 /// (`mimic-unknown-joint`, `mimic-fixed-joint`, `mimic-cycle`).
 RMODEL_API bool is_mistake(std::string_view code);
 
+/// True for the codes of physical plausibility (`inertial-mass`, `inertia-not-positive`,
+/// `inertia-triangle`): errors of check_model that loading does not report, because every
+/// other use of the model takes the inertias as written.
+RMODEL_API bool is_plausibility_error(std::string_view code);
+
+/// The codes of plausibility errors (is_plausibility_error), in that order.
+RMODEL_API std::span<const std::string_view> plausibility_error_codes();
+
 /// Checks the model named by `source`: URDF structure (XML, duplicates, dangling links,
 /// several parents, loops, roots, missing limits, zero axes, what urdfdom rejects), then
 /// every rule of the semantic description against it, plus warnings (movable joints

@@ -24,12 +24,21 @@ bool is_mistake(std::string_view code) {
 
 namespace {
 
+constexpr std::string_view kPlausibilityErrors[] = {"inertial-mass", "inertia-not-positive", "inertia-triangle"};
+
 void promote_mistakes(Diagnostics& diagnostics) {
   for (auto& d : diagnostics.items)
     if (d.severity == Severity::warning && is_mistake(d.code)) d.severity = Severity::error;
 }
 
 }  // namespace
+
+bool is_plausibility_error(std::string_view code) {
+  return std::find(std::begin(kPlausibilityErrors), std::end(kPlausibilityErrors), code) !=
+         std::end(kPlausibilityErrors);
+}
+
+std::span<const std::string_view> plausibility_error_codes() { return kPlausibilityErrors; }
 
 Diagnostics check_model_text(const std::string& urdf_text, const std::string& urdf_name,
                              const std::string* semantics_text, const std::string& semantics_name,

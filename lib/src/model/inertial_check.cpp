@@ -22,9 +22,12 @@
 namespace rmodel::detail {
 namespace {
 
-/// Slack of the triangle inequalities, relative to the sum of the moments: URDF values are
-/// rounded decimals, and a thin disc or rod sits exactly on the bound.
-constexpr double kTriangleSlack = 1e-6;
+/// The rounding of written moments, relative to the largest: the values of a URDF are
+/// decimals, and one written with six significant digits (printf's %g, a C++ stream's
+/// default) is off by up to half a unit of its sixth digit. A body on the bound of a
+/// triangle inequality (a thin disc: izz = ixx + iyy) written so may break it by about 1e-5
+/// of its largest moment; a moment that small beside the largest is zero.
+constexpr double kRounding = 1e-5;
 
 double attribute_number(const tinyxml2::XMLElement* element, const char* name) {
   double value = 0.0;
@@ -32,9 +35,8 @@ double attribute_number(const tinyxml2::XMLElement* element, const char* name) {
   return value;
 }
 
-/// The moment (of three) that breaks a triangle inequality, or -1.
-int broken_triangle(const std::array<double, 3>& m) {
-  const double slack = kTriangleSlack * (std::abs(m[0]) + std::abs(m[1]) + std::abs(m[2]));
+/// The moment (of three) that breaks a triangle inequality by more than `slack`, or -1.
+int broken_triangle(const std::array<double, 3>& m, double slack) {
   for (int k = 0; k < 3; ++k)
     if (m[(k + 1) % 3] + m[(k + 2) % 3] < m[k] - slack) return k;
   return -1;
@@ -59,23 +61,35 @@ void check_one_inertial(const tinyxml2::XMLElement* inertial, const std::string&
             fmt::format("link '{}': <mass value=\"{}\"> with a non-zero inertia: a mass is > 0 (leave out "
                         "<inertial> for a massless link)",
                         link, short_number(mass)));
-  if (zero_inertia) return;  // a point mass
+  if (zero_inertia) {
+    out.add(Severity::warning, {source, inertia_line}, "inertia-zero-moment",
+            fmt::format("link '{}': a mass of {} kg with a zero <inertia>: a point mass, which no body of any size "
+                        "is",
+                        link, short_number(mass)));
+    return;
+  }
   Eigen::Matrix3d tensor;
   tensor << i[0], i[1], i[2], i[1], i[3], i[4], i[2], i[4], i[5];
   const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eigen(tensor, Eigen::EigenvaluesOnly);
   const Eigen::Vector3d principal = eigen.eigenvalues();  // ascending
-  const double scale = principal.cwiseAbs().maxCoeff();
-  if (!(principal(0) > 1e-12 * scale)) {
-    // Shown as 0 within the solver's rounding: (0, 0, 3e-06), not (-1.28198e-22, 2.22045e-22, 3e-06).
-    auto moment = [&](int k) { return short_number(std::abs(principal(k)) <= 1e-12 * scale ? 0.0 : principal(k)); };
+  const double rounding = kRounding * principal.cwiseAbs().maxCoeff();
+  // Moments within rounding of zero are zero: (0, 0, 3e-06), not (-1.28198e-22, 2.22045e-22, 3e-06).
+  std::array<double, 3> moments{};
+  for (int k = 0; k < 3; ++k) moments[k] = std::abs(principal(k)) <= rounding ? 0.0 : principal(k);
+  const std::string shown =
+      fmt::format("{}, {}, {}", short_number(moments[0]), short_number(moments[1]), short_number(moments[2]));
+  if (moments[0] < 0.0) {
     out.add(Severity::error, {source, inertia_line}, "inertia-not-positive",
-            fmt::format("link '{}': <inertia> is not positive definite: principal moments {}, {}, {} kg·m²", link,
-                        moment(0), moment(1), moment(2)));
+            fmt::format("link '{}': <inertia> has a negative principal moment ({} kg·m²): no body has it", link,
+                        shown));
     return;
   }
+  // The triangle inequalities, on the moments as written (what the line shows) and on the
+  // principal ones (which the written ones may hide), beyond rounding.
   static constexpr const char* kNames[3] = {"ixx", "iyy", "izz"};
   const std::array<double, 3> written{i[0], i[3], i[5]};
-  if (const int k = broken_triangle(written); k >= 0) {
+  const double written_rounding = kRounding * std::max({written[0], written[1], written[2]});
+  if (const int k = broken_triangle(written, written_rounding); k >= 0) {
     out.add(Severity::error, {source, inertia_line}, "inertia-triangle",
             fmt::format("link '{}': {} + {} = {} is less than {} = {}: no body has these moments of inertia", link,
                         kNames[(k + 1) % 3], kNames[(k + 2) % 3],
@@ -83,12 +97,18 @@ void check_one_inertial(const tinyxml2::XMLElement* inertial, const std::string&
                         short_number(written[k])));
     return;
   }
-  const std::array<double, 3> moments{principal(0), principal(1), principal(2)};
-  if (broken_triangle(moments) >= 0)
-    out.add(Severity::warning, {source, inertia_line}, "inertia-principal-triangle",
+  if (broken_triangle(moments, rounding) >= 0) {
+    out.add(Severity::error, {source, inertia_line}, "inertia-triangle",
             fmt::format("link '{}': its principal moments of inertia break the triangle inequality ({} + {} < {} "
                         "kg·m²): no body has this inertia",
-                        link, short_number(principal(0)), short_number(principal(1)), short_number(principal(2))));
+                        link, short_number(moments[0]), short_number(moments[1]), short_number(moments[2])));
+    return;
+  }
+  if (moments[0] == 0.0)
+    out.add(Severity::warning, {source, inertia_line}, "inertia-zero-moment",
+            fmt::format("link '{}': a principal moment of inertia is zero ({} kg·m²): a thin rod, which no body of "
+                        "any thickness is",
+                        link, shown));
 }
 
 }  // namespace

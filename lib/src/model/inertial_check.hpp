@@ -17,12 +17,14 @@ class XMLElement;
 namespace rmodel::detail {
 
 /// Every <inertial> of the links of a URDF's <robot> element (read by analyse_urdf, which
-/// calls this on the document it parsed): a mass > 0 (error
-/// `inertial-mass`), an inertia that is positive definite (error `inertia-not-positive`)
-/// and whose written moments satisfy the triangle inequalities ixx + iyy ≥ izz and the
-/// other two (error `inertia-triangle`), and principal moments that satisfy them too
-/// (warning `inertia-principal-triangle`). An <inertial> of zero mass and zero inertia (a
-/// massless frame) and a point mass (zero inertia) pass. Each names the element's line.
+/// calls this on the document it parsed), by one rule, with rounding taken as 1e-5 of the
+/// largest moment (a moment within it of zero is zero): a mass > 0 (error `inertial-mass`),
+/// no negative principal moment (error `inertia-not-positive`), the triangle inequalities
+/// ixx + iyy ≥ izz and the other two, on the moments as written and on the principal
+/// moments (which the written ones may hide; error `inertia-triangle`), and a warning
+/// `inertia-zero-moment` for a zero principal moment (a thin rod) or a zero inertia with a
+/// mass (a point mass). An <inertial> of zero mass and zero inertia (a massless frame)
+/// passes. Each names the element's line.
 void check_inertials(const tinyxml2::XMLElement& robot, const std::string& source, Diagnostics& out);
 
 /// Warning `cannot-hold-weight` for a movable joint with an effort limit whose gravity

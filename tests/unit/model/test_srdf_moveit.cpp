@@ -50,6 +50,14 @@ const Diagnostic* find(const Diagnostics& d, std::string_view code, std::string_
   return nullptr;
 }
 
+/// Errors other than physical plausibility: Talos' gripper motors break the triangle
+/// inequality (test_model_inertial.cpp), which is no concern of its SRDF.
+bool has_errors_besides_inertias(const Diagnostics& d) {
+  return std::any_of(d.items.begin(), d.items.end(), [](const Diagnostic& item) {
+    return item.severity == Severity::error && !is_plausibility_error(item.code);
+  });
+}
+
 std::string listing(const Diagnostics& d) {
   std::string out;
   for (const auto& item : d.items) out += item.where.file + ":" + std::to_string(item.where.line) + ": " + item.code + ": " + item.message + "\n";
@@ -186,7 +194,7 @@ TEST(SrdfMoveIt, ChainThroughACommonAncestorLoads) {
                                       "leg_left_3_joint", "leg_left_4_joint", "leg_left_5_joint",
                                       "leg_left_6_joint"}));
   const Diagnostics d = check(kTalos, kChestToFoot);
-  EXPECT_FALSE(d.has_errors()) << listing(d);
+  EXPECT_FALSE(has_errors_besides_inertias(d)) << listing(d);
   const Diagnostic* w = find(d, "chain-through-ancestor", "common ancestor 'base_link'");
   ASSERT_NE(w, nullptr) << listing(d);
   EXPECT_EQ(w->where.line, 3);
@@ -299,7 +307,7 @@ TEST(SrdfMoveIt, EveryFixturePairLoadsAndPutsEveryGroupJointInThePose) {
   for (const auto& [urdf, srdf] : pairs) {
     const Model model = Model::load({fixture(urdf).string(), fixture(srdf).string(), std::nullopt});
     const Diagnostics d = check_model({fixture(urdf).string(), fixture(srdf).string(), std::nullopt});
-    EXPECT_FALSE(d.has_errors()) << srdf << "\n" << listing(d);
+    EXPECT_FALSE(has_errors_besides_inertias(d)) << srdf << "\n" << listing(d);
     for (const auto& g : model.semantics().groups)
       for (const auto& j : g.joints)
         if (const JointInfo* info = model.find_urdf_joint(j); info && info->movable()) {
