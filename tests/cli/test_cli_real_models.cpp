@@ -333,8 +333,33 @@ TEST(CliCheckCi, IgnoreAcceptsErrorsOfPhysicalPlausibilityOnly) {
   const auto json = nlohmann::json::parse(run_rmodel(args({"-f", "json"})).out);
   EXPECT_EQ(json["valid"], true);
   EXPECT_EQ(json["errors"], 0);
+  EXPECT_EQ(json["ignored"], 4);  // as the text's "(4 ignored)"
   EXPECT_TRUE(json["problems"].empty()) << json.dump();
   std::filesystem::remove_all(dir);
+}
+
+TEST(CliCheckCi, IgnoreRefusesACodeCheckDoesNotHave) {
+  // A misspelt code would accept nothing: a usage error, with the code meant.
+  const std::string urdf = model_file("implausible_inertias.urdf");
+  const auto typo = run_rmodel({"check", "-u", urdf, "--ignore", "inertial-mass,inertia-triangel"});
+  EXPECT_EQ(typo.exit_code, 2) << typo.out << typo.err;
+  EXPECT_EQ(typo.out, "");
+  EXPECT_TRUE(has_text(typo.err, "'inertia-triangel' is not a code of check; did you mean 'inertia-triangle'?"))
+      << typo.err;
+  const auto unknown = run_rmodel({"check", "-u", urdf, "--ignore", "everything"});
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.err;
+  EXPECT_TRUE(has_text(unknown.err, "'everything' is not a code of check (each problem shows its code in brackets)"))
+      << unknown.err;
+  // The principal moments' triangle was a warning of its own code; it is inertia-triangle now.
+  const auto retired = run_rmodel({"check", "-u", urdf, "--ignore", "inertia-principal-triangle"});
+  EXPECT_EQ(retired.exit_code, 2) << retired.err;
+  EXPECT_TRUE(has_text(retired.err, "'inertia-principal-triangle' is a code of check no more: principal moments that "
+                                    "break the triangle inequality are errors of inertia-triangle"))
+      << retired.err;
+  // Every code check reports is accepted, warnings and errors alike.
+  const auto fine = run_rmodel({"check", "-u", urdf, "--ignore", "group-copy,srdf-ignored,mesh-missing"});
+  EXPECT_EQ(fine.exit_code, 1) << fine.err;  // the inertias stay
+  EXPECT_EQ(fine.err, "");
 }
 
 TEST(CliCheckCi, GithubFormatWritesAnnotations) {

@@ -11,6 +11,7 @@
 #include "options/model_options.hpp"
 #include "options/output.hpp"
 #include "rmodel/check.hpp"
+#include "rmodel/suggest.hpp"
 #include "terminal.hpp"
 
 namespace rmodel::cli {
@@ -39,7 +40,20 @@ public:
                    "counted, so --strict fails on every other warning. Warnings of any code; errors only of "
                    "inertial-mass, inertia-not-positive, inertia-triangle")
         ->delimiter(',')
-        ->type_name("CODE");
+        ->type_name("CODE")
+        ->check(CLI::Validator(
+            [](std::string& code) -> std::string {
+              // A misspelt code would accept nothing and leave the run failing for no visible reason.
+              const auto codes = check_codes();
+              if (std::find(codes.begin(), codes.end(), code) != codes.end()) return {};
+              if (code == "inertia-principal-triangle")  // a warning of its own until the one inertia rule
+                return "'inertia-principal-triangle' is a code of check no more: principal moments that break the "
+                       "triangle inequality are errors of inertia-triangle";
+              const std::string suggestion = did_you_mean(code, codes);
+              return fmt::format("'{}' is not a code of check{}", code,
+                                 suggestion.empty() ? " (each problem shows its code in brackets)" : suggestion);
+            },
+            ""));
     app.add_flag("--meshes", meshes_,
                  "Also check that every <mesh> file exists: package:// through --package-path, "
                  "ROS_PACKAGE_PATH and AMENT_PREFIX_PATH, file:// and plain paths from the URDF's directory");
@@ -62,6 +76,7 @@ public:
       doc["valid"] = valid;
       doc["errors"] = errors;
       doc["warnings"] = warnings;
+      doc["ignored"] = ignored;  // problems --ignore dropped from the list and the counts
       doc["problems"] = Json::array();
       for (const auto& d : report.items)
         doc["problems"].push_back({{"severity", to_string(d.severity)},
