@@ -166,7 +166,7 @@ TEST(ModelInertial, FixtureRobotsFollowTheRule) {
     EXPECT_FALSE(d.has_errors()) << urdf << "\n" << listing(d);
   }
   // Talos' gripper motors: principal moments 7.86e-05 + 0.000147 < 0.000232, which MuJoCo's
-  // compiler refuses too; its optical
+  // compiler refuses too (tests/oracle/test_mujoco_inertia_oracle.cpp); its optical
   // frames and force-torque sensors are point masses.
   const char* talos = "example_robot_data/talos_reduced.urdf";
   const auto d = rmodel::check_model_text(rmodel::test::read_file(rmodel::test::fixture(talos)), talos, nullptr, "");
