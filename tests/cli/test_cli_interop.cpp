@@ -324,6 +324,61 @@ TEST_F(CliDiff, RenamedJointAndChangedLimits) {
   EXPECT_EQ(nlohmann::json::parse(loose.out)["joints"]["changed"].size(), 0U);
 }
 
+// The robot's physics: a mass, a moment of inertia, a joint's damping and friction. The full
+// pose keeps its meaning (exit 0), --strict fails on them.
+TEST_F(CliDiff, PhysicalChangesShowAndFailUnderStrict) {
+  std::string urdf = read_file(urdf_);
+  const std::string base_inertial = "      <mass value=\"2.0\"/>\n"
+                                    "      <inertia ixx=\"0.01\" ixy=\"0\" ixz=\"0\" iyy=\"0.01\" iyz=\"0\" izz=\"0.01\"/>";
+  ASSERT_NE(urdf.find(base_inertial), std::string::npos);
+  urdf = replace_all(urdf, base_inertial,
+                     "      <mass value=\"99\"/>\n"
+                     "      <inertia ixx=\"5\" ixy=\"0\" ixz=\"0\" iyy=\"0.01\" iyz=\"0\" izz=\"0.01\"/>");
+  const std::string neck_limit = "<limit lower=\"-0.8\" upper=\"0.5\" velocity=\"2.0\" effort=\"4.0\"/>";
+  ASSERT_NE(urdf.find(neck_limit), std::string::npos);
+  urdf = replace_all(urdf, neck_limit, neck_limit + "\n    <dynamics damping=\"0.7\" friction=\"0.05\"/>");
+  const std::string changed = write("pony.urdf", urdf);
+  const std::string expected =
+      "full pose: identical (20 joints): logs recorded with OLD are read correctly with NEW\n"
+      "links:\n"
+      "  changed   base_link: mass 2 → 99; ixx 0.01 → 5\n"
+      "joints:\n"
+      "  changed   neck_pitch: damping - → 0.7; friction - → 0.05\n";
+  const auto r = run_rmodel({"diff", urdf_, changed, "--semantics", json_});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(r.out, expected);
+  const auto strict = run_rmodel({"diff", urdf_, changed, "--semantics", json_, "--strict"});
+  EXPECT_EQ(strict.exit_code, 1) << strict.err;
+  EXPECT_EQ(strict.out, expected + "INCOMPATIBLE under --strict: the robot's links or joints changed\n");
+  EXPECT_EQ(run_rmodel({"diff", "-q", "--strict", urdf_, changed, "--semantics", json_}).exit_code, 1);
+  // Without a physical change, --strict passes an identical pose.
+  EXPECT_EQ(run_rmodel({"diff", "-q", "--strict", urdf_, urdf_, "--semantics", json_}).exit_code, 0);
+
+  const auto j = run_rmodel({"diff", urdf_, changed, "--semantics", json_, "-f", "json"});
+  EXPECT_EQ(j.exit_code, 0);
+  const auto doc = nlohmann::json::parse(j.out);
+  EXPECT_EQ(doc["compatible"], true);
+  EXPECT_EQ(doc["physical_changes"], true);
+  ASSERT_EQ(doc["links"]["changed"].size(), 1U) << j.out;
+  EXPECT_EQ(doc["links"]["changed"][0]["name"], "base_link");
+  EXPECT_EQ(doc["links"]["changed"][0]["changes"][0], (nlohmann::json{{"property", "mass"}, {"old", 2.0}, {"new", 99.0}}));
+  EXPECT_EQ(doc["links"]["changed"][0]["changes"][1], (nlohmann::json{{"property", "ixx"}, {"old", 0.01}, {"new", 5.0}}));
+  EXPECT_EQ(doc["joints"]["changed"][0]["changes"][0],
+            (nlohmann::json{{"property", "damping"}, {"old", nullptr}, {"new", 0.7}}));
+  const auto js = nlohmann::json::parse(run_rmodel({"diff", urdf_, changed, "-s", json_, "-f", "json", "--strict"}).out);
+  EXPECT_EQ(js["compatible"], false);
+  EXPECT_EQ(js["pose"]["verdict"], "identical");
+
+  const auto csv = run_rmodel({"diff", urdf_, changed, "--semantics", json_, "-f", "csv"});
+  EXPECT_EQ(csv.out,
+            "section,change,name,property,old,new\n"
+            "links,changed,base_link,mass,2,99\n"
+            "links,changed,base_link,ixx,0.01,5\n"
+            "joints,changed,neck_pitch,damping,-,0.7\n"
+            "joints,changed,neck_pitch,friction,-,0.05\n");
+}
+
 // diff compares the joint limits a joint_limits.yaml gives (they replace the URDF's velocity
 // and add acceleration/jerk), so a limits change is a model change; the pose is untouched.
 TEST_F(CliDiff, LimitsFileChangesShowUpPerSide) {

@@ -88,7 +88,8 @@ public:
     app.description(
         "Compare two models. OLD and NEW are URDF (or xacro) files or model manifests. Exit 0 when logs recorded with OLD "
         "are read correctly with NEW (same joints at the same indices of the full pose; joints appended at the "
-        "end are accepted unless --strict), 1 when not, 2 on usage errors");
+        "end are accepted unless --strict, which also fails on any change of the robot's links and joints), 1 when "
+        "not, 2 on usage errors");
     app.add_option("old", old_, "Old model: URDF or xacro file, or model manifest (.json)")->required()->type_name("MODEL");
     app.add_option("new", new_, "New model: URDF or xacro file, or model manifest (.json)")->required()->type_name("MODEL");
     app.add_option("-s,--semantics", semantics_, "Semantics for both sides (.cpf, .json, .srdf)")->type_name("FILE");
@@ -104,10 +105,14 @@ public:
     add_xacro_arg_option(app, xacro_args_, nullptr);
     app.add_option("--old-limits", old_limits_, "Limits of the old model (overrides --limits)")->type_name("FILE");
     app.add_option("--new-limits", new_limits_, "Limits of the new model (overrides --limits)")->type_name("FILE");
-    app.add_option("--tolerance", tolerance_, "Numbers closer than this are equal (origins, axes, limits, points)")
+    app.add_option("--tolerance", tolerance_,
+                   "Numbers closer than this are equal (origins, axes, limits, dynamics, points); masses and moments "
+                   "of inertia relative to their size; 0: bit for bit")
         ->check(non_negative_number())
         ->default_str("1e-09");
-    app.add_flag("--strict", strict_, "Joints appended at the end of the full pose make it incompatible too");
+    app.add_flag("--strict", strict_,
+                 "Fail also on joints appended at the end of the full pose and on any change of the robot's links "
+                 "and joints (masses, inertias, origins, axes, limits, dynamics, mimic, safety controller)");
     app.add_flag("-q,--quiet", quiet_, "Print nothing; only the exit status tells");
     out_.add_to(app, {OutputFormat::text, OutputFormat::json, OutputFormat::csv}, OutputFormat::text, [this] {
       if (quiet_ && (out_.format_given() || out_.path_given()))
@@ -127,7 +132,8 @@ public:
     warn_mistakes(old_model);
     warn_mistakes(new_model);
     const ModelDiff d = diff_models(old_model, new_model, {tolerance_});
-    const bool compatible = d.pose.compatible(!strict_);
+    // The default verdict is the full pose's; --strict holds the robot itself to no change too.
+    const bool compatible = d.pose.compatible(!strict_) && !(strict_ && d.physical_changes());
     if (quiet_) return compatible ? kOk : kFailed;
     if (out_.is(OutputFormat::json))
       out_.write(json_text(to_json(d, compatible, old_source, new_source)));
@@ -162,6 +168,7 @@ private:
     Json doc = json_document("rmodel.diff");
     doc["compatible"] = compatible;
     doc["strict"] = strict_;
+    doc["physical_changes"] = d.physical_changes();
     doc["tolerance"] = tolerance_;
     doc["old"] = side_json(a, d.pose.old_size);
     doc["new"] = side_json(b, d.pose.new_size);
@@ -187,7 +194,7 @@ private:
                                       {"new_type", to_string(u.new_type)}});
     doc["pose"] = pose;
     doc["robot"] = changes_json(d.robot);
-    doc["links"] = {{"added", d.links.added}, {"removed", d.links.removed}};
+    doc["links"] = entities_json(d.links);
     Json joints = entities_json(d.joints);
     Json renamed = Json::array();
     for (const auto& r : d.renamed)
@@ -287,6 +294,8 @@ private:
     section("contacts", entity_lines(d.contacts));
     section("poses", entity_lines(d.poses));
     out += rest.empty() ? "no other differences\n" : rest;
+    if (strict_ && d.physical_changes())
+      out += "INCOMPATIBLE under --strict: the robot's links or joints changed\n";
     return out;
   }
 

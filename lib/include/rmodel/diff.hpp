@@ -3,8 +3,9 @@
 /// @file diff.hpp
 /// Comparing two models. The first question is the one CI asks: will joint-state logs
 /// recorded with the old model be read correctly with the new one, i.e. is the full pose
-/// compatible? Then everything else that changed: URDF links and joints (with renames
-/// detected), joint types, origins, axes and limits, chains, groups, contacts, named poses.
+/// compatible? Then everything else that changed: URDF links (their mass, centre of mass and
+/// inertia) and joints (with renames detected; types, origins, axes, limits, dynamics, mimic,
+/// safety controller), chains, groups, contacts, named poses.
 
 #include <cstddef>
 #include <string>
@@ -18,9 +19,12 @@ namespace rmodel {
 
 /// Options of diff_models.
 struct RMODEL_API DiffOptions {
-  /// Absolute tolerance below which numbers are equal: origin translations (m), entries of
-  /// origin rotation matrices, axis components, limits (rad, m, rad/s, m/s, N·m, N),
-  /// contact points (m) and named-pose values. Must be ≥ 0.
+  /// Absolute tolerance below which numbers are equal: origin translations and centres of
+  /// mass (m), entries of rotation matrices, axis components, limits (rad, m, rad/s, m/s,
+  /// N·m, N), damping and friction, the safety controller's values, mimic rules, contact
+  /// points (m) and named-pose values. Masses are equal within it relative to the larger,
+  /// moments of inertia relative to the largest moment of the link on either side. 0
+  /// compares the values bit for bit as read. Must be ≥ 0.
   double tolerance = 1e-9;
 };
 
@@ -111,7 +115,7 @@ struct RMODEL_API JointRename {
 struct RMODEL_API ModelDiff {
   PoseDiff pose;
   std::vector<PropertyChange> robot;  ///< "name", "root_link"
-  EntityDiff links;                   ///< added and removed only
+  EntityDiff links;                   ///< added, removed, and changed in mass and inertia
   EntityDiff joints;                  ///< URDF joints; renamed ones are in `renamed` only
   std::vector<JointRename> renamed;
   EntityDiff chains;
@@ -121,13 +125,24 @@ struct RMODEL_API ModelDiff {
 
   /// True when anything at all differs (the pose included).
   [[nodiscard]] bool has_changes() const noexcept;
+
+  /// True when the robot the URDF (and limits file) describes differs: a link or joint added,
+  /// removed or renamed, or any property of one (what `rmodel diff --strict` fails on, beside
+  /// the pose). The semantics (chains, groups, contacts, named poses) are not the robot.
+  [[nodiscard]] bool physical_changes() const noexcept;
 };
 
 /// Compares `old_model` with `new_model`.
+/// Link properties, as the URDF writes them (null on a side without <inertial>, which reads
+/// as mass 0 and no inertia, so that a massless <inertial> written out is no change): mass
+/// (kg), inertial_xyz (the centre of mass, m), inertial_rpy (the inertia's axes, rad, compared
+/// as a matrix), ixx, ixy, ixz, iyy, iyz, izz (kg·m², in those axes).
 /// Joint properties: type, parent_link, child_link, origin_xyz (m), origin_rpy (rad; the
 /// rotation is compared as a matrix), axis, lower, upper (null without limits), velocity,
-/// effort, acceleration, jerk (null when not given; these come from a limits file), mimic
-/// (the joint followed), mimic_multiplier, mimic_offset (null without <mimic>). Chain
+/// effort, acceleration, jerk (null when not given; these come from a limits file), damping,
+/// friction (null without <dynamics>, which reads as 0), mimic (the joint followed),
+/// mimic_multiplier, mimic_offset (null without <mimic>), soft_lower_limit, soft_upper_limit,
+/// k_position, k_velocity (null without <safety_controller>). Chain
 /// properties: index, first_link, last_link, last_link_virtual,
 /// default_contact, joints (real), virtual_joints, group. Group properties: index, chains,
 /// extra_joints, joints. Contacts: points (x y z flattened). Poses: group, joints

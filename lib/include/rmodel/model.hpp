@@ -4,6 +4,7 @@
 /// The robot model: a URDF plus its semantic description, indexed once at load time.
 /// A Model is immutable after construction and safe to share between threads.
 
+#include <array>
 #include <cstddef>
 #include <filesystem>
 #include <map>
@@ -45,6 +46,20 @@ struct RMODEL_API JointMimic {
   double root_offset = 0.0;
 };
 
+/// A URDF `<dynamics>` element, as urdfdom reads it (0 where an attribute is absent).
+struct RMODEL_API JointDynamics {
+  double damping = 0.0;   ///< N·m·s/rad or N·s/m
+  double friction = 0.0;  ///< N·m or N
+};
+
+/// A URDF `<safety_controller>` element, as urdfdom reads it (0 where an attribute is absent).
+struct RMODEL_API JointSafetyController {
+  double soft_lower_limit = 0.0;  ///< rad or m
+  double soft_upper_limit = 0.0;  ///< rad or m
+  double k_position = 0.0;        ///< 1/s
+  double k_velocity = 0.0;        ///< N·m·s/rad or N·s/m
+};
+
 /// A URDF joint, with its place in the full pose (if any).
 struct RMODEL_API JointInfo {
   std::string name;
@@ -71,6 +86,10 @@ struct RMODEL_API JointInfo {
   /// unknown or fixed joint or closes a cycle of mimics (then the joint moves on its own and
   /// `check` reports the mistake).
   std::optional<JointMimic> mimic = std::nullopt;
+  /// The `<dynamics>` element; nullopt when the joint has none (no damping, no friction).
+  std::optional<JointDynamics> dynamics = std::nullopt;
+  /// The `<safety_controller>` element; nullopt when the joint has none.
+  std::optional<JointSafetyController> safety_controller = std::nullopt;
 
   [[nodiscard]] bool movable() const noexcept {
     return type == JointType::revolute || type == JointType::continuous ||
@@ -87,6 +106,13 @@ struct RMODEL_API Inertial {
   double mass = 0.0;                                    ///< kg
   KDL::Vector com;                                      ///< centre of mass (m)
   Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();    ///< about the COM, link axes (kg·m²)
+  /// As the URDF writes them: the orientation of the inertia's axes in the link frame (the
+  /// `<origin rpy>` of the `<inertial>`; identity when not written), and the moments ixx, ixy,
+  /// ixz, iyy, iyz, izz of the `<inertia>` in those axes (kg·m²). `inertia` is the same turned
+  /// into the link axes.
+  KDL::Rotation rotation;  // identity
+
+  std::array<double, 6> moments{};
 };
 
 /// A URDF link.

@@ -25,6 +25,8 @@ bool ModelDiff::has_changes() const noexcept {
          !renamed.empty() || !chains.empty() || !groups.empty() || !contacts.empty() || !poses.empty();
 }
 
+bool ModelDiff::physical_changes() const noexcept { return !links.empty() || !joints.empty() || !renamed.empty(); }
+
 namespace {
 
 bool rotational(JointType t) { return t == JointType::revolute || t == JointType::continuous; }
@@ -50,6 +52,9 @@ private:
   // ---- helpers ----
 
   bool near(double a, double b) const { return std::abs(a - b) <= tol_ || (std::isnan(a) && std::isnan(b)); }
+
+  /// Equal within the tolerance relative to `scale` (a mass, the largest moment of inertia).
+  bool near_relative(double a, double b, double scale) const { return a == b || std::abs(a - b) <= tol_ * scale; }
 
   bool near(const std::vector<double>& a, const std::vector<double>& b) const {
     if (a.size() != b.size()) return false;
@@ -143,7 +148,39 @@ private:
     if_differs_text(out, "root_link", old_.root_link(), new_.root_link());
   }
 
-  void links(EntityDiff& out) const { presence(old_.links(), new_.links(), out, nullptr); }
+  void links(EntityDiff& out) const {
+    std::vector<std::string> common;
+    presence(old_.links(), new_.links(), out, &common);
+    for (const auto& name : common) {
+      auto changes = inertial_changes(old_.find_link(name)->inertial, new_.find_link(name)->inertial);
+      if (!changes.empty()) out.changed.push_back({name, std::move(changes)});
+    }
+  }
+
+  /// A link's mass properties as written. A side without <inertial> reads as urdfdom and KDL
+  /// read it, mass 0 and no inertia, and shows as null.
+  std::vector<PropertyChange> inertial_changes(const std::optional<Inertial>& a,
+                                               const std::optional<Inertial>& b) const {
+    const Inertial none;
+    const Inertial& x = a ? *a : none;
+    const Inertial& y = b ? *b : none;
+    auto side = [](const std::optional<Inertial>& i, DiffValue value) { return i ? std::move(value) : DiffValue{}; };
+    std::vector<PropertyChange> out;
+    if (!near_relative(x.mass, y.mass, std::max(std::abs(x.mass), std::abs(y.mass))))
+      out.push_back({"mass", side(a, x.mass), side(b, y.mass)});
+    if (!near(xyz(x.com), xyz(y.com))) out.push_back({"inertial_xyz", side(a, xyz(x.com)), side(b, xyz(y.com))});
+    if (!same_rotation(x.rotation, y.rotation))
+      out.push_back({"inertial_rpy", side(a, rpy(x.rotation)), side(b, rpy(y.rotation))});
+    // Moments relative to the largest of the link: 1e-20 beside 1e-3 is the 0 it stands for.
+    double largest = 0.0;
+    for (const auto* i : {&x, &y})
+      for (double m : i->moments) largest = std::max(largest, std::abs(m));
+    static constexpr const char* kMoments[6] = {"ixx", "ixy", "ixz", "iyy", "iyz", "izz"};
+    for (std::size_t k = 0; k < 6; ++k)
+      if (!near_relative(x.moments[k], y.moments[k], largest))
+        out.push_back({kMoments[k], side(a, x.moments[k]), side(b, y.moments[k])});
+    return out;
+  }
 
   /// Differences of two joints other than their names.
   std::vector<PropertyChange> joint_changes(const JointInfo& a, const JointInfo& b) const {
@@ -172,6 +209,15 @@ private:
       out.push_back({"acceleration", optional_limit(a.acceleration_limit), optional_limit(b.acceleration_limit)});
     if (!near(a.jerk_limit, b.jerk_limit))
       out.push_back({"jerk", optional_limit(a.jerk_limit), optional_limit(b.jerk_limit)});
+    // <dynamics>: absent reads as no damping and no friction, shown as null.
+    {
+      const JointDynamics none;
+      const JointDynamics& x = a.dynamics ? *a.dynamics : none;
+      const JointDynamics& y = b.dynamics ? *b.dynamics : none;
+      auto side = [](const JointInfo& j, double value) { return j.dynamics ? DiffValue{value} : DiffValue{}; };
+      if (!near(x.damping, y.damping)) out.push_back({"damping", side(a, x.damping), side(b, y.damping)});
+      if (!near(x.friction, y.friction)) out.push_back({"friction", side(a, x.friction), side(b, y.friction)});
+    }
     // <mimic>: the joint followed and the rule; null on a side without one.
     if (a.mimic.has_value() != b.mimic.has_value()) {
       auto part = [](const JointInfo& j, auto field) { return j.mimic ? DiffValue{field(*j.mimic)} : DiffValue{}; };
@@ -185,6 +231,21 @@ private:
       if_differs_text(out, "mimic", a.mimic->joint, b.mimic->joint);
       if_differs_number(out, "mimic_multiplier", a.mimic->multiplier, b.mimic->multiplier);
       if_differs_number(out, "mimic_offset", a.mimic->offset, b.mimic->offset);
+    }
+    // <safety_controller>: all four on a side without one (null there), else those that differ.
+    using Field = double JointSafetyController::*;
+    static constexpr std::pair<const char*, Field> kSafety[] = {
+        {"soft_lower_limit", &JointSafetyController::soft_lower_limit},
+        {"soft_upper_limit", &JointSafetyController::soft_upper_limit},
+        {"k_position", &JointSafetyController::k_position},
+        {"k_velocity", &JointSafetyController::k_velocity}};
+    const auto& sa = a.safety_controller;
+    const auto& sb = b.safety_controller;
+    for (const auto& [property, field] : kSafety) {
+      if (sa.has_value() != sb.has_value())
+        out.push_back({property, sa ? DiffValue{(*sa).*field} : DiffValue{}, sb ? DiffValue{(*sb).*field} : DiffValue{}});
+      else if (sa)
+        if_differs_number(out, property, (*sa).*field, (*sb).*field);
     }
     return out;
   }

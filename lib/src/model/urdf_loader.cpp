@@ -528,7 +528,13 @@ Inertial read_inertial(const tinyxml2::XMLElement* inertial, const std::string& 
     }
   }
   const Eigen::Matrix3d R = to_matrix(origin.M);
-  return Inertial{mass, origin.p, R * local * R.transpose()};
+  Inertial read;
+  read.mass = mass;
+  read.com = origin.p;
+  read.inertia = R * local * R.transpose();
+  read.rotation = origin.M;
+  read.moments = {local(0, 0), local(0, 1), local(0, 2), local(1, 1), local(1, 2), local(2, 2)};
+  return read;
 }
 
 JointType to_joint_type(const std::string& type) {
@@ -563,6 +569,12 @@ JointInfo read_joint(const RawJoint& raw) {
     joint.velocity_limit = read_number(limit, "velocity", 0.0);
     joint.effort_limit = read_number(limit, "effort", 0.0);
   }
+  if (const auto* dynamics = element->FirstChildElement("dynamics"))
+    joint.dynamics = JointDynamics{read_number(dynamics, "damping", 0.0), read_number(dynamics, "friction", 0.0)};
+  if (const auto* safety = element->FirstChildElement("safety_controller"))
+    joint.safety_controller =
+        JointSafetyController{read_number(safety, "soft_lower_limit", 0.0), read_number(safety, "soft_upper_limit", 0.0),
+                              read_number(safety, "k_position", 0.0), read_number(safety, "k_velocity", 0.0)};
   // As written; the model rules check the master and resolve chained mimics.
   if (const auto* mimic = element->FirstChildElement("mimic")) {
     const std::string master = attribute(mimic, "joint");

@@ -212,6 +212,186 @@ const char* kSemantics = R"({
   "poses": [{"name": "home", "group": "body", "joints": {"j2": 0.5}}]
 })";
 
+// ---- what the robot is made of: masses, inertias, joint dynamics, safety controllers ----
+
+/// A two-link arm whose `forearm` carries `inertial` and whose `elbow` carries `extra`
+/// (elements inside the joint: <dynamics>, <mimic>, <safety_controller>).
+std::string physical_urdf(const std::string& inertial, const std::string& extra = "") {
+  return "<robot name=\"arm\">\n"
+         "  <link name=\"base\"/>\n"
+         "  <link name=\"forearm\">" + inertial + "</link>\n"
+         "  <link name=\"hand\"/>\n"
+         "  <joint name=\"shoulder\" type=\"revolute\"><parent link=\"base\"/><child link=\"forearm\"/>"
+         "<axis xyz=\"0 1 0\"/><limit lower=\"-1\" upper=\"1\" effort=\"30\" velocity=\"2\"/></joint>\n"
+         "  <joint name=\"elbow\" type=\"revolute\"><parent link=\"forearm\"/><child link=\"hand\"/>"
+         "<origin xyz=\"0 0 0.3\"/><axis xyz=\"0 1 0\"/><limit lower=\"-2\" upper=\"2\" effort=\"10\" velocity=\"3\"/>" +
+         extra + "</joint>\n"
+         "</robot>\n";
+}
+
+std::string forearm_inertial(const std::string& mass, const std::string& ixx, const std::string& origin = "") {
+  return "<inertial>" + origin + "<mass value=\"" + mass + "\"/><inertia ixx=\"" + ixx +
+         "\" ixy=\"0\" ixz=\"0\" iyy=\"0.0045\" iyz=\"0\" izz=\"0.0012\"/></inertial>";
+}
+
+ModelDiff physical_diff(const std::string& a, const std::string& b, double tolerance = 1e-9) {
+  return diff_models(Model::from_urdf_string(a, "old.urdf"), Model::from_urdf_string(b, "new.urdf"), {tolerance});
+}
+
+double number(const DiffValue& v) { return std::get<double>(v); }
+
+TEST(Diff, MassAndInertiaOfALink) {
+  // The issue's case: a link's mass from 4 to 99 kg, ixx from 0.0044 to 5.
+  const ModelDiff d = physical_diff(physical_urdf(forearm_inertial("4", "0.0044")),
+                                    physical_urdf(forearm_inertial("99", "5")));
+  EXPECT_EQ(d.pose.verdict, PoseVerdict::identical);
+  EXPECT_TRUE(d.pose.compatible(false));
+  EXPECT_TRUE(d.physical_changes());
+  EXPECT_TRUE(d.joints.empty());
+  const EntityChange* forearm = changed(d.links, "forearm");
+  ASSERT_NE(forearm, nullptr);
+  ASSERT_EQ(forearm->changes.size(), 2U);
+  EXPECT_EQ(forearm->changes[0].property, "mass");
+  EXPECT_EQ(number(forearm->changes[0].old_value), 4.0);
+  EXPECT_EQ(number(forearm->changes[0].new_value), 99.0);
+  EXPECT_EQ(forearm->changes[1].property, "ixx");
+  EXPECT_EQ(number(forearm->changes[1].old_value), 0.0044);
+  EXPECT_EQ(number(forearm->changes[1].new_value), 5.0);
+  // The same file: nothing.
+  const ModelDiff same = physical_diff(physical_urdf(forearm_inertial("4", "0.0044")),
+                                       physical_urdf(forearm_inertial("4", "0.0044")));
+  EXPECT_FALSE(same.has_changes());
+  EXPECT_FALSE(same.physical_changes());
+}
+
+TEST(Diff, CentreOfMassAndTheInertiasAxesAsWritten) {
+  const ModelDiff d = physical_diff(
+      physical_urdf(forearm_inertial("4", "0.0044", "<origin xyz=\"0 0 0.15\"/>")),
+      physical_urdf(forearm_inertial("4", "0.0044", "<origin xyz=\"0.01 0 0.15\" rpy=\"0 0 0.3\"/>")));
+  const EntityChange* forearm = changed(d.links, "forearm");
+  ASSERT_NE(forearm, nullptr);
+  const PropertyChange* xyz = property(forearm, "inertial_xyz");
+  ASSERT_NE(xyz, nullptr);
+  EXPECT_EQ(std::get<std::vector<double>>(xyz->old_value), (std::vector<double>{0, 0, 0.15}));
+  EXPECT_EQ(std::get<std::vector<double>>(xyz->new_value), (std::vector<double>{0.01, 0, 0.15}));
+  const PropertyChange* rpy = property(forearm, "inertial_rpy");
+  ASSERT_NE(rpy, nullptr);
+  EXPECT_EQ(std::get<std::vector<double>>(rpy->old_value), (std::vector<double>{0, 0, 0}));
+  EXPECT_NEAR(std::get<std::vector<double>>(rpy->new_value)[2], 0.3, 1e-12);
+  // The moments are compared as written, in the inertia's own axes: unchanged here.
+  EXPECT_EQ(property(forearm, "ixx"), nullptr);
+  EXPECT_EQ(forearm->changes.size(), 2U);
+}
+
+TEST(Diff, AnInertialAppearingOrGoing) {
+  const std::string none = physical_urdf("");
+  const ModelDiff d = physical_diff(none, physical_urdf(forearm_inertial("2", "0.01")));
+  const EntityChange* forearm = changed(d.links, "forearm");
+  ASSERT_NE(forearm, nullptr);
+  const PropertyChange* mass = property(forearm, "mass");
+  ASSERT_NE(mass, nullptr);
+  EXPECT_TRUE(std::holds_alternative<std::monostate>(mass->old_value));  // no <inertial>: null
+  EXPECT_EQ(number(mass->new_value), 2.0);
+  // Every moment written, the zero ones excepted (no inertial reads as no inertia).
+  std::vector<std::string> properties;
+  for (const auto& c : forearm->changes) properties.push_back(c.property);
+  EXPECT_EQ(properties, (std::vector<std::string>{"mass", "ixx", "iyy", "izz"}));
+  // A massless <inertial> written out is what no <inertial> is.
+  const std::string massless =
+      "<inertial><mass value=\"0\"/><inertia ixx=\"0\" ixy=\"0\" ixz=\"0\" iyy=\"0\" iyz=\"0\" izz=\"0\"/></inertial>";
+  EXPECT_FALSE(physical_diff(none, physical_urdf(massless)).has_changes());
+}
+
+TEST(Diff, MassesAndMomentsAreEqualWithinTheToleranceRelativeToTheirSize) {
+  const std::string old_urdf = physical_urdf(forearm_inertial("4", "1e-20"));
+  // 4 kg and 4.000000001 kg: 2.5e-10 of the mass apart. A moment of 1e-20 and one of 0,
+  // beside 0.0045: the 0 it stands for.
+  EXPECT_FALSE(physical_diff(old_urdf, physical_urdf(forearm_inertial("4.000000001", "0"))).has_changes());
+  // Further than 1e-9 of their size, they differ, however small.
+  const ModelDiff d = physical_diff(physical_urdf(forearm_inertial("0.001", "1e-6")),
+                                    physical_urdf(forearm_inertial("0.0010001", "1.1e-6")));
+  EXPECT_NE(property(changed(d.links, "forearm"), "mass"), nullptr);
+  EXPECT_NE(property(changed(d.links, "forearm"), "ixx"), nullptr);
+  // Tolerance 0: bit for bit as read. "4" and "4.0" are the same number; 1e-20 and 0 are not.
+  EXPECT_FALSE(physical_diff(physical_urdf(forearm_inertial("4", "0.0044")),
+                             physical_urdf(forearm_inertial("4.0", "4.4e-3")), 0.0)
+                   .has_changes());
+  EXPECT_NE(property(changed(physical_diff(old_urdf, physical_urdf(forearm_inertial("4", "0")), 0.0).links,
+                             "forearm"),
+                     "ixx"),
+            nullptr);
+}
+
+TEST(Diff, JointDynamics) {
+  const std::string plain = physical_urdf("");
+  const std::string damped = physical_urdf("", "<dynamics damping=\"0.5\" friction=\"0.1\"/>");
+  const ModelDiff d = physical_diff(plain, damped);
+  EXPECT_EQ(d.pose.verdict, PoseVerdict::identical);
+  EXPECT_TRUE(d.physical_changes());
+  const EntityChange* elbow = changed(d.joints, "elbow");
+  ASSERT_NE(elbow, nullptr);
+  ASSERT_EQ(elbow->changes.size(), 2U);
+  EXPECT_EQ(elbow->changes[0].property, "damping");
+  EXPECT_TRUE(std::holds_alternative<std::monostate>(elbow->changes[0].old_value));
+  EXPECT_EQ(number(elbow->changes[0].new_value), 0.5);
+  EXPECT_EQ(elbow->changes[1].property, "friction");
+  EXPECT_EQ(number(elbow->changes[1].new_value), 0.1);
+  const ModelDiff more = physical_diff(damped, physical_urdf("", "<dynamics damping=\"0.7\" friction=\"0.1\"/>"));
+  const EntityChange* e = changed(more.joints, "elbow");
+  ASSERT_NE(e, nullptr);
+  ASSERT_EQ(e->changes.size(), 1U);
+  EXPECT_EQ(e->changes[0].property, "damping");
+  EXPECT_EQ(number(e->changes[0].old_value), 0.5);
+  EXPECT_EQ(number(e->changes[0].new_value), 0.7);
+  // <dynamics damping="0"/> damps as little as none.
+  EXPECT_FALSE(physical_diff(plain, physical_urdf("", "<dynamics damping=\"0\"/>")).has_changes());
+}
+
+TEST(Diff, SafetyControllerAndMimic) {
+  const std::string safety =
+      "<safety_controller soft_lower_limit=\"-1.9\" soft_upper_limit=\"1.9\" k_position=\"100\" k_velocity=\"2\"/>";
+  const ModelDiff added = physical_diff(physical_urdf(""), physical_urdf("", safety));
+  const EntityChange* elbow = changed(added.joints, "elbow");
+  ASSERT_NE(elbow, nullptr);
+  std::vector<std::string> properties;
+  std::vector<double> values;
+  for (const auto& c : elbow->changes) {
+    properties.push_back(c.property);
+    EXPECT_TRUE(std::holds_alternative<std::monostate>(c.old_value)) << c.property;
+    values.push_back(number(c.new_value));
+  }
+  EXPECT_EQ(properties, (std::vector<std::string>{"soft_lower_limit", "soft_upper_limit", "k_position", "k_velocity"}));
+  EXPECT_EQ(values, (std::vector<double>{-1.9, 1.9, 100, 2}));
+  std::string stiffer = safety;
+  stiffer.replace(stiffer.find("k_velocity=\"2\""), 14, "k_velocity=\"3\"");
+  const ModelDiff changed_gain = physical_diff(physical_urdf("", safety), physical_urdf("", stiffer));
+  elbow = changed(changed_gain.joints, "elbow");
+  ASSERT_NE(elbow, nullptr);
+  ASSERT_EQ(elbow->changes.size(), 1U);
+  EXPECT_EQ(elbow->changes[0].property, "k_velocity");
+  EXPECT_EQ(number(elbow->changes[0].old_value), 2.0);
+  EXPECT_EQ(number(elbow->changes[0].new_value), 3.0);
+  // A mimic's rule and the joint it follows.
+  const ModelDiff mimic = physical_diff(physical_urdf("", "<mimic joint=\"shoulder\" multiplier=\"2\" offset=\"0.1\"/>"),
+                                        physical_urdf("", "<mimic joint=\"shoulder\" multiplier=\"-1\" offset=\"0\"/>"));
+  elbow = changed(mimic.joints, "elbow");
+  ASSERT_NE(elbow, nullptr);
+  EXPECT_EQ(number(property(elbow, "mimic_multiplier")->old_value), 2.0);
+  EXPECT_EQ(number(property(elbow, "mimic_multiplier")->new_value), -1.0);
+  EXPECT_EQ(number(property(elbow, "mimic_offset")->old_value), 0.1);
+  EXPECT_EQ(number(property(elbow, "mimic_offset")->new_value), 0.0);
+}
+
+TEST(Diff, SemanticsAloneAreNoPhysicalChange) {
+  const ModelDiff d = diff_models(model(arm(), kSemantics), model(arm()));
+  EXPECT_TRUE(d.has_changes());
+  EXPECT_FALSE(d.physical_changes());
+  auto joints = arm();
+  joints.push_back({"tip", "finger", "tip_link", "fixed"});
+  EXPECT_TRUE(diff_models(model(arm()), model(joints)).physical_changes());  // a link and a joint added
+}
+
+
 TEST(Diff, ChainsGroupsContactsAndPoses) {
   const char* changed_semantics = R"({
   "chains": [{"name": "arm", "first_link": "base", "last_link": "l2"},
