@@ -164,12 +164,16 @@ const char* const kFixtureRobots[] = {"example_robot_data/panda.urdf", "example_
                                       "example_robot_data/talos_reduced.urdf",
                                       "sweetie_bot_proto2/sweetie_bot_proto2_dynamics.urdf"};
 
-class MujocoInertiaOracle : public ::testing::Test {
+/// A test with a folder of its own for the URDF files MuJoCo reads.
+template <class Base>
+class WithFolder : public Base {
 protected:
   void SetUp() override { dir_ = test::make_temp_dir("rmodel-mujoco-"); }
   void TearDown() override { fs::remove_all(dir_); }
   fs::path dir_;
 };
+
+using MujocoInertiaOracle = WithFolder<::testing::Test>;
 
 // Every <inertial> of every fixture robot, alone: the same verdict on the triangle.
 TEST_F(MujocoInertiaOracle, EveryInertialOfTheFixtureRobots) {
@@ -232,12 +236,7 @@ struct Case {
 
 void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 
-class MujocoInertiaCases : public ::testing::TestWithParam<Case> {
-protected:
-  void SetUp() override { dir_ = test::make_temp_dir("rmodel-mujoco-"); }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
-};
+using MujocoInertiaCases = WithFolder<::testing::TestWithParam<Case>>;
 
 TEST_P(MujocoInertiaCases, SameVerdictOnTheTriangle) {
   REQUIRE_MUJOCO();
