@@ -1,9 +1,10 @@
 # Installation, the CMake package (find_package(rmodel) → rmodel::rmodel), pkg-config, and
 # the Debian packages. Included from the top-level CMakeLists.txt after lib/ and apps/.
 #
-# Two install components, which are also the two Debian packages:
+# Install components, which are also the Debian packages:
 #   rmodel  the command, the shared library (runtime), data, man pages, completions, copyright
 #   dev     headers, the librmodel.so link, the CMake package and pkg-config (librmodel-dev)
+#   python  the Python package rmodel, when it is built (python/CMakeLists.txt; python3-rmodel)
 # Everything installed without a COMPONENT is `rmodel` (CMAKE_INSTALL_DEFAULT_COMPONENT_NAME,
 # set in the top-level CMakeLists.txt).
 include(CMakePackageConfigHelpers)
@@ -70,6 +71,10 @@ License: BSD-3-Clause
 ")
 install(FILES ${PROJECT_BINARY_DIR}/copyright DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/rmodel COMPONENT rmodel)
 install(FILES ${PROJECT_BINARY_DIR}/copyright DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/librmodel-dev COMPONENT dev)
+if(RMODEL_PYTHON_MODULE)
+  install(FILES ${PROJECT_BINARY_DIR}/copyright DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/python3-rmodel
+          COMPONENT python)
+endif()
 
 # ---- CMake package ----
 install(EXPORT rmodelTargets NAMESPACE rmodel:: DESTINATION ${RMODEL_CMAKE_DIR} FILE rmodelTargets.cmake
@@ -125,6 +130,9 @@ set(CPACK_STRIP_FILES TRUE)
 set(CPACK_GENERATOR DEB)
 set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_COMPONENTS_ALL rmodel dev)
+if(RMODEL_PYTHON_MODULE)
+  list(APPEND CPACK_COMPONENTS_ALL python)
+endif()
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_RMODEL_PACKAGE_NAME rmodel)
@@ -165,4 +173,24 @@ set(CPACK_DEBIAN_RMODEL_PACKAGE_SUGGESTS "gnuplot-nox")
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS
   "rmodel (= ${PROJECT_VERSION}), liborocos-kdl-dev, libeigen3-dev")
 set(CPACK_DEBIAN_DEV_PACKAGE_SUGGESTS "cmake (>= 3.25) | pkgconf")
+# python3-rmodel: the package rmodel in /usr/lib/python3.X/dist-packages (RMODEL_PYTHON_INSTALL_DIR),
+# built for one Python version (its module's file name says it: _rmodel.cpython-3X-...so); it
+# loads librmodel of exactly this version and uses numpy's arrays. The C++ runtime libraries
+# are those of its module (the deb_package test checks them, as the rmodel package's).
+if(RMODEL_PYTHON_MODULE)
+  string(REGEX MATCH "^([0-9]+)\\.([0-9]+)" _ "${RMODEL_PYTHON_VERSION}")
+  math(EXPR _rmodel_python_next "${CMAKE_MATCH_2} + 1")
+  set(CPACK_DEBIAN_PYTHON_PACKAGE_NAME python3-rmodel)
+  set(CPACK_DEBIAN_PYTHON_PACKAGE_SECTION python)
+  set(CPACK_DEBIAN_PYTHON_DESCRIPTION
+    "Robot model inspection and joint-state processing - Python 3 module
+The Python module rmodel: robot models (URDF, xacro, .cpf, SRDF, JSON
+semantics), forward kinematics, Jacobians and dynamics on numpy arrays,
+joint-state logs of every format rmodel reads (MCAP, ROS 2 and ROS 1 bags,
+JSON Lines, CSV) into numpy with exact stamps, the aggregator, the filters
+and the model checks.")
+  set(CPACK_DEBIAN_PYTHON_PACKAGE_DEPENDS
+    "rmodel (= ${PROJECT_VERSION}), python3 (>= ${RMODEL_PYTHON_VERSION}), python3 (<< ${CMAKE_MATCH_1}.${_rmodel_python_next}), python3-numpy, libc6 (>= 2.34), libstdc++6 (>= 11), libgcc-s1 (>= 3.0)")
+  set(CPACK_DEBIAN_PYTHON_PACKAGE_SUGGESTS "python3-matplotlib")
+endif()
 include(CPack)

@@ -1,11 +1,13 @@
-# ctest: builds the two Debian packages from the existing build with CPack and checks them
+# ctest: builds the Debian packages from the existing build with CPack and checks them
 # with dpkg-deb -I (control fields) and dpkg-deb --contents (file lists), as Debian would
 # have them: `rmodel` (command, shared library, data, gzip'd man pages, completions, DEP-5
 # copyright; stripped; library in /usr/<LIBDIR>) and `librmodel-dev` (headers, the .so link,
 # CMake package, pkg-config). Then it checks that Depends names the Debian package of every
 # shared library the binaries load, unpacks both into a scratch root (dpkg -x) and runs the
-# unpacked `rmodel` there.
+# unpacked `rmodel` there. With the Python module built, a third package, `python3-rmodel`
+# (the package rmodel in /usr/<PYTHON_DIR>), is checked the same way and imported unpacked.
 #   -DBUILD_DIR -DWORK_DIR -DVERSION -DCPACK -DLIBDIR -DMAINTAINER
+#   [-DPYTHON=interpreter -DPYTHON_DIR=lib/python3.X/dist-packages -DPYTHON_VERSION=3.X]
 cmake_minimum_required(VERSION 3.25)
 include(${CMAKE_CURRENT_LIST_DIR}/RmodelScriptTest.cmake)
 require_variables(BUILD_DIR WORK_DIR VERSION CPACK LIBDIR MAINTAINER)
@@ -42,6 +44,10 @@ set(dev_deb "${WORK_DIR}/librmodel-dev_${VERSION}_${arch}.deb")
 file(GLOB debs "${WORK_DIR}/*.deb")
 list(SORT debs)
 set(expected "${dev_deb};${runtime_deb}")
+if(PYTHON)
+  set(python_deb "${WORK_DIR}/python3-rmodel_${VERSION}_${arch}.deb")
+  set(expected "${dev_deb};${python_deb};${runtime_deb}")
+endif()
 if(NOT debs STREQUAL expected)
   message(FATAL_ERROR "expected the packages ${expected}, found: ${debs}")
 endif()
@@ -66,12 +72,51 @@ expect_line("${dev_info}" "^ Section: libdevel$")
 expect_in("${dev_info}" "\n Description: Robot model inspection and joint-state processing - development files\n  Headers")
 expect_in("${dev_info}" "\n Maintainer: ${MAINTAINER}\n")
 expect_line("${dev_info}" "^ Depends: rmodel \\(= ${VERSION}\\), liborocos-kdl-dev, libeigen3-dev$")
+if(PYTHON)
+  run(COMMAND dpkg-deb -I "${python_deb}" OUTPUT python_info)
+  message(STATUS "${python_deb}:\n${python_info}")
+  expect_line("${python_info}" "^ Package: python3-rmodel$")
+  expect_line("${python_info}" "^ Section: python$")
+  expect_line("${python_info}" "^ Architecture: ${arch}$")
+  expect_in("${python_info}" "\n Maintainer: ${MAINTAINER}\n")
+  expect_in("${python_info}" "\n Description: Robot model inspection and joint-state processing - Python 3 module\n")
+  # Built for one Python: the next minor version is excluded.
+  string(REGEX MATCH "^([0-9]+)\\.([0-9]+)$" _ "${PYTHON_VERSION}")
+  math(EXPR next "${CMAKE_MATCH_2} + 1")
+  string(REPLACE "." "\\." escaped "${PYTHON_VERSION}")
+  expect_line("${python_info}"
+    "^ Depends: rmodel \\(= ${VERSION}\\), python3 \\(>= ${escaped}\\), python3 \\(<< ${CMAKE_MATCH_1}\\.${next}\\), python3-numpy, ")
+  expect_line("${python_info}" "^ Suggests: python3-matplotlib$")
+endif()
 
 # ---- file lists (dpkg-deb --contents): `perms owner size date time ./path[ -> target]` ----
 string(REGEX MATCH "^[0-9]+\\.[0-9]+" soversion "${VERSION}")
 run(COMMAND dpkg-deb --contents "${runtime_deb}" OUTPUT contents)
 run(COMMAND dpkg-deb --contents "${dev_deb}" OUTPUT dev_contents)
 message(STATUS "rmodel:\n${contents}\nlibrmodel-dev:\n${dev_contents}")
+set(listings contents dev_contents)
+if(PYTHON)
+  run(COMMAND dpkg-deb --contents "${python_deb}" OUTPUT python_contents)
+  message(STATUS "python3-rmodel:\n${python_contents}")
+  list(APPEND listings python_contents)
+  foreach(regex
+      " \\./usr/${PYTHON_DIR}/rmodel/__init__\\.py$"
+      " \\./usr/${PYTHON_DIR}/rmodel/_rmodel\\.cpython-[^ ]*\\.so$"
+      " \\./usr/${PYTHON_DIR}/rmodel/filters\\.py$"
+      " \\./usr/${PYTHON_DIR}/rmodel/__init__\\.pyi$"
+      " \\./usr/${PYTHON_DIR}/rmodel/filters\\.pyi$"
+      " \\./usr/${PYTHON_DIR}/rmodel/py\\.typed$"
+      "^-.* \\./usr/share/doc/python3-rmodel/copyright$")
+    expect_line("${python_contents}" "${regex}")
+  endforeach()
+  foreach(text "./usr/bin" "librmodel.so" "/man/" "/share/rmodel/" "./usr/include" "__pycache__")
+    expect_not_in("${python_contents}" "${text}")
+  endforeach()
+  foreach(text "${PYTHON_DIR}" "python3-rmodel")
+    expect_not_in("${contents}" "${text}")
+    expect_not_in("${dev_contents}" "${text}")
+  endforeach()
+endif()
 foreach(regex
     " \\./usr/bin/rmodel$"
     " \\./usr/${LIBDIR}/librmodel\\.so\\.${VERSION}$"
@@ -90,7 +135,7 @@ foreach(regex
   expect_line("${contents}" "${regex}")
 endforeach()
 # Modes: files 644 or 755, directories 755, whatever the umask of the checkout that built them.
-foreach(listing IN ITEMS contents dev_contents)
+foreach(listing IN LISTS listings)
   string(REPLACE "\n" ";" lines "${${listing}}")
   foreach(line IN LISTS lines)
     if(line STREQUAL "" OR line MATCHES "^l")
@@ -128,10 +173,14 @@ endforeach()
 set(root "${WORK_DIR}/root")
 run(COMMAND dpkg -x "${runtime_deb}" "${root}")
 run(COMMAND dpkg -x "${dev_deb}" "${root}")
+if(PYTHON)
+  run(COMMAND dpkg -x "${python_deb}" "${root}")
+  file(GLOB python_module "${root}/usr/${PYTHON_DIR}/rmodel/_rmodel.cpython-*.so")
+endif()
 set(exe "${root}/usr/bin/rmodel")
 set(lib "${root}/usr/${LIBDIR}/librmodel.so.${VERSION}")
 set(libdir "${root}/usr/${LIBDIR}")
-foreach(binary "${exe}" "${lib}")
+foreach(binary "${exe}" "${lib}" ${python_module})
   run(COMMAND objdump -h "${binary}" OUTPUT sections)
   foreach(section .debug_info .debug_line .symtab)
     expect_not_in("${sections}" " ${section} ")
@@ -153,42 +202,49 @@ endforeach()
 
 # ---- Depends: every shared library the command and the library need directly (NEEDED;
 # the others come with those libraries' own packages) belongs to a package it names ----
-string(REGEX MATCH "\n Depends: [^\n]*" depends "${info}")
-string(REGEX REPLACE "^\n Depends: " "" depends_names "${depends}")
-string(REGEX REPLACE "\\([^)]*\\)" "" depends_names "${depends_names}")
-string(REGEX REPLACE "[ ]*[,|][ ]*" ";" depends_names "${depends_names}")
-string(STRIP "${depends_names}" depends_names)
-foreach(binary "${exe}" "${lib}" "${root}/usr/${LIBDIR}/rmodel-yaml-${VERSION}.so")
-  run(COMMAND objdump -p "${binary}" OUTPUT dynamic)
-  string(REGEX MATCHALL "NEEDED +[^ \n]+" needed "${dynamic}")
-  run(COMMAND "${CMAKE_COMMAND}" -E env "LD_LIBRARY_PATH=${libdir}" ldd "${binary}" OUTPUT ldd)
-  foreach(entry IN LISTS needed)
-    string(REGEX REPLACE "^NEEDED +" "" soname "${entry}")
-    if(soname MATCHES "^librmodel")
-      continue()
-    endif()
-    string(FIND "${ldd}" "${soname} => /" at)
-    if(at EQUAL -1)
-      message(FATAL_ERROR "${binary} needs ${soname}, which ldd does not resolve:\n${ldd}")
-    endif()
-    string(SUBSTRING "${ldd}" ${at} -1 path)
-    string(REGEX REPLACE "^[^ ]+ => ([^ \n]+).*" "\\1" path "${path}")
-    get_filename_component(real "${path}" REALPATH)
-    execute_process(COMMAND dpkg -S "${path}" RESULT_VARIABLE rc OUTPUT_VARIABLE owner ERROR_QUIET)
-    if(NOT rc EQUAL 0)
-      execute_process(COMMAND dpkg -S "${real}" RESULT_VARIABLE rc OUTPUT_VARIABLE owner ERROR_QUIET)
-    endif()
-    if(NOT rc EQUAL 0)
-      message(WARNING "no Debian package owns ${path}; not checked")
-      continue()
-    endif()
-    string(REGEX REPLACE "[:,].*" "" package "${owner}")
-    if(NOT package IN_LIST depends_names)
-      message(FATAL_ERROR "${binary} needs ${soname} from package ${package}, which is not in\n${depends}")
-    endif()
-    message(STATUS "${soname}: ${package}")
+# check_depends(INFO BINARY...): `dpkg-deb -I` text of a package and the binaries it holds.
+function(check_depends info)
+  string(REGEX MATCH "\n Depends: [^\n]*" depends "${info}")
+  string(REGEX REPLACE "^\n Depends: " "" depends_names "${depends}")
+  string(REGEX REPLACE "\\([^)]*\\)" "" depends_names "${depends_names}")
+  string(REGEX REPLACE "[ ]*[,|][ ]*" ";" depends_names "${depends_names}")
+  string(STRIP "${depends_names}" depends_names)
+  foreach(binary IN LISTS ARGN)
+    run(COMMAND objdump -p "${binary}" OUTPUT dynamic)
+    string(REGEX MATCHALL "NEEDED +[^ \n]+" needed "${dynamic}")
+    run(COMMAND "${CMAKE_COMMAND}" -E env "LD_LIBRARY_PATH=${libdir}" ldd "${binary}" OUTPUT ldd)
+    foreach(entry IN LISTS needed)
+      string(REGEX REPLACE "^NEEDED +" "" soname "${entry}")
+      if(soname MATCHES "^librmodel")
+        continue()
+      endif()
+      string(FIND "${ldd}" "${soname} => /" at)
+      if(at EQUAL -1)
+        message(FATAL_ERROR "${binary} needs ${soname}, which ldd does not resolve:\n${ldd}")
+      endif()
+      string(SUBSTRING "${ldd}" ${at} -1 path)
+      string(REGEX REPLACE "^[^ ]+ => ([^ \n]+).*" "\\1" path "${path}")
+      get_filename_component(real "${path}" REALPATH)
+      execute_process(COMMAND dpkg -S "${path}" RESULT_VARIABLE rc OUTPUT_VARIABLE owner ERROR_QUIET)
+      if(NOT rc EQUAL 0)
+        execute_process(COMMAND dpkg -S "${real}" RESULT_VARIABLE rc OUTPUT_VARIABLE owner ERROR_QUIET)
+      endif()
+      if(NOT rc EQUAL 0)
+        message(WARNING "no Debian package owns ${path}; not checked")
+        continue()
+      endif()
+      string(REGEX REPLACE "[:,].*" "" package "${owner}")
+      if(NOT package IN_LIST depends_names)
+        message(FATAL_ERROR "${binary} needs ${soname} from package ${package}, which is not in\n${depends}")
+      endif()
+      message(STATUS "${soname}: ${package}")
+    endforeach()
   endforeach()
-endforeach()
+endfunction()
+check_depends("${info}" "${exe}" "${lib}" "${root}/usr/${LIBDIR}/rmodel-yaml-${VERSION}.so")
+if(PYTHON)
+  check_depends("${python_info}" ${python_module})
+endif()
 
 # ---- the unpacked command runs and finds its data in the unpacked tree (through its
 # RPATH: no LD_LIBRARY_PATH) ----
@@ -204,4 +260,26 @@ expect_in("${out}" "${root}/usr/share/rmodel/sample/pony.urdf")
 run(COMMAND "${CMAKE_COMMAND}" -E env --unset=RMODEL_SHARE_DIR --unset=LD_LIBRARY_PATH "${exe}" joints --sample
     --limits "${root}/usr/share/rmodel/examples/joint_limits.yaml" -f csv OUTPUT out)
 expect_in("${out}" "16,neck_pitch,revolute,head neck,head,-0.8,0.5,2,4,4,40")
+
+# ---- the unpacked Python package imports, and its module loads the unpacked librmodel (RPATH),
+# which finds its data in the unpacked tree ----
+if(PYTHON)
+  file(WRITE "${WORK_DIR}/import.py" [[
+import sys
+import rmodel
+root = sys.argv[1]
+assert rmodel.__file__.startswith(root), rmodel.__file__
+assert rmodel.__version__ == sys.argv[2], rmodel.__version__
+assert rmodel.sample_dir() == root + "/usr/share/rmodel/sample", rmodel.sample_dir()
+model = rmodel.Model(rmodel.sample_dir() + "/pony.urdf", semantics=rmodel.sample_dir() + "/pony.json",
+                     limits=root + "/usr/share/rmodel/examples/joint_limits.yaml")
+assert model.index("neck_pitch") == 16 and model.limits.acceleration[16] == 4
+loaded = [line.split()[-1] for line in open("/proc/self/maps") if "librmodel.so" in line]
+assert loaded and all(path.startswith(root) for path in loaded), loaded
+print("python3-rmodel", rmodel.__version__, model)
+]])
+  run(COMMAND "${CMAKE_COMMAND}" -E env --unset=RMODEL_SHARE_DIR --unset=LD_LIBRARY_PATH
+      "PYTHONPATH=${root}/usr/${PYTHON_DIR}" "${PYTHON}" "${WORK_DIR}/import.py" "${root}" "${VERSION}" OUTPUT out)
+  expect_in("${out}" "python3-rmodel ${VERSION} <rmodel.Model 'pony'")
+endif()
 file(REMOVE_RECURSE "${WORK_DIR}")

@@ -3,7 +3,9 @@
 # builds and runs tests/consumer against the prefix with find_package(rmodel), and compiles
 # the same program through pkg-config.
 #   -DBUILD_DIR -DSOURCE_DIR -DWORK_DIR -DVERSION -DBINDIR -DLIBDIR -DINCLUDEDIR -DDATADIR -DMANDIR
-#   -DCXX_COMPILER [-DPKG_CONFIG]
+#   -DCXX_COMPILER [-DPKG_CONFIG] [-DPYTHON=interpreter -DPYTHON_DIR=lib/python3.X/dist-packages]
+# With the Python module built, it checks that `cmake --install` put the package rmodel into
+# the prefix's site directory, whose module loads the prefix's librmodel.
 cmake_minimum_required(VERSION 3.25)
 include(${CMAKE_CURRENT_LIST_DIR}/RmodelScriptTest.cmake)
 require_variables(BUILD_DIR SOURCE_DIR WORK_DIR VERSION BINDIR LIBDIR INCLUDEDIR DATADIR MANDIR CXX_COMPILER)
@@ -55,6 +57,24 @@ run(COMMAND "${CMAKE_COMMAND}" -E env --unset=RMODEL_SHARE_DIR "${prefix}/${BIND
 expect_in("${info}" "${prefix}/${DATADIR}/rmodel/sample/pony.urdf")
 run(COMMAND "${prefix}/${BINDIR}/rmodel" --version OUTPUT version)
 expect_in("${version}" "rmodel ${VERSION}")
+
+# The Python package, in the interpreter's site directory of the prefix.
+if(PYTHON)
+  foreach(file __init__.py __init__.pyi filters.py filters.pyi _errors.py py.typed)
+    if(NOT EXISTS "${prefix}/${PYTHON_DIR}/rmodel/${file}")
+      message(FATAL_ERROR "not installed: ${PYTHON_DIR}/rmodel/${file}")
+    endif()
+  endforeach()
+  file(WRITE "${WORK_DIR}/import.py" [[
+import rmodel
+print(rmodel.__file__)
+print(rmodel.sample_dir())
+print([line.split()[-1] for line in open("/proc/self/maps") if "librmodel.so" in line][0])
+]])
+  run(COMMAND "${CMAKE_COMMAND}" -E env --unset=RMODEL_SHARE_DIR "PYTHONPATH=${prefix}/${PYTHON_DIR}" "${PYTHON}"
+      "${WORK_DIR}/import.py" OUTPUT out)
+  expect_in("${out}" "${prefix}/${PYTHON_DIR}/rmodel/__init__.py\n${prefix}/${DATADIR}/rmodel/sample\n${prefix}/${LIBDIR}/librmodel.so.${VERSION}")
+endif()
 
 # find_package(rmodel) from a project of its own.
 run(COMMAND "${CMAKE_COMMAND}" -S "${SOURCE_DIR}/tests/consumer" -B "${WORK_DIR}/consumer"
