@@ -15,8 +15,8 @@ import functools as _functools
 import warnings as _warnings
 from dataclasses import dataclass as _dataclass
 
-import numpy as _np
-
+# numpy is imported where arrays are made, not here: `import rmodel` works in an interpreter
+# without numpy (the functions that return arrays then raise ImportError naming it).
 from . import _rmodel
 from ._errors import Error, InvalidArgument, IoError, ModelError, NotFound, ParseError, SizeMismatch
 from . import filters
@@ -37,7 +37,8 @@ def sample_dir():
 
 
 def _indices(values):
-    array = _np.array(values, dtype=_np.intp)
+    import numpy as np
+    array = np.array(values, dtype=np.intp)
     array.setflags(write=False)
     return array
 
@@ -55,7 +56,7 @@ class Chain:
     description: str
     joints: "tuple[str, ...]"
     virtual_joints: "tuple[str, ...]"
-    indices: _np.ndarray
+    indices: "numpy.ndarray"
     group: "str | None"
 
 
@@ -68,7 +69,7 @@ class Group:
     description: str
     chains: "tuple[str, ...]"
     joints: "tuple[str, ...]"
-    indices: _np.ndarray
+    indices: "numpy.ndarray"
 
 
 @_dataclass(frozen=True)
@@ -76,12 +77,12 @@ class Limits:
     """Joint limits in full-pose order (rad or m and their rates; N·m or N): -inf/inf where a
     joint has none (a continuous joint's position, a limit not given)."""
 
-    lower: _np.ndarray
-    upper: _np.ndarray
-    velocity: _np.ndarray
-    effort: _np.ndarray
-    acceleration: _np.ndarray
-    jerk: _np.ndarray
+    lower: "numpy.ndarray"
+    upper: "numpy.ndarray"
+    velocity: "numpy.ndarray"
+    effort: "numpy.ndarray"
+    acceleration: "numpy.ndarray"
+    jerk: "numpy.ndarray"
 
 
 class Model(_rmodel.Model):
@@ -186,10 +187,11 @@ class Log:
 
     @property
     def seconds(self):
-        """Seconds since the first row (float64): (t - t[0]) in integers, then · 1e-9."""
+        """Seconds since the first row (float64): t - t[0] in integer nanoseconds, then the
+        nearest double to that over 1e9 (so a log sampled every 10 ms gives 0.01 exactly)."""
         if len(self.t) == 0:
-            return _np.zeros(0)
-        return (self.t - self.t[0]).astype(_np.float64) * 1e-9
+            return self.t / 1e9
+        return (self.t - self.t[0]) / 1e9
 
     def __repr__(self):
         return (f"<rmodel.Log {self.source!r} ({self.format}): {len(self.t)} rows × {len(self.names)} joints, "

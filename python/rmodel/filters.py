@@ -16,8 +16,6 @@ joint) passes through and does not advance its column's filter.
 import inspect as _inspect
 from typing import NamedTuple as _NamedTuple
 
-import numpy as _np
-
 from . import _rmodel
 
 __all__ = ["Filter", "Kind", "Param", "StepResponse", "kind", "kinds"]
@@ -46,9 +44,9 @@ class Kind(_NamedTuple):
 class StepResponse(_NamedTuple):
     """The response to a unit step at t = 0: times (s), input (0 before, 1 from t = 0), output."""
 
-    t: _np.ndarray
-    u: _np.ndarray
-    y: _np.ndarray
+    t: "numpy.ndarray"
+    u: "numpy.ndarray"
+    y: "numpy.ndarray"
 
 
 def _load_kinds():
@@ -128,8 +126,9 @@ def _factory(k):
     parameters = []
     for p in k.params:
         default = None if p.name == "T" else (int(p.default) if p.integer else p.default)
+        annotation = "float | None" if p.name == "T" else "int" if p.integer else "float"
         parameters.append(_inspect.Parameter(p.name, _inspect.Parameter.KEYWORD_ONLY, default=default,
-                                             annotation="int" if p.integer else "float"))
+                                             annotation=annotation))
         shown = f"None (the stamps, else {p.default!r})" if p.name == "T" else repr(default)
         lines.append(f"  {p.name} [{p.unit}] = {shown}: {p.description}")
     lines += ["", f"Initial state: {k.initial_state}."]

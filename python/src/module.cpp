@@ -42,9 +42,9 @@ ModelSource model_source(const py::handle& path, const py::handle& semantics, co
 std::optional<io::TimeBound> time_bound(const py::handle& value, const char* field) {
   if (value.is_none()) return std::nullopt;
   if (py::isinstance<py::bool_>(value)) throw InvalidArgument(std::string(field) + ": a time, not a bool");
-  // An int (Python's or numpy's): nanoseconds on the log's clock, as Log.t holds them.
-  if (py::isinstance<py::int_>(value) || py::isinstance(value, py::module_::import("numpy").attr("integer")))
-    return io::TimeBound{Time{value.cast<std::int64_t>()}, false};
+  // An integer (Python's or numpy's: __index__): nanoseconds on the log's clock, as Log.t holds them.
+  if (py::isinstance<py::int_>(value) || (py::hasattr(value, "__index__") && !py::isinstance<py::float_>(value)))
+    return io::TimeBound{Time{value.attr("__index__")().cast<std::int64_t>()}, false};
   if (py::isinstance<py::float_>(value)) {
     // The float's shortest text (repr), read exactly as the command line reads it.
     const double seconds = value.cast<double>();
