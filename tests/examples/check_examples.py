@@ -11,6 +11,15 @@ the README uses and files they write do not touch the checkout. A block preceded
 line `<!-- examples: skip REASON -->` is not run (the reason is printed). A ```sh block
 preceded by `<!-- examples: file PATH -->` must equal the file PATH of the checkout.
 
+README.md, Python: the ```pycon blocks are one session, as the cells of a notebook (a block
+sees the names defined above it), run in order by doctest in another fresh copy of
+share/rmodel/examples with the interpreter `--python` and the package directory `--python-path`
+(the build's python/) first on its path (tests/examples/python_session.py): every `>>> ` line
+must print what the block shows. A ```python block preceded by
+`<!-- examples: python needs MODULE[,MODULE...] -->` runs in the same session without
+comparing output, and is skipped with a message when a module it needs cannot be imported;
+matplotlib draws without a display (backend Agg). Without --python the session is skipped.
+
 man/prose/*.md: every command of an EXAMPLES section (the lines indented by four spaces)
 runs the same way and must work: exit status 0, or 1 where a validator (check, check-log,
 diff) reports what it found, but never a usage error (2) nor an error message of rmodel
@@ -22,6 +31,7 @@ failing, for a deliberate change of output: review the diff before committing it
 """
 import argparse
 import difflib
+import json
 import os
 import re
 import shutil
@@ -30,12 +40,15 @@ import sys
 import tempfile
 
 SKIP = re.compile(r"^<!-- examples: skip (.*) -->$")
+PYTHON_NEEDS = re.compile(r"^<!-- examples: python needs (\S+) -->$")
 FILE = re.compile(r"^<!-- examples: file (\S+) -->$")
 
 
 def parse_readme(lines):
-    """Yields ('session', fence_line_index, [(command, first_output_index, end_index)], skip)
-    and ('file', fence_line_index, path, body_start, body_end)."""
+    """Yields ('session', fence_line_index, [(command, first_output_index, end_index)], skip),
+    ('file', fence_line_index, path, body_start, body_end) and ('python', fence_line_index,
+    kind, body_start, body_end, needs, skip) for the Python blocks that run (pycon, or python
+    after a `python needs` marker)."""
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -64,6 +77,12 @@ def parse_readme(lines):
                 yield ("session", i, commands, skip.group(1) if skip else None)
             elif FILE.match(marker):
                 yield ("file", i, FILE.match(marker).group(1), i + 1, end)
+            elif line.strip() == "```pycon":
+                skip = SKIP.match(marker)
+                yield ("python", i, "pycon", i + 1, end, [], skip.group(1) if skip else None)
+            elif line.strip() == "```python" and PYTHON_NEEDS.match(marker):
+                needs = PYTHON_NEEDS.match(marker).group(1).split(",")
+                yield ("python", i, "python", i + 1, end, needs, None)
             i = end + 1
         else:
             i += 1
@@ -107,7 +126,16 @@ def check_readme(args, env, scratch):
         lines = f.read().split("\n")
     failures = 0
     replacements = []  # (start, end, new lines), applied from the bottom
+    python_blocks = []
     for n, item in enumerate(parse_readme(lines)):
+        if item[0] == "python":
+            _, fence, kind, start, end, needs, skip = item
+            if skip is not None:
+                print(f"README.md:{fence + 1}: skipped: {skip}")
+            else:
+                python_blocks.append({"kind": kind, "line": start, "needs": needs,
+                                      "text": "\n".join(lines[start:end]) + "\n"})
+            continue
         if item[0] == "file":
             _, fence, file_path, start, end = item
             with open(os.path.join(args.source_dir, file_path), encoding="utf-8") as f:
@@ -138,6 +166,7 @@ def check_readme(args, env, scratch):
             sys.stdout.writelines(l + "\n" for l in difflib.unified_diff(
                 expected, actual, "README.md (expected)", "actual", lineterm=""))
             replacements.append((start, end, actual))
+    failures += check_python(args, env, scratch, python_blocks)
     if args.update and replacements:
         for start, end, new in sorted(replacements, reverse=True):
             lines[start:end] = new
@@ -146,6 +175,26 @@ def check_readme(args, env, scratch):
         print(f"README.md: updated {len(replacements)} outputs")
         return 0
     return failures
+
+
+def check_python(args, env, scratch, blocks):
+    """The README's Python session (python_session.py); returns the number of failures."""
+    if not blocks:
+        return 0
+    if not args.python:
+        print(f"README.md: {len(blocks)} Python blocks skipped: no --python (the module is not built)")
+        return 0
+    work = fresh_copy(args.examples_dir, scratch, "python")
+    spec = os.path.join(scratch, "python_blocks.json")
+    with open(spec, "w", encoding="utf-8") as f:
+        json.dump(blocks, f)
+    python_env = dict(env, PYTHONPATH=os.path.abspath(args.python_path), MPLBACKEND="Agg",
+                      MPLCONFIGDIR=os.path.join(scratch, "matplotlib"), PYTHONDONTWRITEBYTECODE="1")
+    session = os.path.join(os.path.dirname(os.path.abspath(__file__)), "python_session.py")
+    result = subprocess.run([args.python, session, spec], cwd=work, env=python_env, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300)
+    print(result.stdout.decode("utf-8", errors="replace"), end="")
+    return result.returncode  # the failed blocks (1 as well when the session itself broke)
 
 
 def man_examples(prose_dir):
@@ -191,6 +240,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bin-dir", required=True, help="the directory of the built rmodel")
     parser.add_argument("--source-dir", required=True)
+    parser.add_argument("--python", help="the interpreter of the README's Python examples")
+    parser.add_argument("--python-path", help="the directory holding the built package rmodel")
     parser.add_argument("--update", action="store_true", default=os.environ.get("RMODEL_README_UPDATE") == "1")
     parser.add_argument("what", nargs="?", choices=["readme", "man", "all"], default="all")
     args = parser.parse_args()
