@@ -4,9 +4,13 @@
 // int64 nanoseconds exactly as read, values bit for bit, NaN where a row did not set a joint.
 // The arrays take over the vectors they were collected in (no copy).
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
+#include <new>
 #include <optional>
 #include <span>
 #include <string>
@@ -29,67 +33,141 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-/// Rows of joint values collected sparsely (the joints a row sets, with their values), and
-/// spread into N × J arrays at the end, when J (the names an open mapper met) is known.
+/// A growable array in malloc'd memory, handed to numpy as it is (no copy). It grows with
+/// realloc, which moves a large block by remapping its pages: neither copied nor touched again.
+template <class T>
+class Buffer {
+public:
+  Buffer() = default;
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  ~Buffer() { std::free(data_); }
+
+  [[nodiscard]] T* data() noexcept { return data_; }
+  [[nodiscard]] std::size_t size() const noexcept { return size_; }
+  /// Grows (or shrinks) to n elements; new elements are uninitialised.
+  void resize(std::size_t n) {
+    if (n > capacity_) reallocate(std::max({n, capacity_ * 2, std::size_t{1024}}));
+    size_ = n;
+  }
+  void push_back(T value) {
+    resize(size_ + 1);
+    data_[size_ - 1] = value;
+  }
+  /// The elements as a numpy array of `shape` (of `dtype`, same item size), which frees them.
+  py::array take(std::vector<py::ssize_t> shape, const py::dtype& dtype = py::dtype::of<T>()) {
+    if (size_ == 0) return py::array(dtype, shape);
+    reallocate(size_);  // what was reserved beyond the end goes back (in place)
+    T* data = std::exchange(data_, nullptr);
+    size_ = capacity_ = 0;
+    py::capsule free_when_done(data, [](void* p) { std::free(p); });
+    return py::array(dtype, std::move(shape), {}, data, free_when_done);
+  }
+
+private:
+  void reallocate(std::size_t capacity) {
+    void* p = std::realloc(data_, capacity * sizeof(T));
+    if (p == nullptr) throw std::bad_alloc();
+    data_ = static_cast<T*>(p);
+    capacity_ = capacity;
+  }
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
+};
+
+/// Rows of joint values, written in place into the N × J arrays being built: a row is NaN but
+/// for the joints it sets. The columns are the slots of the names met so far (an open mapper
+/// adds some as the log goes on): a row holds `stride_` of them, doubled when a new name does
+/// not fit, and compacted to the names' count at the end. A field no row carries gets no
+/// memory at all: a read-only all-NaN view.
 class Rows {
 public:
-  /// One row: `slots[i]` is the column of element i (negative: skipped); a field is absent
-  /// when its vector is empty.
+  /// One row: `slots[i]` is the column of element i (negative: skipped), `columns` the number
+  /// of slots known; a field is absent when its vector is empty.
   void add(Time stamp, bool stamped, std::size_t line, std::optional<std::int64_t> cycle,
-           std::span<const std::int32_t> slots, const JointState& state) {
+           std::span<const std::int32_t> slots, std::size_t columns, const JointState& state) {
+    if (columns > stride_) widen(columns);
     t_.push_back(stamp.ns);
-    stamped_.push_back(stamped);
+    stamped_.push_back(stamped ? 1 : 0);
     line_.push_back(static_cast<std::int64_t>(line));
     cycle_.push_back(cycle ? *cycle : -1);
     const std::vector<double>* fields[3] = {&state.position, &state.velocity, &state.effort};
-    for (std::size_t i = 0; i < slots.size(); ++i) {
-      if (slots[i] < 0) continue;
-      slot_.push_back(slots[i]);
-      for (int f = 0; f < 3; ++f) values_[f].push_back(fields[f]->size() > i ? (*fields[f])[i] : kNaN);
+    for (int f = 0; f < 3; ++f) {
+      const std::vector<double>& values = *fields[f];
+      if (!present_[f]) {
+        if (values.empty()) continue;
+        present_[f] = true;  // the rows before did not carry it
+        field_[f].resize(rows_ * stride_);
+        std::fill_n(field_[f].data(), rows_ * stride_, kNaN);
+      }
+      Buffer<double>& field = field_[f];
+      field.resize((rows_ + 1) * stride_);
+      double* row = field.data() + rows_ * stride_;
+      std::fill_n(row, stride_, kNaN);
+      const std::size_t n = std::min(values.size(), slots.size());
+      for (std::size_t i = 0; i < n; ++i)
+        if (slots[i] >= 0) row[slots[i]] = values[i];
     }
-    end_.push_back(slot_.size());
+    ++rows_;
   }
-
-  [[nodiscard]] std::size_t size() const { return t_.size(); }
 
   /// The arrays t, stamped, line, cycle, position, velocity, effort (J = names.size()).
   py::dict finish(const std::vector<std::string>& names) {
-    const auto n = static_cast<py::ssize_t>(t_.size());
-    const auto width = static_cast<py::ssize_t>(names.size());
-    std::vector<double> dense[3];
+    const std::size_t width = names.size();
     {
       py::gil_scoped_release release;
-      for (auto& d : dense) d.assign(static_cast<std::size_t>(n * width), kNaN);
-      std::size_t begin = 0;
-      for (std::size_t r = 0; r < end_.size(); ++r) {
-        const std::size_t base = r * static_cast<std::size_t>(width);
-        for (std::size_t e = begin; e < end_[r]; ++e)
-          for (int f = 0; f < 3; ++f) dense[f][base + static_cast<std::size_t>(slot_[e])] = values_[f][e];
-        begin = end_[r];
-      }
+      if (width != stride_) relayout(width);
     }
+    const auto n = static_cast<py::ssize_t>(rows_);
+    const auto w = static_cast<py::ssize_t>(width);
     py::dict out;
-    out["t"] = take_array(std::move(t_), {n});
-    py::array_t<bool> stamped(std::vector<py::ssize_t>{n});
-    for (py::ssize_t i = 0; i < n; ++i) stamped.mutable_at(i) = stamped_[static_cast<std::size_t>(i)] != 0;
-    out["stamped"] = stamped;
-    out["line"] = take_array(std::move(line_), {n});
-    out["cycle"] = take_array(std::move(cycle_), {n});
+    out["t"] = t_.take({n});
+    out["stamped"] = stamped_.take({n}, py::dtype::of<bool>());
+    out["line"] = line_.take({n});
+    out["cycle"] = cycle_.take({n});
     out["names"] = names;
-    out["position"] = take_array(std::move(dense[0]), {n, width});
-    out["velocity"] = take_array(std::move(dense[1]), {n, width});
-    out["effort"] = take_array(std::move(dense[2]), {n, width});
+    const char* field_names[3] = {"position", "velocity", "effort"};
+    for (int f = 0; f < 3; ++f)
+      out[field_names[f]] = present_[f] ? field_[f].take({n, w})
+                                        : py::module_::import("numpy").attr("broadcast_to")(kNaN, py::make_tuple(n, w));
     return out;
   }
 
 private:
-  std::vector<std::int64_t> t_;
-  std::vector<std::uint8_t> stamped_;
-  std::vector<std::int64_t> line_;
-  std::vector<std::int64_t> cycle_;
-  std::vector<std::size_t> end_;  ///< per row: one past its last entry
-  std::vector<std::int32_t> slot_;
-  std::vector<double> values_[3];
+  /// Room for at least `columns` columns per row.
+  void widen(std::size_t columns) { relayout(std::max({columns, stride_ * 2, std::size_t{8}})); }
+
+  /// Rows of `stride` columns (the new ones NaN, the dropped ones unused).
+  void relayout(std::size_t stride) {
+    for (int f = 0; f < 3; ++f) {
+      if (!present_[f]) continue;
+      Buffer<double>& field = field_[f];
+      const std::size_t keep = std::min(stride, stride_);
+      if (stride > stride_) {  // from the last row back: each row moves to a later place
+        field.resize(rows_ * stride);
+        for (std::size_t r = rows_; r-- > 0;) {
+          double* to = field.data() + r * stride;
+          std::memmove(to, field.data() + r * stride_, keep * sizeof(double));
+          std::fill_n(to + keep, stride - keep, kNaN);
+        }
+      } else {  // from the first row on: each row moves to an earlier place
+        for (std::size_t r = 0; r < rows_; ++r)
+          std::memmove(field.data() + r * stride, field.data() + r * stride_, keep * sizeof(double));
+        field.resize(rows_ * stride);
+      }
+    }
+    stride_ = stride;
+  }
+
+  std::size_t rows_ = 0;
+  std::size_t stride_ = 0;  ///< columns a row holds (at least the slots known)
+  Buffer<std::int64_t> t_;
+  Buffer<std::uint8_t> stamped_;
+  Buffer<std::int64_t> line_;
+  Buffer<std::int64_t> cycle_;
+  bool present_[3] = {false, false, false};  ///< a row carried the field
+  Buffer<double> field_[3];                  ///< rows_ × stride_ values, once the field is present
 };
 
 /// read_log's stage: one row per joint-state message, its names resolved by the one slot
@@ -101,7 +179,8 @@ public:
   void push(const io::Message& message, stream::Output& /*out*/, stream::Reporter& report) override {
     if (message.kind != io::MessageKind::Joint) return;  // support states and sync ticks
     if (!mapper_.map(message, report)) return;           // rejected, reported
-    rows_.add(message.stamp(), message.has_stamp, message.line, message.cycle, mapper_.slots(), message.joint);
+    rows_.add(message.stamp(), message.has_stamp, message.line, message.cycle, mapper_.slots(), mapper_.size(),
+              message.joint);
   }
   [[nodiscard]] const std::vector<std::string>& names() const { return mapper_.names(); }
 
@@ -117,7 +196,7 @@ public:
     for (std::size_t i = 0; i < size; ++i) identity_.push_back(static_cast<std::int32_t>(i));
   }
   void joint_state(const JointState& state, std::optional<std::int64_t> cycle) override {
-    rows_.add(state.stamp, true, 0, cycle, identity_, state);
+    rows_.add(state.stamp, true, 0, cycle, identity_, identity_.size(), state);
   }
   void support_state(const SupportState& /*state*/, std::optional<std::int64_t> /*cycle*/) override {}
 

@@ -187,10 +187,35 @@ def test_a_log_is_read_with_the_gil_released(tmp_path):
 
 
 def test_arrays_are_the_readers_own_memory():
-    log = rmodel.read_log(EXAMPLES / "arm_wave.jsonl")
-    for a in (log.t, log.position, log.velocity, log.effort):
-        assert a.flags.c_contiguous and not a.flags.owndata and a.base is not None
-    assert log.position.dtype == np.float64 and log.position.shape == (8, 2)
+    log = rmodel.read_log(EXAMPLES / "walk.jsonl")  # velocities in one message, efforts in none
+    for a in (log.t, log.stamped, log.line, log.position, log.velocity):
+        assert a.flags.c_contiguous and a.flags.writeable and not a.flags.owndata and a.base is not None
+    assert log.position.dtype == np.float64 and log.position.shape == (5, 4) and log.stamped.dtype == bool
+    assert np.isnan(log.velocity[[0, 2, 3, 4]]).all() and not np.isnan(log.velocity[1, :3]).any()
+    # A field no message carries takes no memory: a read-only view of one NaN.
+    assert log.effort.shape == (5, 4) and np.isnan(log.effort).all() and not log.effort.flags.writeable
+    assert log.effort.strides == (0, 0)
+
+
+def test_columns_added_as_the_log_names_new_joints(tmp_path):
+    """Without a model every new name is a column: rows read before it get NaN there, however
+    many names arrive late (the rows are re-laid out as the columns outgrow their room)."""
+    path = tmp_path / "growing.jsonl"
+    lines = []
+    for k in range(40):
+        names = [f"j{i}" for i in range(k // 2 + 1)]
+        lines.append(json.dumps({"t": k, "name": names, "position": [k + i / 100 for i in range(len(names))],
+                                 "velocity": [-k] * len(names) if k >= 10 else []}))
+    path.write_text("\n".join(lines) + "\n")
+    log = rmodel.read_log(path)
+    assert log.names == [f"j{i}" for i in range(20)]
+    for k in range(40):
+        width = k // 2 + 1
+        np.testing.assert_array_equal(log.position[k, :width], [k + i / 100 for i in range(width)])
+        assert np.isnan(log.position[k, width:]).all()
+        if k >= 10:
+            np.testing.assert_array_equal(log.velocity[k, :width], -k)
+        assert np.isnan(log.velocity[k, width if k >= 10 else 0:]).all()
 
 
 def test_missing_file_is_an_io_error():
