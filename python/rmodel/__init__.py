@@ -159,7 +159,8 @@ class Log:
     - names: the columns (the model's full pose when one was given, else the joints in the
       order the log first names them);
     - position, velocity, effort: float arrays N × len(names), NaN where a row did not set a
-      joint (rad or m, rad/s or m/s, N·m or N);
+      joint (rad or m, rad/s or m/s, N·m or N); a field no row carries is a read-only view of
+      one NaN (no memory);
     - line: the line (text logs) or message number (ROS logs) of each row, 0 when unknown;
     - cycle: the control cycle of each row, -1 where none;
     - problems: what the reader and the pipeline reported, as dicts (severity, file, line,

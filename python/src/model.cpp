@@ -173,8 +173,13 @@ public:
         write(ws, k);
       }
     }
+    // Each link's frames: a view of its part of `out` (which the views keep alive).
+    std::vector<py::ssize_t> view_shape(shape.begin() + 1, shape.end());
+    const py::ssize_t block = p.count * 16;
     py::dict frames;
-    for (py::ssize_t l = 0; l < L; ++l) frames[py::str(km_.body(selected[static_cast<std::size_t>(l)]).name)] = out[py::int_(l)];
+    for (py::ssize_t l = 0; l < L; ++l)
+      frames[py::str(km_.body(selected[static_cast<std::size_t>(l)]).name)] =
+          py::array_t<double>(view_shape, o + l * block, out);
     return frames;
   }
 
