@@ -84,7 +84,8 @@ py::array_t<double> run(const std::string& kind, const py::handle& params, const
   if (!t.is_none()) {
     stamps = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(t);
     if (!stamps || stamps.ndim() != 1) throw InvalidArgument("t: expected one stamp (int64 nanoseconds) per sample");
-    if (stamps.shape(0) != n) throw SizeMismatch("t", static_cast<std::size_t>(n), static_cast<std::size_t>(stamps.shape(0)));
+    if (stamps.shape(0) != n)
+      throw SizeMismatch("t", static_cast<std::size_t>(n), static_cast<std::size_t>(stamps.shape(0)));
   }
   std::vector<std::string> names;
   for (py::ssize_t j = 0; j < width; ++j) names.push_back(std::to_string(j));

@@ -2,7 +2,7 @@
 // library's pipeline (rmodel/stream.hpp), with the GIL released, into numpy arrays:
 // one row per joint-state message (read_log) or per published pose (aggregate), stamps as
 // int64 nanoseconds exactly as read, values bit for bit, NaN where a row did not set a joint.
-// The arrays take over the vectors they were collected in (no copy).
+// The rows are written into the very memory the arrays are made of (no copy).
 
 #include <algorithm>
 #include <cmath>
@@ -214,28 +214,27 @@ struct Problem {
 };
 
 /// Reads `path` through `stage` into `sink`, collecting the problems; the GIL is released
-/// while the log is read. Returns the problems as dicts and the pipeline's counts.
+/// while the log is read. Returns the problems as dicts, the source and the format read.
 py::dict run(const std::string& path, const io::ReaderOptions& options, stream::Stage& stage, stream::Sink& sink,
              std::uint64_t max_errors) {
   io::check_log_path(path);
   std::vector<Problem> problems;
   std::string source = path;
   io::Format format = options.format;
-  stream::Summary summary;
   {
     py::gil_scoped_release release;
     io::MessageReader reader = io::MessageReader::open(path, options);
     stream::RunOptions run_options;
     run_options.max_errors = max_errors;
     run_options.read_ahead = true;  // parsing on a second thread, as the commands read files
-    stream::Pipeline pipeline(stage, sink,
-                              [&](const stream::Event& e) {
-                                problems.push_back({e.severity, e.line, e.item, e.byte_offset, std::string(e.text)});
-                              },
-                              run_options);
+    stream::Pipeline pipeline(
+        stage, sink,
+        [&](const stream::Event& e) {
+          problems.push_back({e.severity, e.line, e.item, e.byte_offset, std::string(e.text)});
+        },
+        run_options);
     (void)pipeline.run(reader);
     pipeline.finish();
-    summary = pipeline.summary();
     source = reader.source();
     format = reader.format();
   }
@@ -254,9 +253,6 @@ py::dict run(const std::string& path, const io::ReaderOptions& options, stream::
   out["problems"] = list;
   out["source"] = source;
   out["format"] = std::string(io::to_string(format));
-  out["read"] = summary.read;
-  out["rejected"] = summary.rejected;
-  out["warnings"] = summary.warnings;
   return out;
 }
 
@@ -289,30 +285,32 @@ Enum choice(const std::string& value, const char* field, std::initializer_list<s
 std::vector<std::pair<std::string, double>> param_list(const py::handle& params) {
   std::vector<std::pair<std::string, double>> out;
   if (params.is_none()) return out;
-  for (const auto item : params.cast<py::dict>()) out.emplace_back(item.first.cast<std::string>(), item.second.cast<double>());
+  for (const auto item : params.cast<py::dict>())
+    out.emplace_back(item.first.cast<std::string>(), item.second.cast<double>());
   return out;
 }
 
 /// A span of time given in seconds: a float or int (its shortest text), or a str, read
 /// exactly as the command line reads it (parse_time).
 Time seconds_of(const py::handle& value, const char* field) {
-  const std::string text = py::isinstance<py::str>(value) ? value.cast<std::string>() : py::repr(value).cast<std::string>();
+  const std::string text =
+      py::isinstance<py::str>(value) ? value.cast<std::string>() : py::repr(value).cast<std::string>();
   return parse_time(text, field);
 }
 
 py::dict aggregate(const py::handle& path, const py::handle& model, const std::string& kind, const py::handle& period,
                    const std::string& ticks, const std::string& update, const py::handle& publish,
                    const std::string& diff, const py::handle& diff_params, const std::string& quad,
-                   const py::handle& quad_params, bool clamp, double brake_deceleration,
-                   const py::handle& initial_pose, const py::handle& filter_kind, const py::handle& filter_params,
-                   const py::handle& topic, const py::handle& start, const py::handle& end, const std::string& time,
-                   const std::string& format, const std::string& time_column, const std::string& column_prefix,
-                   std::uint64_t max_errors) {
+                   const py::handle& quad_params, bool clamp, double brake_deceleration, const py::handle& initial_pose,
+                   const py::handle& filter_kind, const py::handle& filter_params, const py::handle& topic,
+                   const py::handle& start, const py::handle& end, const std::string& time, const std::string& format,
+                   const std::string& time_column, const std::string& column_prefix, std::uint64_t max_errors) {
   const std::string file = path_text(path);
   const io::ReaderOptions reader = reader_options(file, format, topic, time, start, end, time_column, column_prefix);
   const Model& m = model_of(model);
   AggregatorOptions options;
-  options.kind = choice<AggregatorKind>(kind, "kind", {{"simple", AggregatorKind::simple}, {"sync", AggregatorKind::sync}});
+  options.kind =
+      choice<AggregatorKind>(kind, "kind", {{"simple", AggregatorKind::simple}, {"sync", AggregatorKind::sync}});
   options.period = seconds_of(period, "period");
   options.ticks = choice<TickSource>(
       ticks, "ticks", {{"auto", TickSource::automatic}, {"time", TickSource::time}, {"stream", TickSource::stream}});

@@ -191,7 +191,8 @@ public:
 
   std::vector<std::string> jacobian_columns(const std::string& name, bool with_virtual) {
     std::vector<std::string> out;
-    for (int slot : chain(name, with_virtual).columns) out.push_back(model_.joint_names()[static_cast<std::size_t>(slot)]);
+    for (int slot : chain(name, with_virtual).columns)
+      out.push_back(model_.joint_names()[static_cast<std::size_t>(slot)]);
     return out;
   }
 
@@ -263,7 +264,8 @@ public:
       py::gil_scoped_release release;
       dyn::DynamicsWorkspace dws(km_);
       kin::Workspace ws(km_);
-      for (py::ssize_t k = 0; k < p.count; ++k) f(dws, ws, k, std::span<double>(o + k * static_cast<py::ssize_t>(width), width));
+      for (py::ssize_t k = 0; k < p.count; ++k)
+        f(dws, ws, k, std::span<double>(o + k * static_cast<py::ssize_t>(width), width));
     }
     return out;
   }
@@ -307,14 +309,14 @@ public:
   py::array_t<double> mass_matrix(const py::handle& q) {
     const Poses p = poses(q, "q");
     const std::size_t size = n();
-    py::array_t<double> out = per_pose(p, size * size,
-                                       [&](dyn::DynamicsWorkspace& dws, kin::Workspace&, py::ssize_t k, std::span<double> m) {
-      Eigen::MatrixXd M;
-      dyn::mass_matrix(km_, dws, p.row(k), M);
-      for (std::size_t r = 0; r < size; ++r)
-        for (std::size_t c = 0; c < size; ++c)
-          m[r * size + c] = M(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c));
-    });
+    Eigen::MatrixXd M;  // sized by the first pose, reused by the others
+    py::array_t<double> out =
+        per_pose(p, size * size, [&](dyn::DynamicsWorkspace& dws, kin::Workspace&, py::ssize_t k, std::span<double> m) {
+          dyn::mass_matrix(km_, dws, p.row(k), M);
+          for (std::size_t r = 0; r < size; ++r)
+            for (std::size_t c = 0; c < size; ++c)
+              m[r * size + c] = M(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c));
+        });
     std::vector<py::ssize_t> shape;
     if (p.batch) shape.push_back(p.count);
     shape.insert(shape.end(), {static_cast<py::ssize_t>(size), static_cast<py::ssize_t>(size)});
@@ -337,7 +339,9 @@ private:
   std::map<std::pair<std::string, bool>, std::unique_ptr<ChainKinematics>> chains_;
 };
 
-py::object text_or_none(const std::string& text) { return text.empty() ? py::object(py::none()) : py::object(py::str(text)); }
+py::object text_or_none(const std::string& text) {
+  return text.empty() ? py::object(py::none()) : py::object(py::str(text));
+}
 
 py::list diagnostics_list(const Diagnostics& diagnostics) {
   py::list out;
@@ -368,7 +372,8 @@ py::list chain_list(const Model& model) {
       std::vector<std::string> all = model.chain_joints(c.name, true);
       return std::vector<std::string>(all.begin() + static_cast<std::ptrdiff_t>(c.real_size), all.end());
     }();
-    d["indices"] = std::vector<int>(c.joint_indices.begin(), c.joint_indices.begin() + static_cast<std::ptrdiff_t>(c.real_size));
+    d["indices"] =
+        std::vector<int>(c.joint_indices.begin(), c.joint_indices.begin() + static_cast<std::ptrdiff_t>(c.real_size));
     d["group"] = c.group >= 0 ? py::object(py::str(model.groups()[static_cast<std::size_t>(c.group)].name))
                               : py::object(py::none());
     out.append(d);
@@ -395,10 +400,12 @@ py::list pose_list(const Model& model) {
   py::list out;
   const auto& poses = model.semantics().poses;
   for (const NamedPose& pose : poses) {
-    const auto same = std::count_if(poses.begin(), poses.end(), [&](const NamedPose& p) { return p.name == pose.name; });
+    const auto same =
+        std::count_if(poses.begin(), poses.end(), [&](const NamedPose& p) { return p.name == pose.name; });
     const std::string key = same > 1 ? pose.group + "/" + pose.name : pose.name;
     JointState state = named_pose(model, key);
-    out.append(py::make_tuple(key, take_array(std::move(state.position), {static_cast<py::ssize_t>(model.pose_size())})));
+    out.append(
+        py::make_tuple(key, take_array(std::move(state.position), {static_cast<py::ssize_t>(model.pose_size())})));
   }
   return out;
 }
@@ -454,9 +461,11 @@ void bind_model(py::module_& m) {
                              })
       .def_property_readonly("has_semantics", [](const PyModel& s) { return s.model().has_semantics(); })
       .def_property_readonly("total_mass", [](const PyModel& s) { return s.model().total_mass(); })
-      .def_property_readonly("diagnostics", [](const PyModel& s) { return diagnostics_list(s.model().load_diagnostics()); })
-      .def("index", [](const PyModel& s, const std::string& joint) { return s.model().joint_index(joint); },
-           py::arg("joint"))
+      .def_property_readonly("diagnostics",
+                             [](const PyModel& s) { return diagnostics_list(s.model().load_diagnostics()); })
+      .def(
+          "index", [](const PyModel& s, const std::string& joint) { return s.model().joint_index(joint); },
+          py::arg("joint"))
       .def("_chains", [](const PyModel& s) { return chain_list(s.model()); })
       .def("_groups", [](const PyModel& s) { return group_list(s.model()); })
       .def("_poses", [](const PyModel& s) { return pose_list(s.model()); })

@@ -61,7 +61,8 @@ io::ReaderOptions reader_options(const std::string& path, const std::string& for
   io::ReaderOptions options;
   options.format = io::parse_format(format);
   if (options.format == io::Format::Auto) options.format = io::format_from_path(path);
-  if (py::isinstance<py::str>(topic)) options.topics.push_back(topic.cast<std::string>());
+  if (py::isinstance<py::str>(topic))
+    options.topics.push_back(topic.cast<std::string>());
   else if (!topic.is_none())
     for (const auto item : topic) options.topics.push_back(item.cast<std::string>());
   options.time = io::parse_time_source(time);
@@ -81,8 +82,9 @@ PYBIND11_MODULE(_rmodel, m) {
   namespace rp = rmodel::python;
   m.doc() = "The compiled part of rmodel (use the package `rmodel`)";
   m.attr("__version__") = std::string(rmodel::version());
-  m.def("sample_dir", [] { return rmodel::sample_model_dir(); },
-        "The directory of the sample robot shipped with rmodel (pony.urdf, pony.json); '' when not found");
+  m.def(
+      "sample_dir", [] { return rmodel::sample_model_dir(); },
+      "The directory of the sample robot shipped with rmodel (pony.urdf, pony.json); '' when not found");
   rp::bind_errors(m);
   rp::bind_model(m);
   rp::bind_logs(m);
