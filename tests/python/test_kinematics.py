@@ -13,7 +13,36 @@ import rmodel
 from conftest import (CHECKOUT_ROBOTS, ROBOTS, mimic_slots, model_args, random_pose, rmodel_json, robot_files,
                       robot_id)
 
-ALL_ROBOTS = ROBOTS + CHECKOUT_ROBOTS
+# A gripper whose second finger and wrist are mimic joints in the full pose (no fixture robot
+# has one there): the cases where Python and the commands read a pose differently unless
+# mimic joints follow their masters.
+MIMIC_URDF = """<robot name="gripper">
+  <link name="base"/>
+  <link name="arm"><inertial><origin xyz="0.15 0 0"/><mass value="1.2"/>
+    <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.02" iyz="0" izz="0.02"/></inertial></link>
+  <link name="hand"><inertial><origin xyz="0.02 0 0"/><mass value="0.4"/>
+    <inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.001"/></inertial></link>
+  <link name="finger_a"><inertial><mass value="0.05"/>
+    <inertia ixx="0.0001" ixy="0" ixz="0" iyy="0.0001" iyz="0" izz="0.0001"/></inertial></link>
+  <link name="finger_b"><inertial><mass value="0.05"/>
+    <inertia ixx="0.0001" ixy="0" ixz="0" iyy="0.0001" iyz="0" izz="0.0001"/></inertial></link>
+  <joint name="shoulder" type="revolute"><parent link="base"/><child link="arm"/>
+    <origin xyz="0 0 0.1" rpy="0 0.2 0"/><axis xyz="0 1 0"/><limit lower="-2" upper="2" effort="10" velocity="1"/></joint>
+  <joint name="wrist" type="revolute"><parent link="arm"/><child link="hand"/>
+    <origin xyz="0.3 0 0"/><axis xyz="0 1 0"/><limit lower="-2" upper="2" effort="5" velocity="1"/>
+    <mimic joint="shoulder" multiplier="-0.5" offset="0.2"/></joint>
+  <joint name="finger_a_joint" type="prismatic"><parent link="hand"/><child link="finger_a"/>
+    <origin xyz="0.05 0.02 0"/><axis xyz="0 1 0"/><limit lower="0" upper="0.04" effort="5" velocity="0.1"/></joint>
+  <joint name="finger_b_joint" type="prismatic"><parent link="hand"/><child link="finger_b"/>
+    <origin xyz="0.05 -0.02 0"/><axis xyz="0 -1 0"/><limit lower="0" upper="0.04" effort="5" velocity="0.1"/>
+    <mimic joint="finger_a_joint" multiplier="1.5" offset="0.001"/></joint>
+</robot>
+"""
+MIMIC_SEMANTICS = {"rmodel_semantics": 1, "chains": [
+    {"name": "left", "first_link": "base", "last_link": "finger_a"},
+    {"name": "right", "first_link": "base", "last_link": "finger_b"}]}
+
+ALL_ROBOTS = ROBOTS + CHECKOUT_ROBOTS + [("<mimic>", "<mimic>")]
 POSES = 3
 
 
@@ -27,6 +56,10 @@ def quaternion_matrix(x, y, z, w):
 
 class Robot:
     def __init__(self, robot, tmp_path):
+        if robot[0] == "<mimic>":
+            robot = (tmp_path / "gripper.urdf", tmp_path / "gripper.json")
+            robot[0].write_text(MIMIC_URDF)
+            robot[1].write_text(json.dumps(MIMIC_SEMANTICS))
         self.urdf, self.semantics = robot_files(robot)
         self.model = rmodel.Model(self.urdf, semantics=self.semantics)
         self.args = model_args(self.urdf, self.semantics)
@@ -53,9 +86,15 @@ class Robot:
         return q
 
 
-@pytest.fixture(params=ALL_ROBOTS, ids=robot_id)
+@pytest.fixture(params=ALL_ROBOTS, ids=lambda r: "gripper+mimic" if r[0] == "<mimic>" else robot_id(r))
 def robot(request, tmp_path):
     return Robot(request.param, tmp_path)
+
+
+def test_the_gripper_has_mimic_joints_in_its_pose(tmp_path):
+    robot = Robot(("<mimic>", "<mimic>"), tmp_path)
+    assert [robot.model.joint_names[i] for i in robot.mimic] == ["wrist", "finger_b_joint"]
+    assert robot.model.jacobian_columns("right") == ["shoulder", "finger_a_joint"]
 
 
 def test_fk_equals_rmodel_fk(robot):
