@@ -39,28 +39,16 @@ namespace dyn = rmodel::dynamics;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-/// A chain's kinematic model for Jacobians (full-pose layout) and the pose slots of its
-/// columns: the chain's joints, a mimic joint's motion in its master's column (as `rmodel
-/// jacobian` shows them).
+/// A chain's kinematic model for Jacobians (full-pose layout), its workspace, and the pose
+/// slots of its columns (`rmodel jacobian`'s: kinematics::chain_jacobian_columns).
 struct ChainKinematics {
   kin::KinematicModel km;
   kin::Workspace ws;
   std::vector<int> columns;
   ChainKinematics(const Model& model, const std::string& chain, bool with_virtual)
-      : km(kin::KinematicModel::from_chain(model, chain, with_virtual, kin::PoseLayout::full)), ws(km) {
-    auto add = [&](int slot) {
-      if (slot >= 0 && std::find(columns.begin(), columns.end(), slot) == columns.end()) columns.push_back(slot);
-    };
-    for (int index : model.chain_joint_indices(chain, with_virtual)) {
-      if (km.joint_body(static_cast<std::size_t>(index))) {
-        add(index);
-        continue;
-      }
-      const std::string& name = model.joint_names()[static_cast<std::size_t>(index)];
-      for (const auto& body : km.bodies())
-        if (body.joint == name) add(body.q_index);  // the slot of the joint it follows
-    }
-  }
+      : km(kin::KinematicModel::from_chain(model, chain, with_virtual, kin::PoseLayout::full)),
+        ws(km),
+        columns(kin::chain_jacobian_columns(model, km, chain, with_virtual)) {}
 };
 
 /// Poses given from Python: one (count 1, not batch) or N rows of n values, row-major.

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import rmodel
-from conftest import (CHECKOUT_ROBOTS, ROBOTS, mimic_slots, model_args, random_pose, rmodel_json, robot_files,
-                      robot_id)
+from conftest import (CHECKOUT_ROBOTS, ROBOTS, SOURCE_DIR, mimic_slots, model_args, random_pose, rmodel_json,
+                      robot_files, robot_id)
 
 # A gripper whose second finger and wrist are mimic joints in the full pose (no fixture robot
 # has one there): the cases where Python and the commands read a pose differently unless
@@ -42,7 +42,12 @@ MIMIC_SEMANTICS = {"rmodel_semantics": 1, "chains": [
     {"name": "left", "first_link": "base", "last_link": "finger_a"},
     {"name": "right", "first_link": "base", "last_link": "finger_b"}]}
 
-ALL_ROBOTS = ROBOTS + CHECKOUT_ROBOTS + [("<mimic>", "<mimic>")]
+# tests/data/models/gripper.urdf: fingers mimicking each other, a revolute knuckle mimicking a
+# prismatic finger with an offset, a tip mimicking the knuckle (chained); no masses.
+DATA_GRIPPER_SEMANTICS = {"chains": [{"name": "finger", "first_link": "base_link", "last_link": "tip_link"}],
+                          "groups": [{"name": "arm", "chains": ["finger"], "joints": ["finger_left"]}]}
+
+ALL_ROBOTS = ROBOTS + CHECKOUT_ROBOTS + [("<mimic>", "<mimic>"), ("<data-gripper>", "<data-gripper>")]
 POSES = 3
 
 
@@ -60,6 +65,9 @@ class Robot:
             robot = (tmp_path / "gripper.urdf", tmp_path / "gripper.json")
             robot[0].write_text(MIMIC_URDF)
             robot[1].write_text(json.dumps(MIMIC_SEMANTICS))
+        elif robot[0] == "<data-gripper>":
+            robot = (SOURCE_DIR / "tests" / "data" / "models" / "gripper.urdf", tmp_path / "gripper.json")
+            robot[1].write_text(json.dumps(DATA_GRIPPER_SEMANTICS))
         self.urdf, self.semantics = robot_files(robot)
         self.model = rmodel.Model(self.urdf, semantics=self.semantics)
         self.args = model_args(self.urdf, self.semantics)
@@ -86,15 +94,18 @@ class Robot:
         return q
 
 
-@pytest.fixture(params=ALL_ROBOTS, ids=lambda r: "gripper+mimic" if r[0] == "<mimic>" else robot_id(r))
+@pytest.fixture(params=ALL_ROBOTS, ids=lambda r: str(r[0])[1:-1] if str(r[0]).startswith("<") else robot_id(r))
 def robot(request, tmp_path):
     return Robot(request.param, tmp_path)
 
 
-def test_the_gripper_has_mimic_joints_in_its_pose(tmp_path):
+def test_the_grippers_have_mimic_joints_in_their_poses(tmp_path):
     robot = Robot(("<mimic>", "<mimic>"), tmp_path)
     assert [robot.model.joint_names[i] for i in robot.mimic] == ["wrist", "finger_b_joint"]
     assert robot.model.jacobian_columns("right") == ["shoulder", "finger_a_joint"]
+    robot = Robot(("<data-gripper>", "<data-gripper>"), tmp_path)
+    assert [robot.model.joint_names[i] for i in robot.mimic] == ["knuckle", "tip"]  # finger_right: outside
+    assert robot.model.jacobian_columns("finger") == ["arm", "wrist", "finger_left"]
 
 
 def test_fk_equals_rmodel_fk(robot):

@@ -1,6 +1,5 @@
 // rmodel jacobian: a chain's geometric Jacobian at a pose (6 × chain joints; linear rows
 // then angular rows, in the chain's first_link frame).
-#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -62,7 +61,7 @@ public:
     }
     kin::jacobian(km, ws, body, point, full);
 
-    const std::vector<int> indices = columns(model, km);
+    const std::vector<int> indices = kin::chain_jacobian_columns(model, km, chain_, with_virtual_);
     std::vector<std::string> joints;
     for (int index : indices) joints.push_back(model.joint_names()[static_cast<std::size_t>(index)]);
     const std::string& frame = km.body(0).name;
@@ -108,26 +107,6 @@ public:
   }
 
 private:
-  /// The pose slots whose motion the Jacobian shows: the chain's joints, where a mimic joint
-  /// is not a column of its own but its master's is (the master's column includes the mimic
-  /// joint's motion), even when the master is not on the chain.
-  [[nodiscard]] std::vector<int> columns(const Model& model, const kin::KinematicModel& km) const {
-    std::vector<int> out;
-    auto add = [&](int slot) {
-      if (slot >= 0 && std::find(out.begin(), out.end(), slot) == out.end()) out.push_back(slot);
-    };
-    for (int index : model.chain_joint_indices(chain_, with_virtual_)) {
-      if (km.joint_body(static_cast<std::size_t>(index))) {
-        add(index);
-        continue;
-      }
-      const std::string& name = model.joint_names()[static_cast<std::size_t>(index)];
-      for (const auto& body : km.bodies())
-        if (body.joint == name) add(body.q_index);  // the slot of the joint it follows
-    }
-    return out;
-  }
-
   ModelOptions model_;
   PoseOptions pose_;
   OutputOptions out_;

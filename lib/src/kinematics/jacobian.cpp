@@ -2,9 +2,12 @@
 
 #include "rmodel/kinematics/jacobian.hpp"
 
+#include <algorithm>
+
 #include "kinematics/clones.hpp"
 #include "kinematics/model_data.hpp"
 #include "rmodel/kinematics/forward_kinematics.hpp"
+#include "rmodel/model.hpp"
 
 namespace rmodel::kinematics {
 namespace {
@@ -82,6 +85,24 @@ void forward_kinematics_jacobian(const KinematicModel& model, Workspace& ws, con
                                  std::size_t body, Jacobian& J) {
   forward_kinematics_jacobian(model, ws, std::span<const double>(q.data.data(), static_cast<std::size_t>(q.rows())),
                               body, J);
+}
+
+std::vector<int> chain_jacobian_columns(const Model& robot, const KinematicModel& model, std::string_view chain,
+                                        bool with_virtual) {
+  std::vector<int> out;
+  const auto add = [&](int slot) {
+    if (slot >= 0 && std::find(out.begin(), out.end(), slot) == out.end()) out.push_back(slot);
+  };
+  for (int index : robot.chain_joint_indices(chain, with_virtual)) {
+    if (model.joint_body(static_cast<std::size_t>(index))) {
+      add(index);
+      continue;
+    }
+    const std::string& name = robot.joint_names()[static_cast<std::size_t>(index)];
+    for (const Body& body : model.bodies())
+      if (body.joint == name) add(body.q_index);  // the slot of the joint it follows
+  }
+  return out;
 }
 
 }  // namespace rmodel::kinematics

@@ -8,12 +8,14 @@
 
 #include "rmodel/check.hpp"
 #include "rmodel/diff.hpp"
+#include "rmodel/error.hpp"
 #include "rmodel/kinematics/forward_kinematics.hpp"
 #include "rmodel/kinematics/jacobian.hpp"
 #include "rmodel/kinematics/kinematic_model.hpp"
 #include "rmodel/kinematics/workspace.hpp"
 #include "rmodel/model.hpp"
 #include "rmodel/pose.hpp"
+#include "rmodel/semantics.hpp"
 #include "test_support.hpp"
 
 namespace rmodel {
@@ -167,6 +169,24 @@ TEST(MimicJoints, JacobianEqualsCentralDifferencesWhenOnlyMastersMove) {
   kin::Jacobian J;
   kin::jacobian(km, ws, km.body_index("knuckle_link"), J);
   EXPECT_GT(J.col(static_cast<Eigen::Index>(model.joint_index("finger_left"))).tail<3>().norm(), 9.0);
+}
+
+TEST(MimicJoints, AChainsJacobianColumnsAreTheSlotsItsJointsRead) {
+  // The chain's joints are arm, wrist, knuckle and tip; knuckle follows finger_left (not on
+  // the chain) and tip follows knuckle: their motion is in finger_left's column, given once.
+  Semantics semantics = parse_semantics_json(
+      R"({"chains": [{"name": "finger", "first_link": "base_link", "last_link": "tip_link"}],
+          "groups": [{"name": "arm", "chains": ["finger"], "joints": ["finger_left"]}]})",
+      "gripper.json");
+  const Model model = Model::from_urdf_string(test::read_file(mimic_test_model("gripper.urdf")), "gripper.urdf",
+                                              std::move(semantics));
+  const auto km = kin::KinematicModel::from_chain(model, "finger", true, kin::PoseLayout::full);
+  std::vector<std::string> columns;
+  for (int slot : kin::chain_jacobian_columns(model, km, "finger"))
+    columns.push_back(model.joint_names()[static_cast<std::size_t>(slot)]);
+  EXPECT_EQ(columns, (std::vector<std::string>{"arm", "wrist", "finger_left"}));
+  EXPECT_EQ(model.chain_joints("finger"), (std::vector<std::string>{"arm", "wrist", "knuckle", "tip"}));
+  EXPECT_THROW((void)kin::chain_jacobian_columns(model, km, "fingers"), NotFound);
 }
 
 TEST(MimicJoints, MistakesLoadWithWarningsAndAreErrorsOfCheck) {

@@ -12,6 +12,8 @@
 
 #include <cstddef>
 #include <span>
+#include <string_view>
+#include <vector>
 
 #include <Eigen/Core>
 #include <kdl/jacobian.hpp>
@@ -51,5 +53,15 @@ RMODEL_API void forward_kinematics_jacobian(const KinematicModel& model, Workspa
 /// Same, from a KDL joint array (size pose_size()).
 RMODEL_API void forward_kinematics_jacobian(const KinematicModel& model, Workspace& ws, const KDL::JntArray& q,
                                             std::size_t body, Jacobian& J);
+
+/// The pose slots whose columns of a chain's Jacobian show its motion (`rmodel jacobian`'s
+/// columns): the chain's movable joints root to tip (its virtual ones too with `with_virtual`),
+/// except that a mimic joint, whose own slot no body reads, gives way to the slot it follows,
+/// whose column includes its motion (even when that joint is not on the chain); each slot once.
+/// `model` is the chain's model over the full pose:
+/// KinematicModel::from_chain(robot, chain, with_virtual, PoseLayout::full).
+/// @throws NotFound for an unknown chain.
+RMODEL_API std::vector<int> chain_jacobian_columns(const Model& robot, const KinematicModel& model,
+                                                   std::string_view chain, bool with_virtual = true);
 
 }  // namespace rmodel::kinematics
