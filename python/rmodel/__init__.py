@@ -14,12 +14,16 @@ holds them. Errors are the classes of rmodel._errors, all `rmodel.Error`, with `
 import functools as _functools
 import warnings as _warnings
 from dataclasses import dataclass as _dataclass
+from typing import TYPE_CHECKING as _TYPE_CHECKING
 
 # numpy is imported where arrays are made, not here: `import rmodel` works in an interpreter
 # without numpy (the functions that return arrays then raise ImportError naming it).
 from . import _rmodel
 from ._errors import Error, InvalidArgument, IoError, ModelError, NotFound, ParseError, SizeMismatch
 from . import filters
+
+if _TYPE_CHECKING:
+    import numpy
 
 __version__ = _rmodel.__version__
 

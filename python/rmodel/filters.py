@@ -14,9 +14,13 @@ joint) passes through and does not advance its column's filter.
 """
 
 import inspect as _inspect
+from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import NamedTuple as _NamedTuple
 
 from . import _rmodel
+
+if _TYPE_CHECKING:
+    import numpy
 
 __all__ = ["Filter", "Kind", "Param", "StepResponse", "kind", "kinds"]
 

@@ -4,14 +4,13 @@ writes for the same log (`rmodel filter transfer_function`: the identity filter 
 which writes every joint state as read), with the same problems reported."""
 
 import json
-import re
 from decimal import Decimal
 
 import numpy as np
 import pytest
 
 import rmodel
-from conftest import EXAMPLES, FIXTURES, exact_ns, fixture, jsonl_records, rmodel as run_rmodel
+from conftest import EXAMPLES, exact_ns, fixture, jsonl_records
 
 BAGS = ["greeting.zstd.mcap", "greeting.lz4.mcap", "greeting_db3", "greeting.bag", "greeting.bz2.bag",
         "hoof_wave.mcap", "hoof_wave.zstd.mcap", "hoof_wave_db3", "hoof_wave.lz4.bag"]
