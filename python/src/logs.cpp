@@ -176,7 +176,10 @@ class RowStage final : public stream::Stage {
 public:
   RowStage(Rows& rows, std::optional<std::vector<std::string>> known)
       : rows_(rows), mapper_(known ? std::move(*known) : std::vector<std::string>{}, !known.has_value()) {}
-  void push(const io::Message& message, stream::Output& /*out*/, stream::Reporter& report) override {
+  void push(const io::Message& message, stream::Output& out, stream::Reporter& report) override {
+    // A message outside the time window primes the stages that keep a state (docs/streaming.md);
+    // a row is the message itself, so there is nothing to prime.
+    if (message.has_stamp && !out.in_window(message.stamp())) return;
     if (message.kind != io::MessageKind::Joint) return;  // support states and sync ticks
     if (!mapper_.map(message, report)) return;           // rejected, reported
     rows_.add(message.stamp(), message.has_stamp, message.line, message.cycle, mapper_.slots(), mapper_.size(),
