@@ -18,7 +18,8 @@ namespace rmodel {
 /// name that does not exist (`unknown-link`, `unknown-joint`, `unknown-chain`,
 /// `srdf-unknown-group`, `pose-unknown-joint`), a chain to nowhere (`unreachable-link`,
 /// `last-link-not-between`), a copied group (`group-copy`), a mimic that cannot be followed
-/// (`mimic-unknown-joint`, `mimic-fixed-joint`, `mimic-cycle`).
+/// (`mimic-unknown-joint`, `mimic-fixed-joint`, `mimic-cycle`): the model codes the catalogue
+/// marks CheckCode::mistake (rmodel/check_codes.hpp).
 RMODEL_API bool is_mistake(std::string_view code);
 
 /// True for the codes of physical plausibility (`inertial-mass`, `inertia-not-positive`,

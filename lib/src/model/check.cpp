@@ -15,11 +15,8 @@
 namespace rmodel {
 
 bool is_mistake(std::string_view code) {
-  static constexpr std::string_view kMistakes[] = {
-      "unknown-link",       "unknown-joint",         "unknown-chain",       "srdf-unknown-group",
-      "unreachable-link",   "last-link-not-between", "pose-unknown-joint",  "group-copy",
-      "mimic-unknown-joint", "mimic-fixed-joint",    "mimic-cycle"};
-  return std::find(std::begin(kMistakes), std::end(kMistakes), code) != std::end(kMistakes);
+  const CheckCode* entry = find_check_code(code, CodeScope::model);  // the catalogue marks them
+  return entry != nullptr && entry->mistake;
 }
 
 namespace {

@@ -22,15 +22,15 @@ struct Indexer {
   std::unordered_set<std::string> failed_chains;
 
   SourceLocation at(int line) const { return {src, line}; }
-  void error(int line, std::string code, std::string message) {
-    out.add(Severity::error, at(line), std::move(code), std::move(message));
+  void error(int line, DiagnosticCode code, std::string message) {
+    out.add(Severity::error, at(line), code, std::move(message));
   }
-  void warning(int line, std::string code, std::string message) {
-    out.add(Severity::warning, at(line), std::move(code), std::move(message));
+  void warning(int line, DiagnosticCode code, std::string message) {
+    out.add(Severity::warning, at(line), code, std::move(message));
   }
   /// A problem of the URDF found by the model rules, at a line of the URDF.
-  void urdf_warning(int line, std::string code, std::string message) {
-    out.add(Severity::warning, {m.urdf_source, line}, std::move(code), std::move(message));
+  void urdf_warning(int line, DiagnosticCode code, std::string message) {
+    out.add(Severity::warning, {m.urdf_source, line}, code, std::move(message));
   }
 
   // ---- mimic joints ----

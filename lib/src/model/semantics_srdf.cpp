@@ -113,8 +113,8 @@ public:
 private:
   [[noreturn]] void fail(int line, const std::string& message) const { throw ParseError({source_, line}, message); }
 
-  void warn(int line, std::string code, std::string message) {
-    out_.warnings.push_back({Severity::warning, {source_, line}, std::move(code), std::move(message)});
+  void warn(int line, DiagnosticCode code, std::string message) {
+    out_.warnings.emplace_back(Severity::warning, SourceLocation{source_, line}, code, std::move(message));
   }
 
   /// A required, non-empty attribute, without the spaces around it: srdfdom trims every name

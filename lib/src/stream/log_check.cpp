@@ -36,11 +36,19 @@ enum Code : int {
   kCodeCount
 };
 
-const char* const kCodeNames[kCodeCount] = {
+constexpr const char* kCodeNames[kCodeCount] = {
     "read-error",   "array-size",     "duplicate-joint", "unknown-joint", "stamp-backwards",
     "stamp-repeated", "gap",          "joint-gap",       "non-finite",    "position-limit",
     "velocity-limit", "implied-velocity", "acceleration", "no-stamp",
     "acceleration-limit", "jerk-limit", "no-model-joint", "effort-limit"};
+
+/// Every code a LogProblem carries is a log code of the catalogue (rmodel/check_codes.hpp).
+consteval bool all_catalogued() {
+  for (const char* name : kCodeNames)
+    if (!is_check_code(name, CodeScope::log)) return false;
+  return true;
+}
+static_assert(all_catalogued(), "a code of kCodeNames is not a log code of kCheckCodes (rmodel/check_codes.hpp)");
 
 const char* velocity_unit(const JointInfo& j) { return j.type == JointType::prismatic ? "m/s" : "rad/s"; }
 const char* acceleration_unit(const JointInfo& j) { return j.type == JointType::prismatic ? "m/s²" : "rad/s²"; }

@@ -201,11 +201,11 @@ public:
   }
   std::size_t value_bytes_limit() const override { return limits_.value_bytes; }
   void report(Severity severity, const std::string& text) override {
-    const char* code = severity == Severity::error     ? "xacro-error"
-                       : severity == Severity::warning ? "xacro-warning"
-                                                       : "xacro-message";
-    messages_.push_back(
-        {severity, {files_.at(static_cast<std::size_t>(current_.file)), current_.line}, code, text + context_text()});
+    const DiagnosticCode code = severity == Severity::error     ? DiagnosticCode("xacro-error")
+                                : severity == Severity::warning ? DiagnosticCode("xacro-warning")
+                                                                : DiagnosticCode("xacro-message");
+    messages_.emplace_back(severity, SourceLocation{files_.at(static_cast<std::size_t>(current_.file)), current_.line},
+                           code, text + context_text());
   }
   std::string abs_filename(const std::string& name) override {
     // As xacro: joined to the directory of the file as it was named (os.path.join, so a file
