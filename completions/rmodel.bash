@@ -40,7 +40,7 @@ _rmodel_subcommands() {
 _rmodel_options() {
     case $1 in
         '') REPLY='-h --help -V --version --debug --color' ;;
-        'check') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output --strict --ignore --meshes -q --quiet' ;;
+        'check') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output --strict --ignore --meshes -q --quiet --list-codes --explain' ;;
         'info') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output --pose --pose-file' ;;
         'tree') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output' ;;
         'joints') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output' ;;
@@ -70,7 +70,7 @@ _rmodel_options() {
 _rmodel_value_options() {
     case $1 in
         '') REPLY=' --color ' ;;
-        'check') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output --ignore ' ;;
+        'check') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output --ignore --explain ' ;;
         'info') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output --pose --pose-file ' ;;
         'tree') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output ' ;;
         'joints') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output ' ;;
@@ -105,7 +105,7 @@ _rmodel_option_values() {
         'check|--semantics-format') _rmodel_words 'cpf json srdf' ;;
         'check|-m'|'check|--model') _rmodel_files ;;
         'check|--package-path') _rmodel_dirs ;;
-        'check|-f'|'check|--format') _rmodel_words 'text json csv github' ;;
+        'check|-f'|'check|--format') _rmodel_words 'text json csv github sarif junit codequality' ;;
         'check|-o'|'check|--output') _rmodel_files ;;
         'info|-u'|'info|--urdf') _rmodel_files ;;
         'info|-s'|'info|--semantics') _rmodel_files ;;
@@ -192,7 +192,7 @@ _rmodel_option_values() {
         'check-log|--time') _rmodel_words 'header log' ;;
         'check-log|--start') _rmodel_files ;;
         'check-log|--threads') _rmodel_files ;;
-        'check-log|-f'|'check-log|--format') _rmodel_words 'text json csv' ;;
+        'check-log|-f'|'check-log|--format') _rmodel_words 'text json csv sarif junit codequality' ;;
         'check-log|-o'|'check-log|--output') _rmodel_files ;;
         'check-log|--output-dir') _rmodel_dirs ;;
         'log-info|-f'|'log-info|--format') _rmodel_words 'text json csv' ;;
@@ -305,6 +305,10 @@ _rmodel_option_values() {
 # COMPREPLY: the values of the positional argument number $2 (from 0) of the command path $1.
 _rmodel_positional() {
     case $1 in
+        'check')
+            if (( $2 >= 0 )); then _rmodel_files
+            fi
+            ;;
         'chains')
             if (( $2 >= 0 )); then _rmodel_dynamic chains
             fi

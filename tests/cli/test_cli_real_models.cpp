@@ -364,13 +364,22 @@ TEST(CliCheckCi, IgnoreRefusesACodeCheckDoesNotHave) {
 
 TEST(CliCheckCi, GithubFormatWritesAnnotations) {
   const std::string srdf = model_file("humanoid_copied_group.srdf");
-  const auto r = run_rmodel(humanoid({"check", "-f", "github"}, "humanoid_copied_group.srdf"));
-  EXPECT_EQ(r.exit_code, 1);
   // GitHub's workflow command syntax: ::error file=F,line=L,title=T::MESSAGE, with : and ,
-  // in property values escaped as %3A and %2C.
-  std::string file = srdf;
-  for (std::size_t at = 0; (at = file.find(':', at)) != std::string::npos; at += 3) file.replace(at, 1, "%3A");
-  EXPECT_TRUE(has_text(r.out, "::error file=" + file + ",line=8,title=group-copy::group 'r_leg' lists exactly"))
+  // in property values escaped as %3A and %2C. F is relative to the repository's root (the
+  // checkout, where GitHub looks for it), found from the current directory as git finds it.
+  const auto dir = test::make_temp_dir("rmodel-github-");
+  std::filesystem::create_directories(dir / "repo" / ".git");
+  std::filesystem::create_directories(dir / "repo" / "robot:1");
+  std::filesystem::copy_file(srdf, dir / "repo" / "robot:1" / "humanoid.srdf");
+  std::filesystem::copy_file(model_file("humanoid.urdf"), dir / "repo" / "robot:1" / "humanoid.urdf");
+  const auto cwd = std::filesystem::current_path();
+  std::filesystem::current_path(dir / "repo" / "robot:1");
+  const auto r = run_rmodel({"check", "-f", "github", "-u", "humanoid.urdf", "-s", "humanoid.srdf"});
+  std::filesystem::current_path(cwd);
+  std::filesystem::remove_all(dir);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(has_text(r.out, "::error file=robot%3A1/humanoid.srdf,line=8,title=group-copy::group 'r_leg' lists "
+                              "exactly"))
       << r.out;
   const auto w = run_rmodel(humanoid({"check", "-f", "github"}, "humanoid_no_group.srdf"));
   EXPECT_TRUE(has_text(w.out, "::warning file=")) << w.out;

@@ -260,7 +260,8 @@ TEST_F(BashCompletion, OptionsOfTheSubcommand) {
 
 TEST_F(BashCompletion, FormatValues) {
   EXPECT_EQ(complete({"rmodel", "joints", "--format", ""}), (std::vector<std::string>{"csv", "json", "text"}));
-  EXPECT_EQ(complete({"rmodel", "check", "-f", ""}), (std::vector<std::string>{"csv", "github", "json", "text"}));
+  EXPECT_EQ(complete({"rmodel", "check", "-f", ""}),
+            (std::vector<std::string>{"codequality", "csv", "github", "json", "junit", "sarif", "text"}));
   EXPECT_EQ(complete({"rmodel", "joints", "--format", "=", "j"}), std::vector<std::string>{"json"});
   EXPECT_EQ(complete({"rmodel", "index", "--kind", ""}), (std::vector<std::string>{"chain", "group", "joint"}));
   // After a value, options again.

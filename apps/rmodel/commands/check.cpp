@@ -1,5 +1,7 @@
 // rmodel check: validate a URDF and its semantics for CI; every problem, with severity.
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <iterator>
 #include <string>
 #include <string_view>
@@ -10,8 +12,12 @@
 #include "command.hpp"
 #include "options/model_options.hpp"
 #include "options/output.hpp"
+#include "report/ci_report.hpp"
+#include "report/code_pages.hpp"
 #include "rmodel/check.hpp"
 #include "rmodel/suggest.hpp"
+#include "rmodel/file.hpp"
+#include "rmodel/model_source.hpp"
 #include "terminal.hpp"
 
 namespace rmodel::cli {
@@ -24,16 +30,43 @@ namespace {
 /// nothing or what MoveIt would skip, and cannot be ignored.
 bool ignorable_error(std::string_view code) { return is_plausibility_error(code); }
 
+/// What a FILE given to check is, by its name: an SRDF (.srdf, .srdf.xacro), a .cpf or an
+/// rmodel JSON is semantics, a .yaml or .yml a MoveIt joint_limits.yaml, anything else a URDF or
+/// its xacro.
+unsigned input_of_name(const std::string& path) {
+  std::string name = std::filesystem::path(path).filename().string();
+  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (std::string_view end : {".srdf", ".srdf.xacro", ".cpf", ".json"})
+    if (name.ends_with(end)) return code_input::semantics;
+  for (std::string_view end : {".yaml", ".yml"})
+    if (name.ends_with(end)) return code_input::limits;
+  return code_input::urdf;
+}
+
+/// One model to check: its files, and the name its summary line carries when there are several.
+struct Unit {
+  ModelSource source;
+  std::string label;
+};
+
 class CheckCommand : public Command {
 public:
   void setup(CLI::App& app) override {
     app.description("Validate a URDF and its semantics; exit 0 valid, 1 invalid, 2 usage error");
     model_.add_to(app);
-    out_.add_to(app, {OutputFormat::text, OutputFormat::json, OutputFormat::csv, OutputFormat::github},
-                OutputFormat::text, [this] {
-      if (quiet_ && (out_.format_given() || out_.path_given()))
-        OutputOptions::refuse("-q prints nothing: -f and -o do not apply");
-    });
+    app.add_option("files", files_,
+                   "Files to check, as a pre-commit hook passes them: each URDF or xacro on its own; each SRDF "
+                   "(.srdf, .srdf.xacro, .cpf, .json) and each joint_limits.yaml (.yaml) with the model "
+                   "-u/-m names")
+        ->type_name("FILE");
+    out_.add_to(app,
+                {OutputFormat::text, OutputFormat::json, OutputFormat::csv, OutputFormat::github, OutputFormat::sarif,
+                 OutputFormat::junit, OutputFormat::codequality},
+                OutputFormat::text, [this, &app] {
+                  if (quiet_ && (out_.format_given() || out_.path_given()))
+                    OutputOptions::refuse("-q prints nothing: -f and -o do not apply");
+                  catalogue_mode(app);
+                });
     app.add_flag("--strict", strict_, "Treat warnings as errors");
     app.add_option("--ignore", ignored_,
                    "Accept the problems of these codes (CODE[,CODE...], repeatable): they are neither shown nor "
@@ -58,18 +91,53 @@ public:
                  "Also check that every <mesh> file exists: package:// through --package-path, "
                  "ROS_PACKAGE_PATH and AMENT_PREFIX_PATH, file:// and plain paths from the URDF's directory");
     app.add_flag("-q,--quiet", quiet_, "Print nothing; only the exit status tells");
+    auto* list = app.add_flag("--list-codes", list_codes_,
+                              "List every code check reports: code, severity, one line (no model is read)")
+                     ->group("Codes");
+    app.add_option("--explain", explain_,
+                   "Show the page of a code: what it means, why it matters, who cares, an example, the fix")
+        ->type_name("CODE")
+        ->group("Codes")
+        ->excludes(list)
+        ->check(CLI::Validator(
+            [](std::string& text) -> std::string {
+              return code_named(text, CodeScope::model) ? std::string() : unknown_code_text(text, CodeScope::model);
+            },
+            ""));
   }
 
   int run() override {
-    const ModelSource source = model_.resolve();
-    Diagnostics report = check_model(source);
-    if (meshes_)
-      for (auto& d : check_mesh_files(source).items) report.items.push_back(std::move(d));
-    const std::size_t ignored = drop_ignored(report);
+    if (list_codes_ || !explain_.empty()) {
+      out_.write(list_codes_ ? list_codes(CodeScope::model, out_.format())
+                             : explain_code(*code_named(explain_, CodeScope::model)));
+      out_.close();
+      return kOk;
+    }
+    Diagnostics report;
+    std::vector<std::string> summaries;  // per unit, when there are several
+    std::vector<CheckedFile> checked;
+    std::size_t ignored = 0;
+    const std::vector<Unit> units = plan();
+    for (const Unit& unit : units) {
+      Diagnostics found = check_model(unit.source);
+      if (meshes_)
+        for (auto& d : check_mesh_files(unit.source).items) found.items.push_back(std::move(d));
+      const std::size_t dropped = drop_ignored(found);
+      ignored += dropped;
+      summaries.push_back(unit.label + ": " + summary_line(found, dropped));
+      for (auto& d : found.items) report.items.push_back(std::move(d));
+      add_checked(checked, unit.source.urdf_path, code_input::urdf);
+      add_checked(checked, unit.source.semantics_path, code_input::semantics);
+      add_checked(checked, unit.source.limits_path, code_input::limits);
+    }
     const std::size_t errors = report.count(Severity::error);
     const std::size_t warnings = report.count(Severity::warning);
     const bool valid = errors == 0 && (!strict_ || warnings == 0);
     if (quiet_) return valid ? kOk : kFailed;
+    const std::string verdict = summary_line(report, ignored);
+    const SourceRoot root = SourceRoot::find(std::filesystem::current_path());
+    CiReport ci{"check", CodeScope::model, checked, {}, accepted_codes(), strict_, valid};
+    for (const auto& d : report.items) ci.findings.push_back({d.severity, d.where.file, d.where.line, d.code, d.message, {}});
     if (out_.is(OutputFormat::json)) {
       // Version 2: the list was called "diagnostics"; "problems" as in check-log and log-info.
       Json doc = json_document("rmodel.check", 2);
@@ -91,15 +159,25 @@ public:
       for (const auto& d : report.items)
         table.add_row({std::string(to_string(d.severity)), d.where.file, d.where.line, d.code, d.message});
       out_.write(table.render(OutputFormat::csv));
+    } else if (out_.is(OutputFormat::sarif)) {
+      out_.write(sarif_report(ci, root));
+    } else if (out_.is(OutputFormat::junit)) {
+      out_.write(junit_report(ci, root));
+    } else if (out_.is(OutputFormat::codequality)) {
+      out_.write(codequality_report(ci, root));
     } else {
       std::string out;
-      for (const auto& d : report.items)
-        out += out_.is(OutputFormat::github) ? github_annotation(d)
-                                              : fmt::format("{}: {}: {} [{}]\n", d.where.to_string(),
-                                                            to_string(d.severity), d.message, d.code);
-      out += fmt::format("{}: {} error{}, {} warning{}{}\n", valid ? "valid" : "invalid", errors,
-                         errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s",
-                         ignored ? fmt::format(" ({} ignored)", ignored) : "");
+      if (out_.is(OutputFormat::github)) {
+        out += github_annotations(ci, root);
+        append_github_summary(ci, root, verdict);
+      } else {
+        for (const auto& d : report.items)
+          out += fmt::format("{}: {}: {} [{}]\n", d.where.to_string(), to_string(d.severity), d.message, d.code);
+      }
+      if (units.size() > 1)
+        for (const auto& line : summaries) out += line + "\n";
+      else
+        out += verdict + "\n";
       out_.write(out);
     }
     out_.close();
@@ -107,6 +185,87 @@ public:
   }
 
 private:
+  /// --list-codes and --explain read no model: they take -f and -o only (--explain: text).
+  void catalogue_mode(const CLI::App& app) {
+    if (!list_codes_ && explain_.empty()) return;
+    const char* mode = list_codes_ ? "--list-codes" : "--explain";
+    for (const CLI::Option* opt : app.get_options())
+      if (opt->count() > 0 && opt != out_.format_option() && !opt->check_name("--output") &&
+          !opt->check_name("--list-codes") && !opt->check_name("--explain") && !opt->check_name("--help"))
+        OutputOptions::refuse(fmt::format("{} reads no model: {} does not apply", mode, opt->get_name()));
+    if (list_codes_)
+      out_.restrict({OutputFormat::text, OutputFormat::json, OutputFormat::csv}, OutputFormat::text, mode);
+    else
+      out_.restrict({OutputFormat::text}, OutputFormat::text, mode);
+  }
+
+  /// The models to check: the one the options name; with FILEs, one per URDF given, and the
+  /// model the options name with each SRDF and each joint_limits.yaml given.
+  std::vector<Unit> plan() const {
+    if (files_.empty()) {
+      ModelSource source = model_.resolve();
+      return {{source, display_name(source.urdf_path)}};
+    }
+    std::vector<Unit> units;
+    for (const std::string& file : files_) {
+      const unsigned input = input_of_name(file);
+      if (input == code_input::urdf) {
+        ModelRequest alone = model_.request();
+        alone.urdf = file;
+        alone.semantics.clear();
+        alone.semantics_format.reset();
+        alone.limits.clear();
+        alone.manifest.clear();
+        alone.sample = false;
+        units.push_back({resolve_model_source(alone), display_name(file)});
+        continue;
+      }
+      if (!model_.given())
+        throw InvalidArgument(fmt::format("{}: {} is checked with its robot's URDF: name it with -u URDF (or -m "
+                                          "MANIFEST), in a pre-commit hook's args",
+                                          file, input == code_input::semantics ? "a semantics file" : "a joint_limits.yaml"));
+      ModelSource source = model_.resolve();
+      if (input == code_input::semantics) {
+        source.semantics_path = file;
+        if (model_.semantics_format.empty()) source.semantics_format.reset();
+      } else {
+        source.limits_path = file;
+      }
+      units.push_back({std::move(source), display_name(file)});
+    }
+    return units;
+  }
+
+  static void add_checked(std::vector<CheckedFile>& files, const std::string& path, unsigned input) {
+    if (path.empty()) return;
+    const std::string name = display_name(path);
+    for (CheckedFile& f : files)
+      if (f.file == name) {
+        f.inputs |= input;
+        return;
+      }
+    files.push_back({name, input});
+  }
+
+  /// "valid: 0 errors, 1 warning (2 ignored)".
+  std::string summary_line(const Diagnostics& report, std::size_t ignored) const {
+    const std::size_t errors = report.count(Severity::error);
+    const std::size_t warnings = report.count(Severity::warning);
+    const bool valid = errors == 0 && (!strict_ || warnings == 0);
+    return fmt::format("{}: {} error{}, {} warning{}{}", valid ? "valid" : "invalid", errors, errors == 1 ? "" : "s",
+                       warnings, warnings == 1 ? "" : "s", ignored ? fmt::format(" ({} ignored)", ignored) : "");
+  }
+
+  /// The codes --ignore accepts as a whole (warnings of any code; errors of the ignorable ones).
+  std::vector<std::string> accepted_codes() const {
+    std::vector<std::string> out;
+    for (const auto& code : ignored_) {
+      const CheckCode* entry = code_named(code, CodeScope::model);
+      if (entry && (entry->severity != Severity::error || ignorable_error(code))) out.push_back(code);
+    }
+    return out;
+  }
+
   /// Removes the problems whose code --ignore names, errors only of ignorable codes; returns how
   /// many. An error --ignore names but cannot drop is said once per code (unless -q): the run
   /// fails, and the user should learn why the option did not apply.
@@ -127,34 +286,14 @@ private:
     return before - report.items.size();
   }
 
-  /// A GitHub Actions workflow command (`::error file=F,line=L,title=CODE::MESSAGE`), which
-  /// the runner shows as an annotation on the file's line. Values are escaped as the runner
-  /// expects: %, CR and LF everywhere, also : and , in properties.
-  static std::string github_annotation(const Diagnostic& d) {
-    auto escape = [](std::string_view text, bool property) {
-      std::string out;
-      for (char c : text) {
-        if (c == '%') out += "%25";
-        else if (c == '\r') out += "%0D";
-        else if (c == '\n') out += "%0A";
-        else if (property && c == ':') out += "%3A";
-        else if (property && c == ',') out += "%2C";
-        else out += c;
-      }
-      return out;
-    };
-    const char* level = d.severity == Severity::error ? "error" : d.severity == Severity::warning ? "warning" : "notice";
-    std::string properties = fmt::format("file={}", escape(d.where.file, true));
-    if (d.where.line > 0) properties += fmt::format(",line={}", d.where.line);
-    properties += fmt::format(",title={}", escape(d.code, true));
-    return fmt::format("::{} {}::{}\n", level, properties, escape(d.message, false));
-  }
-
   ModelOptions model_;
   OutputOptions out_;
+  std::vector<std::string> files_;
   bool strict_ = false;
   bool quiet_ = false;
   bool meshes_ = false;
+  bool list_codes_ = false;
+  std::string explain_;
   std::vector<std::string> ignored_;
 };
 

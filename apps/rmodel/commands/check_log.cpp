@@ -15,6 +15,7 @@
 #include "options/model_options.hpp"
 #include "options/output.hpp"
 #include "options/stream_options.hpp"
+#include "report/ci_report.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/io/format.hpp"
 #include "rmodel/io/reader.hpp"
@@ -117,7 +118,10 @@ public:
                  "otherwise)")
         ->needs(dynamics);
     add_max_reports_option(app, options_.max_reports, nullptr);
-    out_.add_to(app, {OutputFormat::text, OutputFormat::json, OutputFormat::csv}, OutputFormat::text, [this] {
+    out_.add_to(app,
+                {OutputFormat::text, OutputFormat::json, OutputFormat::csv, OutputFormat::sarif, OutputFormat::junit,
+                 OutputFormat::codequality},
+                OutputFormat::text, [this] {
       if (batch_.output_dir.empty() && quiet_ && (out_.format_given() || out_.path_given()))
         OutputOptions::refuse("-q prints nothing: -f and -o do not apply");
       if (!batch_.output_dir.empty() && out_.path_given())
@@ -132,8 +136,7 @@ public:
     batch_.check();
     std::vector<BatchItem> items;
     if (batch_.active())
-      items = plan_batch(logs_, batch_.output_dir,
-                         out_.is(OutputFormat::text) ? std::string("txt") : std::string(format_name(out_.format())));
+      items = plan_batch(logs_, batch_.output_dir, report_extension(out_.format()));
     else if (logs_.size() > 1)
       throw InvalidArgument("check-log checks one log; for one report per log, give --output-dir DIR");
     if (!batch_.active()) {
@@ -216,7 +219,8 @@ private:
     if (!quiet) {
       if (out_.is(OutputFormat::json)) write_to(out, json_text(to_json(model, checker, reader.source())));
       else if (out_.is(OutputFormat::csv)) write_to(out, problems_csv(checker));
-      else write_to(out, summary(model, checker));
+      else if (out_.is(OutputFormat::text)) write_to(out, summary(model, checker));
+      else write_to(out, ci_text(checker, reader, log));
     }
     if (file) {
       const bool failed = std::ferror(file.get()) != 0;
@@ -224,6 +228,39 @@ private:
       report.commit();
     }
     return checker.valid() ? kOk : kFailed;
+  }
+
+  /// The file name ending of a report of `format` in --output-dir.
+  static std::string report_extension(OutputFormat format) {
+    switch (format) {
+      case OutputFormat::text: return "txt";
+      case OutputFormat::junit: return "xml";
+      case OutputFormat::codequality: return "json";
+      default: return std::string(format_name(format));
+    }
+  }
+
+  /// The report in a CI format (sarif, junit, codequality): the log is the one file checked; a
+  /// problem of a text log is at its line (and item), one of a binary ROS log at its message.
+  std::string ci_text(const LogChecker& c, const io::MessageReader& reader, const std::string& log) const {
+    CiReport report{"check-log", CodeScope::log, {{log, 0}}, {}, {}, false, c.valid()};
+    const bool numbered = io::numbers_messages(reader.format());
+    for (const LogProblem& p : c.problems()) {
+      Finding f{p.severity, log, numbered ? 0 : static_cast<int>(p.line), p.code, p.message, {}};
+      if (numbered || p.byte_offset) {
+        // "source: message N...": the place without the file's name, which the format gives.
+        f.line = 0;
+        f.place = where(reader, p);
+        if (f.place.starts_with(reader.source() + ": ")) f.place.erase(0, reader.source().size() + 2);
+      } else if (p.item > 0) {
+        f.place = fmt::format("item {}", p.item);
+      }
+      report.findings.push_back(std::move(f));
+    }
+    const SourceRoot root = SourceRoot::find(std::filesystem::current_path());
+    if (out_.is(OutputFormat::sarif)) return sarif_report(report, root);
+    if (out_.is(OutputFormat::junit)) return junit_report(report, root);
+    return codequality_report(report, root);
   }
 
   /// Values computed from differences: 6 significant digits in text (no 43.00000000000001).

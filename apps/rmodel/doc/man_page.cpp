@@ -211,7 +211,8 @@ ManPage build_man_page(const CommandDoc& cmd, const CommandDoc& root) {
   }
   std::string stem = cmd.path.empty() ? cmd.name : "";
   for (const auto& p : cmd.path) stem += (stem.empty() ? "" : "-") + p;
-  std::vector<PageSection> prose = parse_prose(prose_for(stem));
+  // The hand-written prose, then what is generated from the library (check's codes).
+  std::vector<PageSection> prose = parse_prose(std::string(prose_for(stem)) + "\n" + generated_prose(stem));
   auto take_prose = [&](const std::string& title) {
     std::vector<PageSection> taken;
     for (auto it = prose.begin(); it != prose.end();) {
@@ -426,10 +427,13 @@ std::string fill(std::string_view text, std::size_t indent, std::size_t width) {
 
 }  // namespace
 
-std::string render_text(const ManPage& page, std::size_t width) {
-  std::string out = "NAME\n" + fill(page.name + " - " + page.summary, 7, width);
-  std::string last_title = "NAME";
-  for (const auto& section : page.sections) {
+namespace {
+
+/// The sections as man(1) lays them out; a section titled `last_title` continues it.
+std::string render_sections_text(const std::vector<PageSection>& sections, std::size_t width,
+                                 std::string last_title) {
+  std::string out;
+  for (const auto& section : sections) {
     if (section.title != last_title) out += "\n" + section.title + "\n";
     last_title = section.title;
     if (!section.subtitle.empty()) out += "\n   " + section.subtitle + "\n";
@@ -471,6 +475,17 @@ std::string render_text(const ManPage& page, std::size_t width) {
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::string render_text(const ManPage& page, std::size_t width) {
+  return "NAME\n" + fill(page.name + " - " + page.summary, 7, width) + render_sections_text(page.sections, width, "NAME");
+}
+
+std::string render_prose_text(std::string_view prose, std::size_t width) {
+  std::string out = render_sections_text(parse_prose(prose), width, "");
+  return out.starts_with('\n') ? out.substr(1) : out;
 }
 
 std::vector<std::filesystem::path> write_man_pages(const CommandDoc& root, const std::filesystem::path& dir,

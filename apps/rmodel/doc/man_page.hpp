@@ -47,6 +47,13 @@ std::string render_roff(const ManPage& page, std::string_view version);
 /// Plain text laid out as man(1) shows it, `width` columns wide.
 std::string render_text(const ManPage& page, std::size_t width = 80);
 
+/// Prose (the markup of man/prose) laid out as render_text() lays out a page's sections.
+std::string render_prose_text(std::string_view prose, std::size_t width = 80);
+
+/// Prose generated for the page `stem` from the library, appended to its hand-written prose:
+/// the CODES section of check and check-log (report/code_pages.cpp); "" for the others.
+std::string generated_prose(std::string_view stem);
+
 /// Writes <dir>/<page>.1 for every command of the tree; returns the files written.
 std::vector<std::filesystem::path> write_man_pages(const CommandDoc& root, const std::filesystem::path& dir,
                                                    std::string_view version);

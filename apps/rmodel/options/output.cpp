@@ -26,7 +26,8 @@ namespace rmodel::cli {
 namespace {
 constexpr OutputFormat kAllFormats[] = {OutputFormat::text,  OutputFormat::json, OutputFormat::csv,
                                         OutputFormat::dot,   OutputFormat::jsonl, OutputFormat::mcap,
-                                        OutputFormat::github};
+                                        OutputFormat::github, OutputFormat::sarif, OutputFormat::junit,
+                                        OutputFormat::codequality};
 
 std::string list_text(const std::vector<OutputFormat>& formats) {
   std::string out;
@@ -48,6 +49,9 @@ std::string_view format_name(OutputFormat format) {
     case OutputFormat::jsonl: return "jsonl";
     case OutputFormat::mcap: return "mcap";
     case OutputFormat::github: return "github";
+    case OutputFormat::sarif: return "sarif";
+    case OutputFormat::junit: return "junit";
+    case OutputFormat::codequality: return "codequality";
   }
   return "text";
 }
@@ -78,7 +82,7 @@ std::optional<OutputFormat> format_of_path(std::string_view path) {
   static const std::map<std::string, OutputFormat, std::less<>> by_extension = [] {
     std::map<std::string, OutputFormat, std::less<>> map = {
         {".txt", OutputFormat::text}, {".json", OutputFormat::json}, {".dot", OutputFormat::dot},
-        {".gv", OutputFormat::dot}};
+        {".gv", OutputFormat::dot}, {".sarif", OutputFormat::sarif}};
     for (const io::LogFormat& log : io::log_formats())
       for (OutputFormat f : log_output_formats())
         if (format_name(f) == log.name)

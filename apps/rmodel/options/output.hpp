@@ -23,8 +23,9 @@ using Json = nlohmann::ordered_json;
 
 /// What a command writes. text, json, csv and dot are documents written at the end of a
 /// run; jsonl and mcap are streams of messages (written as they come), csv is either.
-/// `github`: GitHub Actions workflow commands (annotations), for `check` in CI.
-enum class OutputFormat { text, json, csv, dot, jsonl, mcap, github };
+/// For validators in CI (report/ci_report.hpp): `github` GitHub Actions workflow commands
+/// (annotations), `sarif` SARIF 2.1.0, `junit` JUnit XML, `codequality` GitLab Code Quality.
+enum class OutputFormat { text, json, csv, dot, jsonl, mcap, github, sarif, junit, codequality };
 
 /// The name of a format as -f takes it ("text", "json", ...).
 std::string_view format_name(OutputFormat format);
@@ -37,7 +38,7 @@ std::vector<OutputFormat> log_output_formats();
 io::Format log_format_of(OutputFormat format);
 
 /// The format an output file's extension names (case-insensitive): .txt text, .json json,
-/// .dot/.gv dot, and a written log format's endings from the format table (.jsonl/.ndjson
+/// .dot/.gv dot, .sarif sarif, and a written log format's endings from the format table (.jsonl/.ndjson
 /// jsonl, .csv csv, .mcap mcap); none for any other name.
 std::optional<OutputFormat> format_of_path(std::string_view path);
 
