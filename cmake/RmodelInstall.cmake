@@ -80,12 +80,12 @@ endif()
 install(EXPORT rmodelTargets NAMESPACE rmodel:: DESTINATION ${RMODEL_CMAKE_DIR} FILE rmodelTargets.cmake
   COMPONENT dev)
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/rmodelConfig.cmake.in
-  ${PROJECT_BINARY_DIR}/rmodelConfig.cmake INSTALL_DESTINATION ${RMODEL_CMAKE_DIR})
+  ${PROJECT_BINARY_DIR}/rmodelConfig.cmake INSTALL_DESTINATION ${RMODEL_CMAKE_DIR} PATH_VARS CMAKE_INSTALL_BINDIR)
 # 0.x: the ABI (SOVERSION MAJOR.MINOR) may change with the minor version.
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/rmodelConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/rmodelConfig.cmake ${PROJECT_BINARY_DIR}/rmodelConfigVersion.cmake
-  ${PROJECT_SOURCE_DIR}/cmake/RmodelKdlTarget.cmake
+  ${PROJECT_SOURCE_DIR}/cmake/RmodelKdlTarget.cmake ${PROJECT_SOURCE_DIR}/cmake/RmodelCheck.cmake
   DESTINATION ${RMODEL_CMAKE_DIR} COMPONENT dev)
 
 # ---- pkg-config (relocatable: paths relative to the .pc file) ----

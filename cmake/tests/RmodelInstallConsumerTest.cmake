@@ -26,7 +26,8 @@ foreach(file
     "${DATADIR}/bash-completion/completions/rmodel" "${DATADIR}/zsh/vendor-completions/_rmodel"
     "${DATADIR}/fish/vendor_completions.d/rmodel.fish"
     "${LIBDIR}/cmake/rmodel/rmodelConfig.cmake" "${LIBDIR}/cmake/rmodel/rmodelConfigVersion.cmake"
-    "${LIBDIR}/cmake/rmodel/rmodelTargets.cmake" "${LIBDIR}/pkgconfig/rmodel.pc")
+    "${LIBDIR}/cmake/rmodel/rmodelTargets.cmake" "${LIBDIR}/cmake/rmodel/RmodelCheck.cmake"
+    "${LIBDIR}/pkgconfig/rmodel.pc")
   if(NOT EXISTS "${prefix}/${file}")
     message(FATAL_ERROR "not installed: ${file}")
   endif()
@@ -85,6 +86,20 @@ expect_in("${out}" "rmodel ${VERSION}, sample robot in ${prefix}/${DATADIR}/rmod
 expect_in("${out}" "pony: 20 joints in the full pose")
 expect_in("${out}" "neck_pitch is joint 16")
 message(STATUS "find_package consumer:\n${out}")
+
+# rmodel_add_check() registered the consumer's tests with the installed rmodel: the valid models
+# pass (one writing its JUnit report), the broken one fails.
+run(COMMAND "${CMAKE_CTEST_COMMAND}" --test-dir "${WORK_DIR}/consumer" -R "^(robot_valid|xacro_robot_valid)$"
+    --output-on-failure OUTPUT out)
+expect_in("${out}" "100% tests passed, 0 tests failed out of 2")
+file(READ "${WORK_DIR}/consumer/robot_valid.xml" junit)
+expect_in("${junit}" "<testsuites name=\"rmodel check\"")
+execute_process(COMMAND "${CMAKE_CTEST_COMMAND}" --test-dir "${WORK_DIR}/consumer" -R "^robot_broken$"
+                --output-on-failure RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(rc EQUAL 0)
+  message(FATAL_ERROR "rmodel_add_check's test of a broken model passed:\n${out}")
+endif()
+expect_in("${out}" "invalid: 2 errors, 1 warning")
 
 # The same program through pkg-config.
 if(PKG_CONFIG)

@@ -17,6 +17,11 @@ need_command node "the xacro-parser and Foxglove oracle tests" "nodejs"
 need_command npm "installing the npm oracles" "npm"
 need_command groff "the man pages' roff lint" "groff-base"
 need_command python3 "the README and man page examples" "python3"
+need_command xmllint "the schema check of check -f junit" "libxml2-utils"
+need_command pre-commit "running rmodel's pre-commit hook" "pre-commit"
+need_command git "running rmodel's pre-commit hook" "git"
+python3 -c "import yaml" 2>/dev/null ||
+  missing+=("python3's yaml module (for the checks of action.yml and .pre-commit-hooks.yaml; Debian package python3-yaml)")
 for found in "$@"; do
   name=${found%%=*}
   [ "${found#*=}" = present ] || missing+=("$name (found by CMake at configure time: re-run cmake after installing it)")
