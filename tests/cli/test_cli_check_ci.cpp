@@ -441,6 +441,12 @@ TEST_F(CheckoutTest, FilesAreCheckedEachWithItsModel) {
   EXPECT_TRUE(contains(moveit.out, "\nrobot.srdf: ")) << moveit.out;
   EXPECT_TRUE(contains(moveit.out, "\njoint_limits.yaml: ")) << moveit.out;
   EXPECT_TRUE(contains(moveit.out, "\nbroken.json: invalid: 2 errors, 1 warning\n")) << moveit.out;
+  // A problem of the URDF both models have is reported once.
+  const json shared = json::parse(run_rmodel({"check", "-u", "robot.urdf", "robot.srdf", "broken.json", "-f", "json"}).out);
+  EXPECT_EQ(std::count_if(shared["problems"].begin(), shared["problems"].end(),
+                          [](const json& p) { return p["code"] == "joint-outside-pose"; }),
+            1)
+      << shared.dump();
   // One SARIF document for all of them.
   const json sarif = json::parse(run_rmodel({"check", "-u", "robot.urdf", "robot.urdf", "bad.urdf", "-f", "sarif"}).out);
   ASSERT_EQ(sarif["runs"].size(), 1U);

@@ -125,7 +125,13 @@ public:
       const std::size_t dropped = drop_ignored(found);
       ignored += dropped;
       summaries.push_back(unit.label + ": " + summary_line(found, dropped));
-      for (auto& d : found.items) report.items.push_back(std::move(d));
+      // A problem of the URDF that several models share is reported once.
+      for (auto& d : found.items)
+        if (std::none_of(report.items.begin(), report.items.end(), [&](const Diagnostic& seen) {
+              return seen.severity == d.severity && seen.code == d.code && seen.where.line == d.where.line &&
+                     seen.where.file == d.where.file && seen.message == d.message;
+            }))
+          report.items.push_back(std::move(d));
       add_checked(checked, unit.source.urdf_path, code_input::urdf);
       add_checked(checked, unit.source.semantics_path, code_input::semantics);
       add_checked(checked, unit.source.limits_path, code_input::limits);
