@@ -483,6 +483,8 @@ std::string render_text(const ManPage& page, std::size_t width) {
   return "NAME\n" + fill(page.name + " - " + page.summary, 7, width) + render_sections_text(page.sections, width, "NAME");
 }
 
+std::string markup_literal(std::string_view text) { return literal(text); }
+
 std::string render_prose_text(std::string_view prose, std::size_t width) {
   std::string out = render_sections_text(parse_prose(prose), width, "");
   return out.starts_with('\n') ? out.substr(1) : out;

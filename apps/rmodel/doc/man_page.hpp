@@ -47,6 +47,9 @@ std::string render_roff(const ManPage& page, std::string_view version);
 /// Plain text laid out as man(1) shows it, `width` columns wide.
 std::string render_text(const ManPage& page, std::size_t width = 80);
 
+/// `text` as-is inside prose markup: the characters markup gives a meaning to (\ * `), escaped.
+std::string markup_literal(std::string_view text);
+
 /// Prose (the markup of man/prose) laid out as render_text() lays out a page's sections.
 std::string render_prose_text(std::string_view prose, std::size_t width = 80);
 

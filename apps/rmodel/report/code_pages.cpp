@@ -10,15 +10,7 @@
 namespace rmodel::cli {
 namespace {
 
-/// Text as-is inside man prose markup (the characters markup gives a meaning to, escaped).
-std::string prose_literal(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '\\' || c == '*' || c == '`') out += '\\';
-    out += c;
-  }
-  return out;
-}
+std::string prose_literal(std::string_view text) { return markup_literal(text); }
 
 std::vector<std::string_view> example_lines(std::string_view example) {
   std::vector<std::string_view> lines;
