@@ -12,11 +12,11 @@ packages=(
   # man pages; clang builds the sanitizer and fuzzing pass (scripts/test.sh); xmllint checks
   # check -f junit against its schema; python3-yaml, pre-commit and git run the CI files
   # (tests/ci/check_ci_files.py).
-  groff-base clang libclang-rt-14-dev
+  # MuJoCo's compiler judges check's inertia rule (tests/oracle/test_mujoco_inertia_oracle.cpp).
+  groff-base clang libclang-rt-14-dev libxml2-utils python3-yaml pre-commit git libmujoco-dev
   # The Python module (python/, built with Debian's pybind11 for Debian's python3) and its
   # tests (pytest, numpy); matplotlib draws the README's Python example's plot.
   pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib
-  libxml2-utils python3-yaml pre-commit git
 )
 # Node.js and npm run the npm oracles (xacro-parser, Foxglove's MCAP and CDR readers): Debian's,
 # unless the machine has its own node already (two installations would shadow each other).

@@ -77,8 +77,10 @@ public:
         ->check(CLI::Validator(
             [](std::string& code) -> std::string {
               // A misspelt code would accept nothing and leave the run failing for no visible reason.
-              const auto codes = check_codes();
-              if (std::find(codes.begin(), codes.end(), code) != codes.end()) return {};
+              if (find_check_code(code, CodeScope::model) != nullptr) return {};
+              std::vector<std::string_view> codes;
+              for (const CheckCode& c : check_codes())
+                if (c.scope == CodeScope::model) codes.push_back(c.code);
               if (code == "inertia-principal-triangle")  // a warning of its own until the one inertia rule
                 return "'inertia-principal-triangle' is a code of check no more: principal moments that break the "
                        "triangle inequality are errors of inertia-triangle";

@@ -30,10 +30,6 @@ RMODEL_API bool is_plausibility_error(std::string_view code);
 /// The codes of plausibility errors (is_plausibility_error), in that order.
 RMODEL_API std::span<const std::string_view> plausibility_error_codes();
 
-/// Every code that check_model and check_mesh_files report, sorted: what a user may name to
-/// accept a kind of problem (`rmodel check --ignore`). A code not listed is no code of `check`.
-RMODEL_API std::span<const std::string_view> check_codes();
-
 /// Checks the model named by `source`: URDF structure (XML, duplicates, dangling links,
 /// several parents, loops, roots, missing limits, zero axes, what urdfdom rejects), then
 /// every rule of the semantic description against it, plus warnings (movable joints

@@ -225,31 +225,33 @@ constexpr Page kPages[] = {
       "Give the link's real mass, or leave out <inertial> for a massless frame. --ignore inertial-mass accepts "
       "it in a description you cannot edit."}},
     {"inertia-not-positive", M,
-     {"The inertia tensor is not positive definite: a principal moment is zero or negative (the message gives "
-      "them).",
-      "Only a point mass or a thin rod has a zero moment; a negative one is impossible. Simulators refuse it or "
-      "become unstable, and mass matrices are not invertible.",
+     {"A principal moment of the inertia tensor (an eigenvalue) is negative beyond rounding, 10^-5 of the "
+      "largest moment (the message gives them).",
+      "No body has a negative moment of inertia. Simulators refuse it or become unstable, and mass matrices "
+      "are not invertible.",
       "Gazebo, MuJoCo, Pinocchio, KDL dynamics, rmodel dynamics",
       "<inertia ixx=\"0.01\" ixy=\"0.02\" ixz=\"0\" iyy=\"0.01\" iyz=\"0\" izz=\"0.01\"/>",
       "Compute the inertia of the link's shape (a CAD tool exports it), at the <inertial> origin. --ignore "
       "inertia-not-positive accepts it in a description you cannot edit."}},
     {"inertia-triangle", M,
-     {"The moments of inertia as written break the triangle inequality: ixx + iyy >= izz and the two others "
-      "(within a slack of 10^-6 of their sum for rounded decimals).",
-      "No body has such moments. MuJoCo's compiler refuses the model (A + B >= C); other simulators accept it "
-      "and integrate nonsense.",
+     {"The moments of inertia break the triangle inequality, ixx + iyy >= izz and the two others, beyond "
+      "rounding (10^-5 of the largest moment): on the moments as written, or on the principal moments (the "
+      "eigenvalues), which products of inertia can hide.",
+      "No body has such moments. MuJoCo's compiler refuses the model (\"inertia must satisfy A + B >= C\"); "
+      "other simulators accept it and integrate nonsense.",
       "MuJoCo, Gazebo, Pinocchio, rmodel dynamics",
       "<inertia ixx=\"0.01\" ixy=\"0\" ixz=\"0\" iyy=\"0.01\" iyz=\"0\" izz=\"0.05\"/>",
       "Compute the inertia of the link's shape; placeholder values copied between links are the usual cause. "
       "--ignore inertia-triangle accepts it in a description you cannot edit."}},
-    {"inertia-principal-triangle", M,
-     {"The principal moments (the eigenvalues of the tensor) break the triangle inequality, while the moments "
-      "as written do not.",
-      "No body has this inertia; products of inertia hide the problem from a check of the diagonal alone. A "
-      "warning: real robots' vendor files break it by a few percent.",
-      "MuJoCo, Gazebo, Pinocchio, rmodel dynamics",
-      "<inertia ixx=\"1\" ixy=\"0.9\" ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"1.9\"/>",
-      "Recompute the inertia from the link's shape and mass."}},
+    {"inertia-zero-moment", M,
+     {"A principal moment of inertia is zero, within rounding (10^-5 of the largest moment): a thin rod "
+      "(0, 1.2e-4, 1.2e-4), or a point mass (a mass with a zero inertia).",
+      "An ideal rod or point mass is a body of the textbook, not of a robot: it cannot turn about that axis, and "
+      "a simulator's integrator may divide by the moment. The dynamics take it as written.",
+      "MuJoCo (its minimum inertia for moving bodies), Gazebo, Pinocchio, rmodel dynamics",
+      "<inertia ixx=\"0\" ixy=\"0\" ixz=\"0\" iyy=\"1.2e-4\" iyz=\"0\" izz=\"1.2e-4\"/>",
+      "Give the link the small but non-zero moments of its real shape, or accept the idealisation with "
+      "--ignore inertia-zero-moment."}},
     {"kinematics", M,
      {"The robot's kinematics cannot be built from the URDF: KDL would take a joint's axis for zero (an axis "
       "shorter than its tolerance). The message says which joint.",

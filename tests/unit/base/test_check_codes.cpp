@@ -65,6 +65,21 @@ TEST(CheckCodes, EveryCodeIsKebabCaseUniqueInItsScopeAndHasAFullPage) {
   EXPECT_FALSE(is_check_code("read-error", CodeScope::model));  // a log code only
 }
 
+TEST(CheckCodes, TheErrorsIgnoreAcceptsAreCatalogueErrorsNotMistakes) {
+  // check --ignore accepts these errors of physical plausibility, and only these.
+  std::set<std::string_view> plausibility;
+  for (std::string_view code : plausibility_error_codes()) {
+    plausibility.insert(code);
+    const CheckCode* entry = find_check_code(code, CodeScope::model);
+    ASSERT_NE(entry, nullptr) << code;
+    EXPECT_EQ(entry->severity, Severity::error) << code;
+    EXPECT_FALSE(entry->mistake) << code;
+  }
+  EXPECT_EQ(plausibility, (std::set<std::string_view>{"inertial-mass", "inertia-not-positive", "inertia-triangle"}));
+  for (const CheckCode& code : check_codes())
+    EXPECT_EQ(is_plausibility_error(code.code), plausibility.count(code.code) == 1) << code.code;
+}
+
 TEST(CheckCodes, MistakesAreTheCodesTheCatalogueMarks) {
   // The codes loading reports as warnings and check as errors, as rmodel/check.hpp lists them.
   const std::set<std::string_view> documented = {
