@@ -29,8 +29,8 @@ using test::run_rmodel;
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-/// A checkout: DIR/repo with a .git directory, the sample robot's robot.urdf and broken.json
-/// (2 errors, 1 warning) and its SRDF and joint_limits.yaml in DIR/repo/robot, and the current
+/// A checkout: DIR/repo with a .git directory, the example robot's robot.urdf and broken.json
+/// with a chain to the fixed camera (2 errors, 1 warning) and its SRDF and joint_limits.yaml in DIR/repo/robot, and the current
 /// directory there for the test's lifetime.
 class CheckoutTest : public ::testing::Test {
 protected:
@@ -42,6 +42,15 @@ protected:
     const fs::path examples = test::source_dir() / "share/rmodel/examples";
     for (const char* file : {"robot.urdf", "broken.json", "robot.srdf", "robot.json", "joint_limits.yaml"})
       fs::copy_file(examples / file, repo_ / "robot" / file);
+    // The warning: a chain to the camera, whose joint is fixed (empty-chain, line 5).
+    std::string semantics = test::read_file(repo_ / "robot/broken.json");
+    const std::string arm_end = "\"last_link_virtual\": \"finger\"}],";
+    const std::size_t at = semantics.find(arm_end);
+    ASSERT_NE(at, std::string::npos);
+    semantics.replace(at, arm_end.size(),
+                      "\"last_link_virtual\": \"finger\"},\n  {\"name\": \"camera\", \"first_link\": \"base_link\", "
+                      "\"last_link\": \"camera\"}],");
+    std::ofstream(repo_ / "robot/broken.json") << semantics;
     cwd_ = fs::current_path();
     fs::current_path(repo_ / "robot");
   }
@@ -164,7 +173,7 @@ TEST_F(CheckoutTest, SarifResultsAreTheJsonReportsProblems) {
   EXPECT_EQ(run["originalUriBaseIds"]["%SRCROOT%"]["uri"], "file://" + fs::canonical(repo_).string() + "/");
   const json& results = run["results"];
   ASSERT_EQ(results.size(), report["problems"].size());
-  ASSERT_EQ(results.size(), 3U);
+  ASSERT_EQ(results.size(), 4U);  // two errors, a warning, a note
   std::set<std::string> prints;
   for (std::size_t i = 0; i < results.size(); ++i) {
     const json& p = report["problems"][i];
@@ -324,15 +333,17 @@ TEST_F(CheckoutTest, JunitHasACasePerFileAndCodeAndAFailurePerError) {
 }
 
 TEST_F(CheckoutTest, JunitStrictFailsWarningsAndIgnoredCodesAreSkipped) {
-  auto find = [](const std::vector<JunitCase>& cases, const std::string& name) {
+  auto find = [](const std::vector<JunitCase>& cases, const std::string& name,
+                 const std::string& file = "robot/robot.urdf") {
     return *std::find_if(cases.begin(), cases.end(),
-                         [&](const JunitCase& c) { return c.classname == "robot/robot.urdf" && c.name == name; });
+                         [&](const JunitCase& c) { return c.classname == file && c.name == name; });
   };
   const auto strict = junit_cases(broken("junit", {"--strict"}).out);
-  EXPECT_EQ(find(strict, "joint-outside-pose").failures.size(), 1U);
-  const auto ignored = junit_cases(broken("junit", {"--ignore", "joint-outside-pose,robot-name"}).out);
-  EXPECT_TRUE(find(ignored, "joint-outside-pose").skipped);
-  EXPECT_TRUE(find(ignored, "joint-outside-pose").out.empty());
+  EXPECT_EQ(find(strict, "empty-chain", "robot/broken.json").failures.size(), 1U);
+  EXPECT_TRUE(find(strict, "joint-outside-pose").failures.empty());  // a note fails nothing
+  const auto ignored = junit_cases(broken("junit", {"--ignore", "empty-chain,robot-name"}).out);
+  EXPECT_TRUE(find(ignored, "empty-chain", "robot/broken.json").skipped);
+  EXPECT_TRUE(find(ignored, "empty-chain", "robot/broken.json").out.empty());
   EXPECT_TRUE(find(ignored, "robot-name").skipped);
   EXPECT_FALSE(find(ignored, "xml-syntax").skipped);
 }
@@ -412,7 +423,8 @@ TEST_F(CheckoutTest, GithubAppendsATableOfEveryFindingToTheJobSummary) {
   EXPECT_TRUE(contains(text, "| error | robot/broken.json | 2 | `unknown-link` | chain 'mast': last_link 'nowhere' is "
                              "not a link of the URDF: the chain is skipped |\n"))
       << text;
-  EXPECT_TRUE(contains(text, "| warning | robot/robot.urdf | 129 | `joint-outside-pose` |")) << text;
+  EXPECT_TRUE(contains(text, "| warning | robot/broken.json | 5 | `empty-chain` |")) << text;
+  EXPECT_TRUE(contains(text, "| note | robot/robot.urdf | 129 | `joint-outside-pose` |")) << text;
   const json report = json_report();
   std::size_t rows = 0;
   for (std::size_t at = 0; (at = text.find("\n| ", at)) != std::string::npos; ++at) ++rows;

@@ -80,15 +80,20 @@ TEST(CliSrdf, EveryFixtureSrdfLoadsAndChecksValid) {
     const auto doc = nlohmann::json::parse(check.out);
     EXPECT_EQ(doc["valid"], true);
     EXPECT_EQ(doc["errors"], 0);
-    // What the SRDF says and rmodel cannot keep is listed, with lines.
-    bool srdf_warning = false;
+    // What the SRDF says and rmodel cannot keep is listed, with lines, as notes (MoveIt reads
+    // it as written); the one mistake is Sweetie Bot's collision matrix naming a link its URDF
+    // calls eyes_link_yaw.
+    std::vector<std::string> warnings;
     for (const auto& d : doc["problems"]) {
       if (d["file"] != fixture(srdf).string()) continue;
-      srdf_warning = true;
       EXPECT_GT(d["line"].get<int>(), 0) << d.dump();
-      EXPECT_EQ(d["severity"], "warning") << d.dump();
+      if (d["severity"] != "note") warnings.push_back(d["code"].get<std::string>() + ":" + d["message"].get<std::string>());
     }
-    EXPECT_TRUE(srdf_warning) << srdf;
+    if (std::string_view(srdf).starts_with("sweetie"))
+      EXPECT_EQ(warnings, (std::vector<std::string>{"collision-unknown-link:<disable_collisions>: link 'link_eyes_z' "
+                                                    "is not a link of the URDF: MoveIt drops this entry"}));
+    else
+      EXPECT_TRUE(warnings.empty()) << srdf << "\n" << check.out;
   }
 }
 
@@ -97,7 +102,7 @@ TEST(CliSrdf, ConvertWritesPosesIntoJsonThatLoadsTheSameModel) {
   const auto srdf = fixture("sweetie_bot_proto2/sweetie_bot_proto2.srdf").string();
   const auto r = run_rmodel({"convert", srdf});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.err.find("rmodel: warning: " + srdf + ":264: ignored 7 <passive_joint> elements"), std::string::npos)
+  EXPECT_NE(r.err.find("rmodel: note: " + srdf + ":264: ignored 7 <passive_joint> elements"), std::string::npos)
       << r.err;
   const auto doc = nlohmann::json::parse(r.out);
   // Groups' links are kept (MoveIt gives their parent joints to the group).
@@ -107,6 +112,10 @@ TEST(CliSrdf, ConvertWritesPosesIntoJsonThatLoadsTheSameModel) {
   EXPECT_EQ(doc["poses"][4]["joints"]["joint13"], 0.9);
   EXPECT_EQ(doc["end_effectors"].size(), 5U);
   EXPECT_EQ(doc["virtual_joints"][0]["name"], "floating_base");
+  // The collision matrix too (the file has 134 <disable_collisions>), pairs as written.
+  ASSERT_EQ(doc["collisions"]["disabled"].size(), 134U);
+  EXPECT_EQ(doc["collisions"]["disabled"][0],
+            nlohmann::json({{"link1", "base_link"}, {"link2", "bone11"}, {"reason", "Adjacent"}}));
 
   const auto dir = test::make_temp_dir("rmodel-interop-");
   const auto json = dir / "sweetie.json";
@@ -128,6 +137,7 @@ TEST(CliSrdf, ConvertWritesPosesIntoJsonThatLoadsTheSameModel) {
   EXPECT_NE(cpf.err.find("13 named pose(s) cannot be written to .cpf"), std::string::npos) << cpf.err;
   EXPECT_NE(cpf.err.find("5 end effector(s) cannot be written to .cpf"), std::string::npos) << cpf.err;
   EXPECT_NE(cpf.err.find("1 virtual joint(s) cannot be written to .cpf"), std::string::npos) << cpf.err;
+  EXPECT_NE(cpf.err.find("134 collision matrix entry(ies) cannot be written to .cpf"), std::string::npos) << cpf.err;
   std::filesystem::remove_all(dir);
 }
 

@@ -271,25 +271,58 @@ TEST(CliFloating, AFloatingOrPlanarJointIsNamedAsWhatItIs) {
 // ---- check for CI ----
 
 TEST(CliCheckCi, IgnoreAcceptsOneKindOfWarningUnderStrict) {
-  // The no-group SRDF warns `no-groups` and, for its collision matrix, `srdf-ignored`.
+  // The no-group SRDF warns `no-groups`; its collision matrix is read and names real links.
   const auto strict = run_rmodel(humanoid({"check", "--strict"}, "humanoid_no_group.srdf"));
   EXPECT_EQ(strict.exit_code, 1) << strict.out;
-  const auto one = run_rmodel(humanoid({"check", "--strict", "--ignore", "no-groups"}, "humanoid_no_group.srdf"));
+  EXPECT_TRUE(has_text(strict.out, "[no-groups]")) << strict.out;
+  const auto ignored = run_rmodel(humanoid({"check", "--strict", "--ignore", "no-groups"}, "humanoid_no_group.srdf"));
+  EXPECT_EQ(ignored.exit_code, 0) << ignored.out;
+  EXPECT_TRUE(has_text(ignored.out, "valid: 0 errors, 0 warnings (1 ignored)")) << ignored.out;
+  // Each mistake has its own code: accepting the collision matrix's does not hide the
+  // <passive_joint> written inside a group.
+  const std::string mistakes = "humanoid_moveit_mistakes.srdf";
+  const auto one = run_rmodel(humanoid({"check", "--strict", "--ignore", "collision-unknown-link"}, mistakes));
   EXPECT_EQ(one.exit_code, 1) << one.out;
-  EXPECT_FALSE(has_text(one.out, "[no-groups]")) << one.out;
-  EXPECT_TRUE(has_text(one.out, "[srdf-ignored]")) << one.out;
+  EXPECT_FALSE(has_text(one.out, "[collision-unknown-link]")) << one.out;
+  for (const char* code : {"[srdf-passive-joint-in-group]", "[collision-duplicate]", "[collision-self-pair]"})
+    EXPECT_TRUE(has_text(one.out, code)) << code << "\n" << one.out;
   for (const std::vector<std::string>& ignore :
-       {std::vector<std::string>{"--ignore", "no-groups,srdf-ignored"},
-        std::vector<std::string>{"--ignore", "no-groups", "--ignore", "srdf-ignored"}}) {
+       {std::vector<std::string>{"--ignore",
+                                 "srdf-passive-joint-in-group,collision-unknown-link,collision-duplicate,"
+                                 "collision-self-pair"},
+        std::vector<std::string>{"--ignore", "srdf-passive-joint-in-group,collision-unknown-link", "--ignore",
+                                 "collision-duplicate", "--ignore", "collision-self-pair"}}) {
     std::vector<std::string> args{"check", "--strict"};
     args.insert(args.end(), ignore.begin(), ignore.end());
-    const auto all = run_rmodel(humanoid(args, "humanoid_no_group.srdf"));
+    const auto all = run_rmodel(humanoid(args, mistakes));
     EXPECT_EQ(all.exit_code, 0) << all.out;
-    EXPECT_TRUE(has_text(all.out, "valid: 0 errors, 0 warnings (2 ignored)")) << all.out;
+    EXPECT_TRUE(has_text(all.out, "valid: 0 errors, 0 warnings (4 ignored)")) << all.out;
   }
   // Errors cannot be ignored.
   const auto errors = run_rmodel(humanoid({"check", "--ignore", "group-copy"}, "humanoid_copied_group.srdf"));
   EXPECT_EQ(errors.exit_code, 1) << errors.out;
+}
+
+// A MoveIt configuration written as MoveIt's examples write theirs: what MoveIt reads as
+// written passes --strict (groups of groups, the virtual joint in a group, passive joints,
+// another tool's elements are notes); its mistakes are warnings at their lines.
+TEST(CliCheckCi, AMoveItConfigurationFailsStrictOnlyOnItsMistakes) {
+  const std::string srdf = model_file("humanoid_moveit_mistakes.srdf");
+  const auto r = run_rmodel(humanoid({"check", "--strict"}, "humanoid_moveit_mistakes.srdf"));
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  for (const std::string& line :
+       {srdf + ":17: warning: group 'hand': <passive_joint name=\"l_finger_b\"> inside a group is ignored, by MoveIt "
+               "too: the joint stays active",
+        srdf + ":38: warning: <disable_collisions>: links 'l_fore' and 'l_upper' are paired again (first at line 37) "
+               "[collision-duplicate]",
+        srdf + ":40: warning: <disable_collisions>: link 'r_sloe' is not a link of the URDF: MoveIt drops this entry; "
+               "did you mean 'r_sole'? [collision-unknown-link]",
+        srdf + ":41: warning: <disable_collisions>: link 'chest' is paired with itself",
+        srdf + ":35: note: ignored <passive_joint> (r_elbow): rmodel has no passive joints",
+        srdf + ":42: note: ignored <rotor_params>: not an element of MoveIt's SRDF", std::string("invalid: 0 errors, 4 warnings\n")})
+    EXPECT_TRUE(has_text(r.out, line)) << line << "\n" << r.out;
+  EXPECT_FALSE(has_text(r.out, "[group-overlap]")) << r.out;  // arms, arms_and_torso, whole_body nest
+  EXPECT_FALSE(has_text(r.out, "[srdf-ignored]")) << r.out;
 }
 
 TEST(CliCheckCi, IgnoreAcceptsErrorsOfPhysicalPlausibilityOnly) {
@@ -357,7 +390,12 @@ TEST(CliCheckCi, IgnoreRefusesACodeCheckDoesNotHave) {
                                     "break the triangle inequality are errors of inertia-triangle"))
       << retired.err;
   // Every code check reports is accepted, warnings and errors alike.
-  const auto fine = run_rmodel({"check", "-u", urdf, "--ignore", "group-copy,srdf-ignored,mesh-missing"});
+  const auto split = run_rmodel({"check", "-u", urdf, "--ignore", "srdf-ignored"});
+  EXPECT_EQ(split.exit_code, 2) << split.err;
+  EXPECT_TRUE(has_text(split.err, "'srdf-ignored' is a code of check no more: each SRDF element rmodel does not keep "
+                                  "has a code of its own: srdf-passive-joint-in-group"))
+      << split.err;
+  const auto fine = run_rmodel({"check", "-u", urdf, "--ignore", "group-copy,srdf-unknown-element,mesh-missing"});
   EXPECT_EQ(fine.exit_code, 1) << fine.err;  // the inertias stay
   EXPECT_EQ(fine.err, "");
 }

@@ -30,6 +30,18 @@ namespace {
 /// nothing or what MoveIt would skip, and cannot be ignored.
 bool ignorable_error(std::string_view code) { return is_plausibility_error(code); }
 
+/// Codes check had and has no more, with what took their place: a CI's --ignore line that
+/// names one is told what to write instead.
+constexpr std::pair<std::string_view, std::string_view> kRetiredCodes[] = {
+    {"inertia-principal-triangle",
+     "principal moments that break the triangle inequality are errors of inertia-triangle"},
+    {"srdf-ignored",
+     "each SRDF element rmodel does not keep has a code of its own: srdf-passive-joint-in-group, "
+     "srdf-unknown-element, srdf-extension, srdf-passive-joint, srdf-sphere-approximation, srdf-joint-property; the "
+     "collision matrix is checked (collision-unknown-link, collision-self-pair, collision-duplicate, "
+     "collision-conflict)"},
+};
+
 /// What a FILE given to check is, by its name: an SRDF (.srdf, .srdf.xacro), a .cpf or an
 /// rmodel JSON is semantics, a .yaml or .yml a MoveIt joint_limits.yaml, anything else a URDF or
 /// its xacro.
@@ -81,9 +93,8 @@ public:
               std::vector<std::string_view> codes;
               for (const CheckCode& c : check_codes())
                 if (c.scope == CodeScope::model) codes.push_back(c.code);
-              if (code == "inertia-principal-triangle")  // a warning of its own until the one inertia rule
-                return "'inertia-principal-triangle' is a code of check no more: principal moments that break the "
-                       "triangle inequality are errors of inertia-triangle";
+              for (const auto& [retired, why] : kRetiredCodes)
+                if (code == retired) return fmt::format("'{}' is a code of check no more: {}", retired, why);
               const std::string suggestion = did_you_mean(code, codes);
               return fmt::format("'{}' is not a code of check{}", code,
                                  suggestion.empty() ? " (each problem shows its code in brackets)" : suggestion);

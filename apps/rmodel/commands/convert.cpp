@@ -28,6 +28,8 @@ void warn_cpf_losses(const Semantics& semantics) {
   std::size_t links = 0;
   for (const auto& g : semantics.groups) links += g.links.size();
   warn(links, "group link(s)");
+  const auto& matrix = semantics.collisions;
+  warn(matrix.disabled.size() + matrix.enabled.size() + matrix.disabled_default.size(), "collision matrix entry(ies)");
 }
 
 class ConvertCommand : public Command {
@@ -59,7 +61,7 @@ public:
     if (!from) from = detect_semantics_format(text, input_);
     const Semantics semantics = parse_semantics(text, display_name(input_), from);
     for (const auto& w : semantics.warnings)
-      fmt::print(stderr, "rmodel: warning: {}: {}\n", w.where.to_string(), w.message);
+      fmt::print(stderr, "rmodel: {}: {}: {}\n", to_string(w.severity), w.where.to_string(), w.message);
 
     std::string to = to_;
     if (to.empty() && ends_with(output_, ".cpf")) to = "cpf";

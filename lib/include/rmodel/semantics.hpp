@@ -93,6 +93,38 @@ struct RMODEL_API VirtualJoint {
   bool operator==(const VirtualJoint&) const = default;
 };
 
+/// A pair of links of an SRDF collision matrix (`<disable_collisions>` or
+/// `<enable_collisions>`), as written: names as given (without surrounding spaces).
+struct RMODEL_API CollisionPair {
+  std::string link1;
+  std::string link2;
+  std::string reason;  ///< free text ("Adjacent", "Never", ...), empty when not given
+  int line = 0;
+  bool operator==(const CollisionPair&) const = default;
+};
+
+/// A link whose collisions are off by default (`<disable_default_collisions link=>`).
+struct RMODEL_API CollisionDefault {
+  std::string link;
+  int line = 0;
+  bool operator==(const CollisionDefault&) const = default;
+};
+
+/// An SRDF's collision matrix, each list in file order. MoveIt builds its allowed collision
+/// matrix from it in this order: every pair of links is checked; the `disabled` pairs are
+/// allowed; each `disabled_default` link is allowed with every link; the `enabled` pairs are
+/// checked again. rmodel keeps it as written (kinematics do not use it) and checks its names
+/// against the URDF (`collision-*` codes, docs/design.md "Interop and CI guards").
+struct RMODEL_API CollisionMatrix {
+  std::vector<CollisionPair> disabled;             ///< `<disable_collisions>`
+  std::vector<CollisionPair> enabled;              ///< `<enable_collisions>` (newer srdfdom)
+  std::vector<CollisionDefault> disabled_default;  ///< `<disable_default_collisions>` (newer srdfdom)
+  [[nodiscard]] bool empty() const noexcept {
+    return disabled.empty() && enabled.empty() && disabled_default.empty();
+  }
+  bool operator==(const CollisionMatrix&) const = default;
+};
+
 /// The whole semantic description. `source` names the file it came from (for messages).
 struct RMODEL_API Semantics {
   std::vector<ChainSpec> chains;
@@ -101,6 +133,7 @@ struct RMODEL_API Semantics {
   std::vector<NamedPose> poses;
   std::vector<EndEffector> end_effectors;   ///< from SRDF (or rmodel JSON)
   std::vector<VirtualJoint> virtual_joints; ///< from SRDF (or rmodel JSON)
+  CollisionMatrix collisions;               ///< from SRDF (or rmodel JSON)
   std::string source;
   /// Things the reader accepted but could not fully express (ignored properties, SRDF
   /// constructs without an rmodel equivalent); never errors.
@@ -132,7 +165,8 @@ RMODEL_API std::optional<SemanticsFormat> detect_semantics_format(std::string_vi
 /// Parses a MoveIt SRDF (`<robot>` with groups, group states, end effectors, virtual
 /// joints) into rmodel's semantics without looking at the URDF: a group's `<chain>`
 /// becomes a chain named after the group, `<joint>`s become the group's joints,
-/// `<group>` subgroups are merged, `group_state`s become named poses. Every construct
+/// `<group>` subgroups are merged, `group_state`s become named poses, the collision matrix
+/// is kept in `Semantics::collisions`. Every construct
 /// rmodel cannot express is reported in `Semantics::warnings` with its line (see
 /// docs/design.md, "Interop and CI guards").
 /// @throws ParseError with file and line on malformed XML or a malformed SRDF element.

@@ -384,12 +384,14 @@ constexpr Page kPages[] = {
       "name=\"world_joint\"/>...</group>",
       "Nothing to fix when the group is for MoveIt's floating base; --ignore virtual-joint-in-group."}},
     {"group-overlap", M,
-     {"A group shares chains or joints with a group declared before it. The first declared keeps them as their "
-      "group; the later one still lists them.",
-      "Overlapping groups are legal in MoveIt (an arm group and an arm-and-torso group), but a joint's own group "
-      "(rmodel joints, logs by group) is the first one.",
-      kMoveIt, "<group name=\"arm\">...</group>\n<group name=\"arm_and_torso\"><group name=\"arm\"/>...</group>",
-      "Declare the groups each joint should belong to first; --ignore group-overlap when the overlap is meant."}},
+     {"Two groups share movable joints that no group made only of shared joints holds: two legs that both list "
+      "the torso's joints, with no torso group. Groups built from other groups (an arm and an arm-and-hand), "
+      "nested or equal groups are no overlap.",
+      "Legal in MoveIt, but a joint's own group (rmodel joints, logs by group) is the first declared, an "
+      "accident of order when neither group is the joint's.",
+      kMoveIt, "<group name=\"left_leg\">... torso_joint ...</group>\n<group name=\"right_leg\">... torso_joint ...</group>",
+      "Declare the shared joints as a group of their own and make it a subgroup of both; --ignore "
+      "group-overlap when the overlap is meant."}},
     {"empty-group", M,
      {"A group has no movable joint (only fixed joints, or its names were all skipped).",
       "MoveIt cannot plan for it; a group meant to move something moves nothing.", kMoveIt,
@@ -415,14 +417,67 @@ constexpr Page kPages[] = {
       "<robot name=\"r\">\n  <disable_collisions link1=\"a\" link2=\"b\" reason=\"Adjacent\"/>\n</robot>",
       "Nothing to fix when that is the pose meant; otherwise declare the groups."}},
     // ---- SRDF ----
-    {"srdf-ignored", M,
-     {"An SRDF element rmodel reads but does not keep: passive joints, collision matrices, sphere "
-      "approximations, joint properties, an unknown element, an element in the wrong place (inside a group or "
-      "a group_state). Reported once per kind of element with their number and names.",
-      "Nothing in rmodel uses them; an element in the wrong place (a <passive_joint> inside a <group>) is "
-      "ignored by MoveIt too, which is a mistake in the file.",
-      kMoveIt, "<group name=\"hand\">\n  <passive_joint name=\"finger_joint2\"/>\n</group>",
-      "Move misplaced elements where the SRDF format puts them; --ignore srdf-ignored for the rest."}},
+    {"srdf-passive-joint-in-group", M,
+     {"A <passive_joint> is written inside a <group>. srdfdom reads passive joints only at the top of the SRDF, "
+      "so this one is ignored.",
+      "MoveIt keeps the joint active: it plans for a joint that was meant to move only as something else moves "
+      "it (a gripper's second finger), and the group has one joint more than meant.",
+      kMoveIt, "<group name=\"hand\">\n  <joint name=\"finger_joint1\"/>\n  <passive_joint name=\"finger_joint2\"/>\n</group>",
+      "Move the <passive_joint> out of the group, to the top level of the SRDF."}},
+    {"srdf-unknown-element", M,
+     {"An element the SRDF format does not have: at the top, one whose name is close to an SRDF element's (the "
+      "message says which); inside a <group> or <group_state>, any element other than theirs.",
+      "MoveIt ignores it without a word: a misspelt <disable_colisions> disables nothing, a <joint> written "
+      "without its group_state is lost.",
+      kMoveIt, "<disable_colisions link1=\"base\" link2=\"arm\" reason=\"Adjacent\"/>",
+      "Spell the element as the SRDF format does, or move it where it belongs."}},
+    {"srdf-extension", M,
+     {"A top-level element that is no SRDF element and not close to one: another tool's extension "
+      "(Pinocchio's <rotor_params>, HPP's <gripper>). Reported once per kind, with the names.",
+      "Nothing: MoveIt and rmodel ignore it, the tool that wrote it reads it.", kMoveIt,
+      "<rotor_params>...</rotor_params>", "Nothing to fix."}},
+    {"srdf-passive-joint", M,
+     {"A top-level <passive_joint>. rmodel has no passive joints: the joint is an ordinary joint, in the full "
+      "pose when a chain or group holds it.",
+      "Nothing for MoveIt, which reads it. A tool that builds on rmodel's pose sees the joint as any other.",
+      kMoveIt, "<passive_joint name=\"caster_joint\"/>", "Nothing to fix."}},
+    {"srdf-sphere-approximation", M,
+     {"A <link_sphere_approximation>: spheres MoveIt may use for a link's collision checks.",
+      "Nothing: rmodel keeps no collision geometry of its own from the SRDF.", kMoveIt,
+      "<link_sphere_approximation link=\"base\">\n  <sphere center=\"0 0 0\" radius=\"0.2\"/>\n"
+      "</link_sphere_approximation>",
+      "Nothing to fix."}},
+    {"srdf-joint-property", M,
+     {"A <joint_property>: a property MoveIt gives a joint (a planar joint's motion model).",
+      "Nothing: rmodel does not use joint properties.", kMoveIt,
+      "<joint_property joint_name=\"base_joint\" property_name=\"motion_model\" value=\"diff_drive\"/>",
+      "Nothing to fix."}},
+    {"collision-unknown-link", M,
+     {"A <disable_collisions>, <enable_collisions> or <disable_default_collisions> entry names a link that is "
+      "not a link of the URDF (the message gives the nearest).",
+      "srdfdom drops the entry with a warning: the pair it was meant to disable is checked, at every planning "
+      "request, and a typo goes unseen. Usually the URDF renamed a link after the Setup Assistant ran.",
+      kMoveIt, "<disable_collisions link1=\"base_link\" link2=\"shoulder\" reason=\"Adjacent\"/>  <!-- the URDF has shoulder_link -->",
+      "Use the link's name as the URDF declares it, or run the Setup Assistant again on the current URDF."}},
+    {"collision-self-pair", M,
+     {"A collision-matrix pair names the same link twice.",
+      "It means nothing (MoveIt never checks a link against itself), so it was meant to name another link.",
+      kMoveIt, "<disable_collisions link1=\"wrist\" link2=\"wrist\" reason=\"Never\"/>",
+      "Name the other link of the pair, or remove the entry."}},
+    {"collision-duplicate", M,
+     {"A collision-matrix pair is given twice, in either order (a b, then b a), or a link twice in "
+      "<disable_default_collisions>. The message names the first.",
+      "Harmless for MoveIt, but two entries with different reasons say two things, and a duplicate usually "
+      "comes from merging matrices by hand.",
+      kMoveIt,
+      "<disable_collisions link1=\"a\" link2=\"b\" reason=\"Adjacent\"/>\n<disable_collisions link1=\"b\" "
+      "link2=\"a\" reason=\"Never\"/>",
+      "Keep one entry per pair."}},
+    {"collision-conflict", M,
+     {"A pair is both disabled (<disable_collisions>) and enabled (<enable_collisions>).",
+      "MoveIt applies the enabled pairs last, so the pair is checked; the disabling entry is dead.", kMoveIt,
+      "<disable_collisions link1=\"a\" link2=\"b\" reason=\"Never\"/>\n<enable_collisions link1=\"a\" link2=\"b\"/>",
+      "Remove the entry that is not meant."}},
     {"srdf-duplicate-group", M,
      {"A group of the SRDF is declared a second time; the second declaration is not kept.",
       "MoveIt merges or replaces, depending on the version; the file says two things.", kMoveIt,

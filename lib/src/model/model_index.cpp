@@ -3,6 +3,7 @@
 // the line and the element, so `rmodel check` can list them all; Model::load throws the
 // first error.
 #include <algorithm>
+#include <map>
 #include <unordered_set>
 
 #include <fmt/format.h>
@@ -27,6 +28,9 @@ struct Indexer {
   }
   void warning(int line, DiagnosticCode code, std::string message) {
     out.add(Severity::warning, at(line), code, std::move(message));
+  }
+  void note(int line, DiagnosticCode code, std::string message) {
+    out.add(Severity::note, at(line), code, std::move(message));
   }
   /// A problem of the URDF found by the model rules, at a line of the URDF.
   void urdf_warning(int line, DiagnosticCode code, std::string message) {
@@ -309,6 +313,59 @@ struct Indexer {
     }
   }
 
+  /// MoveIt configurations build groups of groups (panda_arm_hand = panda_arm + hand, PR2's
+  /// arms = left_arm + right_arm, arms_and_torso = arms + the torso joint, Talos' r_arm_torso
+  /// and all_arms both holding r_arm), declared with subgroups or by listing the same joints,
+  /// links and chains. What two such groups share is then a group of its own, or several, and
+  /// each shared joint's own group, the first declared, is that smaller group when it comes
+  /// first. Two groups overlap when they share joints that no group holding only shared joints
+  /// holds (two legs both listing the torso joints with no torso group): the joints' own group
+  /// is then an accident of declaration order, and `group-overlap` names them, with the earlier
+  /// groups `group` (index `g`) shares them with. Nested and equal groups do not overlap.
+  void report_overlap(const GroupSpec& spec, std::size_t g) {
+    const auto has = [](const std::vector<int>& v, int j) { return std::find(v.begin(), v.end(), j) != v.end(); };
+    const Group& group = m.groups[g];
+    std::vector<std::string> with, shared_chains, shared_joints;
+    for (std::size_t h = 0; h < g; ++h) {
+      const Group& earlier = m.groups[h];
+      std::vector<int> shared;
+      for (int j : group.joint_indices)
+        if (has(earlier.joint_indices, j)) shared.push_back(j);
+      // The shared joints no group inside the shared part holds.
+      std::vector<int> loose;
+      for (int j : shared) {
+        bool covered = false;
+        for (const Group& k : m.groups)
+          covered = covered || (has(k.joint_indices, j) &&
+                                std::all_of(k.joint_indices.begin(), k.joint_indices.end(),
+                                            [&](int i) { return has(shared, i); }));
+        if (!covered) loose.push_back(j);
+      }
+      if (loose.empty()) continue;
+      with.push_back(earlier.name);
+      for (int c : group.chains) {
+        const auto& joints = m.chains[static_cast<std::size_t>(c)].joint_indices;
+        if (has(earlier.chains, c) && std::any_of(joints.begin(), joints.end(), [&](int j) { return has(loose, j); }))
+          add_unique(shared_chains, m.chains[static_cast<std::size_t>(c)].name);
+      }
+      for (int j : loose) add_unique(shared_joints, m.pose_names[static_cast<std::size_t>(j)]);
+    }
+    if (with.empty()) return;
+    std::string what;
+    if (!shared_chains.empty())
+      what = fmt::format("chain{} {} and ", shared_chains.size() == 1 ? "" : "s", join(shared_chains));
+    what += fmt::format("{} joint{} ({})", shared_joints.size(), shared_joints.size() == 1 ? "" : "s",
+                        join(shared_joints, 6));
+    warning(spec.line, "group-overlap",
+            fmt::format("group '{}' shares {} with group{} {}, declared before it: the first declared keeps them as "
+                        "their group, '{}' still lists them",
+                        spec.name, what, with.size() == 1 ? "" : "s", join(with), spec.name));
+  }
+
+  static void add_unique(std::vector<std::string>& v, const std::string& x) {
+    if (std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
+  }
+
   /// Groups follow MoveIt: they may overlap (an arm group and an arm-and-torso group, a
   /// `whole_body` group listing joints of other groups' chains), and a joint or chain belongs
   /// (joint_group, chain.group) to the first group declared with it, each later group still
@@ -317,32 +374,22 @@ struct Indexer {
   /// chain or link that does not exist is skipped too, as srdfdom skips it (a mistake:
   /// `check` counts it as an error).
   void groups() {
-    std::vector<std::string> chain_owner(m.chains.size());
-    std::unordered_map<std::string, std::string> joint_owner;
     std::unordered_set<std::string> virtual_joints;
     for (const auto& vj : m.semantics.virtual_joints) virtual_joints.insert(vj.name);
+    std::vector<const GroupSpec*> kept;  // the spec of each group of m.groups
     for (const auto& spec : m.semantics.groups) {
       if (m.group_index.count(spec.name)) {
         error(spec.line, "duplicate-group", fmt::format("duplicate group '{}'", spec.name));
         continue;
       }
+      kept.push_back(&spec);
       Group group;
       group.name = spec.name;
       group.index = static_cast<int>(m.groups.size());
       group.description = spec.description;
-      std::vector<std::string> shared_chains, shared_joints, owners, skipped_fixed, skipped_virtual;
-      auto add_owner = [&](const std::string& owner) {
-        if (std::find(owners.begin(), owners.end(), owner) == owners.end()) owners.push_back(owner);
-      };
+      std::vector<std::string> skipped_fixed, skipped_virtual;
       auto claim_joint = [&](int pose_index) {
-        const std::string& joint = m.pose_names[static_cast<std::size_t>(pose_index)];
-        auto [it, inserted] = joint_owner.emplace(joint, spec.name);
         // A joint reached twice (a subgroup's joint that is also on one of its chains) is one joint.
-        if (!inserted && it->second != spec.name &&
-            std::find(shared_joints.begin(), shared_joints.end(), joint) == shared_joints.end()) {
-          shared_joints.push_back(joint);
-          add_owner(it->second);
-        }
         if (std::find(group.joint_indices.begin(), group.joint_indices.end(), pose_index) ==
             group.joint_indices.end())
           group.joint_indices.push_back(pose_index);
@@ -358,12 +405,6 @@ struct Indexer {
         }
         const auto c = static_cast<std::size_t>(it->second);
         if (std::find(group.chains.begin(), group.chains.end(), it->second) != group.chains.end()) continue;
-        if (!chain_owner[c].empty()) {
-          shared_chains.push_back(chain_name);
-          add_owner(chain_owner[c]);
-        } else {
-          chain_owner[c] = spec.name;
-        }
         group.chains.push_back(it->second);
         for (int j : m.chains[c].joint_indices) claim_joint(j);
       }
@@ -411,36 +452,26 @@ struct Indexer {
         if (!parent.empty()) add_joint(m.urdf.joint_by_name.at(parent), false);  // the root has none
       }
       if (!skipped_fixed.empty())
-        warning(spec.line, "fixed-joint",
+        note(spec.line, "fixed-joint",
                 fmt::format("group '{}': {} skipped, not movable: {}", spec.name,
                             skipped_fixed.size() == 1 ? "1 joint" : fmt::format("{} joints", skipped_fixed.size()),
                             join(skipped_fixed)));
       if (!skipped_virtual.empty())
-        warning(spec.line, "virtual-joint-in-group",
+        note(spec.line, "virtual-joint-in-group",
                 fmt::format("group '{}': {} skipped: {} of the semantics, not of the URDF (outside the full pose)",
                             spec.name, join(skipped_virtual),
                             skipped_virtual.size() == 1 ? "a virtual joint" : "virtual joints"));
-      if (!owners.empty()) {
-        std::string what;
-        if (!shared_chains.empty())
-          what = fmt::format("chain{} {}", shared_chains.size() == 1 ? "" : "s", join(shared_chains));
-        if (!shared_joints.empty())
-          what += fmt::format("{}{} joint{} ({})", what.empty() ? "" : " and ", shared_joints.size(),
-                              shared_joints.size() == 1 ? "" : "s", join(shared_joints, 6));
-        warning(spec.line, "group-overlap",
-                fmt::format("group '{}' shares {} with group{} {}, declared before it: the first declared keeps "
-                            "them as their group, '{}' still lists them",
-                            spec.name, what, owners.size() == 1 ? "" : "s", join(owners), spec.name));
-      }
       for (int c : group.chains)
         if (auto& g = m.chains[static_cast<std::size_t>(c)].group; g < 0) g = group.index;
       for (int j : group.joint_indices)
         if (auto& g = m.joint_group[static_cast<std::size_t>(j)]; g < 0) g = group.index;
       if (group.joint_indices.empty())
-        warning(spec.line, "empty-group", fmt::format("group '{}' has no movable joints", spec.name));
+        note(spec.line, "empty-group", fmt::format("group '{}' has no movable joints", spec.name));
       m.group_index.emplace(group.name, group.index);
       m.groups.push_back(std::move(group));
     }
+    // Once every group is known: what two groups share may be a group declared after both.
+    for (std::size_t g = 0; g < m.groups.size(); ++g) report_overlap(*kept[g], g);
   }
 
   /// End effectors and virtual joints name links and groups, which srdfdom looks up and, when
@@ -472,6 +503,72 @@ struct Indexer {
                 fmt::format("virtual_joint '{}': child_link '{}' is not a link of the URDF (MoveIt skips this "
                             "virtual joint)",
                             vj.name, vj.child_link));
+  }
+
+  /// The SRDF's collision matrix, as srdfdom and MoveIt read it (docs/design.md, "Interop and
+  /// CI guards"): srdfdom drops an entry naming a link the URDF lacks, with a warning, and MoveIt
+  /// loads the file, so the pair the author meant to leave out is checked for collision after
+  /// all (`collision-unknown-link`). Entries that mean nothing or contradict each other are
+  /// said too: a link paired with itself, a pair given twice (in either order), a pair both
+  /// disabled and enabled (MoveIt applies the enabled pairs last: it is checked). All are
+  /// warnings: rmodel computes nothing from the matrix.
+  void collision_matrix() {
+    const auto& matrix = m.semantics.collisions;
+    const auto known = [&](const std::string& link) { return m.urdf.link_by_name.count(link) != 0; };
+    const auto unknown_link = [&](int line, std::string_view element, const std::string& link) {
+      std::vector<std::string> links;
+      links.reserve(m.urdf.links.size());
+      for (const auto& l : m.urdf.links) links.push_back(l.name);
+      warning(line, "collision-unknown-link",
+              fmt::format("<{}>: link '{}' is not a link of the URDF: MoveIt drops this entry{}", element, link,
+                          did_you_mean(link, links)));
+    };
+    using Key = std::pair<std::string, std::string>;
+    const auto key = [](const CollisionPair& p) { return p.link1 < p.link2 ? Key{p.link1, p.link2} : Key{p.link2, p.link1}; };
+    // The first entry of each pair of known, distinct links.
+    const auto pairs = [&](const std::vector<CollisionPair>& list, std::string_view element) {
+      std::map<Key, const CollisionPair*> first;
+      for (const auto& p : list) {
+        const bool ok1 = known(p.link1), ok2 = known(p.link2);
+        if (!ok1) unknown_link(p.line, element, p.link1);
+        if (!ok2 && p.link2 != p.link1) unknown_link(p.line, element, p.link2);
+        if (!ok1 || !ok2) continue;  // dropped, as srdfdom drops it
+        if (p.link1 == p.link2) {
+          warning(p.line, "collision-self-pair",
+                  fmt::format("<{}>: link '{}' is paired with itself: the entry means nothing (a link is never "
+                              "checked against itself)",
+                              element, p.link1));
+          continue;
+        }
+        if (auto [it, inserted] = first.emplace(key(p), &p); !inserted)
+          warning(p.line, "collision-duplicate",
+                  fmt::format("<{}>: links '{}' and '{}' are paired again (first at line {})", element, p.link1,
+                              p.link2, it->second->line));
+      }
+      return first;
+    };
+    const auto disabled = pairs(matrix.disabled, "disable_collisions");
+    const auto enabled = pairs(matrix.enabled, "enable_collisions");
+    for (const auto& p : matrix.enabled) {
+      const auto e = enabled.find(key(p));
+      const auto d = disabled.find(key(p));
+      if (e == enabled.end() || e->second != &p || d == disabled.end()) continue;
+      warning(p.line, "collision-conflict",
+              fmt::format("<enable_collisions>: links '{}' and '{}' are also disabled (line {}): MoveIt checks them, "
+                          "as it applies enabled pairs last",
+                          p.link1, p.link2, d->second->line));
+    }
+    std::map<std::string, int> defaults;
+    for (const auto& d : matrix.disabled_default) {
+      if (!known(d.link)) {
+        unknown_link(d.line, "disable_default_collisions", d.link);
+        continue;
+      }
+      if (auto [it, inserted] = defaults.emplace(d.link, d.line); !inserted)
+        warning(d.line, "collision-duplicate",
+                fmt::format("<disable_default_collisions>: link '{}' is given again (first at line {})", d.link,
+                            it->second));
+    }
   }
 
   static std::string join(const std::vector<std::string>& names, std::size_t max = 8) {
@@ -543,7 +640,7 @@ struct Indexer {
                 fmt::format("joint '{}' has lower limit {} above upper limit {}", info.name, info.lower, info.upper));
       // A mimic joint following a joint of the pose is not a lost degree of freedom.
       if (m.has_semantics && info.movable() && !m.joint_index.count(info.name) && !pose_master(info))
-        out.add(Severity::warning, {m.urdf_source, info.line}, "joint-outside-pose",
+        out.add(Severity::note, {m.urdf_source, info.line}, "joint-outside-pose",
                 fmt::format("movable joint '{}' is in no chain or group: it is not part of the full pose", info.name));
     }
   }
@@ -560,6 +657,7 @@ void Model::Impl::index(Diagnostics& diagnostics) {
     indexer.chains();
     indexer.groups();
     indexer.end_effectors_and_virtual_joints();
+    indexer.collision_matrix();
     if (semantics.chains.empty() && semantics.groups.empty()) {
       // Nothing chooses the joints (an SRDF with a collision matrix only): the pose stays
       // what the URDF alone gives, not an empty one.

@@ -40,7 +40,10 @@ bool Semantics::same_content(const Semantics& other) const {
   return same_ignoring_lines(chains, other.chains) && same_ignoring_lines(groups, other.groups) &&
          same_ignoring_lines(contacts, other.contacts) && same_ignoring_lines(poses, other.poses) &&
          same_ignoring_lines(end_effectors, other.end_effectors) &&
-         same_ignoring_lines(virtual_joints, other.virtual_joints);
+         same_ignoring_lines(virtual_joints, other.virtual_joints) &&
+         same_ignoring_lines(collisions.disabled, other.collisions.disabled) &&
+         same_ignoring_lines(collisions.enabled, other.collisions.enabled) &&
+         same_ignoring_lines(collisions.disabled_default, other.collisions.disabled_default);
 }
 
 std::optional<SemanticsFormat> detect_semantics_format(std::string_view text, std::string_view file_name) {

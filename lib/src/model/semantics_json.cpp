@@ -110,6 +110,7 @@ public:
       else if (key == "poses") for (const auto& e : array(value, key)) out.poses.push_back(pose(e));
       else if (key == "end_effectors") for (const auto& e : array(value, key)) out.end_effectors.push_back(end_effector(e));
       else if (key == "virtual_joints") for (const auto& e : array(value, key)) out.virtual_joints.push_back(virtual_joint(e));
+      else if (key == "collisions") out.collisions = collisions(value);
       else if (key != "rmodel_semantics" && key != "$schema" && key != "description")
         out.warnings.push_back({Severity::warning, {source_, section_line_}, "ignored", fmt::format("ignored top-level key '{}'", key)});
     }
@@ -255,6 +256,64 @@ private:
             text(e, "child_link", owner, line, true), line};
   }
 
+  /// `{"disabled": [pair...], "enabled": [pair...], "disabled_default": [{"link": L}...]}`, a
+  /// pair being `{"link1": A, "link2": B, "reason": R}`. Each pair or link is at the line of
+  /// its `"link1"` or `"link"` key (the n-th such key of the text is the n-th read).
+  CollisionMatrix collisions(const ordered_json& value) {
+    if (!value.is_object())
+      fail(section_line_, "'collisions' must be an object of \"disabled\", \"enabled\" and \"disabled_default\"");
+    std::vector<int> pair_lines = key_lines("link1"), link_lines = key_lines("link");
+    std::size_t pairs = 0, links = 0;
+    const auto next = [](const std::vector<int>& lines, std::size_t& n) { return n < lines.size() ? lines[n++] : 0; };
+    const auto pair = [&](const ordered_json& e, const std::string& list) {
+      const std::string owner = fmt::format("collisions: a pair of \"{}\"", list);
+      if (!e.is_object()) fail(section_line_, fmt::format("{} must be an object, got {}", owner, e.dump()));
+      const int line = next(pair_lines, pairs);
+      for (const auto& [k, _] : e.items())
+        if (k != "link1" && k != "link2" && k != "reason") fail(line, fmt::format("{}: unknown key '{}'", owner, k));
+      return CollisionPair{text(e, "link1", owner, line, true), text(e, "link2", owner, line, true),
+                           text(e, "reason", owner, line, false), line};
+    };
+    CollisionMatrix out;
+    for (const auto& [key, list] : value.items()) {
+      if (!list.is_array()) fail(section_line_, fmt::format("collisions: \"{}\" must be an array", key));
+      if (key == "disabled") {
+        for (const auto& e : list) out.disabled.push_back(pair(e, key));
+      } else if (key == "enabled") {
+        for (const auto& e : list) out.enabled.push_back(pair(e, key));
+      } else if (key == "disabled_default") {
+        for (const auto& e : list) {
+          const std::string owner = "collisions: a link of \"disabled_default\"";
+          if (!e.is_object()) fail(section_line_, fmt::format("{} must be an object, got {}", owner, e.dump()));
+          const int line = next(link_lines, links);
+          for (const auto& [k, _] : e.items())
+            if (k != "link") fail(line, fmt::format("{}: unknown key '{}'", owner, k));
+          out.disabled_default.push_back({text(e, "link", owner, line, true), line});
+        }
+      } else {
+        fail(section_line_, fmt::format("collisions: unknown key '{}'", key));
+      }
+    }
+    return out;
+  }
+
+  /// Lines of every `"key":` of the text, in order (counted on, once through the text).
+  std::vector<int> key_lines(std::string_view key) const {
+    std::vector<int> out;
+    const std::string quoted = fmt::format("\"{}\"", key);
+    int line = 1;
+    std::size_t counted = 0;
+    for (std::size_t at = text_.find(quoted); at != std::string_view::npos; at = text_.find(quoted, at + 1)) {
+      const std::size_t after = skip_space(text_, at + quoted.size());
+      if (after >= text_.size() || text_[after] != ':') continue;
+      line += static_cast<int>(std::count(text_.begin() + static_cast<std::ptrdiff_t>(counted),
+                                          text_.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+      counted = at;
+      out.push_back(line);
+    }
+    return out;
+  }
+
   std::string_view text_;
   const std::string& source_;
   NameLines lines_;
@@ -330,6 +389,25 @@ std::string to_semantics_json(const Semantics& s) {
     for (const auto& x : s.virtual_joints)
       doc["virtual_joints"].push_back(
           {{"name", x.name}, {"type", x.type}, {"parent_frame", x.parent_frame}, {"child_link", x.child_link}});
+  }
+  if (!s.collisions.empty()) {
+    ordered_json matrix = ordered_json::object();
+    const auto pairs = [](const std::vector<CollisionPair>& list) {
+      ordered_json out = ordered_json::array();
+      for (const auto& p : list) {
+        ordered_json e = {{"link1", p.link1}, {"link2", p.link2}};
+        if (!p.reason.empty()) e["reason"] = p.reason;
+        out.push_back(std::move(e));
+      }
+      return out;
+    };
+    if (!s.collisions.disabled.empty()) matrix["disabled"] = pairs(s.collisions.disabled);
+    if (!s.collisions.enabled.empty()) matrix["enabled"] = pairs(s.collisions.enabled);
+    if (!s.collisions.disabled_default.empty()) {
+      matrix["disabled_default"] = ordered_json::array();
+      for (const auto& d : s.collisions.disabled_default) matrix["disabled_default"].push_back({{"link", d.link}});
+    }
+    doc["collisions"] = std::move(matrix);
   }
   return doc.dump(2) + "\n";
 }

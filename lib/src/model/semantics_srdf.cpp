@@ -1,8 +1,9 @@
 // MoveIt SRDF import. The reader does not see the URDF (parse_semantics is URDF-free), so
 // it maps what the SRDF itself says (a group's links are resolved to their parent joints
 // where the semantics meets the URDF, model_index.cpp) and reports, with its line, every
-// construct rmodel cannot express: passive joints, collision matrices, multi-DOF
-// group-state values, unknown elements; and a group copied under another name.
+// construct rmodel cannot express: passive joints, multi-DOF group-state values, unknown
+// elements; and a group copied under another name. The collision matrix is kept as written
+// (its names are checked against the URDF in model_index.cpp).
 // The decisions are in docs/design.md, "Interop and CI guards".
 #include <algorithm>
 #include <charconv>
@@ -17,6 +18,7 @@
 #include "rmodel/error.hpp"
 #include "rmodel/xacro.hpp"
 #include "rmodel/semantics.hpp"
+#include "rmodel/suggest.hpp"
 #include "base/xml_error.hpp"
 
 namespace rmodel {
@@ -67,19 +69,26 @@ std::string join(const std::vector<std::string>& names, std::size_t max = 8) {
   return out;
 }
 
-/// What rmodel says about SRDF elements it reads but does not keep.
-const std::map<std::string, std::string, std::less<>>& ignored_reasons() {
-  static const std::map<std::string, std::string, std::less<>> reasons = {
-      {"passive_joint", "rmodel has no passive joints; each is an ordinary joint (in the pose when a chain or "
-                        "group holds it)"},
-      {"disable_collisions", "collision matrices are not part of rmodel"},
-      {"enable_collisions", "collision matrices are not part of rmodel"},
-      {"disable_default_collisions", "collision matrices are not part of rmodel"},
-      {"link_sphere_approximation", "collision geometry is not part of rmodel"},
-      {"joint_property", "joint properties are not part of rmodel"},
-  };
-  return reasons;
-}
+/// An SRDF element rmodel reads but does not keep, with its own code: a note, since MoveIt
+/// reads the file the same and rmodel's results do not depend on it.
+struct NotKept {
+  std::string_view tag;
+  DiagnosticCode code;
+  std::string_view reason;
+};
+
+constexpr NotKept kNotKept[] = {
+    {"passive_joint", "srdf-passive-joint",
+     "rmodel has no passive joints; each is an ordinary joint (in the pose when a chain or group holds it)"},
+    {"link_sphere_approximation", "srdf-sphere-approximation", "collision geometry is not part of rmodel"},
+    {"joint_property", "srdf-joint-property", "joint properties are not part of rmodel"},
+};
+
+/// Every element srdfdom (MoveIt's reader) knows at the top of an SRDF.
+constexpr std::string_view kSrdfElements[] = {
+    "group",          "group_state",       "end_effector",  "virtual_joint",
+    "passive_joint",  "joint_property",    "disable_collisions", "enable_collisions",
+    "disable_default_collisions", "link_sphere_approximation"};
 
 class SrdfReader {
 public:
@@ -100,6 +109,10 @@ public:
       else if (tag == "group_state") read_group_state(e);
       else if (tag == "end_effector") read_end_effector(e);
       else if (tag == "virtual_joint") read_virtual_joint(e);
+      else if (tag == "disable_collisions") out_.collisions.disabled.push_back(read_pair(e));
+      else if (tag == "enable_collisions") out_.collisions.enabled.push_back(read_pair(e));
+      else if (tag == "disable_default_collisions")
+        out_.collisions.disabled_default.push_back({attribute(e, "link"), e->GetLineNum()});
       else note_ignored(e);
     }
     map_groups();
@@ -115,6 +128,10 @@ private:
 
   void warn(int line, DiagnosticCode code, std::string message) {
     out_.warnings.emplace_back(Severity::warning, SourceLocation{source_, line}, code, std::move(message));
+  }
+
+  void note(int line, DiagnosticCode code, std::string message) {
+    out_.warnings.emplace_back(Severity::note, SourceLocation{source_, line}, code, std::move(message));
   }
 
   /// A required, non-empty attribute, without the spaces around it: srdfdom trims every name
@@ -152,9 +169,16 @@ private:
         g.links.push_back({attribute(c, "name", owner), c->GetLineNum()});
       else if (tag == "group")
         g.subgroups.push_back({attribute(c, "name", owner), c->GetLineNum()});
+      else if (tag == "passive_joint")
+        // srdfdom reads passive joints at the top of the file only: this joint stays active.
+        warn(c->GetLineNum(), "srdf-passive-joint-in-group",
+             fmt::format("group '{}': <passive_joint{}> inside a group is ignored, by MoveIt too: the joint stays "
+                         "active; a passive joint is declared at the top of the SRDF, outside groups",
+                         g.name, c->Attribute("name") ? fmt::format(" name=\"{}\"", c->Attribute("name")) : ""));
       else
-        warn(c->GetLineNum(), "srdf-ignored",
-             fmt::format("group '{}': ignored <{}> (an SRDF group holds <chain>, <joint>, <link> and <group>)",
+        warn(c->GetLineNum(), "srdf-unknown-element",
+             fmt::format("group '{}': ignored <{}>, by MoveIt too (an SRDF group holds <chain>, <joint>, <link> and "
+                         "<group>)",
                          g.name, tag));
     }
     for (const auto& other : groups_)
@@ -207,8 +231,9 @@ private:
     const std::string owner = fmt::format("group_state '{}'", pose.name);
     for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
       if (std::string_view(c->Name()) != "joint") {
-        warn(c->GetLineNum(), "srdf-ignored",
-             fmt::format("{}: ignored <{}> (a group_state holds <joint name= value=>)", owner, c->Name()));
+        warn(c->GetLineNum(), "srdf-unknown-element",
+             fmt::format("{}: ignored <{}>, by MoveIt too (a group_state holds <joint name= value=>)", owner,
+                         c->Name()));
         continue;
       }
       const std::string joint = attribute(c, "name", owner);
@@ -216,7 +241,7 @@ private:
       const auto parts = words(value);
       if (parts.size() != 1) {
         for (auto p : parts) (void)number(c, p, fmt::format("{}, joint '{}'", owner, joint));
-        warn(c->GetLineNum(), "srdf-multi-dof-value",
+        note(c->GetLineNum(), "srdf-multi-dof-value",
              fmt::format("{}: joint '{}' has {} values (a multi-DOF joint); rmodel poses hold one value per "
                          "joint, so it is left out of the pose",
                          owner, joint, parts.size()));
@@ -286,6 +311,17 @@ private:
     if (const char* name = e->Attribute("name")) entry.names.push_back(name);
   }
 
+  /// A `<disable_collisions>` or `<enable_collisions>` pair, its names trimmed as srdfdom
+  /// trims them; the reason is kept as written.
+  CollisionPair read_pair(const XMLElement* e) const {
+    const char* reason = e->Attribute("reason");
+    return {attribute(e, "link1"), attribute(e, "link2"), reason ? reason : "", e->GetLineNum()};
+  }
+
+  /// One diagnostic per tag: srdfdom's elements rmodel does not keep are notes; an element
+  /// srdfdom does not know either is a warning when its name is close to one it knows (a typo
+  /// MoveIt would ignore silently, `<disable_colisions>`), else a note (another tool's
+  /// extension: Pinocchio's `<rotor_params>`, HPP's `<gripper>`).
   void report_ignored() {
     // In order of first appearance.
     std::vector<std::pair<std::string, const Ignored*>> tags;
@@ -293,13 +329,22 @@ private:
     std::sort(tags.begin(), tags.end(),
               [](const auto& a, const auto& b) { return a.second->first_line < b.second->first_line; });
     for (const auto& [tag, entry] : tags) {
-      auto reason = ignored_reasons().find(tag);
       const std::string what = entry->count == 1 ? fmt::format("<{}>", tag)
                                                  : fmt::format("{} <{}> elements", entry->count, tag);
       const std::string names = entry->names.empty() ? "" : fmt::format(" ({})", join(entry->names));
-      const std::string why =
-          reason != ignored_reasons().end() ? reason->second : "it is not an SRDF element rmodel knows";
-      warn(entry->first_line, "srdf-ignored", fmt::format("ignored {}{}: {}", what, names, why));
+      const auto known = std::find_if(std::begin(kNotKept), std::end(kNotKept),
+                                      [&](const NotKept& k) { return k.tag == tag; });
+      if (known != std::end(kNotKept)) {
+        note(entry->first_line, known->code, fmt::format("ignored {}{}: {}", what, names, known->reason));
+        continue;
+      }
+      const std::string typo = closest_match(tag, std::span<const std::string_view>(kSrdfElements));
+      if (!typo.empty())
+        warn(entry->first_line, "srdf-unknown-element",
+             fmt::format("ignored {}{}, by MoveIt too: not an SRDF element; did you mean <{}>?", what, names, typo));
+      else
+        note(entry->first_line, "srdf-extension",
+             fmt::format("ignored {}{}: not an element of MoveIt's SRDF (another tool's extension?)", what, names));
     }
   }
 
@@ -386,7 +431,7 @@ private:
         for (const auto& j : *list)
           if (virtual_joint_names_.count(j)) {
             if (!reported_virtual_.count({g.name, j}))
-              warn(joint_line(g, j), "srdf-virtual-joint-in-group",
+              note(joint_line(g, j), "srdf-virtual-joint-in-group",
                    fmt::format("group '{}': joint '{}' is the SRDF's virtual joint, not a URDF joint: skipped (the "
                                "virtual joint is not part of the full pose)",
                                g.name, j));
@@ -481,7 +526,7 @@ private:
               line = l;
               break;
             }
-          warn(line, "srdf-virtual-joint-in-pose",
+          note(line, "srdf-virtual-joint-in-pose",
                fmt::format("group_state '{}': joint '{}' is the SRDF's virtual joint, not a URDF joint: its value is "
                            "left out of the pose",
                            p.name, it->first));

@@ -193,17 +193,21 @@ INSTANTIATE_TEST_SUITE_P(
         LenientCase{"through_common_ancestor",
                     "{\"chains\": [{\"name\": \"a\", \"first_link\": \"l2\", \"last_link\": \"m3\"}]}",
                     "chain-through-ancestor", "common ancestor 'base'", 1},
+        // Groups sharing joints that no group holds alone (each holds something the other
+        // does not): the shared joints' own group is the first declared, an accident of order.
         LenientCase{"chain_in_two_groups",
                     "{\"chains\": [{\"name\": \"a\", \"first_link\": \"base\", \"last_link\": \"l1\"}],\n"
-                    "\"groups\": [{\"name\": \"g1\", \"chains\": [\"a\"]},\n{\"name\": \"g2\", \"chains\": [\"a\"]}]}",
+                    "\"groups\": [{\"name\": \"g1\", \"chains\": [\"a\"], \"joints\": [\"e1\"]},\n"
+                    "{\"name\": \"g2\", \"chains\": [\"a\"], \"joints\": [\"k1\"]}]}",
                     "group-overlap", "group 'g2' shares chain a and 1 joint (j1) with group g1", 3},
         LenientCase{"joint_in_two_groups",
-                    "{\"groups\": [{\"name\": \"g1\", \"joints\": [\"e1\"]}, {\"name\": \"g2\", \"joints\": [\"e1\"]}]}",
+                    "{\"groups\": [{\"name\": \"g1\", \"joints\": [\"e1\", \"k1\"]}, "
+                    "{\"name\": \"g2\", \"joints\": [\"e1\", \"j1\"]}]}",
                     "group-overlap", "group 'g2' shares 1 joint (e1) with group g1", 1},
-        // MoveIt's panda_arm_hand: the joint and its child link both bring e1, one joint.
+        // The joint and its child link both bring e1, one joint.
         LenientCase{"joint_and_its_link_in_two_groups",
-                    "{\"groups\": [{\"name\": \"g1\", \"joints\": [\"e1\"]}, "
-                    "{\"name\": \"g2\", \"joints\": [\"e1\"], \"links\": [\"e\"]}]}",
+                    "{\"groups\": [{\"name\": \"g1\", \"joints\": [\"e1\", \"k1\"]}, "
+                    "{\"name\": \"g2\", \"joints\": [\"e1\", \"j1\"], \"links\": [\"e\"]}]}",
                     "group-overlap", "group 'g2' shares 1 joint (e1) with group g1,", 1},
         // srdfdom skips an end effector or virtual joint naming what does not exist; rmodel
         // keeps it as written and says so.
@@ -227,8 +231,6 @@ INSTANTIATE_TEST_SUITE_P(
                     "\"virtual_joints\": [{\"name\": \"world\", \"type\": \"floating\", \"parent_frame\": "
                     "\"odom\", \"child_link\": \"base_footprint\"}]}",
                     "virtual-joint-unknown-link", "virtual_joint 'world': child_link 'base_footprint' is not a link", 2},
-        LenientCase{"group_joint_fixed", "{\"groups\": [{\"name\": \"g\", \"joints\": [\"fx\", \"e1\"]}]}",
-                    "fixed-joint", "group 'g': 1 joint skipped, not movable: fx", 1},
         // A group with chains of its own naming a joint of another group's chain (PR2's
         // whole_body): kept as listed, owned by the first group.
         LenientCase{"group_joint_of_another_groups_chain",
@@ -239,8 +241,40 @@ INSTANTIATE_TEST_SUITE_P(
                     "group-overlap", "group 'g2' shares 1 joint (j1) with group g1", 3},
         LenientCase{"joint_group_over_a_chain",
                     "{\"chains\": [{\"name\": \"a\", \"first_link\": \"base\", \"last_link\": \"l1\"}],"
-                    "\"groups\": [{\"name\": \"g\", \"joints\": [\"j1\"]},\n{\"name\": \"h\", \"chains\": [\"a\"]}]}",
-                    "group-overlap", "group 'h' shares 1 joint (j1) with group g", 2}),
+                    "\"groups\": [{\"name\": \"g\", \"joints\": [\"j1\", \"e1\"]},\n"
+                    "{\"name\": \"h\", \"chains\": [\"a\"], \"joints\": [\"k1\"]}]}",
+                    "group-overlap", "group 'h' shares 1 joint (j1) with group g", 2},
+        // The collision matrix, as srdfdom and MoveIt read it: an entry naming a link the URDF
+        // lacks is dropped (the pair meant to be left out is checked after all).
+        LenientCase{"collision_unknown_link",
+                    "{\"collisions\": {\"disabled\": [\n{\"link1\": \"l1\", \"link2\": \"l2\"},\n"
+                    "{\"link1\": \"l2\", \"link2\": \"l4\", \"reason\": \"Adjacent\"}]}}",
+                    "collision-unknown-link",
+                    "<disable_collisions>: link 'l4' is not a link of the URDF: MoveIt drops this entry; did you mean "
+                    "'l1'?",
+                    3},
+        LenientCase{"collision_default_unknown_link",
+                    "{\"collisions\": {\"disabled_default\": [{\"link\": \"base\"},\n{\"link\": \"bsae\"}]}}",
+                    "collision-unknown-link",
+                    "<disable_default_collisions>: link 'bsae' is not a link of the URDF: MoveIt drops this entry; "
+                    "did you mean 'base'?",
+                    2},
+        LenientCase{"collision_self_pair", "{\"collisions\": {\"disabled\": [{\"link1\": \"l1\", \"link2\": \"l1\"}]}}",
+                    "collision-self-pair", "<disable_collisions>: link 'l1' is paired with itself", 1},
+        LenientCase{"collision_pair_again_in_the_other_order",
+                    "{\"collisions\": {\"disabled\": [{\"link1\": \"l1\", \"link2\": \"l2\"},\n"
+                    "{\"link1\": \"m1\", \"link2\": \"l2\"},\n{\"link1\": \"l2\", \"link2\": \"l1\"}]}}",
+                    "collision-duplicate", "<disable_collisions>: links 'l2' and 'l1' are paired again (first at line 1)",
+                    3},
+        LenientCase{"collision_default_again",
+                    "{\"collisions\": {\"disabled_default\": [{\"link\": \"e\"},\n{\"link\": \"e\"}]}}",
+                    "collision-duplicate",
+                    "<disable_default_collisions>: link 'e' is given again (first at line 1)", 2},
+        LenientCase{"collision_disabled_and_enabled",
+                    "{\"collisions\": {\"disabled\": [{\"link1\": \"l1\", \"link2\": \"m1\"}],\n"
+                    "\"enabled\": [{\"link1\": \"l3\", \"link2\": \"e\"},\n{\"link1\": \"m1\", \"link2\": \"l1\"}]}}",
+                    "collision-conflict",
+                    "<enable_collisions>: links 'm1' and 'l1' are also disabled (line 1): MoveIt checks them", 3}),
     [](const ::testing::TestParamInfo<LenientCase>& info) { return std::string(info.param.name); });
 
 TEST(ModelRules, OverlappingGroupsKeepTheirJointsTheFirstOwnsThem) {
@@ -261,9 +295,39 @@ TEST(ModelRules, CheckReportsEveryProblemNotOnlyTheFirst) {
   "groups": [{"name": "g", "chains": ["ghost"], "joints": ["fx"]}]
 })";
   const Diagnostics report = check_model_text(kUrdf, "crafted.urdf", &sem, "sem.json");
-  EXPECT_EQ(report.count(Severity::error), 3U);  // the fixed joint fx is skipped with a warning
-  // k1, k2, j2.. are in no chain: warnings, not errors.
-  EXPECT_GE(report.count(Severity::warning), 1U);
+  EXPECT_EQ(report.count(Severity::error), 3U);  // the fixed joint fx is skipped with a note
+  // k1, k2, j2.. are in no chain: notes, not errors (a file MoveIt reads as it is).
+  EXPECT_GE(report.count(Severity::note), 2U);
+}
+
+// What rmodel reads differently from MoveIt, in a file MoveIt reads as it is, is a note: it
+// does not fail `check --strict`. Groups that nest, or hold the same joints, do not overlap.
+TEST(ModelRules, WhatMoveItReadsAsWrittenIsANote) {
+  const std::string sem = R"({
+  "chains": [{"name": "a", "first_link": "base", "last_link": "l1"}],
+  "groups": [{"name": "g", "joints": ["fx", "j1"]},
+             {"name": "same", "chains": ["a"]},
+             {"name": "more", "joints": ["j1", "j2"]},
+             {"name": "fixed_only", "joints": ["fx"]},
+             {"name": "base", "joints": ["world"]}],
+  "virtual_joints": [{"name": "world", "type": "planar", "parent_frame": "odom", "child_link": "base"}],
+  "collisions": {"disabled": [{"link1": "l1", "link2": "l2", "reason": "Adjacent"}],
+                 "enabled": [{"link1": "l1", "link2": "l3"}], "disabled_default": [{"link": "e"}]}
+})";
+  const Diagnostics report = check_model_text(kUrdf, "crafted.urdf", &sem, "sem.json");
+  std::string listing;
+  for (const auto& d : report.items) listing += d.code + ": " + d.message + "\n";
+  EXPECT_EQ(report.count(Severity::error), 0U) << listing;
+  EXPECT_EQ(report.count(Severity::warning), 0U) << listing;
+  const auto note = [&](std::string_view code, std::string_view text) {
+    for (const auto& d : report.items)
+      if (d.code == code && d.message.find(text) != std::string::npos) return d.severity == Severity::note;
+    return false;
+  };
+  EXPECT_TRUE(note("fixed-joint", "group 'g': 1 joint skipped, not movable: fx")) << listing;
+  EXPECT_TRUE(note("empty-group", "group 'fixed_only' has no movable joints")) << listing;
+  EXPECT_TRUE(note("virtual-joint-in-group", "group 'base': world skipped")) << listing;
+  EXPECT_TRUE(note("joint-outside-pose", "movable joint 'k1' is in no chain or group")) << listing;
 }
 
 std::string urdf_with(const std::string& body) { return "<robot name=\"r\">\n" + body + "\n</robot>\n"; }

@@ -81,19 +81,23 @@ TEST(SrdfFixtures, SweetieBotGroupsBecomeChainsAndGroups) {
   EXPECT_EQ(s.virtual_joints[0].child_link, "base_link");
 
   // Links listed in groups are kept (their parent joints join the group against the
-  // URDF, as MoveIt builds groups); passive joints and the collision matrix are reported.
+  // URDF, as MoveIt builds groups); passive joints are noted, the collision matrix is kept.
   EXPECT_EQ(s.groups[0].name, "leg1");
   EXPECT_EQ(s.groups[0].links,
             (std::vector<std::string>{"bone11", "bone12", "bone13", "bone14", "bone15", "bone16"}));
   EXPECT_EQ(count_code(s, "srdf-group-links"), 0U);
-  const Diagnostic* passive = find_warning(s, "srdf-ignored", "7 <passive_joint> elements");
+  const Diagnostic* passive = find_warning(s, "srdf-passive-joint", "7 <passive_joint> elements");
   ASSERT_NE(passive, nullptr);
+  EXPECT_EQ(passive->severity, Severity::note);  // MoveIt reads the file the same
   EXPECT_NE(passive->message.find("joint16"), std::string::npos);
-  const Diagnostic* collisions = find_warning(s, "srdf-ignored", "<disable_collisions>");
-  ASSERT_NE(collisions, nullptr);
-  EXPECT_GT(collisions->where.line, passive->where.line);
+  // The file's own count (grep -c '<disable_collisions'), first and last pair as written.
+  ASSERT_EQ(s.collisions.disabled.size(), 134U);
+  EXPECT_EQ(s.collisions.disabled.front(),
+            (CollisionPair{"base_link", "bone11", "Adjacent", 272}));
+  EXPECT_TRUE(s.collisions.enabled.empty());
+  EXPECT_TRUE(s.collisions.disabled_default.empty());
   for (const auto& w : s.warnings) {
-    EXPECT_EQ(w.severity, Severity::warning);
+    EXPECT_EQ(w.severity, Severity::note) << w.message;  // nothing MoveIt would object to
     EXPECT_GT(w.where.line, 0) << w.message;
   }
 }
@@ -161,9 +165,9 @@ TEST(SrdfFixtures, TalosLoadsWithTheReducedUrdf) {
   const JointState half_sitting = named_pose(model, "half_sitting");
   EXPECT_DOUBLE_EQ(half_sitting.position[model.joint_index("leg_left_4_joint")], 0.859395);
   // Talos-specific elements are reported, not dropped silently.
-  for (const char* tag : {"<rotor_params>", "<specificities>", "2 <gripper> elements (left_gripper, right_gripper)",
-                          "12 <passive_joint> elements"})
-    EXPECT_NE(find_warning(s, "srdf-ignored", tag), nullptr) << tag;
+  for (const char* tag : {"<rotor_params>", "<specificities>", "2 <gripper> elements (left_gripper, right_gripper)"})
+    EXPECT_NE(find_warning(s, "srdf-extension", tag), nullptr) << tag;  // Pinocchio's, HPP's extensions
+  EXPECT_NE(find_warning(s, "srdf-passive-joint", "12 <passive_joint> elements"), nullptr);
   EXPECT_EQ(model.group_joints("all").size(), 30U);
 }
 
@@ -263,11 +267,17 @@ TEST(SrdfCrafted, WhatCannotBeExpressedIsReported) {
 <group_state name="p" group="nowhere"><joint name="j" value="1"/></group_state>
 <virtual_joint name="v" type="spinning" parent_frame="world" child_link="base"/>
 <disable_collisions link1="a" link2="b" reason="Never"/>
-<disable_collisions link1="a" link2="c" reason="Never"/>
+<disable_collisions link1=" a " link2="c"/>
 <my_extension/>
+<disable_colisions link1="a" link2="b"/>
+<group name="h"><passive_joint name="j"/><joint name="j"/></group>
+<group_state name="q" group="g"><joint name="j" value="1"/><link name="a"/></group_state>
+<passive_joint name="j"/>
+<link_sphere_approximation link="a"/>
+<joint_property joint_name="j" property_name="angular_distance_weight" value="0.5"/>
 )");
   // A group of links is kept: its links' parent joints are its joints against the URDF.
-  EXPECT_EQ(names(s.groups), (std::vector<std::string>{"links_only", "g"}));
+  EXPECT_EQ(names(s.groups), (std::vector<std::string>{"links_only", "g", "h"}));
   EXPECT_EQ(s.groups[0].links, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(s.groups[1].joints, (std::vector<std::string>{"j"}));
   auto line_of = [&](std::string_view code, std::string_view text) {
@@ -278,13 +288,34 @@ TEST(SrdfCrafted, WhatCannotBeExpressedIsReported) {
   EXPECT_EQ(line_of("srdf-group-empty", "group 'empty' is not kept"), 4);
   EXPECT_EQ(line_of("srdf-unknown-group", "subgroup 'missing'"), 5);
   EXPECT_EQ(line_of("srdf-group-cycle", "subgroup 'g'"), 5);
-  EXPECT_EQ(line_of("srdf-ignored", "group 'g': ignored <bogus>"), 5);
+  EXPECT_EQ(line_of("srdf-unknown-element", "group 'g': ignored <bogus>, by MoveIt too"), 5);
   EXPECT_EQ(line_of("srdf-duplicate-group", "group 'g' is declared again (first at line 5)"), 6);
   EXPECT_EQ(line_of("srdf-unknown-group", "group_state 'p': group 'nowhere'"), 7);
   EXPECT_EQ(line_of("srdf-virtual-joint-type", "type 'spinning'"), 8);
-  EXPECT_EQ(line_of("srdf-ignored", "ignored 2 <disable_collisions> elements: collision matrices"), 9);
-  EXPECT_EQ(line_of("srdf-ignored", "ignored <my_extension>: it is not an SRDF element rmodel knows"), 11);
-  ASSERT_EQ(s.poses.size(), 1U);  // kept
+  // The collision matrix is kept, names trimmed as srdfdom trims them, reasons as written.
+  EXPECT_EQ(s.collisions.disabled, (std::vector<CollisionPair>{{"a", "b", "Never", 9}, {"a", "c", "", 10}}));
+  EXPECT_EQ(line_of("srdf-extension", "ignored <my_extension>: not an element of MoveIt's SRDF"), 11);
+  // A misspelt element is ignored by MoveIt without a word: a warning naming the element meant.
+  EXPECT_EQ(line_of("srdf-unknown-element", "ignored <disable_colisions>, by MoveIt too: not an SRDF element; did "
+                                            "you mean <disable_collisions>?"),
+            12);
+  // srdfdom reads <passive_joint> at the top of the file only: inside a group it is a mistake.
+  EXPECT_EQ(line_of("srdf-passive-joint-in-group", "group 'h': <passive_joint name=\"j\"> inside a group is ignored"),
+            13);
+  EXPECT_EQ(line_of("srdf-unknown-element", "group_state 'q': ignored <link>"), 14);
+  // What MoveIt reads and rmodel does not keep, each under its own code, as a note.
+  EXPECT_EQ(line_of("srdf-passive-joint", "ignored <passive_joint> (j): rmodel has no passive joints"), 15);
+  EXPECT_EQ(line_of("srdf-sphere-approximation", "ignored <link_sphere_approximation>"), 16);
+  EXPECT_EQ(line_of("srdf-joint-property", "ignored <joint_property>"), 17);
+  for (const auto& d : s.warnings) {
+    const bool mistake = d.code == "srdf-unknown-element" || d.code == "srdf-passive-joint-in-group" ||
+                         d.code == "srdf-unknown-group" || d.code == "srdf-group-cycle" ||
+                         d.code == "srdf-duplicate-group" || d.code == "srdf-group-empty" ||
+                         d.code == "srdf-virtual-joint-type";
+    EXPECT_EQ(d.severity, mistake ? Severity::warning : Severity::note) << d.code << ": " << d.message;
+  }
+  EXPECT_EQ(count_code(s, "srdf-ignored"), 0U);  // one code for everything is gone
+  ASSERT_EQ(s.poses.size(), 2U);  // kept
   ASSERT_EQ(s.virtual_joints.size(), 1U);
 }
 
