@@ -3,13 +3,18 @@
 // its line.
 #include "rmodel/limits.hpp"
 
+#include <algorithm>
+#include <cctype>
+#include <charconv>
 #include <cmath>
+#include <numbers>
 
 #include <fmt/format.h>
 
 #include "rmodel/error.hpp"
 #include "rmodel/file.hpp"
 #include "base/yaml_tree.hpp"
+#include "xacro/expression.hpp"
 
 namespace rmodel {
 
@@ -22,6 +27,107 @@ const JointLimitsSpec* JointLimitsFile::find(std::string_view joint) const noexc
 namespace {
 
 using detail::YamlNode;
+
+/// What names mean in a `!radians` expression: Python's, as rosparam evaluates it with
+/// `eval` in a module that imported `math` (`math.pi`, `math.sqrt`, ...); no file, argument
+/// or property is reachable.
+class RosparamHost final : public xacro::ExpressionHost {
+public:
+  std::optional<xacro::Value> lookup(const std::string&) override { return std::nullopt; }
+  std::optional<xacro::Value> lookup_in(const xacro::Table&, const std::string&) override { return std::nullopt; }
+  std::string unknown_name_message(const std::string& name) override { return fmt::format("unknown name '{}'", name); }
+  xacro::Value load_yaml(const std::string&) override { throw xacro::EvalError{"load_yaml in a !radians value"}; }
+  std::string arg(const std::string&) override { throw xacro::EvalError{"arg in a !radians value"}; }
+  void report(Severity, const std::string&) override { throw xacro::EvalError{"a message in a !radians value"}; }
+  std::string abs_filename(const std::string&) override { throw xacro::EvalError{"abs_filename in a !radians value"}; }
+  void charge(std::size_t steps) override {
+    steps_ += steps;
+    if (steps_ > 100000) throw xacro::EvalError{"a !radians value too long to evaluate"};
+  }
+  std::size_t value_bytes_limit() const override { return 1u << 16; }
+
+private:
+  std::size_t steps_ = 0;
+};
+
+std::string_view trimmed(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+/// Python's float(text): spaces around, a sign, digits with single '_' between them, inf,
+/// infinity and nan in any case.
+std::optional<double> python_float(std::string_view text) {
+  text = trimmed(text);
+  bool negative = false;
+  if (!text.empty() && (text.front() == '+' || text.front() == '-')) {
+    negative = text.front() == '-';
+    text.remove_prefix(1);
+  }
+  std::string lower;
+  for (char c : text) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (lower == "inf" || lower == "infinity") return negative ? -HUGE_VAL : HUGE_VAL;
+  if (lower == "nan") return std::nan("");
+  std::string digits;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '_') {
+      digits += text[i];
+      continue;
+    }
+    const bool between = i > 0 && i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i - 1])) &&
+                         std::isdigit(static_cast<unsigned char>(text[i + 1]));
+    if (!between) return std::nullopt;
+  }
+  if (digits.empty() || digits.front() == '+' || digits.front() == '-') return std::nullopt;
+  double v = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  if (ec != std::errc() || end != digits.data() + digits.size()) return std::nullopt;
+  return negative ? -v : v;
+}
+
+/// A value ROS 1 loads as an angle: tagged `!degrees` or `!radians`, or a plain scalar
+/// `deg(...)` or `rad(...)` (rosparam's implicit resolvers), converted as rosparam's
+/// constructors convert it (tools/rosparam/src/rosparam/__init__.py, which roslaunch's
+/// `<rosparam load>` uses for MoveIt's joint_limits.yaml): `!degrees X` is float(X) * pi /
+/// 180, X a number; `!radians E` is the Python expression E, `pi` written for math.pi.
+/// nullopt for any other node; a value rosparam refuses is `problem`.
+struct RosAngle {
+  std::optional<double> value;
+  std::string problem;
+};
+
+std::optional<RosAngle> ros_angle(const YamlNode& node) {
+  if (node.type != YamlNode::Type::scalar) return std::nullopt;
+  const std::string& text = node.scalar;
+  const bool plain = node.tag == "?";
+  const auto called = [&](std::string_view name) {  // ^name\([^)]*\)$
+    return text.size() > name.size() + 1 && text.compare(0, name.size(), name) == 0 && text[name.size()] == '(' &&
+           text.back() == ')' && text.find(')') == text.size() - 1;
+  };
+  if (node.tag == "!degrees" || (plain && called("deg"))) {
+    std::string_view x = text;
+    if (x.starts_with("deg(")) x = trimmed(x).substr(4, trimmed(x).size() - 5);
+    const auto v = python_float(x);
+    if (!v) return RosAngle{std::nullopt, fmt::format("'{}' is not a number of degrees", text)};
+    return RosAngle{*v * std::numbers::pi / 180.0, {}};
+  }
+  if (node.tag == "!radians" || (plain && called("rad"))) {
+    std::string expression(trimmed(text));
+    for (std::size_t at = expression.find("pi"); at != std::string::npos; at = expression.find("pi", at + 7))
+      expression.replace(at, 2, "math.pi");
+    if (expression.starts_with("rad(")) expression = expression.substr(4, expression.size() - 5);
+    try {
+      RosparamHost host;
+      const xacro::Value v = xacro::evaluate(*xacro::parse_expression(expression), host);
+      if (!v.is_number()) return RosAngle{std::nullopt, fmt::format("'{}' is not a number of radians", text)};
+      return RosAngle{v.as_double(), {}};
+    } catch (const xacro::EvalError& e) {
+      return RosAngle{std::nullopt, fmt::format("'{}' is not an expression of radians: {}", text, e.message)};
+    }
+  }
+  return std::nullopt;
+}
 
 /// Reads the whole file, an error leaving out only what it concerns (a value, a joint), so
 /// that `check` lists every problem; parse_joint_limits throws the first.
@@ -94,11 +200,16 @@ private:
 
   std::optional<double> number(const YamlNode& node, const std::string& owner, const std::string& key,
                                bool positive) {
-    if (!node.as_double) {
+    const auto angle = ros_angle(node);
+    if (angle && !angle->value) {
+      error(node.line, fmt::format("{}: {}: {}", owner, key, angle->problem));
+      return std::nullopt;
+    }
+    if (!angle && !node.as_double) {
       error(node.line, fmt::format("{}: {} is not a number", owner, key));
       return std::nullopt;
     }
-    const double v = *node.as_double;
+    const double v = angle ? *angle->value : *node.as_double;
     if (!std::isfinite(v) || (positive && v <= 0)) {
       error(node.line,
             fmt::format("{}: {} = {} must be a {}finite number", owner, key, v, positive ? "positive " : ""));

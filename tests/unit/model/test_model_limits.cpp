@@ -59,6 +59,59 @@ TEST(JointLimitsYaml, ValuesCountOnlyWithTheirFlag) {
   EXPECT_NE(f.warnings[1].message.find("max_jerk ignored, has_jerk_limits is not given"), std::string::npos);
 }
 
+// Angles as ROS 1 loads joint_limits.yaml (roslaunch's <rosparam load>, rosparam's YAML
+// constructors): `!degrees X` is float(X) * pi / 180, `!radians E` the Python expression E with
+// pi, and plain `deg(X)` / `rad(E)` the same. The expected values are what rosparam's own
+// construct_angle_degrees / construct_angle_radians (ros_comm 845f746,
+// tools/rosparam/src/rosparam/__init__.py) give under PyYAML 6.0.3. 175 degrees is one ulp
+// below math.radians(175) (3.0543261909900767): rosparam multiplies by pi before dividing.
+TEST(JointLimitsYaml, DegreesAndRadiansAsRosparamReadsThem) {
+  const char* yaml = R"(joint_limits:
+  a:
+    min_position: !degrees -120
+    max_position: !degrees 175
+    has_velocity_limits: true
+    max_velocity: !radians pi/2
+  b:
+    min_position: deg(-90)
+    max_position: rad(2*pi/3)
+    has_acceleration_limits: true
+    max_acceleration: !radians 2 * pi
+  c:
+    max_position: !degrees 1_0
+    min_position: !radians -pi
+)";
+  const JointLimitsFile f = parse_joint_limits(yaml, "limits.yaml");
+  ASSERT_EQ(f.joints.size(), 3U);
+  EXPECT_EQ(f.joints[0].min_position, -2.0943951023931953);
+  EXPECT_EQ(f.joints[0].max_position, 3.0543261909900763);
+  EXPECT_EQ(f.joints[0].max_velocity, 1.5707963267948966);
+  EXPECT_EQ(f.joints[1].min_position, -1.5707963267948966);
+  EXPECT_EQ(f.joints[1].max_position, 2.0943951023931953);
+  EXPECT_EQ(f.joints[1].max_acceleration, 6.283185307179586);
+  EXPECT_EQ(f.joints[2].max_position, 0.17453292519943295);
+  EXPECT_EQ(f.joints[2].min_position, -3.141592653589793);
+  EXPECT_TRUE(f.warnings.empty());
+  // What rosparam refuses (a degree value that is not a number, an expression naming what
+  // Python does not know: rosparam's 'pi' -> 'math.pi' makes math.pi math.math.pi) is an error
+  // of the file, at its line.
+  for (const auto& [value, text] : std::vector<std::pair<std::string, std::string>>{
+           {"!degrees pi", "'pi' is not a number of degrees"},
+           {"!degrees 9O", "'9O' is not a number of degrees"},
+           {"!radians math.pi", "'math.pi' is not an expression of radians"},
+           {"!radians nope", "'nope' is not an expression of radians"}}) {
+    Diagnostics errors;
+    (void)parse_joint_limits("joint_limits:\n  a:\n    max_position: " + value + "\n", "limits.yaml", errors);
+    ASSERT_EQ(errors.items.size(), 1U) << value;
+    EXPECT_EQ(errors.items[0].where.line, 3) << value;
+    EXPECT_NE(errors.items[0].message.find("joint 'a': max_position: " + text), std::string::npos)
+        << errors.items[0].message;
+  }
+  // A quoted 'deg(90)' is a string (rosparam's resolvers read plain scalars only).
+  const JointLimitsFile quoted = parse_joint_limits("joint_limits:\n  a:\n    max_position: 'deg(90)'\n", "l.yaml");
+  EXPECT_FALSE(quoted.joints[0].max_position);
+}
+
 TEST(JointLimitsYaml, FilesWithoutJointOverridesAreAccepted) {
   // Files MoveIt loads and finds no joint in: the default scaling factors alone, and an empty
   // joint_limits (null in YAML).
