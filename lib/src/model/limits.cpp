@@ -3,9 +3,7 @@
 // its line.
 #include "rmodel/limits.hpp"
 
-#include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <cmath>
 #include <numbers>
 
@@ -15,6 +13,7 @@
 #include "rmodel/file.hpp"
 #include "base/yaml_tree.hpp"
 #include "xacro/expression.hpp"
+#include "xacro/value.hpp"
 
 namespace rmodel {
 
@@ -50,25 +49,15 @@ private:
   std::size_t steps_ = 0;
 };
 
-std::string_view trimmed(std::string_view s) {
+std::string_view without_spaces(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
   return s;
 }
 
-/// Python's float(text): spaces around, a sign, digits with single '_' between them, inf,
-/// infinity and nan in any case.
+/// Python 3's float(text): xacro's reading of it (spaces, sign, inf, nan), and a single '_'
+/// between two digits, which Python 3.6 added.
 std::optional<double> python_float(std::string_view text) {
-  text = trimmed(text);
-  bool negative = false;
-  if (!text.empty() && (text.front() == '+' || text.front() == '-')) {
-    negative = text.front() == '-';
-    text.remove_prefix(1);
-  }
-  std::string lower;
-  for (char c : text) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (lower == "inf" || lower == "infinity") return negative ? -HUGE_VAL : HUGE_VAL;
-  if (lower == "nan") return std::nan("");
   std::string digits;
   for (std::size_t i = 0; i < text.size(); ++i) {
     if (text[i] != '_') {
@@ -79,11 +68,7 @@ std::optional<double> python_float(std::string_view text) {
                          std::isdigit(static_cast<unsigned char>(text[i + 1]));
     if (!between) return std::nullopt;
   }
-  if (digits.empty() || digits.front() == '+' || digits.front() == '-') return std::nullopt;
-  double v = 0;
-  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
-  if (ec != std::errc() || end != digits.data() + digits.size()) return std::nullopt;
-  return negative ? -v : v;
+  return xacro::parse_python_float(digits);
 }
 
 /// A value ROS 1 loads as an angle: tagged `!degrees` or `!radians`, or a plain scalar
@@ -107,13 +92,13 @@ std::optional<RosAngle> ros_angle(const YamlNode& node) {
   };
   if (node.tag == "!degrees" || (plain && called("deg"))) {
     std::string_view x = text;
-    if (x.starts_with("deg(")) x = trimmed(x).substr(4, trimmed(x).size() - 5);
+    if (x.starts_with("deg(")) x = without_spaces(x).substr(4, without_spaces(x).size() - 5);
     const auto v = python_float(x);
     if (!v) return RosAngle{std::nullopt, fmt::format("'{}' is not a number of degrees", text)};
     return RosAngle{*v * std::numbers::pi / 180.0, {}};
   }
   if (node.tag == "!radians" || (plain && called("rad"))) {
-    std::string expression(trimmed(text));
+    std::string expression(without_spaces(text));
     for (std::size_t at = expression.find("pi"); at != std::string::npos; at = expression.find("pi", at + 7))
       expression.replace(at, 2, "math.pi");
     if (expression.starts_with("rad(")) expression = expression.substr(4, expression.size() - 5);
