@@ -326,21 +326,21 @@ struct Indexer {
     const auto has = [](const std::vector<int>& v, int j) { return std::find(v.begin(), v.end(), j) != v.end(); };
     const Group& group = m.groups[g];
     std::vector<std::string> with, shared_chains, shared_joints;
+    // Per pose index: 1 when shared with the earlier group, 2 when also held by a group that
+    // holds shared joints only.
+    std::vector<char> mark(m.pose_names.size());
     for (std::size_t h = 0; h < g; ++h) {
       const Group& earlier = m.groups[h];
-      std::vector<int> shared;
+      std::fill(mark.begin(), mark.end(), 0);
       for (int j : group.joint_indices)
-        if (has(earlier.joint_indices, j)) shared.push_back(j);
-      // The shared joints no group inside the shared part holds.
-      std::vector<int> loose;
-      for (int j : shared) {
-        bool covered = false;
-        for (const Group& k : m.groups)
-          covered = covered || (has(k.joint_indices, j) &&
-                                std::all_of(k.joint_indices.begin(), k.joint_indices.end(),
-                                            [&](int i) { return has(shared, i); }));
-        if (!covered) loose.push_back(j);
-      }
+        if (has(earlier.joint_indices, j)) mark[static_cast<std::size_t>(j)] = 1;
+      for (const Group& k : m.groups)
+        if (std::all_of(k.joint_indices.begin(), k.joint_indices.end(),
+                        [&](int i) { return mark[static_cast<std::size_t>(i)] != 0; }))
+          for (int i : k.joint_indices) mark[static_cast<std::size_t>(i)] = 2;
+      std::vector<int> loose;  // the shared joints no group inside the shared part holds
+      for (int j : group.joint_indices)
+        if (mark[static_cast<std::size_t>(j)] == 1) loose.push_back(j);
       if (loose.empty()) continue;
       with.push_back(earlier.name);
       for (int c : group.chains) {
@@ -453,14 +453,14 @@ struct Indexer {
       }
       if (!skipped_fixed.empty())
         note(spec.line, "fixed-joint",
-                fmt::format("group '{}': {} skipped, not movable: {}", spec.name,
-                            skipped_fixed.size() == 1 ? "1 joint" : fmt::format("{} joints", skipped_fixed.size()),
-                            join(skipped_fixed)));
+             fmt::format("group '{}': {} skipped, not movable: {}", spec.name,
+                         skipped_fixed.size() == 1 ? "1 joint" : fmt::format("{} joints", skipped_fixed.size()),
+                         join(skipped_fixed)));
       if (!skipped_virtual.empty())
         note(spec.line, "virtual-joint-in-group",
-                fmt::format("group '{}': {} skipped: {} of the semantics, not of the URDF (outside the full pose)",
-                            spec.name, join(skipped_virtual),
-                            skipped_virtual.size() == 1 ? "a virtual joint" : "virtual joints"));
+             fmt::format("group '{}': {} skipped: {} of the semantics, not of the URDF (outside the full pose)",
+                         spec.name, join(skipped_virtual),
+                         skipped_virtual.size() == 1 ? "a virtual joint" : "virtual joints"));
       for (int c : group.chains)
         if (auto& g = m.chains[static_cast<std::size_t>(c)].group; g < 0) g = group.index;
       for (int j : group.joint_indices)
