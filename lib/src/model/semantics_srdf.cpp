@@ -332,8 +332,9 @@ private:
       const std::string what = entry->count == 1 ? fmt::format("<{}>", tag)
                                                  : fmt::format("{} <{}> elements", entry->count, tag);
       const std::string names = entry->names.empty() ? "" : fmt::format(" ({})", join(entry->names));
+      const std::string_view name = tag;  // a structured binding is not captured before C++20's clang 16
       const auto known = std::find_if(std::begin(kNotKept), std::end(kNotKept),
-                                      [&](const NotKept& k) { return k.tag == tag; });
+                                      [name](const NotKept& k) { return k.tag == name; });
       if (known != std::end(kNotKept)) {
         note(entry->first_line, known->code, fmt::format("ignored {}{}: {}", what, names, known->reason));
         continue;
