@@ -200,8 +200,9 @@ std::string sarif_report(const CiReport& report, const SourceRoot& root) {
     if (const auto rel = root.relative(f.file)) {
       artifact = {{"uri", relative_uri(*rel)}, {"uriBaseId", "%SRCROOT%"}};
     } else {
+      // A file URI has no '..' segment (SARIF's rule SARIF1002): the path without them.
       std::error_code ec;
-      const auto absolute = std::filesystem::absolute(f.file, ec);
+      const auto absolute = std::filesystem::absolute(f.file, ec).lexically_normal();
       artifact = {{"uri", f.file.front() == '<' || ec ? relative_uri(f.file) : file_uri(absolute, false)}};
     }
     OrderedJson physical = {{"artifactLocation", artifact}};
