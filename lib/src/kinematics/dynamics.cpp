@@ -43,6 +43,66 @@ void place_axes(DynamicsWorkspace::State& st) {
 
 bool massive(const kinematics::LinkInertial& in) { return in.mass != 0.0 || !in.inertia.isZero(0.0); }
 
+/// An inertial summed about one frame's origin: mass, first moment Σ m·c, and the rotational
+/// inertia about the origin, all in that frame.
+struct InertiaSum {
+  double mass = 0.0;
+  Eigen::Vector3d moment = Eigen::Vector3d::Zero();
+  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();
+
+  /// Adds a body of mass m, centre of mass c and inertia I about c, whose axes are `x`'s
+  /// rotation of this frame's (c and I given in the body's frame, placed by `x`).
+  void add(const Eigen::Isometry3d& x, double m, const Eigen::Vector3d& c, const Eigen::Matrix3d& I) {
+    const Eigen::Vector3d at = x * c;
+    mass += m;
+    moment += m * at;
+    inertia.noalias() += x.linear() * I * x.linear().transpose();
+    inertia += m * (at.squaredNorm() * Eigen::Matrix3d::Identity() - at * at.transpose());
+  }
+};
+
+/// The moving bodies of the model, each with the bodies rigidly attached below it folded into
+/// its inertial (bodies rigid with the root are left out: the root does not move). The rigid
+/// transforms come from the frames at q = 0: between a moving body and what hangs rigidly
+/// from it no joint moves, so they hold at every pose.
+std::vector<CrbaBody> crba_bodies(const KinematicModel& km, kinematics::Workspace& kin,
+                                  const std::vector<DynamicBody>& bodies) {
+  const auto& d = km.data();
+  const std::size_t n = bodies.size();
+  const std::vector<double> zeros(km.pose_size(), 0.0);
+  kinematics::forward_kinematics(km, kin, zeros);
+  const auto frames = kin.frames();
+  std::vector<CrbaBody> out;
+  std::vector<InertiaSum> sums;
+  std::vector<int> owner(n, -1);  // per body: its entry of `out`, or the one it is folded into
+  for (std::size_t k = 1; k < n; ++k) {
+    const int up = owner[static_cast<std::size_t>(bodies[k].parent)];
+    if (d.nodes[k].q >= 0) {
+      CrbaBody c;
+      c.body = k;
+      c.parent = up;
+      out.push_back(c);
+      sums.emplace_back();
+      owner[k] = static_cast<int>(out.size() - 1);
+    } else {
+      owner[k] = up;
+    }
+    if (owner[k] < 0 || !bodies[k].massive) continue;
+    const auto o = static_cast<std::size_t>(owner[k]);
+    const Eigen::Isometry3d relative = frames[out[o].body].inverse() * frames[k];
+    sums[o].add(relative, bodies[k].mass, bodies[k].com, bodies[k].inertia);
+  }
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const InertiaSum& sum = sums[i];
+    CrbaBody& c = out[i];
+    c.massive = sum.mass != 0.0 || !sum.inertia.isZero(0.0);
+    c.mass = sum.mass;
+    c.com = sum.mass != 0.0 ? Eigen::Vector3d(sum.moment / sum.mass) : Eigen::Vector3d::Zero();
+    c.inertia = sum.inertia - c.mass * (c.com.squaredNorm() * Eigen::Matrix3d::Identity() - c.com * c.com.transpose());
+  }
+  return out;
+}
+
 }  // namespace
 
 Eigen::Vector3d standard_gravity() noexcept { return {0.0, 0.0, -9.81}; }
@@ -73,7 +133,9 @@ DynamicsWorkspace::State::State(const KinematicModel& km, std::size_t max_points
   }
   states.resize(n);
   torque.assign(n, 0.0);
-  composites.resize(n);
+  crba = crba_bodies(km, kin, bodies);
+  crba_composites.resize(crba.size());
+  crba_axes.resize(crba.size());
   contacts.resize(max_points);
   weights.assign(max_points, 0.0);
 }
@@ -258,50 +320,59 @@ void mass_matrix(const KinematicModel& model, DynamicsWorkspace& ws, std::span<c
   if (M.rows() != size || M.cols() != size) M.resize(size, size);
   M.setZero();
   kinematics::forward_kinematics(model, st.kin, q);
-  place_axes(st);
   const auto frames = st.kin.frames();
-  const std::size_t n = st.bodies.size();
-  // Each body's inertia about the base origin, then summed over subtrees from the leaves.
-  for (std::size_t k = 0; k < n; ++k) {
-    const DynamicBody& b = st.bodies[k];
-    Composite& c = st.composites[k];
-    if (!b.massive) {
+  const std::size_t n = st.crba.size();
+  // Each moving body's joint motion and inertia (its rigid attachments folded in) about the
+  // base origin, then summed over subtrees from the leaves.
+  for (std::size_t i = 0; i < n; ++i) {
+    const CrbaBody& cb = st.crba[i];
+    const DynamicBody& b = st.bodies[cb.body];
+    const Eigen::Isometry3d& x = frames[cb.body];
+    MotionVector& s = st.crba_axes[i];
+    const Eigen::Vector3d u = x.linear() * b.axis;
+    if (b.joint == JointKind::prismatic) {
+      s.angular.setZero();
+      s.linear = b.scale * u;
+    } else {
+      Eigen::Vector3d o = x.translation();
+      if (b.has_tip) o.noalias() -= x.linear() * b.tip;
+      s.angular = b.scale * u;
+      s.linear = o.cross(s.angular);
+    }
+    Composite& c = st.crba_composites[i];
+    if (!cb.massive) {
       c = Composite{};
       continue;
     }
-    const Eigen::Isometry3d& x = frames[k];
-    const Eigen::Vector3d com = x.linear() * b.com + x.translation();
-    c.mass = b.mass;
-    c.moment = b.mass * com;
-    c.inertia.noalias() = x.linear() * b.inertia * x.linear().transpose();
-    c.inertia += b.mass * (com.squaredNorm() * Eigen::Matrix3d::Identity() - com * com.transpose());
+    const Eigen::Vector3d com = x.linear() * cb.com + x.translation();
+    c.mass = cb.mass;
+    c.moment = cb.mass * com;
+    c.inertia.noalias() = x.linear() * cb.inertia * x.linear().transpose();
+    c.inertia += cb.mass * (com.squaredNorm() * Eigen::Matrix3d::Identity() - com * com.transpose());
   }
-  for (std::size_t k = n; k-- > 1;) {
-    const Composite& c = st.composites[k];
-    Composite& p = st.composites[static_cast<std::size_t>(st.bodies[k].parent)];
+  for (std::size_t i = n; i-- > 0;) {
+    const int parent = st.crba[i].parent;
+    if (parent < 0) continue;
+    const Composite& c = st.crba_composites[i];
+    Composite& p = st.crba_composites[static_cast<std::size_t>(parent)];
     p.mass += c.mass;
     p.moment += c.moment;
     p.inertia += c.inertia;
   }
   // Column of body i: the force F = I_i^c S_i its subtree needs for a unit q̇ of its joint,
   // projected on the joints above it (their rows). Sums (+=) let several bodies share a slot.
-  const int* above = model.data().joint_above.data();
-  for (std::size_t i = 1; i < n; ++i) {
-    const DynamicBody& bi = st.bodies[i];
-    if (bi.q < 0) continue;
-    const Composite& c = st.composites[i];
-    const MotionAxis si = motion_axis(bi, st.states[i]);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Composite& c = st.crba_composites[i];
+    const MotionVector& si = st.crba_axes[i];
     // Spatial inertia times a motion (ω, v): momentum p = m v + ω × h, L = I_O ω + h × v.
     const Eigen::Vector3d p = c.mass * si.linear + si.angular.cross(c.moment);
     const Eigen::Vector3d l = c.inertia * si.angular + c.moment.cross(si.linear);
-    const auto qi = static_cast<Eigen::Index>(bi.q);
+    const auto qi = static_cast<Eigen::Index>(st.bodies[st.crba[i].body].q);
     M(qi, qi) += si.angular.dot(l) + si.linear.dot(p);
-    for (int j = above[i]; j >= 0; j = above[j]) {
-      const auto ju = static_cast<std::size_t>(j);
-      const DynamicBody& bj = st.bodies[ju];
-      const MotionAxis sj = motion_axis(bj, st.states[ju]);
+    for (int j = st.crba[i].parent; j >= 0; j = st.crba[static_cast<std::size_t>(j)].parent) {
+      const MotionVector& sj = st.crba_axes[static_cast<std::size_t>(j)];
       const double value = sj.angular.dot(l) + sj.linear.dot(p);
-      const auto qj = static_cast<Eigen::Index>(bj.q);
+      const auto qj = static_cast<Eigen::Index>(st.bodies[st.crba[static_cast<std::size_t>(j)].body].q);
       M(qj, qi) += value;
       M(qi, qj) += value;
     }

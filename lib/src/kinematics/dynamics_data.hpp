@@ -49,11 +49,30 @@ struct BodyState {
   Eigen::Vector3d f = Eigen::Vector3d::Zero();   ///< force (then subtree sum)
 };
 
+/// A joint's spatial motion per unit q (scale included), base frame, at the base origin.
+struct MotionVector {
+  Eigen::Vector3d angular = Eigen::Vector3d::Zero();
+  Eigen::Vector3d linear = Eigen::Vector3d::Zero();
+};
+
 /// Composite rigid-body inertia of a subtree about the base origin, base frame.
 struct Composite {
   Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();  ///< rotational inertia about the origin
   Eigen::Vector3d moment = Eigen::Vector3d::Zero();   ///< first moment of mass Σ m·c
   double mass = 0.0;
+};
+
+/// A body of the mass matrix's tree: a body whose joint moves (q ≥ 0), carrying the bodies
+/// rigidly attached below it (fixed joints, joints held at 0) folded into one inertial, in its
+/// link frame, as Pinocchio merges fixed joints when it reads a URDF. The composite rigid-body
+/// pass then visits joints only.
+struct CrbaBody {
+  std::size_t body = 0;  ///< index in the model
+  int parent = -1;       ///< index in State::crba of the nearest moving ancestor; -1: the root
+  double mass = 0.0;
+  Eigen::Vector3d com = Eigen::Vector3d::Zero();      ///< link frame (m)
+  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();  ///< about the COM, link axes (kg·m²)
+  bool massive = false;
 };
 
 struct DynamicsWorkspace::State {
@@ -64,7 +83,9 @@ struct DynamicsWorkspace::State {
   std::vector<DynamicBody> bodies;
   std::vector<BodyState> states;
   std::vector<double> torque;  ///< per body, about its own joint axis
-  std::vector<Composite> composites;
+  std::vector<CrbaBody> crba;             ///< the moving bodies, in the model's (pre)order
+  std::vector<Composite> crba_composites;  ///< per entry of crba
+  std::vector<MotionVector> crba_axes;     ///< per entry of crba: its joint's motion per unit q
   std::vector<ContactForce> contacts;  ///< capacity max_points, `contact_count` used
   std::vector<double> weights;         ///< per contact point
   std::size_t contact_count = 0;
