@@ -5,6 +5,7 @@
 /// (mesh references in URDF) resolve to, from a list of directories.
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -44,6 +45,37 @@ RMODEL_API std::optional<std::filesystem::path> find_ros_package(std::string_vie
 /// that it is a metapackage. Nothing when there is no such directory.
 RMODEL_API std::optional<std::string> package_named_otherwise(std::string_view name,
                                                               std::span<const std::filesystem::path> search);
+
+/// find_ros_package(), package_named_otherwise() and resolve_resource_uri() over one search
+/// path, for a run that looks up many names (a xacro's `$(find)`s, a URDF's meshes): each
+/// search directory is crawled at most once, on the first lookup the package's own folder
+/// does not answer, and every answer is kept. So a run's cost does not grow with how the
+/// packages are laid out (a folder without package.xml, found only after a crawl, costs one
+/// crawl per run, not one per lookup). The finder sees the directories as they were when it
+/// first read them: make one per run. The answers are those of find_ros_package(), but for
+/// a tree whose symbolic links reach one directory twice, where which path names it may
+/// differ. Not thread-safe.
+class RMODEL_API PackageFinder {
+public:
+  explicit PackageFinder(std::vector<std::filesystem::path> search);
+  ~PackageFinder();
+  PackageFinder(PackageFinder&&) noexcept;
+  PackageFinder& operator=(PackageFinder&&) noexcept;
+  PackageFinder(const PackageFinder&) = delete;
+  PackageFinder& operator=(const PackageFinder&) = delete;
+
+  /// find_ros_package(name, search()).
+  std::optional<std::filesystem::path> find(std::string_view name);
+  /// package_named_otherwise(name, search()).
+  [[nodiscard]] std::optional<std::string> named_otherwise(std::string_view name) const;
+  /// resolve_resource_uri(uri, base_dir, search()).
+  std::optional<std::filesystem::path> resolve(std::string_view uri, const std::filesystem::path& base_dir);
+  [[nodiscard]] std::span<const std::filesystem::path> search() const noexcept;
+
+private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 /// What a resource URI names on disk: `package://pkg/rest` → find_ros_package(pkg)/rest,
 /// `file:///abs/path` → /abs/path, `file://rel` and a plain path → relative to `base_dir`

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <set>
 #include <system_error>
@@ -115,6 +117,57 @@ private:
   std::set<std::pair<dev_t, ino_t>> visited_;
 };
 
+/// A package a whole crawl of one search directory met: its name, and its folder as the
+/// names of the directories from the search directory down (empty: the search directory).
+struct CrawledPackage {
+  std::string name;
+  std::vector<std::string> folders;
+  bool metapackage = false;
+};
+
+/// Crawl's rules over everything under `dir`, every package kept (Crawl stops at the first of
+/// one name). Children in sorted order; each directory entered once.
+void crawl_all(const fs::path& dir, std::vector<std::string>& folders, int depth,
+               std::set<std::pair<dev_t, ino_t>>& visited, std::vector<CrawledPackage>& out) {
+  struct stat st {};
+  if (depth > 1000 || ::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return;
+  if (!visited.emplace(st.st_dev, st.st_ino).second) return;
+  if (file_exists(dir / "CATKIN_IGNORE")) return;
+  const Manifest manifest = read_manifest(dir);
+  if (manifest.kind != Manifest::Kind::none) {
+    out.push_back({manifest.name, folders, manifest.metapackage});
+    return;
+  }
+  if (file_exists(dir / "rospack_nosubdirs")) return;
+  std::vector<std::string> children;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string child = it->path().filename().string();
+    if (child.empty() || child[0] == '.') continue;
+    std::error_code type_ec;
+    if (it->is_directory(type_ec)) children.push_back(std::move(child));
+  }
+  std::sort(children.begin(), children.end());
+  for (const auto& child : children) {
+    folders.push_back(child);
+    crawl_all(dir / child, folders, depth + 1, visited, out);
+    folders.pop_back();
+  }
+}
+
+/// Whether Crawl(name) meets folder path `a` before `b`: at the first directory where they
+/// part, the child called `name` first, then the others in sorted order.
+bool crawled_first(const std::vector<std::string>& a, const std::vector<std::string>& b, std::string_view name) {
+  const std::size_t n = std::min(a.size(), b.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    if (a[i] == b[i]) continue;
+    if (a[i] == name) return true;
+    if (b[i] == name) return false;
+    return a[i] < b[i];
+  }
+  return a.size() < b.size();
+}
+
 /// An ament install prefix's share directory answers from its resource index, not by crawling.
 bool is_ament_share(const fs::path& dir) { return directory_exists(dir / "ament_index" / "resource_index" / "packages"); }
 
@@ -177,14 +230,16 @@ std::optional<std::string> package_named_otherwise(std::string_view name, std::s
   return std::nullopt;
 }
 
-std::optional<fs::path> resolve_resource_uri(std::string_view uri, const fs::path& base_dir,
-                                             std::span<const fs::path> search) {
+namespace {
+
+std::optional<fs::path> resolve_with(std::string_view uri, const fs::path& base_dir,
+                                     const std::function<std::optional<fs::path>(std::string_view)>& find) {
   constexpr std::string_view kPackage = "package://";
   constexpr std::string_view kFile = "file://";
   if (uri.starts_with(kPackage)) {
     const std::string_view rest = uri.substr(kPackage.size());
     const std::size_t slash = rest.find('/');
-    const auto package = find_ros_package(rest.substr(0, slash), search);
+    const auto package = find(rest.substr(0, slash));
     if (!package) return std::nullopt;
     if (slash == std::string_view::npos) return package;
     return *package / std::string(rest.substr(slash + 1));
@@ -194,5 +249,93 @@ std::optional<fs::path> resolve_resource_uri(std::string_view uri, const fs::pat
   const fs::path path{std::string(uri)};
   return path.is_absolute() ? path : base_dir / path;
 }
+
+}  // namespace
+
+std::optional<fs::path> resolve_resource_uri(std::string_view uri, const fs::path& base_dir,
+                                             std::span<const fs::path> search) {
+  return resolve_with(uri, base_dir, [&](std::string_view name) { return find_ros_package(name, search); });
+}
+
+// ---- PackageFinder ----
+
+struct PackageFinder::State {
+  std::vector<fs::path> search;
+  /// Per search directory, once crawled: every package under it.
+  std::vector<std::optional<std::vector<CrawledPackage>>> crawled;
+  std::map<std::string, std::optional<fs::path>, std::less<>> answers;
+
+  /// find_ros_package's answer from one non-ament search directory `dir` (index i).
+  std::optional<fs::path> crawl_answer(std::size_t i, const fs::path& dir, std::string_view name) {
+    if (!crawled[i]) {
+      // The package's own folder answers as Crawl's first step would, without a crawl: the
+      // directory is no package itself, nothing hides what is under it, and DIR/name holds
+      // the package of that name.
+      if (directory_exists(dir) && !file_exists(dir / "CATKIN_IGNORE") && !file_exists(dir / "rospack_nosubdirs") &&
+          read_manifest(dir).kind == Manifest::Kind::none) {
+        const fs::path own = dir / std::string(name);
+        if (directory_exists(own) && !file_exists(own / "CATKIN_IGNORE")) {
+          const Manifest m = read_manifest(own);
+          if (m.kind != Manifest::Kind::none && m.name == name && !m.metapackage) return own;
+        }
+      }
+      std::vector<CrawledPackage> all;
+      std::vector<std::string> folders;
+      std::set<std::pair<dev_t, ino_t>> visited;
+      crawl_all(dir, folders, 0, visited, all);
+      crawled[i] = std::move(all);
+    }
+    const CrawledPackage* best = nullptr;
+    for (const CrawledPackage& p : *crawled[i])
+      if (p.name == name && !p.metapackage && (!best || crawled_first(p.folders, best->folders, name))) best = &p;
+    if (!best) return std::nullopt;
+    fs::path out = dir;
+    for (const auto& f : best->folders) out /= f;
+    return out;
+  }
+
+  std::optional<fs::path> find(std::string_view name) {
+    if (name.empty() || name == "." || name == ".." || name.find('/') != std::string_view::npos) return std::nullopt;
+    if (const auto it = answers.find(name); it != answers.end()) return it->second;
+    std::optional<fs::path> answer;
+    for (std::size_t i = 0; i < search.size() && !answer; ++i) {
+      const fs::path dir = search[i].has_filename() ? search[i] : search[i].parent_path();
+      if (is_ament_share(dir)) {
+        if (file_exists(dir / "ament_index" / "resource_index" / "packages" / std::string(name)))
+          answer = dir / std::string(name);
+        continue;
+      }
+      answer = crawl_answer(i, dir, name);
+    }
+    if (!answer)
+      for (const auto& [folder, manifest] : folders_named(name, search))
+        if (manifest.kind == Manifest::Kind::none) {
+          answer = folder;
+          break;
+        }
+    answers.emplace(std::string(name), answer);
+    return answer;
+  }
+};
+
+PackageFinder::PackageFinder(std::vector<fs::path> search) : state_(std::make_unique<State>()) {
+  state_->crawled.resize(search.size());
+  state_->search = std::move(search);
+}
+PackageFinder::~PackageFinder() = default;
+PackageFinder::PackageFinder(PackageFinder&&) noexcept = default;
+PackageFinder& PackageFinder::operator=(PackageFinder&&) noexcept = default;
+
+std::optional<fs::path> PackageFinder::find(std::string_view name) { return state_->find(name); }
+
+std::optional<std::string> PackageFinder::named_otherwise(std::string_view name) const {
+  return package_named_otherwise(name, state_->search);
+}
+
+std::optional<fs::path> PackageFinder::resolve(std::string_view uri, const fs::path& base_dir) {
+  return resolve_with(uri, base_dir, [this](std::string_view name) { return state_->find(name); });
+}
+
+std::span<const fs::path> PackageFinder::search() const noexcept { return state_->search; }
 
 }  // namespace rmodel

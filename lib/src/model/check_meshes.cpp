@@ -43,16 +43,17 @@ Diagnostics check_mesh_files(const std::string& urdf_text, const std::string& ur
   tinyxml2::XMLDocument doc;
   // An unreadable URDF is reported by the structure checks; nothing to look up here.
   if (doc.Parse(urdf_text.data(), urdf_text.size()) != tinyxml2::XML_SUCCESS || !doc.RootElement()) return out;
+  PackageFinder packages(std::vector<std::filesystem::path>(search.begin(), search.end()));
   for_each_named(doc.RootElement(), "mesh", [&](const tinyxml2::XMLElement& mesh) {
     const char* attr = mesh.Attribute("filename");
     if (!attr || !*attr) return;  // the structure checks report a mesh without a filename
     const std::string uri = attr;
     const SourceLocation where{urdf_name, mesh.GetLineNum()};
-    const auto path = resolve_resource_uri(uri, base_dir, search);
+    const auto path = packages.resolve(uri, base_dir);
     if (!path) {
       if (uri.rfind("package://", 0) == 0) {
         const std::string package = uri.substr(10, uri.find('/', 10) - 10);
-        const auto otherwise = package_named_otherwise(package, search);
+        const auto otherwise = packages.named_otherwise(package);
         out.add(Severity::error, where, "mesh-missing",
                 fmt::format("mesh '{}': package '{}' is not found (give its parent directory with --package-path "
                             "or ROS_PACKAGE_PATH){}",

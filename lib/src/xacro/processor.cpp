@@ -563,10 +563,15 @@ private:
   }
 
   std::string find_package(const std::string& name) {
-    const char* ros = environment("ROS_PACKAGE_PATH");
-    const char* ament = environment("AMENT_PREFIX_PATH");
-    const auto search = package_search_path(options_.package_paths, ros ? ros : "", ament ? ament : "");
-    if (const auto dir = find_ros_package(name, search)) {
+    // One finder for the expansion: each search directory is crawled once however many
+    // $(find)s there are (PR2's 51 crawled the tree 51 times where a folder had no package.xml).
+    if (!packages_) {
+      const char* ros = environment("ROS_PACKAGE_PATH");
+      const char* ament = environment("AMENT_PREFIX_PATH");
+      packages_.emplace(package_search_path(options_.package_paths, ros ? ros : "", ament ? ament : ""));
+    }
+    const auto search = packages_->search();
+    if (const auto dir = packages_->find(name)) {
       // Absolute, as rospack answers: the result is pasted into paths of other files.
       std::error_code ec;
       const auto absolute = std::filesystem::absolute(*dir, ec);
@@ -574,7 +579,7 @@ private:
     }
     std::string searched;
     for (const auto& d : search) searched += (searched.empty() ? "" : ", ") + d.string();
-    const auto otherwise = package_named_otherwise(name, search);
+    const auto otherwise = packages_->named_otherwise(name);
     throw EvalError{"package '" + name + "' not found" +
                     (searched.empty() ? std::string(": give its parent directory with --package-path DIR or ROS_PACKAGE_PATH")
                                       : " in " + searched + " (--package-path, ROS_PACKAGE_PATH, AMENT_PREFIX_PATH)") +
@@ -1278,6 +1283,7 @@ private:
   std::deque<std::unique_ptr<MacroTable>> macro_tables_;
   std::unordered_map<std::string, std::shared_ptr<const Ast>> expression_cache_;
   std::unordered_map<std::string, Value> yaml_cache_;
+  std::optional<PackageFinder> packages_;  ///< made at the first $(find)
   Table* scope_symbols_ = nullptr;
   Place place_;
   std::uint32_t live_barrier_ = 0, barrier_count_ = 0;
