@@ -261,16 +261,22 @@ private:
   }
 
   /// A path named relative to the file being processed. An absolute one (what $(find)
-  /// gives) under the working directory is named relative to it, as the user named the
-  /// package path: messages then say `xacro/pkg/urdf/leg.xacro:5`, not a long absolute path.
+  /// gives) is named as the user named the top-level file: relative to the working
+  /// directory when that file was (`../pkg/urdf/leg.xacro:5` beside `../robot.xacro:3`),
+  /// absolute when it was, so one message never mixes the two forms.
   std::string relative_to_current(const std::string& name) const {
     const std::filesystem::path p(name);
     if (p.is_absolute()) {
+      const std::string top = files_.empty() ? std::string("-") : files_.front();
+      const bool from_stdin = top == "-" || top == "<stdin>";
+      if (!from_stdin && std::filesystem::path(top).is_absolute()) return name;
       std::error_code ec;
       const auto cwd = std::filesystem::current_path(ec);
       if (ec) return name;
-      const auto below = p.lexically_normal().lexically_relative(cwd);
-      return below.empty() || *below.begin() == ".." ? name : below.string();
+      const auto relative = p.lexically_normal().lexically_relative(cwd);
+      // From standard input, only paths under the working directory are shortened.
+      if (relative.empty() || (from_stdin && *relative.begin() == "..")) return name;
+      return relative.string();
     }
     const std::string& f = files_.at(static_cast<std::size_t>(file_stack_.back()));
     if (f == "-" || f == "<stdin>") return name;

@@ -407,6 +407,40 @@ TEST_F(XacroFiles, EnvironmentFindAndEval) {
   EXPECT_NE(error(R"~(<e f="$(dirname)"/>)~").find("Cannot substitute $(dirname)"), std::string::npos);
 }
 
+// A file reached through $(find) is named in the form the user named the top-level file:
+// relative when it was given relative (even outside the working directory), absolute when
+// it was absolute; one message never mixes the two.
+TEST(XacroPaths, IncludedFilesAreNamedInTheTopLevelFilesForm) {
+  const auto dir = test::make_temp_dir("rmodel-xacro-paths");
+  std::filesystem::create_directories(dir / "pk/mypkg/urdf");
+  std::filesystem::create_directories(dir / "work");
+  std::ofstream(dir / "pk/mypkg/package.xml") << "<package><name>mypkg</name></package>\n";
+  std::ofstream(dir / "pk/mypkg/urdf/leg.xacro") << "<robot xmlns:xacro=\"http://www.ros.org/wiki/xacro\">\n"
+                                                    "  <xacro:bad/>\n</robot>\n";
+  std::ofstream(dir / "top.xacro") << "<robot name=\"r\" xmlns:xacro=\"http://www.ros.org/wiki/xacro\">\n"
+                                      "  <xacro:include filename=\"$(find mypkg)/urdf/leg.xacro\"/>\n</robot>\n";
+  const auto message_of = [](const std::string& file, const std::filesystem::path& packages) {
+    try {
+      (void)expand_xacro_file(file, XacroOptions{.package_paths = {packages}});
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  const auto previous = std::filesystem::current_path();
+  std::filesystem::current_path(dir / "work");
+  const std::string relative = message_of("../top.xacro", "../pk");
+  const std::string absolute = message_of((dir / "top.xacro").string(), dir / "pk");
+  std::filesystem::current_path(previous);
+  const std::string canonical = std::filesystem::canonical(dir).string();
+  EXPECT_EQ(relative.rfind("../pk/mypkg/urdf/leg.xacro:2: unknown macro 'xacro:bad', included from ../top.xacro:2", 0),
+            0u)
+      << relative;
+  EXPECT_EQ(absolute.find("../"), std::string::npos) << absolute;
+  EXPECT_NE(absolute.find(canonical + "/pk/mypkg/urdf/leg.xacro:2: unknown macro"), std::string::npos) << absolute;
+  std::filesystem::remove_all(dir);
+}
+
 TEST_F(XacroFiles, FindLooksWhereRosLooks) {
   // ROS 1 (rospack, ROS_PACKAGE_PATH): the package named by a package.xml below an entry;
   // ROS 2 (ament, AMENT_PREFIX_PATH): the share directory the resource index lists.
