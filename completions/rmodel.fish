@@ -40,6 +40,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from check' -s m -l model -r -F -d
 complete -c rmodel -n '__fish_seen_subcommand_from check' -l sample -d 'Use the sample robot shipped with rmodel'
 complete -c rmodel -n '__fish_seen_subcommand_from check' -l package-path -x -a '(__fish_complete_directories)' -d 'Directory holding ROS packages, for $(find PKG) and package://PKG/ (repeatable; searched before ROS_PACKAGE_PATH and AMENT_PREFIX_PATH)'
 complete -c rmodel -n '__fish_seen_subcommand_from check' -l xacro-arg -x -d 'Argument of a xacro URDF, replacing its <xacro:arg> default (repeatable)'
+complete -c rmodel -n '__fish_seen_subcommand_from check' -l shard -x -d 'Check only the K-th of N parts of the arguments (K from 1; sorted by name, every N-th from the K-th), so that N runs, e.g. a Slurm job array, share them; the report is of those'
 complete -c rmodel -n '__fish_seen_subcommand_from check' -s f -l format -x -a 'text json csv github sarif junit codequality' -d 'Output format (default: from -o\'s extension, else text)'
 complete -c rmodel -n '__fish_seen_subcommand_from check' -s o -l output -r -F -d 'Output file (\'-\': stdout; its extension names the format)'
 complete -c rmodel -n '__fish_seen_subcommand_from check' -l strict -d 'Treat warnings as errors'
@@ -224,6 +225,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from check-log' -s o -l output -r 
 complete -c rmodel -n '__fish_seen_subcommand_from check-log' -s q -l quiet -d 'Print nothing; only the exit status tells (--output-dir: the reports are still written)'
 complete -c rmodel -n '__fish_seen_subcommand_from check-log' -l output-dir -x -a '(__fish_complete_directories)' -d 'Process each input on its own (as if rmodel ran once per input) and write DIR/<input name without extension>.<format>; DIR is created when missing'
 complete -c rmodel -n '__fish_seen_subcommand_from check-log' -s j -l jobs -x -d 'With --output-dir: inputs processed at once (0: one per core)'
+complete -c rmodel -n '__fish_seen_subcommand_from check-log' -l shard -x -d 'With --output-dir: process only the K-th of N parts of the inputs (K from 1; the inputs sorted by name, every N-th from the K-th), so that N runs, e.g. a Slurm job array, share them'
 complete -c rmodel -n '__fish_seen_subcommand_from check-log' -F -d 'Joint-state log (.jsonl, .json, .csv, .yaml, .mcap, .db3, .bag; \'-\' for stdin); several with --output-dir'
 
 # rmodel log-info
@@ -259,6 +261,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -l start -r -F -d 
 complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -l end -x -d 'End the time window before this time (the window is [start, end)); values as --start'
 complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -l output-dir -x -a '(__fish_complete_directories)' -d 'Process each input on its own (as if rmodel ran once per input) and write DIR/<input name without extension>.<format>; DIR is created when missing'
 complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -s j -l jobs -x -d 'With --output-dir: inputs processed at once (0: one per core)'
+complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -l shard -x -d 'With --output-dir: process only the K-th of N parts of the inputs (K from 1; the inputs sorted by name, every N-th from the K-th), so that N runs, e.g. a Slurm job array, share them'
 complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -s f -l format -x -a 'jsonl csv mcap' -d 'Output format (default: from -o\'s extension, else jsonl)'
 complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -s o -l output -r -F -d 'Output file (\'-\': stdout; its extension names the format)'
 complete -c rmodel -n '__fish_seen_subcommand_from aggregate' -l mcap-compression -x -a 'zstd lz4 none' -d 'MCAP output: chunk compression'
@@ -299,6 +302,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from filter' -l start -r -F -d 'St
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -l end -x -d 'End the time window before this time (the window is [start, end)); values as --start'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -l output-dir -x -a '(__fish_complete_directories)' -d 'Process each input on its own (as if rmodel ran once per input) and write DIR/<input name without extension>.<format>; DIR is created when missing'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -s j -l jobs -x -d 'With --output-dir: inputs processed at once (0: one per core)'
+complete -c rmodel -n '__fish_seen_subcommand_from filter' -l shard -x -d 'With --output-dir: process only the K-th of N parts of the inputs (K from 1; the inputs sorted by name, every N-th from the K-th), so that N runs, e.g. a Slurm job array, share them'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -s f -l format -x -a 'jsonl csv mcap text json' -d 'Output format: the stream\'s jsonl, csv or mcap; with --list text or json; with --step csv or jsonl (default: from -o\'s extension, else jsonl, text with --list, csv with --step)'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -s o -l output -r -F -d 'Output file (\'-\': stdout; its extension names the format)'
 complete -c rmodel -n '__fish_seen_subcommand_from filter' -l mcap-compression -x -a 'zstd lz4 none' -d 'MCAP output: chunk compression'

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <filesystem>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "command.hpp"
+#include "options/batch.hpp"
 #include "options/model_options.hpp"
 #include "options/output.hpp"
 #include "report/ci_report.hpp"
@@ -71,6 +73,10 @@ public:
                    "(.srdf, .srdf.xacro, .cpf, .json) and each joint_limits.yaml (.yaml) with the model "
                    "-u/-m names")
         ->type_name("FILE");
+    add_shard_option(app, shard_,
+                     "Check only the K-th of N parts of the arguments (K from 1; sorted by name, every N-th from the "
+                     "K-th), so that N runs, e.g. a Slurm job array, share them; the report is of those",
+                     nullptr);
     out_.add_to(app,
                 {OutputFormat::text, OutputFormat::json, OutputFormat::csv, OutputFormat::github, OutputFormat::sarif,
                  OutputFormat::junit, OutputFormat::codequality},
@@ -193,7 +199,7 @@ public:
         for (const auto& d : report.items)
           out += fmt::format("{}: {}: {} [{}]\n", d.where.to_string(), to_string(d.severity), d.message, d.code);
       }
-      if (units.size() > 1)
+      if (units.size() > 1 || shard_)  // a shard's lines name its files
         for (const auto& line : summaries) out += line + "\n";
       else
         out += verdict + "\n";
@@ -221,12 +227,18 @@ private:
   /// The models to check: the one the options name; with FILEs, one per URDF given, and the
   /// model the options name with each SRDF and each joint_limits.yaml given.
   std::vector<Unit> plan() const {
+    if (shard_ && files_.empty()) throw InvalidArgument("--shard divides the FILE arguments: give the files to check");
     if (files_.empty()) {
       ModelSource source = model_.resolve();
       return {{source, display_name(source.urdf_path)}};
     }
+    std::vector<std::string> files = files_;
+    if (shard_) {
+      files.clear();
+      for (const std::size_t i : shard_positions(files_, *shard_)) files.push_back(files_[i]);
+    }
     std::vector<Unit> units;
-    for (const std::string& file : files_) {
+    for (const std::string& file : files) {
       const unsigned input = input_of_name(file);
       if (input == code_input::urdf) {
         ModelRequest alone = model_.request();
@@ -308,6 +320,7 @@ private:
   ModelOptions model_;
   OutputOptions out_;
   std::vector<std::string> files_;
+  std::optional<Shard> shard_;  ///< --shard: check that part of files_
   bool strict_ = false;
   bool quiet_ = false;
   bool meshes_ = false;

@@ -136,7 +136,7 @@ public:
     batch_.check();
     std::vector<BatchItem> items;
     if (batch_.active())
-      items = plan_batch(logs_, batch_.output_dir, report_extension(out_.format()));
+      items = batch_.take_shard(plan_batch(logs_, batch_.output_dir, report_extension(out_.format())));
     else if (logs_.size() > 1)
       throw InvalidArgument("check-log checks one log; for one report per log, give --output-dir DIR");
     if (!batch_.active()) {
@@ -166,8 +166,8 @@ public:
     if (!quiet_) {
       const auto count = [&](int v) { return std::count(valid.begin(), valid.end(), v); };
       std::string failed = count(-1) > 0 ? fmt::format(", {} failed", count(-1)) : "";
-      terminal::diagnostic(fmt::format("rmodel check-log: {} log{}: {} valid, {} invalid{}", items.size(),
-                                       items.size() == 1 ? "" : "s", count(1), count(0), failed));
+      terminal::diagnostic(fmt::format("rmodel check-log: {}: {} valid, {} invalid{}", batch_.count_text(items.size(), "log"),
+                                       count(1), count(0), failed));
     }
     return worst_exit_code(codes);
   }

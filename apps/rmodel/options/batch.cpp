@@ -23,6 +23,61 @@ namespace rmodel::cli {
 
 namespace fs = std::filesystem;
 
+Shard Shard::parse(std::string_view text) {
+  const auto number = [](std::string_view digits, std::size_t& value) {
+    if (digits.empty() || digits.size() > 9) return false;
+    value = 0;
+    for (const char c : digits) {
+      if (c < '0' || c > '9') return false;
+      value = value * 10 + static_cast<std::size_t>(c - '0');
+    }
+    return true;
+  };
+  const std::size_t slash = text.find('/');
+  Shard shard;
+  if (slash == std::string_view::npos || !number(text.substr(0, slash), shard.index) ||
+      !number(text.substr(slash + 1), shard.count))
+    throw InvalidArgument(fmt::format("'{}' is not K/N (two whole numbers, e.g. 2/8)", text));
+  if (shard.count == 0) throw InvalidArgument(fmt::format("'{}': N, the number of parts, is at least 1", text));
+  if (shard.index == 0 || shard.index > shard.count)
+    throw InvalidArgument(fmt::format("'{}': K counts from 1 to N (a Slurm array --array=1-{} gives "
+                                      "$SLURM_ARRAY_TASK_ID/{}; --array=0-{}, $((SLURM_ARRAY_TASK_ID + 1))/{})",
+                                      text, shard.count, shard.count, shard.count - 1, shard.count));
+  return shard;
+}
+
+std::string Shard::text() const { return fmt::format("{}/{}", index, count); }
+
+std::vector<std::size_t> shard_positions(const std::vector<std::string>& inputs, Shard shard) {
+  std::vector<std::size_t> order(inputs.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  // By the bytes of the paths (std::string's order, not the locale's), the same input given
+  // twice in the order given.
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return inputs[a] < inputs[b]; });
+  std::vector<std::size_t> positions;
+  for (std::size_t rank = shard.index - 1; rank < order.size(); rank += shard.count) positions.push_back(order[rank]);
+  std::sort(positions.begin(), positions.end());
+  return positions;
+}
+
+CLI::Option* add_shard_option(CLI::App& app, std::optional<Shard>& shard, const char* help, const char* group) {
+  auto* option = app.add_option_function<std::string>(
+                        "--shard", [&shard](const std::string& text) { shard = Shard::parse(text); }, help)
+                     ->type_name("K/N")
+                     ->check(CLI::Validator(
+                         [](std::string& text) -> std::string {
+                           try {
+                             (void)Shard::parse(text);
+                             return {};
+                           } catch (const InvalidArgument& e) {
+                             return e.what();
+                           }
+                         },
+                         ""));
+  if (group != nullptr) option->group(group);
+  return option;
+}
+
 void BatchOptions::add_to(CLI::App& app) {
   const char* group = "Whole archives";
   app.add_option("--output-dir", output_dir,
@@ -34,11 +89,35 @@ void BatchOptions::add_to(CLI::App& app) {
                     ->type_name("N")
                     ->default_str("1")
                     ->group(group);
+  add_shard_option(app, shard,
+                   "With --output-dir: process only the K-th of N parts of the inputs (K from 1; the inputs sorted "
+                   "by name, every N-th from the K-th), so that N runs, e.g. a Slurm job array, share them",
+                   group);
 }
 
 void BatchOptions::check() const {
   if (!active() && jobs_option != nullptr && jobs_option->count() > 0)
     throw InvalidArgument("-j/--jobs needs --output-dir DIR (without it the inputs are one stream)");
+  if (!active() && shard)
+    throw InvalidArgument("--shard needs --output-dir DIR (without it the inputs are one stream, which a shard would "
+                          "cut)");
+}
+
+std::vector<BatchItem> BatchOptions::take_shard(std::vector<BatchItem> items) {
+  planned = items.size();
+  if (!shard) return items;
+  std::vector<std::string> inputs;
+  inputs.reserve(items.size());
+  for (const auto& item : items) inputs.push_back(item.input);
+  std::vector<BatchItem> part;
+  for (const std::size_t i : shard_positions(inputs, *shard)) part.push_back(std::move(items[i]));
+  return part;
+}
+
+std::string BatchOptions::count_text(std::size_t count, std::string_view noun) const {
+  const char* plural = (shard ? planned : count) == 1 ? "" : "s";
+  if (!shard) return fmt::format("{} {}{}", count, noun, plural);
+  return fmt::format("shard {}: {} of {} {}{}", shard->text(), count, planned, noun, plural);
 }
 
 unsigned BatchOptions::workers(std::size_t inputs) const {
@@ -168,7 +247,7 @@ int worst_exit_code(const std::vector<int>& codes) {
   return worst;
 }
 
-std::vector<BatchItem> plan_stream_batch(const StreamOptions& options, const BatchOptions& batch) {
+std::vector<BatchItem> plan_stream_batch(const StreamOptions& options, BatchOptions& batch) {
   if (options.out.path_given())
     throw InvalidArgument("-o and --output-dir exclude each other: with --output-dir, each input's output is "
                           "DIR/<input name>.<format>");
@@ -177,7 +256,7 @@ std::vector<BatchItem> plan_stream_batch(const StreamOptions& options, const Bat
                           "--output-dir one output per input");
   io::Format format = options.writer_options().format;
   if (format == io::Format::Auto) format = io::Format::JsonLines;
-  return plan_batch(options.inputs, batch.output_dir, io::to_string(format));
+  return batch.take_shard(plan_batch(options.inputs, batch.output_dir, io::to_string(format)));
 }
 
 int run_stream_batch(const char* command, const BatchOptions& batch, const std::vector<BatchItem>& items,
@@ -197,7 +276,7 @@ int run_stream_batch(const char* command, const BatchOptions& batch, const std::
     total.warnings += summaries[i].warnings;
     if (codes[i] != kOk) ++failed;
   }
-  total.print_summary(command, fmt::format("{} input{} ({} failed)", items.size(), items.size() == 1 ? "" : "s", failed));
+  total.print_summary(command, fmt::format("{} ({} failed)", batch.count_text(items.size(), "input"), failed));
   return worst_exit_code(codes);
 }
 
