@@ -360,6 +360,9 @@ private:
                                  {"message", p.message},
                                  {"byte_offset", p.byte_offset ? Json(*p.byte_offset) : Json(nullptr)}});
     doc["unreported"] = c.unreported();
+    // Every problem, kept or not, counted by code (a summary over many reports adds them).
+    doc["problems_by_code"] = Json::object();
+    for (const LogCodeCount& n : c.problem_counts()) doc["problems_by_code"][n.code] = n.count;
     doc["unknown_joints"] = Json::array();
     for (const auto& u : c.unknown_joints())
       doc["unknown_joints"].push_back({{"name", u.name}, {"count", u.count}, {"first_line", u.first_line}});

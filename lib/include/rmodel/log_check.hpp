@@ -95,6 +95,12 @@ struct RMODEL_API UnknownLogJoint {
   std::size_t first_line = 0;
 };
 
+/// How many problems of one code a log had.
+struct RMODEL_API LogCodeCount {
+  std::string code;         ///< a log code of the catalogue (rmodel/check_codes.hpp)
+  std::uint64_t count = 0;  ///< problems of the code, kept in problems() or not
+};
+
 /// Checks the messages of one log against a model. Feed it with add() (messages) and
 /// add_read_error() (lines the reader rejected), then read the results. After the first
 /// messages it allocates nothing for a well-formed log.
@@ -128,6 +134,9 @@ public:
   [[nodiscard]] const std::vector<LogProblem>& problems() const noexcept { return problems_; }
   /// Problems counted but not kept.
   [[nodiscard]] std::uint64_t unreported() const noexcept { return unreported_; }
+  /// The problems of each code found, kept or not (they add up to error_count() +
+  /// warning_count()), in the order of the catalogue (check_codes()).
+  [[nodiscard]] std::vector<LogCodeCount> problem_counts() const;
   [[nodiscard]] std::uint64_t error_count() const noexcept { return errors_; }
   [[nodiscard]] std::uint64_t warning_count() const noexcept { return warnings_; }
   /// Messages given to add() (every kind), joint states among them, and read errors.
@@ -177,6 +186,7 @@ private:
   JointLogStats scratch_;  ///< where add_outside() puts the statistics it does not keep
   std::vector<JointTrack> tracks_;
   std::vector<std::uint32_t> budget_;  ///< problems kept per (code, slot)
+  std::vector<std::uint64_t> code_counts_;  ///< problems per code, kept or not
   std::vector<LogProblem> problems_;
   std::vector<UnknownLogJoint> unknown_;
   std::uint64_t unreported_ = 0, errors_ = 0, warnings_ = 0;

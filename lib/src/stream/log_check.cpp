@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "rmodel/check_codes.hpp"
 #include "rmodel/dynamics_stream.hpp"
 #include "rmodel/error.hpp"
 
@@ -126,11 +127,13 @@ LogChecker::LogChecker(const Model& model, LogCheckOptions options)
   const Sample unknown{kNaN, Time{}, false};
   tracks_.assign(n, JointTrack{std::nullopt, unknown, unknown, unknown});
   budget_.assign(static_cast<std::size_t>(kCodeCount) * (n + 1), 0);
+  code_counts_.assign(kCodeCount, 0);
 }
 
 bool LogChecker::count(Severity severity, int code, std::size_t slot) {
   if (outside_) return false;
   (severity == Severity::error ? errors_ : warnings_) += 1;
+  ++code_counts_[static_cast<std::size_t>(code)];
   if (slot < stats_.size() && severity == Severity::error) ++stats_[slot].errors;
   auto& used = budget_[static_cast<std::size_t>(code) * (stats_.size() + 1) + std::min(slot, stats_.size())];
   if (used >= options_.max_reports) {
@@ -139,6 +142,17 @@ bool LogChecker::count(Severity severity, int code, std::size_t slot) {
   }
   ++used;
   return true;
+}
+
+std::vector<LogCodeCount> LogChecker::problem_counts() const {
+  std::vector<LogCodeCount> counts;
+  for (const CheckCode& entry : check_codes()) {
+    if (entry.scope != CodeScope::log) continue;
+    for (int code = 0; code < kCodeCount; ++code)
+      if (code_counts_[static_cast<std::size_t>(code)] > 0 && entry.code == kCodeNames[code])
+        counts.push_back({kCodeNames[code], code_counts_[static_cast<std::size_t>(code)]});
+  }
+  return counts;
 }
 
 void LogChecker::keep(Severity severity, const io::Message* m, int code, std::size_t joint, std::string message) {

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "alloc_counter.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/log_check.hpp"
@@ -192,6 +194,34 @@ TEST(LogCheck, ReportBudgetKeepsMemoryBounded) {
   EXPECT_EQ(c.problems().size(), 6U);  // 3 per joint
   EXPECT_EQ(c.unreported(), 194U);
   EXPECT_EQ(stats(c, model, "head_yaw").errors, 100U);
+}
+
+/// problem_counts() as "code count" items.
+std::vector<std::string> counted(const LogChecker& c) {
+  std::vector<std::string> out;
+  for (const LogCodeCount& n : c.problem_counts()) out.push_back(n.code + " " + std::to_string(n.count));
+  return out;
+}
+
+TEST(LogCheck, ProblemsAreCountedByCodeKeptOrNot) {
+  const Model model = pony();
+  LogCheckOptions options;
+  options.max_reports = 2;
+  // 30 messages: neck_pitch 1 (above 0.5) in each, head_yaw at 5 rad/s (above 2) in every
+  // third, a stamp repeated by the last message, one line that is not JSON.
+  std::string log;
+  for (int i = 0; i < 30; ++i)
+    log += fmt::format("{{\"t\": {}, \"name\": [\"neck_pitch\", \"head_yaw\"], \"position\": [1, 0], "
+                       "\"velocity\": [0, {}]}}\n",
+                       i == 29 ? 28 : i, i % 3 == 0 ? 5 : 0);
+  log += "not json\n";
+  const auto c = check(model, log, options);
+  // The catalogue's order: read-error, ..., stamp-repeated, ..., position-limit, velocity-limit.
+  EXPECT_EQ(counted(c), (std::vector<std::string>{"read-error 1", "stamp-repeated 2", "position-limit 30",
+                                                  "velocity-limit 10"}));
+  EXPECT_EQ(c.error_count(), 43U);
+  EXPECT_EQ(c.problems().size(), 7U);  // 2 per code and joint, 1 read error
+  EXPECT_TRUE(check(model, "{\"t\": 0, \"name\": [\"neck_pitch\"], \"position\": [0]}\n").problem_counts().empty());
 }
 
 TEST(LogCheck, SteadyStateAllocatesNothing) {
