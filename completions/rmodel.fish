@@ -226,6 +226,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from check-log' -s q -l quiet -d '
 complete -c rmodel -n '__fish_seen_subcommand_from check-log' -l output-dir -x -a '(__fish_complete_directories)' -d 'Process each input on its own (as if rmodel ran once per input) and write DIR/<input name without extension>.<format>; DIR is created when missing'
 complete -c rmodel -n '__fish_seen_subcommand_from check-log' -s j -l jobs -x -d 'With --output-dir: inputs processed at once (0: one per core)'
 complete -c rmodel -n '__fish_seen_subcommand_from check-log' -l shard -x -d 'With --output-dir: process only the K-th of N parts of the inputs (K from 1; the inputs sorted by name, every N-th from the K-th), so that N runs, e.g. a Slurm job array, share them'
+complete -c rmodel -n '__fish_seen_subcommand_from check-log' -l reduce -d 'Check nothing: read the JSON reports that runs with these logs, --output-dir DIR and -f json wrote (all --shard parts), and write one summary: per log its verdict, counts and problems by code, then the totals (-f text or json); exit 1 when a log is invalid or has no report'
 complete -c rmodel -n '__fish_seen_subcommand_from check-log' -F -d 'Joint-state log (.jsonl, .json, .csv, .yaml, .mcap, .db3, .bag; \'-\' for stdin); several with --output-dir'
 
 # rmodel log-info

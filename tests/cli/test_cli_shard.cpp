@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "test_support.hpp"
 
@@ -248,6 +249,148 @@ TEST_F(CliShard, CheckFilesInShardsFindWhatOneCheckFinds) {
     EXPECT_EQ(worst, serial.exit_code);
     EXPECT_EQ(together, lines(serial.out)) << "no URDF of these is shared by two models";
   }
+}
+
+/// A log of the sample robot written line by line (JSON Lines).
+std::string reduce_log(const fs::path& dir, const std::string& name, const std::vector<std::string>& lines) {
+  fs::create_directories(dir);
+  std::ofstream out(dir / name);
+  for (const auto& line : lines) out << line << "\n";
+  return (dir / name).string();
+}
+
+/// A joint state of neck_pitch (limits [-0.8, 0.5]) and head_yaw (velocity limit 2 rad/s).
+std::string reduce_state(int i, double neck, double head_velocity) {
+  return fmt::format("{{\"t\": {:.2f}, \"name\": [\"neck_pitch\", \"head_yaw\"], \"position\": [{}, 0.1], "
+                     "\"velocity\": [0, {}]}}",
+                     0.01 * i, neck, head_velocity);
+}
+
+TEST_F(CliShard, ReduceSumsUpTheReportsOfEveryShard) {
+  const fs::path logs = dir_ / "logs";
+  // Known by construction: ok 10 clean messages; high 12 messages, neck_pitch at 0.7 in 7 of
+  // them, head_yaw at 3 rad/s in 2 others; bad 6 messages and 2 lines that are not JSON;
+  // broken_db3 a rosbag2 directory whose metadata lists no file (its check fails: no report).
+  std::vector<std::string> ok_lines, high_lines, bad_lines;
+  for (int i = 0; i < 10; ++i) ok_lines.push_back(reduce_state(i, 0.1 * (i % 3), 0.5));
+  for (int i = 0; i < 12; ++i) high_lines.push_back(reduce_state(i, i >= 3 && i <= 9 ? 0.7 : 0.2, i < 2 ? 3 : 0));
+  for (int i = 0; i < 6; ++i) {
+    bad_lines.push_back(reduce_state(i, 0, 0));
+    if (i == 1 || i == 4) bad_lines.push_back("not json");
+  }
+  const std::string ok = reduce_log(logs, "ok.jsonl", ok_lines), high = reduce_log(logs, "high.jsonl", high_lines),
+                    bad = reduce_log(logs, "bad.jsonl", bad_lines);
+  const fs::path broken = logs / "broken_db3";
+  fs::create_directories(broken);
+  std::ofstream(broken / "metadata.yaml") << "rosbag2_bagfile_information:\n  version: 5\n";
+  const std::vector<std::string> list = {high, ok, broken.string(), bad};
+  const fs::path reports = dir_ / "reports";
+  for (const char* shard : {"1/3", "2/3", "3/3"}) {
+    const RunResult r = run_rmodel(shard_args(shard_args({"check-log", "--sample", "-f", "json", "--max-reports", "1"}, list),
+                                              {"--output-dir", reports.string(), "--shard", shard}));
+    EXPECT_LE(r.exit_code, 1) << r.err;
+  }
+  const auto reduce = [&](const std::vector<std::string>& logs_given, const std::vector<std::string>& more) {
+    return run_rmodel(shard_args(shard_args({"check-log", "--reduce", "--output-dir", reports.string()}, logs_given), more));
+  };
+
+  const RunResult json = reduce(list, {"-f", "json"});
+  EXPECT_EQ(json.exit_code, 1) << json.err;
+  EXPECT_EQ(json.err, "");
+  const nlohmann::ordered_json doc = nlohmann::ordered_json::parse(json.out);
+  EXPECT_EQ(doc["schema"], "rmodel.check_log_summary");
+  EXPECT_EQ(doc["valid"], false);
+  EXPECT_EQ(doc["counts"], nlohmann::ordered_json::parse(R"({"logs": 4, "valid": 1, "invalid": 2, "missing": 1})"));
+  ASSERT_EQ(doc["logs"].size(), 4U);
+  const auto& h = doc["logs"][0];
+  EXPECT_EQ(h["log"], high);
+  EXPECT_EQ(h["report"], (reports / "high.json").string());
+  EXPECT_EQ(h["verdict"], "invalid");
+  EXPECT_EQ(h["messages"], 12);
+  EXPECT_EQ(h["errors"], 9);
+  EXPECT_EQ(h["problems_by_code"].dump(), R"({"position-limit":7,"velocity-limit":2})");
+  EXPECT_EQ(h["first_stamp"], 0.0);
+  EXPECT_EQ(h["last_stamp"], 0.11);
+  EXPECT_EQ(doc["logs"][1]["verdict"], "valid");
+  EXPECT_EQ(doc["logs"][1]["messages"], 10);
+  EXPECT_EQ(doc["logs"][1]["problems_by_code"].dump(), "{}");
+  const auto& m = doc["logs"][2];
+  EXPECT_EQ(m["verdict"], "missing");
+  EXPECT_TRUE(m["messages"].is_null());
+  EXPECT_EQ(m["reason"], (reports / "broken_db3.json").string() +
+                             ": no such report: the check of this log failed or did not run (its task's standard "
+                             "error says why)");
+  const auto& b = doc["logs"][3];
+  EXPECT_EQ(b["verdict"], "invalid");
+  EXPECT_EQ(b["messages"], 6);
+  EXPECT_EQ(b["read_errors"], 2);
+  EXPECT_EQ(b["problems_by_code"].dump(), R"({"read-error":2})");
+  EXPECT_EQ(doc["totals"].dump(), R"({"messages":28,"joint_states":28,"read_errors":2,"errors":11,"warnings":0,)"
+                                  R"("problems_by_code":{"read-error":2,"position-limit":7,"velocity-limit":2}})");
+
+  const RunResult text = reduce(list, {});
+  EXPECT_EQ(text.exit_code, 1);
+  EXPECT_EQ(text.out,
+            fmt::format("{}: invalid: 9 errors, 0 warnings in 12 messages (12 joint states): position-limit 7, "
+                        "velocity-limit 2\n"
+                        "{}: valid: 0 errors, 0 warnings in 10 messages (10 joint states)\n"
+                        "{}: missing: {}\n"
+                        "{}: invalid: 2 errors, 0 warnings in 6 messages (6 joint states): read-error 2\n"
+                        "problems by code: read-error 2, position-limit 7, velocity-limit 2\n"
+                        "4 logs: 1 valid, 2 invalid, 1 without a report\n",
+                        high, ok, broken.string(), m["reason"].get<std::string>(), bad));
+
+  // Every log valid and reported: exit 0; -o writes the summary to a file.
+  const fs::path summary = dir_ / "summary.json";
+  const RunResult clean = reduce({ok}, {"-o", summary.string()});
+  EXPECT_EQ(clean.exit_code, 0) << clean.err;
+  EXPECT_EQ(clean.out, "");
+  EXPECT_EQ(nlohmann::json::parse(read_file(summary))["valid"], true);
+  EXPECT_EQ(reduce({ok}, {}).out, ok + ": valid: 0 errors, 0 warnings in 10 messages (10 joint states)\n"
+                                       "1 log: 1 valid, 0 invalid\n");
+  EXPECT_EQ(reduce({ok}, {"-q"}).out, "");
+  EXPECT_EQ(reduce({ok}, {"-q"}).exit_code, 0);
+
+  // A report of another log of the same name (left from another batch) is not this log's.
+  fs::create_directories(dir_ / "elsewhere");
+  const std::string other = reduce_log(dir_ / "elsewhere", "high.jsonl", ok_lines);
+  const RunResult stale = reduce({other}, {});
+  EXPECT_EQ(stale.exit_code, 1);
+  EXPECT_EQ(stale.out, fmt::format("{}: missing: {}: the report of '{}', not of this log\n1 log: 0 valid, 0 invalid, 1 "
+                                   "without a report\n",
+                                   other, (reports / "high.json").string(), high));
+  // Not JSON, or JSON of something else.
+  std::ofstream(reports / "ok.json") << "{\"schema\": \"rmodel.check\"}";
+  EXPECT_NE(reduce({ok}, {}).out.find("ok.json: not a report of check-log -f json"), std::string::npos);
+  std::ofstream(reports / "ok.json") << "{";
+  EXPECT_NE(reduce({ok}, {}).out.find("ok.json: not JSON ("), std::string::npos);
+}
+
+TEST_F(CliShard, ReduceTakesOnlyWhatItReads) {
+  const std::string a = make_log("a.jsonl", 5);
+  const std::string dir = (dir_ / "reports").string();
+  struct Bad {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<Bad> bad = {
+      {{"check-log", "--reduce", a}, "--reduce needs --output-dir DIR, the directory of the logs' JSON reports"},
+      {{"check-log", "--reduce", a, "--output-dir", dir, "--shard", "1/2"},
+       "--reduce reads the reports of the logs: --shard does not apply"},
+      {{"check-log", "--reduce", a, "--output-dir", dir, "--sample"},
+       "--reduce reads the reports of the logs: --sample does not apply"},
+      {{"check-log", "--reduce", a, "--output-dir", dir, "--period", "0.01"},
+       "--reduce reads the reports of the logs: --period does not apply"},
+      {{"check-log", "--reduce", a, "--output-dir", dir, "-f", "sarif"},
+       "-f sarif does not apply to --reduce: the formats are text, json"},
+      {{"check-log", "--reduce", "-", "--output-dir", dir}, "'-' (stdin) cannot be an input"},
+  };
+  for (const Bad& b : bad) {
+    const RunResult r = run_rmodel(b.args);
+    EXPECT_EQ(r.exit_code, 2) << fmt::format("{}", fmt::join(b.args, " "));
+    EXPECT_NE(r.err.find(b.message), std::string::npos) << r.err;
+  }
+  EXPECT_FALSE(fs::exists(dir)) << "the reduce creates no directory";
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "options/output.hpp"
 #include "options/stream_options.hpp"
 #include "report/ci_report.hpp"
+#include "report/log_summary.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/io/format.hpp"
 #include "rmodel/io/reader.hpp"
@@ -121,7 +122,8 @@ public:
     out_.add_to(app,
                 {OutputFormat::text, OutputFormat::json, OutputFormat::csv, OutputFormat::sarif, OutputFormat::junit,
                  OutputFormat::codequality},
-                OutputFormat::text, [this] {
+                OutputFormat::text, [this, &app] {
+      if (reduce_) return reduce_mode(app);
       if (batch_.output_dir.empty() && quiet_ && (out_.format_given() || out_.path_given()))
         OutputOptions::refuse("-q prints nothing: -f and -o do not apply");
       if (!batch_.output_dir.empty() && out_.path_given())
@@ -130,9 +132,15 @@ public:
     });
     app.add_flag("-q,--quiet", quiet_, "Print nothing; only the exit status tells (--output-dir: the reports are still written)");
     batch_.add_to(app);
+    app.add_flag("--reduce", reduce_,
+                 "Check nothing: read the JSON reports that runs with these logs, --output-dir DIR and -f json "
+                 "wrote (all --shard parts), and write one summary: per log its verdict, counts and problems by "
+                 "code, then the totals (-f text or json); exit 1 when a log is invalid or has no report")
+        ->group("Whole archives");
   }
 
   int run() override {
+    if (reduce_) return reduce();
     batch_.check();
     std::vector<BatchItem> items;
     if (batch_.active())
@@ -173,6 +181,33 @@ public:
   }
 
 private:
+  /// --reduce reads reports and writes a summary (text or json, to -o): of the options, it
+  /// takes --output-dir (where the reports are), the logs, -f, -o and -q.
+  void reduce_mode(const CLI::App& app) {
+    out_.restrict({OutputFormat::text, OutputFormat::json}, OutputFormat::text, "--reduce");
+    for (const CLI::Option* opt : app.get_options())
+      if (opt->count() > 0 && opt != out_.format_option() && !opt->check_name("--output") &&
+          !opt->check_name("--output-dir") && !opt->check_name("--reduce") && !opt->check_name("--quiet") &&
+          !opt->check_name("log"))
+        OutputOptions::refuse(fmt::format("--reduce reads the reports of the logs: {} does not apply",
+                                          opt->get_name()));
+    if (batch_.output_dir.empty())
+      OutputOptions::refuse("--reduce needs --output-dir DIR, the directory of the logs' JSON reports");
+    if (quiet_ && (out_.format_given() || out_.path_given()))
+      OutputOptions::refuse("-q prints nothing: -f and -o do not apply");
+  }
+
+  /// --reduce: the summary of the logs' reports in --output-dir; exit 1 unless every log has
+  /// a report and is valid.
+  int reduce() {
+    const LogSummary summary = summarize_log_reports(name_batch(logs_, batch_.output_dir, "json", false));
+    if (!quiet_) {
+      out_.write(out_.is(OutputFormat::json) ? json_text(log_summary_json(summary)) : log_summary_text(summary));
+      out_.close();
+    }
+    return summary.all_valid() ? kOk : kFailed;
+  }
+
   /// Checks one log and writes its report to `out`, or to the file `path` when given (an
   /// io::OutputFile, put in place once the report is complete: a log that cannot be opened,
   /// or a run that fails, leaves the file of that name as it was).
@@ -377,6 +412,7 @@ private:
   LogCheckOptions options_;
   OutputOptions out_;
   bool quiet_ = false;
+  bool reduce_ = false;  ///< --reduce: summarize the reports of an earlier run
   unsigned threads_ = 2;  ///< --threads
 };
 

@@ -135,15 +135,15 @@ std::string batch_output_name(const std::string& input) {
   return path.stem().string();
 }
 
-std::vector<BatchItem> plan_batch(const std::vector<std::string>& inputs, const std::string& dir,
-                                  std::string_view extension) {
+std::vector<BatchItem> name_batch(const std::vector<std::string>& inputs, const std::string& dir,
+                                  std::string_view extension, bool inputs_exist) {
   if (inputs.empty()) throw InvalidArgument("--output-dir needs input files (stdin is one stream: use -o)");
   std::vector<BatchItem> items;
   std::map<std::string, std::string> owner;  // output name → the input that gets it
   for (const auto& input : inputs) {
     if (input == "-")
       throw InvalidArgument("--output-dir: '-' (stdin) cannot be an input; each input must be a file");
-    io::check_log_path(input);
+    if (inputs_exist) io::check_log_path(input);
     const std::string name = batch_output_name(input);
     if (name.empty() || name == "." || name == "..")
       throw InvalidArgument(fmt::format("--output-dir: cannot name an output after '{}'", input));
@@ -154,6 +154,12 @@ std::vector<BatchItem> plan_batch(const std::vector<std::string>& inputs, const 
                                         (fs::path(dir) / file).string()));
     items.push_back({input, (fs::path(dir) / file).string()});
   }
+  return items;
+}
+
+std::vector<BatchItem> plan_batch(const std::vector<std::string>& inputs, const std::string& dir,
+                                  std::string_view extension) {
+  const std::vector<BatchItem> items = name_batch(inputs, dir, extension, true);
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir)) throw IoError(dir, fmt::format("cannot create the output directory ({})",

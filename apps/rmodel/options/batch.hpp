@@ -76,7 +76,14 @@ struct BatchOptions {
 /// (`logs/a.zstd.mcap` → `a.zstd`), a rosbag2 directory's whole name (`run_db3/` → `run_db3`).
 [[nodiscard]] std::string batch_output_name(const std::string& input);
 
-/// Checks a batch before anything runs and creates `dir` (with its parents) when missing.
+/// The items of a batch: each input and DIR/<batch_output_name(input)>.<extension>.
+/// Refuses (InvalidArgument, exit 2) no input, `-` (stdin) as an input, two inputs whose outputs
+/// would have the same name (naming both); with `inputs_exist`, (IoError) an input that does
+/// not exist or a directory that is not a rosbag2 one. Looks at nothing else on disk.
+[[nodiscard]] std::vector<BatchItem> name_batch(const std::vector<std::string>& inputs, const std::string& dir,
+                                                std::string_view extension, bool inputs_exist);
+
+/// Checks a batch before anything runs (name_batch()) and creates `dir` (with its parents) when missing.
 /// Refuses (InvalidArgument, exit 2) no input, `-` (stdin) as an input, two inputs whose
 /// outputs would have the same name (naming both), an output that would overwrite its own
 /// input; (IoError, exit 2) an input that does not exist, a directory that is not a rosbag2
