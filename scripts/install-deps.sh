@@ -14,6 +14,8 @@ packages=(
   # (tests/ci/check_ci_files.py).
   # MuJoCo's compiler judges check's inertia rule (tests/oracle/test_mujoco_inertia_oracle.cpp).
   groff-base clang libclang-rt-14-dev libxml2-utils python3-yaml pre-commit git libmujoco-dev
+  # A one-node Slurm cluster runs the recipes of share/rmodel/examples/slurm (tests/slurm).
+  slurmctld slurmd slurm-client munge
   # The Python module (python/, built with Debian's pybind11 for Debian's python3) and its
   # tests (pytest, numpy); matplotlib draws the README's Python example's plot.
   pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib

@@ -131,7 +131,8 @@ foreach(regex
     " \\./usr/share/rmodel/sample/pony\\.urdf$"
     " \\./usr/share/rmodel/schema/semantics\\.schema\\.json$"
     " \\./usr/share/rmodel/examples/robot\\.urdf$"
-    "^-rwxr-xr-x .* \\./usr/share/rmodel/examples/check-model\\.sh$")
+    "^-rwxr-xr-x .* \\./usr/share/rmodel/examples/check-model\\.sh$"
+    "^-rwxr-xr-x .* \\./usr/share/rmodel/examples/slurm/check-logs\\.sh$")
   expect_line("${contents}" "${regex}")
 endforeach()
 # Modes: files 644 or 755, directories 755, whatever the umask of the checkout that built them.

@@ -20,6 +20,7 @@ need_command python3 "the README and man page examples" "python3"
 need_command xmllint "the schema check of check -f junit" "libxml2-utils"
 need_command pre-commit "running rmodel's pre-commit hook" "pre-commit"
 need_command git "running rmodel's pre-commit hook" "git"
+need_command slurmctld "the Slurm recipes' test (tests/slurm)" "slurmctld, with slurmd, slurm-client and munge"
 python3 -c "import yaml" 2>/dev/null ||
   missing+=("python3's yaml module (for the checks of action.yml and .pre-commit-hooks.yaml; Debian package python3-yaml)")
 for found in "$@"; do
