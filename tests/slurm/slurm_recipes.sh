@@ -174,6 +174,24 @@ mv logs/fl.jsonl "logs/front left.jsonl"
 ls logs/*.jsonl > list.txt
 mapfile -t logs < list.txt
 
+# Usage errors: exit 2, a message, and nothing submitted.
+mkdir not-empty empty-bags && touch not-empty/summary.json empty.txt
+usage_error() {  # usage_error "WHAT IT SAYS" RECIPE ARGUMENTS...
+  local says=$1
+  shift
+  "$recipes/$@" > usage.stdout 2> usage.stderr
+  local status=$?
+  [ "$status" -eq 2 ] && grep -qF -- "$says" usage.stderr ||
+    fail "$*: exit $status, not 2 saying '$says': $(cat usage.stderr)"
+}
+usage_error "'not-empty' is not empty" check-logs.sh list.txt not-empty -- --sample
+usage_error "'0' is not a whole number of at least 1" check-logs.sh --tasks 0 list.txt out-usage -- --sample
+usage_error "'2x' is not a whole number of at least 1" check-logs.sh --max-parallel 2x list.txt out-usage -- --sample
+usage_error "'empty.txt' names no log" check-logs.sh empty.txt out-usage -- --sample
+usage_error "'--' goes before the options of check-log" check-logs.sh list.txt out-usage --sample
+usage_error "'empty-bags' holds no .bag, .mcap or rosbag2 directory" bags-to-mcap.sh empty-bags mcap-usage
+[ -z "$(squeue --noheader)" ] || fail "a usage error submitted a job: $(squeue)"
+
 # A failing task: the recipe must not wait for ever for a reduce that cannot run. It runs
 # beside the next one (the two share the node).
 (timeout 240 "$recipes/check-logs.sh" --tasks 2 list.txt out-broken -- --urdf no-such.urdf \

@@ -19,7 +19,9 @@
 # (sbatch's default), so `rmodel` must be on PATH on the nodes, and LIST, OUTDIR, the logs and
 # the model files on a file system every node sees. sbatch's own variables choose the rest:
 # SBATCH_PARTITION, SBATCH_ACCOUNT, SBATCH_TIMELIMIT, ... OUTDIR must be new or empty: a report
-# left by another run would be taken for this one's.
+# left by another run would be taken for this one's. Every task gets the whole list on rmodel's
+# command line (its shard is chosen from all of them), which holds some ten thousand paths
+# (`getconf ARG_MAX` bytes); split a longer list into several runs.
 set -u
 
 self=$(readlink -f "$0")
