@@ -164,6 +164,8 @@ set(RMODEL_DEB_DEPENDS
 # No libsimdjson: only the tests and benchmarks use simdjson (tests/json_parsers). No libfmt9:
 # fmt is compiled into librmodel and the command (header-only, lib/CMakeLists.txt).
 list(APPEND RMODEL_DEB_DEPENDS "libyaml-cpp0.7 (>= 0.7.0)")
+# The collision plugin (rmodel-collision-<version>.so) links FCL and assimp.
+list(APPEND RMODEL_DEB_DEPENDS "libfcl0.7 (>= 0.7.0)" "libassimp5 (>= 5.2.5)")
 # <<< end of the runtime dependencies
 list(JOIN RMODEL_DEB_DEPENDS ", " CPACK_DEBIAN_RMODEL_PACKAGE_DEPENDS)
 # `rmodel filter --plot` runs gnuplot.

@@ -6,6 +6,8 @@ packages=(
   libcli11-dev liburdfdom-dev liborocos-kdl-dev libeigen3-dev libtinyxml2-dev
   nlohmann-json3-dev libfmt-dev libsimdjson-dev libyaml-cpp-dev
   libzstd-dev liblz4-dev libbz2-dev libsqlite3-dev
+  # The collision plugin (lib/plugins/collision_plugin.cpp): FCL's collision checks, assimp's meshes.
+  libfcl-dev libassimp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 jq gnuplot-nox liburdfdom-tools hyperfine parallel rsync
   # The test suite's oracles (tests/oracle/oracles_available.sh lists them): groff lints the

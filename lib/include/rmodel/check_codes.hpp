@@ -103,6 +103,10 @@ inline constexpr CheckCode kCheckCodes[] = {
     // ---- meshes (check --meshes) ----
     {"mesh-missing", CodeScope::model, Severity::error, false, detail::kU, "A <mesh> file that does not exist"},
     {"mesh-unchecked", CodeScope::model, Severity::warning, false, detail::kU, "A <mesh> URI that cannot be looked up"},
+    {"mesh-unreadable", CodeScope::model, Severity::error, false, detail::kU,
+     "A <mesh> file that assimp cannot read, or that holds no triangles"},
+    {"mesh-scale", CodeScope::model, Severity::warning, false, detail::kU,
+     "A mesh far too large for its link (millimetres read as metres)"},
     // ---- xacro ----
     {"xacro", CodeScope::model, Severity::error, false, detail::kU | detail::kS, "A xacro file that does not expand"},
     {"xacro-error", CodeScope::model, Severity::error, false, detail::kU | detail::kS,
@@ -167,6 +171,14 @@ inline constexpr CheckCode kCheckCodes[] = {
      "A collision-matrix pair or default given twice, in either order"},
     {"collision-conflict", CodeScope::model, Severity::warning, false, detail::kS,
      "A pair both disabled and enabled in the collision matrix"},
+    {"collision-matrix-stale", CodeScope::model, Severity::warning, false, detail::kS,
+     "A disabled pair that collides: its reason no longer holds (check --collisions)"},
+    {"collision-matrix-missing", CodeScope::model, Severity::warning, false, detail::kS,
+     "A pair MoveIt's Setup Assistant would disable that the matrix lacks (check --collisions)"},
+    {"collision-matrix-none", CodeScope::model, Severity::note, false, detail::kS,
+     "No SRDF, so no collision matrix to compare (check --collisions)"},
+    {"collision-mesh-left-out", CodeScope::model, Severity::warning, false, detail::kU,
+     "A collision mesh that cannot be read is left out of the collision checks"},
     {"srdf-duplicate-group", CodeScope::model, Severity::warning, false, detail::kS,
      "A group declared twice in the SRDF"},
     {"srdf-group-empty", CodeScope::model, Severity::warning, false, detail::kS,
@@ -230,6 +242,8 @@ inline constexpr CheckCode kCheckCodes[] = {
      "An implied acceleration above the joint's acceleration limit"},
     {"jerk-limit", CodeScope::log, Severity::error, false, 0, "An implied jerk above the joint's jerk limit"},
     {"effort-limit", CodeScope::log, Severity::error, false, 0, "The motion needs a torque above the joint's effort limit"},
+    {"self-collision", CodeScope::log, Severity::error, false, 0,
+     "With --collisions: two links of the held pose collide, or come closer than --margin"},
 };
 
 /// True when `code` is declared for `scope`. Usable while compiling (DiagnosticCode).

@@ -281,6 +281,21 @@ constexpr Page kPages[] = {
       "The file may exist where the consumer looks; rmodel cannot tell.", "RViz, Gazebo",
       "<mesh filename=\"https://example.org/arm.stl\"/>",
       "Nothing, when the consumer resolves that scheme; otherwise use package:// or a path."}},
+    {"mesh-unreadable", M,
+     {"With --meshes: a <mesh> file exists but assimp, which MoveIt and RViz read meshes with, cannot read it "
+      "(a truncated or corrupt file, an unknown format, a file of another kind with a mesh's name), or it holds "
+      "no triangles. The message gives assimp's reason.",
+      "MoveIt leaves the shape out, so the link has no collision geometry there; RViz shows nothing for it.",
+      "MoveIt (geometric_shapes), RViz, Gazebo, rmodel collisions",
+      "<mesh filename=\"package://arm/meshes/link1.stl\"/>  <!-- an empty or HTML file saved as .stl -->",
+      "Export the mesh again (STL, COLLADA or OBJ), or fetch the real file."}},
+    {"mesh-scale", M,
+     {"With --meshes: a mesh is more than 50 times as large across as its link's joints are apart (at least a "
+      "tenth of the robot's largest joint offset). The message gives the power of ten that brings it to size.",
+      "A mesh exported in millimetres and read as metres is 1000 times too large: RViz shows a giant, MoveIt "
+      "finds every pose in collision, and the inertia from its volume is 10^15 times off.",
+      "RViz, MoveIt, Gazebo, MuJoCo", "<mesh filename=\"package://arm/meshes/link1.stl\"/>  <!-- 240 m across -->",
+      "Give the mesh its unit: <mesh filename=\"...\" scale=\"0.001 0.001 0.001\"/>, or export it in metres."}},
     // ---- xacro ----
     {"xacro", M,
      {"A xacro file (the URDF or the semantics) does not expand: an undefined property or macro, a bad "
@@ -478,6 +493,35 @@ constexpr Page kPages[] = {
       "MoveIt applies the enabled pairs last, so the pair is checked; the disabling entry is dead.", kMoveIt,
       "<disable_collisions link1=\"a\" link2=\"b\" reason=\"Never\"/>\n<enable_collisions link1=\"a\" link2=\"b\"/>",
       "Remove the entry that is not meant."}},
+    {"collision-matrix-stale", M,
+     {"With --collisions: a pair the SRDF disables collides, in a random pose within the limits, while its "
+      "reason no longer holds: disabled as Never but colliding, or as Adjacent, Default or Always while it is no "
+      "longer adjacent, colliding at the default pose, or colliding in nearly every pose. The message names the "
+      "random pose (rmodel collisions --show-sample prints it). Entries of other reasons are a user's and are "
+      "not judged.",
+      "MoveIt never checks a disabled pair: planned motions can drive those links through each other. The URDF "
+      "changed (longer links, wider limits) since the Setup Assistant wrote the matrix.",
+      kMoveIt, "<disable_collisions link1=\"upper_arm\" link2=\"gripper\" reason=\"Never\"/>  <!-- the arm grew -->",
+      "Compute the matrix again: rmodel collisions -u URDF -s SRDF --update SRDF (or MoveIt's Setup Assistant)."}},
+    {"collision-matrix-missing", M,
+     {"With --collisions: a pair of links that the matrix MoveIt's Setup Assistant computes disables (adjacent, "
+      "colliding at the default pose, always colliding, or colliding in none of the random poses) is not "
+      "disabled in the SRDF. The message gives the reason.",
+      "MoveIt checks the pair at every state: adjacent links and pairs colliding at the default pose are "
+      "reported as collisions, which stops planning; pairs that never collide only cost time.",
+      kMoveIt, "<!-- no entry for base_link and shoulder_link, which a joint joins -->",
+      "Compute the matrix again: rmodel collisions -u URDF -s SRDF --update SRDF."}},
+    {"collision-matrix-none", M,
+     {"With --collisions: the semantics are not an SRDF (a .cpf or rmodel JSON, or none), so there is no "
+      "collision matrix to compare with the computed one.",
+      "Nothing is checked.", "rmodel", "rmodel check --sample --collisions  <!-- pony.json -->",
+      "Give the MoveIt SRDF with -s, or use rmodel collisions to write a matrix."}},
+    {"collision-mesh-left-out", M,
+     {"With --collisions: a <collision> mesh is not found or cannot be read, so it is left out of the "
+      "computed matrix, as MoveIt leaves it out; a link whose every shape is left out has no geometry.",
+      "The computed matrix, and the verdicts on the SRDF's, miss that shape.", "MoveIt, rmodel collisions",
+      "<collision><geometry><mesh filename=\"package://arm/meshes/gone.stl\"/></geometry></collision>",
+      "Give the mesh's package with --package-path, or fix the file (check --meshes says why)."}},
     {"srdf-duplicate-group", M,
      {"A group of the SRDF is declared a second time; the second declaration is not kept.",
       "MoveIt merges or replaces, depending on the version; the file says two things.", kMoveIt,
@@ -685,6 +729,16 @@ constexpr Page kPages[] = {
       "The robot cannot make that motion, or the model's masses or limits are wrong.", "ros2_control, "
       "simulators",
       "shoulder needs 80 N·m, effort limit 50", "Check the masses, the effort limits and the motion."}},
+    {"self-collision", L,
+     {"With --collisions: at a joint state, two links of the held full pose collide (their <collision> "
+      "geometry intersects; the message gives the time and the penetration depth), or with --margin come "
+      "closer than it. Pairs the SRDF's collision matrix disables are not checked (without a matrix, the "
+      "adjacent pairs).",
+      "The robot, or the model, drove links through each other: a planner without collision checking, a "
+      "wrong calibration, or collision geometry larger than the robot.",
+      "MoveIt (its planning scene), ros2_control, the robot itself",
+      "links 'forearm' and 'base_link' collide at t = 12.3 (depth 0.021 m)",
+      "Look at the pose (rmodel fk --collisions --log), then fix the motion, the geometry or the matrix."}},
 };
 
 /// The index of the first page that is not the page of kCheckCodes' entry of the same index

@@ -29,4 +29,12 @@ std::filesystem::path install_prefix(const std::filesystem::path& file, const st
   return prefix;
 }
 
+std::string plugin_path(const char* file_name) {
+  const LibraryFile library = library_file();
+  const std::filesystem::path directory =
+      library.in_program ? install_prefix(library.path, RMODEL_INSTALL_BINDIR) / RMODEL_INSTALL_LIBDIR
+                         : std::filesystem::path(library.path).parent_path();
+  return (directory / file_name).string();
+}
+
 }  // namespace rmodel::detail

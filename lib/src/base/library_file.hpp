@@ -1,6 +1,6 @@
 #pragma once
 // Internal: where the running librmodel is, for what is installed beside it or relative to
-// it (the sample robot's data directory, the yaml plugin).
+// it (the sample robot's data directory, rmodel's plugins).
 
 #include <filesystem>
 #include <string>
@@ -20,5 +20,10 @@ LibraryFile library_file();
 
 /// <prefix>/<relative_dir>/<file> → <prefix>.
 std::filesystem::path install_prefix(const std::filesystem::path& file, const std::filesystem::path& relative_dir);
+
+/// The path of one of rmodel's plugins (`file_name`, e.g. rmodel-yaml-<version>.so): beside the
+/// running librmodel, or, for a program with librmodel's code linked in (the `rmodel` command),
+/// in <prefix>/<libdir> seen from <prefix>/<bindir>.
+std::string plugin_path(const char* file_name);
 
 }  // namespace rmodel::detail

@@ -20,16 +20,8 @@ namespace rmodel::detail {
 namespace {
 
 #ifndef RMODEL_YAML_LINKED
-/// The plugin's path: librmodel's directory and the plugin's name. A program with librmodel's
-/// code linked in (the `rmodel` command) finds it in <prefix>/<libdir> from <prefix>/<bindir>.
-const std::string& plugin_path() {
-  static const std::string path = [] {
-    const LibraryFile library = library_file();
-    const std::filesystem::path directory =
-        library.in_program ? install_prefix(library.path, RMODEL_INSTALL_BINDIR) / RMODEL_INSTALL_LIBDIR
-                           : std::filesystem::path(library.path).parent_path();
-    return (directory / RMODEL_YAML_PLUGIN).string();
-  }();
+const std::string& yaml_plugin_path() {
+  static const std::string path = plugin_path(RMODEL_YAML_PLUGIN);
   return path;
 }
 #endif
@@ -110,7 +102,7 @@ YamlNode load_yaml(std::string_view text) {
 #ifdef RMODEL_YAML_LINKED
   Load* load = &rmodel_yaml_load;
 #else
-  static LazyLibrary plugin(plugin_path().c_str(), "read YAML files");
+  static LazyLibrary plugin(yaml_plugin_path().c_str(), "read YAML files");
   static std::atomic<Load*> cache{nullptr};
   Load* load = resolve_lazily(plugin, cache, "rmodel_yaml_load");
 #endif

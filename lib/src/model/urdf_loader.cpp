@@ -610,6 +610,17 @@ KDL::RigidBodyInertia to_kdl(const std::optional<Inertial>& inertial) {
 
 }  // namespace
 
+std::optional<double> read_urdf_number(std::string_view text) { return urdf_number(text); }
+
+std::optional<std::array<double, 3>> read_urdf_vector3(std::string_view text) { return urdf_vector3(text); }
+
+std::optional<KDL::Frame> read_urdf_origin(const tinyxml2::XMLElement* origin) {
+  if (origin != nullptr)
+    for (const char* name : {"xyz", "rpy"})
+      if (const char* text = origin->Attribute(name); text != nullptr && !urdf_vector3(text)) return std::nullopt;
+  return read_origin(origin);
+}
+
 std::optional<UrdfModel> analyse_urdf(std::string_view text, const std::string& source, Diagnostics& out,
                                       Diagnostics* inertials) {
   tinyxml2::XMLDocument doc;

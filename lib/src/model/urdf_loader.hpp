@@ -3,6 +3,7 @@
 // tinyxml2 is used only behind this header. The values are read as urdfdom 3 reads them
 // (docs/design.md, "Parsers"); urdfdom itself is the tests' oracle, not linked.
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -11,6 +12,10 @@
 #include <vector>
 
 #include <kdl/tree.hpp>
+
+namespace tinyxml2 {
+class XMLElement;
+}
 
 #include "rmodel/diagnostic.hpp"
 #include "rmodel/model.hpp"
@@ -45,6 +50,14 @@ KDL::Rotation rotation_from_quaternion(double x, double y, double z, double w);
 /// (inertial_check.hpp) on the document it read, into `inertials`: `check` reads the text once.
 std::optional<UrdfModel> analyse_urdf(std::string_view text, const std::string& source, Diagnostics& out,
                                       Diagnostics* inertials = nullptr);
+
+/// A number as urdfdom reads it (urdf::strToDouble); nullopt where urdfdom throws.
+std::optional<double> read_urdf_number(std::string_view text);
+/// Three numbers as urdfdom reads them (urdf::Vector3::init); nullopt where urdfdom throws.
+std::optional<std::array<double, 3>> read_urdf_vector3(std::string_view text);
+/// An `<origin>` element as urdfdom reads it (identity where it or an attribute is absent);
+/// nullopt when its xyz or rpy is malformed. For the geometry readers (collision/).
+std::optional<KDL::Frame> read_urdf_origin(const tinyxml2::XMLElement* origin);
 
 /// Loads a URDF. @throws ParseError / ModelError with file and line for the first problem.
 UrdfModel load_urdf(std::string_view text, const std::string& source);
