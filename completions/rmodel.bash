@@ -31,7 +31,7 @@ _rmodel_dynamic() {
 # REPLY: the subcommands of the command path $1 ("" for rmodel itself).
 _rmodel_subcommands() {
     case $1 in
-        '') REPLY='check info tree joints chains groups contacts index convert poses diff check-log log-info aggregate filter fk jacobian xacro dynamics splice help version' ;;
+        '') REPLY='check info tree joints chains groups contacts index convert poses diff check-log collisions log-info aggregate filter fk jacobian xacro dynamics splice help version' ;;
         *) REPLY= ;;
     esac
 }
@@ -40,8 +40,8 @@ _rmodel_subcommands() {
 _rmodel_options() {
     case $1 in
         '') REPLY='-h --help -V --version --debug --color' ;;
-        'check') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --shard -f --format -o --output --strict --ignore --meshes -q --quiet --list-codes --explain' ;;
-        'info') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output --pose --pose-file' ;;
+        'check') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --shard -f --format -o --output --strict --ignore --meshes --collisions -q --quiet --list-codes --explain' ;;
+        'info') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output --pose --pose-file --mass-properties' ;;
         'tree') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output' ;;
         'joints') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output' ;;
         'chains') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output --with-virtual' ;;
@@ -51,11 +51,12 @@ _rmodel_options() {
         'convert') REPLY='-h --help -o --output -f --format --from' ;;
         'poses') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output --full' ;;
         'diff') REPLY='-h --help -s --semantics --old-semantics --new-semantics --limits --package-path --xacro-arg --old-limits --new-limits --tolerance --strict -q --quiet -f --format -o --output' ;;
-        'check-log') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --model-from-log -i --input-format --topic --time --time-column --column-prefix --start --end --threads --max-gap --period --max-acceleration --tolerance --dynamics --floating-base --max-reports -f --format -o --output -q --quiet --output-dir -j --jobs --shard --reduce' ;;
+        'check-log') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --model-from-log -i --input-format --topic --time --time-column --column-prefix --start --end --threads --max-gap --period --max-acceleration --tolerance --dynamics --floating-base --collisions --margin --max-reports -f --format -o --output -q --quiet --output-dir -j --jobs --shard --reduce' ;;
+        'collisions') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --update -f --format -o --output --samples --seed --threads --show-sample --always-fraction' ;;
         'log-info') REPLY='-h --help -f --format -o --output' ;;
         'aggregate') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --model-from-log --stamp --max-errors --max-reports -q --quiet --flush-each --threads --merge -i --input-format --topic --time --time-column --column-prefix --start --end --output-dir -j --jobs --shard -f --format -o --output --mcap-compression --mcap-chunk-size --tf -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --clamp --initial-pose --no-support --filter --filter-param' ;;
         'filter') REPLY='-h --help --stamp --max-errors --max-reports -q --quiet --flush-each --threads --merge -i --input-format --topic --time --time-column --column-prefix --start --end --output-dir -j --jobs --shard -f --format -o --output --mcap-compression --mcap-chunk-size --tf -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --model-from-log -p --param --field --joints --list --step --duration --plot --from --to --plot-joints' ;;
-        'fk') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --model-from-log --pose --pose-file -f --format -o --output --links --chain --with-virtual --orientation --log -i --input-format --topic --time --time-column --column-prefix --start --end --max-errors --max-reports -q --quiet --flush-each --threads' ;;
+        'fk') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --model-from-log --pose --pose-file -f --format -o --output --links --chain --with-virtual --orientation --collisions --margin --log -i --input-format --topic --time --time-column --column-prefix --start --end --max-errors --max-reports -q --quiet --flush-each --threads' ;;
         'jacobian') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --pose --pose-file -f --format -o --output --chain --link --point --with-virtual' ;;
         'xacro') REPLY='-h --help --xacro-arg --package-path -f --format -o --output' ;;
         'dynamics') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --model-from-log --pose --pose-file -f --format -o --output --mcap-compression --mcap-chunk-size --tf --velocity --acceleration --gravity --mass-matrix --floating-base --support --log --diff --diff-param -i --input-format --topic --time --time-column --column-prefix --start --end --max-errors --max-reports -q --quiet --flush-each --threads' ;;
@@ -81,11 +82,12 @@ _rmodel_value_options() {
         'convert') REPLY=' -o --output -f --format --from ' ;;
         'poses') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output --full ' ;;
         'diff') REPLY=' -s --semantics --old-semantics --new-semantics --limits --package-path --xacro-arg --old-limits --new-limits --tolerance -f --format -o --output ' ;;
-        'check-log') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -i --input-format --topic --time --time-column --column-prefix --start --end --threads --max-gap --period --max-acceleration --tolerance --max-reports -f --format -o --output --output-dir -j --jobs --shard ' ;;
+        'check-log') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -i --input-format --topic --time --time-column --column-prefix --start --end --threads --max-gap --period --max-acceleration --tolerance --margin --max-reports -f --format -o --output --output-dir -j --jobs --shard ' ;;
+        'collisions') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg --update -f --format -o --output --samples --seed --threads --show-sample --always-fraction ' ;;
         'log-info') REPLY=' -f --format -o --output ' ;;
         'aggregate') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg --stamp --max-errors --max-reports --threads -i --input-format --topic --time --time-column --column-prefix --start --end --output-dir -j --jobs --shard -f --format -o --output --mcap-compression --mcap-chunk-size -k --kind --period --ticks --update --brake-deceleration --publish --diff --diff-param --quad --quad-param --initial-pose --filter --filter-param ' ;;
         'filter') REPLY=' --stamp --max-errors --max-reports --threads -i --input-format --topic --time --time-column --column-prefix --start --end --output-dir -j --jobs --shard -f --format -o --output --mcap-compression --mcap-chunk-size -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -p --param --field --joints --duration --plot --from --to --plot-joints ' ;;
-        'fk') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg --pose --pose-file -f --format -o --output --links --chain --orientation --log -i --input-format --topic --time --time-column --column-prefix --start --end --max-errors --max-reports --threads ' ;;
+        'fk') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg --pose --pose-file -f --format -o --output --links --chain --orientation --margin --log -i --input-format --topic --time --time-column --column-prefix --start --end --max-errors --max-reports --threads ' ;;
         'jacobian') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg --pose --pose-file -f --format -o --output --chain --link --point ' ;;
         'xacro') REPLY=' --xacro-arg --package-path -f --format -o --output ' ;;
         'dynamics') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg --pose --pose-file -f --format -o --output --mcap-compression --mcap-chunk-size --velocity --acceleration --gravity --support --log --diff --diff-param -i --input-format --topic --time --time-column --column-prefix --start --end --max-errors --max-reports --threads ' ;;
@@ -195,6 +197,14 @@ _rmodel_option_values() {
         'check-log|-f'|'check-log|--format') _rmodel_words 'text json csv sarif junit codequality' ;;
         'check-log|-o'|'check-log|--output') _rmodel_files ;;
         'check-log|--output-dir') _rmodel_dirs ;;
+        'collisions|-u'|'collisions|--urdf') _rmodel_files ;;
+        'collisions|-s'|'collisions|--semantics') _rmodel_files ;;
+        'collisions|--semantics-format') _rmodel_words 'cpf json srdf' ;;
+        'collisions|-m'|'collisions|--model') _rmodel_files ;;
+        'collisions|--package-path') _rmodel_dirs ;;
+        'collisions|--update') _rmodel_files ;;
+        'collisions|-f'|'collisions|--format') _rmodel_words 'text json srdf' ;;
+        'collisions|-o'|'collisions|--output') _rmodel_files ;;
         'log-info|-f'|'log-info|--format') _rmodel_words 'text json csv' ;;
         'log-info|-o'|'log-info|--output') _rmodel_files ;;
         'aggregate|-u'|'aggregate|--urdf') _rmodel_files ;;
@@ -377,7 +387,7 @@ _rmodel_positional() {
             fi
             ;;
         'help')
-            if (( $2 == 0 )); then _rmodel_words 'check info tree joints chains groups contacts index convert poses diff check-log log-info aggregate filter fk jacobian xacro dynamics splice help version'
+            if (( $2 == 0 )); then _rmodel_words 'check info tree joints chains groups contacts index convert poses diff check-log collisions log-info aggregate filter fk jacobian xacro dynamics splice help version'
             fi
             ;;
     esac

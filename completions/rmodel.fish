@@ -15,6 +15,7 @@ complete -c rmodel -n '__fish_use_subcommand' -a 'convert' -d 'Convert semantics
 complete -c rmodel -n '__fish_use_subcommand' -a 'poses' -d 'Named poses (SRDF group states); one pose as a full sorted pose'
 complete -c rmodel -n '__fish_use_subcommand' -a 'diff' -d 'Compare two models: is the full pose compatible, what changed'
 complete -c rmodel -n '__fish_use_subcommand' -a 'check-log' -d 'Validate a joint-state log against a model: names, sizes, stamps, limits'
+complete -c rmodel -n '__fish_use_subcommand' -a 'collisions' -d 'Allowed-collision matrix of an SRDF, as MoveIt\'s Setup Assistant computes it'
 complete -c rmodel -n '__fish_use_subcommand' -a 'log-info' -d 'Topics, types, counts, time span and rates of a ROS log (.mcap, .db3, .bag)'
 complete -c rmodel -n '__fish_use_subcommand' -a 'aggregate' -d 'Merge partial joint states into full sorted poses (files or a live stream)'
 complete -c rmodel -n '__fish_use_subcommand' -a 'filter' -d 'Filter every joint of joint-state logs; list filter kinds; step responses and plots'
@@ -46,6 +47,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from check' -s o -l output -r -F -
 complete -c rmodel -n '__fish_seen_subcommand_from check' -l strict -d 'Treat warnings as errors'
 complete -c rmodel -n '__fish_seen_subcommand_from check' -l ignore -x -d 'Accept the problems of these codes (CODE[,CODE...], repeatable): they are neither shown nor counted, so --strict fails on every other warning. Warnings of any code; errors only of inertial-mass, inertia-not-positive, inertia-triangle'
 complete -c rmodel -n '__fish_seen_subcommand_from check' -l meshes -d 'Also check that every <mesh> file exists: package:// through --package-path, ROS_PACKAGE_PATH and AMENT_PREFIX_PATH, file:// and plain paths from the URDF\'s directory'
+complete -c rmodel -n '__fish_seen_subcommand_from check' -l collisions -d 'Also compare the SRDF\'s collision matrix (<disable_collisions>) with the one `rmodel collisions` computes: entries that hide collisions (collision-matrix-stale) and pairs it lacks (collision-matrix-missing), as warnings'
 complete -c rmodel -n '__fish_seen_subcommand_from check' -s q -l quiet -d 'Print nothing; only the exit status tells'
 complete -c rmodel -n '__fish_seen_subcommand_from check' -l list-codes -d 'List every code check reports: code, severity, one line (no model is read)'
 complete -c rmodel -n '__fish_seen_subcommand_from check' -l explain -x -d 'Show the page of a code: what it means, why it matters, who cares, an example, the fix'
@@ -65,6 +67,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from info' -s f -l format -x -a 't
 complete -c rmodel -n '__fish_seen_subcommand_from info' -s o -l output -r -F -d 'Output file (\'-\': stdout; its extension names the format)'
 complete -c rmodel -n '__fish_seen_subcommand_from info' -l pose -x -a '(rmodel __complete poses (commandline -opc)[2..-1] 2>/dev/null)' -d 'Joint positions (rad or m) as joint=value items separated by commas; a named pose may come first (\'stand,neck_pitch=0.2\'); joints not given are 0'
 complete -c rmodel -n '__fish_seen_subcommand_from info' -l pose-file -r -F -d 'Take the pose from the first joint-state message of a JSON, JSON Lines or CSV file (--pose items override it)'
+complete -c rmodel -n '__fish_seen_subcommand_from info' -l mass-properties -d 'Instead of the summary, per link: the volume of its <collision> geometry, the inertia a uniform body of that shape and the declared mass would have beside the declared inertia (both about their centre, link axes, kg·m²), the ratio of their traces, and \'implausible\' when it is 10 or more, or 0.1 or less'
 
 # rmodel tree
 complete -c rmodel -n '__fish_seen_subcommand_from tree' -s h -l help -d 'Print this help message and exit'
@@ -219,6 +222,8 @@ complete -c rmodel -n '__fish_seen_subcommand_from check-log' -l max-acceleratio
 complete -c rmodel -n '__fish_seen_subcommand_from check-log' -l tolerance -x -d 'Allowed excursion beyond position limits (rad, m) and velocity limits (rad/s, m/s)'
 complete -c rmodel -n '__fish_seen_subcommand_from check-log' -l dynamics -d 'Also judge the torques the motion needs (velocities from the log, else and for accelerations differentiated over the stamps, or over --period): above a joint\'s effort limit is an error (effort-limit); where the log records efforts, their RMS and largest difference from the required torque per joint'
 complete -c rmodel -n '__fish_seen_subcommand_from check-log' -l floating-base -d 'With --dynamics: the root floats, carried by the chains of the log\'s support states (root fixed otherwise)'
+complete -c rmodel -n '__fish_seen_subcommand_from check-log' -l collisions -d 'Also check the held full pose after each joint state for self-collision (the links\' <collision> geometry; pairs the SRDF\'s <disable_collisions> names are not checked, without an SRDF the adjacent ones): each pair found is an error (self-collision), summed up per pair'
+complete -c rmodel -n '__fish_seen_subcommand_from check-log' -l margin -x -d 'With --collisions: also report links closer than this distance (m), with minus their distance as depth'
 complete -c rmodel -n '__fish_seen_subcommand_from check-log' -l max-reports -x -d 'Problems shown per kind and joint; later ones are only counted'
 complete -c rmodel -n '__fish_seen_subcommand_from check-log' -s f -l format -x -a 'text json csv sarif junit codequality' -d 'Output format (default: from -o\'s extension, else text)'
 complete -c rmodel -n '__fish_seen_subcommand_from check-log' -s o -l output -r -F -d 'Output file (\'-\': stdout; its extension names the format)'
@@ -228,6 +233,25 @@ complete -c rmodel -n '__fish_seen_subcommand_from check-log' -s j -l jobs -x -d
 complete -c rmodel -n '__fish_seen_subcommand_from check-log' -l shard -x -d 'With --output-dir: process only the K-th of N parts of the inputs (K from 1; the inputs sorted by name, every N-th from the K-th), so that N runs, e.g. a Slurm job array, share them'
 complete -c rmodel -n '__fish_seen_subcommand_from check-log' -l reduce -d 'Check nothing: read the JSON reports that runs with these logs, --output-dir DIR and -f json wrote (all --shard parts), and write one summary: per log its verdict, counts and problems by code, then the totals (-f text or json); exit 1 when a log is invalid or has no report'
 complete -c rmodel -n '__fish_seen_subcommand_from check-log' -F -d 'Joint-state log (.jsonl, .json, .csv, .yaml, .mcap, .db3, .bag; \'-\' for stdin); several with --output-dir'
+
+# rmodel collisions
+complete -c rmodel -n '__fish_seen_subcommand_from collisions' -s h -l help -d 'Print this help message and exit'
+complete -c rmodel -n '__fish_seen_subcommand_from collisions' -s u -l urdf -r -F -d 'URDF or xacro file (\'-\' for stdin) [env: RMODEL_URDF]'
+complete -c rmodel -n '__fish_seen_subcommand_from collisions' -s s -l semantics -r -F -d 'Semantics: .cpf (OROCOS), .srdf or .srdf.xacro (MoveIt), .json (rmodel) [env: RMODEL_SEMANTICS]'
+complete -c rmodel -n '__fish_seen_subcommand_from collisions' -l semantics-format -x -a 'cpf json srdf' -d 'Semantics format when not evident'
+complete -c rmodel -n '__fish_seen_subcommand_from collisions' -l limits -x -d 'MoveIt joint_limits.yaml: acceleration and jerk limits; velocity, effort and position limits replacing the URDF\'s [env: RMODEL_LIMITS]'
+complete -c rmodel -n '__fish_seen_subcommand_from collisions' -s m -l model -r -F -d 'Model manifest JSON naming the URDF and semantics [env: RMODEL_MODEL]'
+complete -c rmodel -n '__fish_seen_subcommand_from collisions' -l sample -d 'Use the sample robot shipped with rmodel'
+complete -c rmodel -n '__fish_seen_subcommand_from collisions' -l package-path -x -a '(__fish_complete_directories)' -d 'Directory holding ROS packages, for $(find PKG) and package://PKG/ (repeatable; searched before ROS_PACKAGE_PATH and AMENT_PREFIX_PATH)'
+complete -c rmodel -n '__fish_seen_subcommand_from collisions' -l xacro-arg -x -d 'Argument of a xacro URDF, replacing its <xacro:arg> default (repeatable)'
+complete -c rmodel -n '__fish_seen_subcommand_from collisions' -l update -r -F -d 'Replace the <disable_collisions> of this SRDF file by the computed ones, in place (atomically); every other byte of the file is kept, and so are entries whose reason is not Adjacent, Default, Always or Never'
+complete -c rmodel -n '__fish_seen_subcommand_from collisions' -s f -l format -x -a 'text json srdf' -d 'Output format (default: from -o\'s extension, else text)'
+complete -c rmodel -n '__fish_seen_subcommand_from collisions' -s o -l output -r -F -d 'Output file (\'-\': stdout; its extension names the format)'
+complete -c rmodel -n '__fish_seen_subcommand_from collisions' -l samples -x -d 'Random poses sampled for Never (MoveIt\'s default)'
+complete -c rmodel -n '__fish_seen_subcommand_from collisions' -l seed -x -d 'Seed of the random poses (the result depends only on it)'
+complete -c rmodel -n '__fish_seen_subcommand_from collisions' -l threads -x -d 'Threads sampling (0: one per core)'
+complete -c rmodel -n '__fish_seen_subcommand_from collisions' -l show-sample -x -d 'Print random pose N of the sampling (with --seed) as joint=value items for `fk --pose`, and nothing else: the pose `check --collisions` names in a stale entry\'s warning'
+complete -c rmodel -n '__fish_seen_subcommand_from collisions' -l always-fraction -x -d 'A pair colliding in more than this fraction of a round of 200 random poses is Always'
 
 # rmodel log-info
 complete -c rmodel -n '__fish_seen_subcommand_from log-info' -s h -l help -d 'Print this help message and exit'
@@ -350,6 +374,8 @@ complete -c rmodel -n '__fish_seen_subcommand_from fk' -l links -x -d 'Links to 
 complete -c rmodel -n '__fish_seen_subcommand_from fk' -l chain -x -a '(rmodel __complete chains (commandline -opc)[2..-1] 2>/dev/null)' -d 'Only the links of this chain, in its first_link frame'
 complete -c rmodel -n '__fish_seen_subcommand_from fk' -l with-virtual -d 'Include the chains\' virtual links (past last_link), hidden by default'
 complete -c rmodel -n '__fish_seen_subcommand_from fk' -l orientation -x -a 'quat rpy' -d 'Orientation as a quaternion (qx qy qz qw) or as roll pitch yaw'
+complete -c rmodel -n '__fish_seen_subcommand_from fk' -l collisions -d 'Instead of the frames, the pairs of links that collide (link1, link2, depth in m; the links\' <collision> geometry; pairs the SRDF\'s <disable_collisions> names, without a matrix the adjacent ones, left out); with --log, at each joint state that has any'
+complete -c rmodel -n '__fish_seen_subcommand_from fk' -l margin -x -d 'With --collisions: also report links closer than this distance (m), with minus their distance as depth'
 complete -c rmodel -n '__fish_seen_subcommand_from fk' -l log -r -F -d 'Stream a joint-state log (.jsonl, .json, .csv, .yaml, .mcap, .db3, .bag; \'-\': stdin): one record per joint state; partial messages update the held pose, which starts at the given pose'
 complete -c rmodel -n '__fish_seen_subcommand_from fk' -s i -l input-format -x -a 'auto jsonl json csv yaml mcap db3 bag' -d 'Input format (auto: from the file\'s extension, then its first bytes, on stdin too)'
 complete -c rmodel -n '__fish_seen_subcommand_from fk' -l topic -r -F -d 'ROS logs: read this topic (one NAME per --topic, repeatable; default: every JointState topic)'
@@ -465,7 +491,7 @@ complete -c rmodel -n '__fish_seen_subcommand_from splice' -F -d 'Movement A the
 
 # rmodel help
 complete -c rmodel -n '__fish_seen_subcommand_from help' -s h -l help -d 'Print this help message and exit'
-complete -c rmodel -n '__fish_seen_subcommand_from help' -a 'check info tree joints chains groups contacts index convert poses diff check-log log-info aggregate filter fk jacobian xacro dynamics splice help version' -d 'The command to show the manual of'
+complete -c rmodel -n '__fish_seen_subcommand_from help' -a 'check info tree joints chains groups contacts index convert poses diff check-log collisions log-info aggregate filter fk jacobian xacro dynamics splice help version' -d 'The command to show the manual of'
 
 # rmodel version
 complete -c rmodel -n '__fish_seen_subcommand_from version' -s h -l help -d 'Print this help message and exit'

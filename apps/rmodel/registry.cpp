@@ -16,6 +16,7 @@ std::unique_ptr<Command> make_convert_command();
 std::unique_ptr<Command> make_poses_command();
 std::unique_ptr<Command> make_diff_command();
 std::unique_ptr<Command> make_check_log_command();
+std::unique_ptr<Command> make_collisions_command();
 std::unique_ptr<Command> make_log_info_command();
 std::unique_ptr<Command> make_aggregate_command();
 std::unique_ptr<Command> make_filter_command();
@@ -41,6 +42,8 @@ const CommandEntry kCommands[] = {
     {"poses", "Named poses (SRDF group states); one pose as a full sorted pose", make_poses_command},
     {"diff", "Compare two models: is the full pose compatible, what changed", make_diff_command},
     {"check-log", "Validate a joint-state log against a model: names, sizes, stamps, limits", make_check_log_command},
+    {"collisions", "Allowed-collision matrix of an SRDF, as MoveIt's Setup Assistant computes it",
+     make_collisions_command},
     {"log-info", "Topics, types, counts, time span and rates of a ROS log (.mcap, .db3, .bag)", make_log_info_command},
     {"aggregate", "Merge partial joint states into full sorted poses (files or a live stream)", make_aggregate_command},
     {"filter", "Filter every joint of joint-state logs; list filter kinds; step responses and plots", make_filter_command},

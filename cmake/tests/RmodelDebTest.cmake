@@ -122,6 +122,7 @@ foreach(regex
     " \\./usr/${LIBDIR}/librmodel\\.so\\.${VERSION}$"
     " \\./usr/${LIBDIR}/librmodel\\.so\\.${soversion} -> librmodel\\.so\\.${VERSION}$"
     " \\./usr/${LIBDIR}/rmodel-yaml-${VERSION}\\.so$"
+    " \\./usr/${LIBDIR}/rmodel-collision-${VERSION}\\.so$"
     "^-.* \\./usr/share/doc/rmodel/copyright$"
     " \\./usr/share/man/man1/rmodel\\.1\\.gz$"
     " \\./usr/share/man/man1/rmodel-check\\.1\\.gz$"
@@ -242,7 +243,8 @@ function(check_depends info)
     endforeach()
   endforeach()
 endfunction()
-check_depends("${info}" "${exe}" "${lib}" "${root}/usr/${LIBDIR}/rmodel-yaml-${VERSION}.so")
+check_depends("${info}" "${exe}" "${lib}" "${root}/usr/${LIBDIR}/rmodel-yaml-${VERSION}.so"
+              "${root}/usr/${LIBDIR}/rmodel-collision-${VERSION}.so")
 if(PYTHON)
   check_depends("${python_info}" ${python_module})
 endif()
@@ -261,6 +263,10 @@ expect_in("${out}" "${root}/usr/share/rmodel/sample/pony.urdf")
 run(COMMAND "${CMAKE_COMMAND}" -E env --unset=RMODEL_SHARE_DIR --unset=LD_LIBRARY_PATH "${exe}" joints --sample
     --limits "${root}/usr/share/rmodel/examples/joint_limits.yaml" -f csv OUTPUT out)
 expect_in("${out}" "16,neck_pitch,revolute,head neck,head,-0.8,0.5,2,4,4,40")
+# Collision geometry: librmodel opens its collision plugin (FCL, assimp), found beside itself.
+run(COMMAND "${CMAKE_COMMAND}" -E env --unset=RMODEL_SHARE_DIR --unset=LD_LIBRARY_PATH "${exe}" collisions --sample
+    --samples 100 OUTPUT out)
+expect_in("${out}" "17 links with geometry")
 
 # ---- the unpacked Python package imports, and its module loads the unpacked librmodel (RPATH),
 # which finds its data in the unpacked tree ----

@@ -6,7 +6,8 @@
 # header-only), not tinyxml2 (lib/src/base/lazy_tinyxml2.cpp opens it on the first XML
 # document), not urdfdom (rmodel reads URDFs itself), not yaml-cpp (src/base/yaml_tree.cpp
 # opens rmodel's yaml plugin, which links it, on the first YAML document). And no RUNPATH
-# has an empty entry, which the dynamic loader takes for the working directory.
+# has an empty entry, which the dynamic loader takes for the working directory. Nor FCL and assimp:
+# rmodel's collision plugin links them, opened on the first collision geometry or mesh.
 # LINKED_IN: the command has librmodel's code linked in (apps/CMakeLists.txt), so it neither
 # links nor loads librmodel.so, and needs no RUNPATH.
 #   -DLIBRARY -DPROGRAM -DREADELF -DLINKED_IN=ON|OFF
@@ -19,7 +20,8 @@ set(refused
   "lib(zstd|lz4|bz2|sqlite3)\\.so=which only ROS logs need"
   "liborocos-kdl\\.so=which it opens when needed"
   "libfmt\\.so=which is compiled in"
-  "lib(urdfdom_model|console_bridge|tinyxml|tinyxml2|yaml-cpp)\\.so=which it does not use")
+  "lib(urdfdom_model|console_bridge|tinyxml|tinyxml2|yaml-cpp)\\.so=which it does not use"
+  "lib(fcl|assimp|ccd|octomap)\\.so=which only collision checks and meshes need")
 foreach(binary IN ITEMS "${LIBRARY}" "${PROGRAM}")
   run(COMMAND "${READELF}" -d "${binary}" OUTPUT dynamic)
   string(REGEX MATCHALL "\\(NEEDED\\)[^\n]*" needed "${dynamic}")
@@ -69,7 +71,7 @@ foreach(arguments IN ITEMS "--version" "index;--sample;neck_pitch")
   elseif(NOT LINKED_IN AND NOT initialised MATCHES "librmodel")
     message(FATAL_ERROR "LD_DEBUG=libs shows no librmodel being initialised:\n${loads}")
   endif()
-  if(initialised MATCHES "lib(zstd|lz4|bz2|sqlite3|fmt|orocos-kdl|urdfdom_model|console_bridge|yaml-cpp)[^/;]*\\.so|libtinyxml\\.so")
+  if(initialised MATCHES "lib(zstd|lz4|bz2|sqlite3|fmt|orocos-kdl|urdfdom_model|console_bridge|yaml-cpp|fcl|assimp)[^/;]*\\.so|libtinyxml\\.so|rmodel-collision")
     message(FATAL_ERROR "${PROGRAM} ${arguments} loads ${CMAKE_MATCH_0}:\n${initialised}")
   endif()
   if(arguments STREQUAL "--version" AND initialised MATCHES "libtinyxml2")
@@ -94,4 +96,11 @@ execute_process(COMMAND ${CMAKE_COMMAND} -E env LD_DEBUG=libs "${PROGRAM}" joint
 file(REMOVE "${limits}")
 if(NOT rc EQUAL 0 OR NOT loads MATCHES "calling init: [^\n]*rmodel-yaml-[^\n]*\\.so" OR NOT out MATCHES ",40\n")
   message(FATAL_ERROR "${PROGRAM} joints --limits did not open the yaml plugin (${rc}):\n${out}\n${loads}")
+endif()
+
+# And collision geometry opens the collision plugin (and through it FCL and assimp).
+execute_process(COMMAND ${CMAKE_COMMAND} -E env LD_DEBUG=libs "${PROGRAM}" collisions --sample --samples 10
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE loads)
+if(NOT rc EQUAL 0 OR NOT loads MATCHES "calling init: [^\n]*rmodel-collision-[^\n]*\\.so" OR NOT loads MATCHES "calling init: [^\n]*libfcl")
+  message(FATAL_ERROR "${PROGRAM} collisions did not open the collision plugin (${rc}):\n${out}\n${loads}")
 endif()

@@ -448,8 +448,11 @@ TEST(CliCheckCi, GithubFormatWritesAnnotations) {
 TEST(CliCheckCi, MeshesAreLookedUpWithTheUrdfLine) {
   const auto dir = test::make_temp_dir("rmodel-meshes-");
   std::filesystem::create_directories(dir / "pkgs" / "robot_description" / "meshes");
-  std::ofstream(dir / "pkgs" / "robot_description" / "meshes" / "base.stl") << "solid base\nendsolid base\n";
-  std::ofstream(dir / "local.stl") << "solid local\nendsolid local\n";
+  // Meshes of one triangle: files that exist and read (check_mesh_contents reads them).
+  const char* triangle = "solid m\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 0.1 0 0\nvertex 0 0.1 0\n"
+                         "endloop\nendfacet\nendsolid m\n";
+  std::ofstream(dir / "pkgs" / "robot_description" / "meshes" / "base.stl") << triangle;
+  std::ofstream(dir / "local.stl") << triangle;
   const std::string urdf = (dir / "robot.urdf").string();
   std::ofstream(urdf) << R"(<?xml version="1.0"?>
 <robot name="meshy">

@@ -3,6 +3,7 @@
 // ASCII STL, so that each test states its geometry where it checks it.
 
 #include <array>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -61,16 +62,44 @@ inline void write_stl(const std::filesystem::path& file, const std::vector<Eigen
   out << "endsolid test\n";
 }
 
-/// A box of edges `size` centred on `centre`, as 12 outward-facing triangles.
-inline void write_box_stl(const std::filesystem::path& file, const Eigen::Vector3d& size,
-                          const Eigen::Vector3d& centre = Eigen::Vector3d::Zero()) {
-  std::vector<Eigen::Vector3d> v;
+/// A binary STL of the triangles `faces` (what MuJoCo reads).
+inline void write_binary_stl(const std::filesystem::path& file, const std::vector<Eigen::Vector3d>& vertices,
+                             const std::vector<std::array<int, 3>>& faces) {
+  std::ofstream out(file, std::ios::binary);
+  const std::string header(80, ' ');
+  out.write(header.data(), 80);
+  const auto count = static_cast<std::uint32_t>(faces.size());
+  out.write(reinterpret_cast<const char*>(&count), 4);
+  for (const auto& f : faces) {
+    const Eigen::Vector3d n =
+        (vertices[f[1]] - vertices[f[0]]).cross(vertices[f[2]] - vertices[f[0]]).normalized();
+    std::array<float, 12> values{};
+    for (int i = 0; i < 3; ++i) values[i] = static_cast<float>(n[i]);
+    for (int v = 0; v < 3; ++v)
+      for (int i = 0; i < 3; ++i) values[3 + 3 * v + i] = static_cast<float>(vertices[f[v]][i]);
+    out.write(reinterpret_cast<const char*>(values.data()), 48);
+    const std::uint16_t attributes = 0;
+    out.write(reinterpret_cast<const char*>(&attributes), 2);
+  }
+}
+
+/// The 8 corners and 12 outward-facing triangles of a box of edges `size` centred on `centre`.
+inline void box_triangles(const Eigen::Vector3d& size, const Eigen::Vector3d& centre,
+                          std::vector<Eigen::Vector3d>& v, std::vector<std::array<int, 3>>& faces) {
   for (int i = 0; i < 8; ++i)
     v.push_back(centre + 0.5 * Eigen::Vector3d((i & 1 ? 1 : -1) * size.x(), (i & 2 ? 1 : -1) * size.y(),
                                                (i & 4 ? 1 : -1) * size.z()));
   // Corners by bits (x, y, z); each face wound counter-clockwise seen from outside.
-  const std::vector<std::array<int, 3>> faces = {{0, 2, 3}, {0, 3, 1}, {4, 5, 7}, {4, 7, 6}, {0, 1, 5}, {0, 5, 4},
-                                                 {2, 6, 7}, {2, 7, 3}, {0, 4, 6}, {0, 6, 2}, {1, 3, 7}, {1, 7, 5}};
+  faces = {{0, 2, 3}, {0, 3, 1}, {4, 5, 7}, {4, 7, 6}, {0, 1, 5}, {0, 5, 4},
+           {2, 6, 7}, {2, 7, 3}, {0, 4, 6}, {0, 6, 2}, {1, 3, 7}, {1, 7, 5}};
+}
+
+/// A box of edges `size` centred on `centre`, as 12 outward-facing triangles (ASCII STL).
+inline void write_box_stl(const std::filesystem::path& file, const Eigen::Vector3d& size,
+                          const Eigen::Vector3d& centre = Eigen::Vector3d::Zero()) {
+  std::vector<Eigen::Vector3d> v;
+  std::vector<std::array<int, 3>> faces;
+  box_triangles(size, centre, v, faces);
   write_stl(file, v, faces);
 }
 

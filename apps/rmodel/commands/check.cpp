@@ -17,8 +17,9 @@
 #include "report/ci_report.hpp"
 #include "report/code_pages.hpp"
 #include "rmodel/check.hpp"
-#include "rmodel/suggest.hpp"
+#include "rmodel/collision.hpp"
 #include "rmodel/file.hpp"
+#include "rmodel/suggest.hpp"
 #include "rmodel/model_source.hpp"
 #include "terminal.hpp"
 
@@ -109,6 +110,10 @@ public:
     app.add_flag("--meshes", meshes_,
                  "Also check that every <mesh> file exists: package:// through --package-path, "
                  "ROS_PACKAGE_PATH and AMENT_PREFIX_PATH, file:// and plain paths from the URDF's directory");
+    app.add_flag("--collisions", collisions_,
+                 "Also compare the SRDF's collision matrix (<disable_collisions>) with the one `rmodel collisions` "
+                 "computes: entries that hide collisions (collision-matrix-stale) and pairs it lacks "
+                 "(collision-matrix-missing), as warnings");
     app.add_flag("-q,--quiet", quiet_, "Print nothing; only the exit status tells");
     auto* list = app.add_flag("--list-codes", list_codes_,
                               "List every code check reports: code, severity, one line (no model is read)")
@@ -139,8 +144,16 @@ public:
     const std::vector<Unit> units = plan();
     for (const Unit& unit : units) {
       Diagnostics found = check_model(unit.source);
-      if (meshes_)
+      if (meshes_) {
         for (auto& d : check_mesh_files(unit.source).items) found.items.push_back(std::move(d));
+        // What the files hold: unreadable meshes, meshes far too large (when the model loads).
+        if (const auto model = loaded(unit.source))
+          for (auto& d : collision::check_mesh_contents(*model, display_name(unit.source.urdf_path),
+                                                        collision::geometry_options(unit.source)).items)
+            found.items.push_back(std::move(d));
+      }
+      if (collisions_ && loaded(unit.source))
+        for (auto& d : collision::check_collision_matrix(unit.source).items) found.items.push_back(std::move(d));
       const std::size_t dropped = drop_ignored(found);
       ignored += dropped;
       summaries.push_back(unit.label + ": " + summary_line(found, dropped));
@@ -297,6 +310,15 @@ private:
     return out;
   }
 
+  /// The model, when it loads (its problems are in the report already).
+  static std::optional<Model> loaded(const ModelSource& source) {
+    try {
+      return Model::load(source);
+    } catch (const ParseError&) {
+      return std::nullopt;
+    }
+  }
+
   /// Removes the problems whose code --ignore names, errors only of ignorable codes; returns how
   /// many. An error --ignore names but cannot drop is said once per code (unless -q): the run
   /// fails, and the user should learn why the option did not apply.
@@ -326,6 +348,7 @@ private:
   bool meshes_ = false;
   bool list_codes_ = false;
   std::string explain_;
+  bool collisions_ = false;
   std::vector<std::string> ignored_;
 };
 

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "options/batch.hpp"
+#include "options/collision_options.hpp"
 #include "command.hpp"
 #include "options/model_options.hpp"
 #include "options/output.hpp"
@@ -118,6 +119,10 @@ public:
                  "With --dynamics: the root floats, carried by the chains of the log's support states (root fixed "
                  "otherwise)")
         ->needs(dynamics);
+    collisions_.add_to(app,
+                       "Also check the held full pose after each joint state for self-collision (the links' "
+                       "<collision> geometry; pairs the SRDF's <disable_collisions> names are not checked, without an "
+                       "SRDF the adjacent ones): each pair found is an error (self-collision), summed up per pair");
     add_max_reports_option(app, options_.max_reports, nullptr);
     out_.add_to(app,
                 {OutputFormat::text, OutputFormat::json, OutputFormat::csv, OutputFormat::sarif, OutputFormat::junit,
@@ -215,7 +220,9 @@ private:
   /// exit code: kOk when the log is valid.
   int check(const Model& model, const std::string& log, std::FILE* out, bool quiet, std::string* verdict_line,
             const std::string* path = nullptr) const {
-    LogChecker checker(model, options_);
+    LogCheckOptions options = options_;
+    if (collisions_.enabled) options.collisions = collisions_.build(model_, model, "check-log");
+    LogChecker checker(model, options);
     io::MessageReader reader = io::MessageReader::open(log, input_.reader_options(log));
     io::OutputFile report;
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(nullptr, &std::fclose);
@@ -360,6 +367,11 @@ private:
     for (const auto& u : c.unknown_joints())
       out += fmt::format("unknown joint {}: in {} message{}, first at line {}\n", u.name, u.count,
                          u.count == 1 ? "" : "s", u.first_line);
+    for (const auto& p : c.collisions())
+      out += fmt::format("self-collision {} and {}: in {} joint state{}, {} {:.6g} m, first at line {}{}\n", p.link1,
+                         p.link2, p.messages, p.messages == 1 ? "" : "s", p.max_depth >= 0 ? "depth up to" : "distance",
+                         std::abs(p.max_depth), p.first_line,
+                         p.first ? fmt::format(", t = {} to {}", to_string(*p.first), to_string(*p.last)) : "");
     return out + verdict(c);
   }
 
@@ -402,6 +414,17 @@ private:
     for (const auto& u : c.unknown_joints())
       doc["unknown_joints"].push_back({{"name", u.name}, {"count", u.count}, {"first_line", u.first_line}});
     doc["joints"] = joint_table(model, c, false).to_json();
+    if (collisions_.enabled) {
+      doc["collisions"] = Json::array();
+      for (const auto& p : c.collisions())
+        doc["collisions"].push_back({{"link1", p.link1},
+                                     {"link2", p.link2},
+                                     {"joint_states", p.messages},
+                                     {"max_depth", p.max_depth},
+                                     {"first_line", p.first_line},
+                                     {"first_stamp", p.first ? Json(p.first->seconds()) : Json(nullptr)},
+                                     {"last_stamp", p.last ? Json(p.last->seconds()) : Json(nullptr)}});
+    }
     return doc;
   }
 
@@ -410,6 +433,7 @@ private:
   std::vector<std::string> logs_;
   LogInputOptions input_;
   LogCheckOptions options_;
+  CollisionOptions collisions_;
   OutputOptions out_;
   bool quiet_ = false;
   bool reduce_ = false;  ///< --reduce: summarize the reports of an earlier run

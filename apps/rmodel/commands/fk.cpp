@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "command.hpp"
+#include "options/collision_options.hpp"
 #include "options/model_options.hpp"
 #include "options/output.hpp"
 #include "options/pose_options.hpp"
@@ -59,6 +60,11 @@ public:
         ->check(CLI::IsMember({"quat", "rpy"}))
         ->default_str("quat")
         ->group(select);
+    collisions_.add_to(app,
+                       "Instead of the frames, the pairs of links that collide (link1, link2, depth in m; the links' "
+                       "<collision> geometry; pairs the SRDF's <disable_collisions> names, without a matrix the adjacent "
+                       "ones, left out); with --log, at each joint state that has any",
+                       select);
     const char* group = "Streams";
     auto* log = app.add_option("--log", log_,
                                fmt::format("Stream a joint-state log ({}; '-': stdin): one record per joint state; "
@@ -87,9 +93,18 @@ public:
     select_bodies(model, km);
     kin::Workspace ws(km);
     std::vector<double> pose = pose_.resolve(model);
+    if (collisions_.enabled) {
+      collision_check_ = collisions_.build(model_, model, "fk");
+      collision_ws_ = std::make_unique<collision::CollisionWorkspace>(collision_check_->model);
+      collision_slots_ = collision::joint_slots(collision_check_->model, model.joint_names());
+      collision_pose_.assign(collision_check_->model.joint_names().size(), 0.0);
+    }
     if (!inputs) {
       kin::forward_kinematics(km, ws, pose);
-      out_.write(frames_table(km, ws).render(out_.format(), "rmodel.fk", "frames"));
+      if (collisions_.enabled)
+        out_.write(collision_table(pose).render(out_.format(), "rmodel.fk_collisions", "collisions"));
+      else
+        out_.write(frames_table(km, ws).render(out_.format(), "rmodel.fk", "frames"));
       out_.close();
       return kOk;
     }
@@ -162,11 +177,26 @@ private:
     return table;
   }
 
+  /// The pairs of links in collision (or within --margin) at the full pose `pose`.
+  [[nodiscard]] Table collision_table(const std::vector<double>& pose) const {
+    const collision::CollisionModel& cm = collision_check_->model;
+    for (std::size_t i = 0; i < pose.size(); ++i)
+      if (collision_slots_[i] >= 0) collision_pose_[static_cast<std::size_t>(collision_slots_[i])] = pose[i];
+    collision::set_pose(cm, *collision_ws_, collision_pose_);
+    collision::check_self_collisions(cm, *collision_ws_, collision_check_->allowed, collision_check_->options);
+    Table table({"link1", "link2", "depth"});
+    for (const auto& c : collision_ws_->contacts())
+      table.add_row({cm.links()[c.pair.first], cm.links()[c.pair.second],
+                     out_.is(OutputFormat::text) ? Json(fixed_text(c.depth)) : Json(c.depth)});
+    return table;
+  }
+
   // ---- streaming ----
 
   /// One record: a JSON line, a CSV row (wide: <link>.<column>), or a text block.
   [[nodiscard]] std::string record(const kin::KinematicModel& km, const kin::Workspace& ws, const io::Message& m,
-                                   std::uint64_t number) const {
+                                   std::uint64_t number, const std::vector<double>& pose) const {
+    if (collisions_.enabled) return collision_record(m, number, pose);
     if (out_.is(OutputFormat::jsonl)) {
       Json doc = Json::object();
       if (m.cycle) doc["cycle"] = *m.cycle;
@@ -188,7 +218,39 @@ private:
     return fmt::format("{}{}\n{}", number > 1 ? "\n" : "", head, frames_table(km, ws).render(OutputFormat::text));
   }
 
+  /// fk --log --collisions: a JSON line per joint state (its collisions, maybe none); CSV rows
+  /// and a text block only for the joint states that have any.
+  [[nodiscard]] std::string collision_record(const io::Message& m, std::uint64_t number,
+                                             const std::vector<double>& pose) const {
+    const Table table = collision_table(pose);
+    const std::size_t count = collision_ws_->contacts().size();
+    if (out_.is(OutputFormat::jsonl)) {
+      Json doc = Json::object();
+      if (m.cycle) doc["cycle"] = *m.cycle;
+      doc["collisions"] = table.to_json();
+      std::string line = doc.dump();
+      if (m.has_stamp) line.insert(1, "\"t\":" + to_string(m.stamp()) + ",");
+      return line + "\n";
+    }
+    if (count == 0) return {};
+    if (out_.is(OutputFormat::csv)) {
+      std::string out;
+      const std::string t = m.has_stamp ? to_string(m.stamp()) : std::string();
+      for (const auto& c : collision_ws_->contacts())
+        out += fmt::format("{},{},{},{}\n", t, collision_check_->model.links()[c.pair.first],
+                           collision_check_->model.links()[c.pair.second], number_text(c.depth));
+      return out;
+    }
+    std::string head = fmt::format("# message {}", number);
+    if (m.has_stamp) head += fmt::format(", t = {}", to_string(m.stamp()));
+    if (m.cycle) head += fmt::format(", cycle {}", *m.cycle);
+    const std::string text = fmt::format("{}{}\n{}", texts_written_ > 0 ? "\n" : "", head, table.render(OutputFormat::text));
+    ++texts_written_;
+    return text;
+  }
+
   [[nodiscard]] std::string csv_header(const kin::KinematicModel& km) const {
+    if (collisions_.enabled) return "t,link1,link2,depth\n";
     std::string out = "t";
     const std::vector<std::string> cols = columns();
     for (std::size_t b : bodies_)
@@ -223,7 +285,7 @@ private:
       model_.complete_mimic_joints(pose_, slots);
       if (message.has_stamp && !out.in_window(message.stamp())) return;
       kin::forward_kinematics(km_, ws_, pose_);
-      command_.emit(command_.record(km_, ws_, message, ++written_), command_.stream_.flush_each);
+      command_.emit(command_.record(km_, ws_, message, ++written_, pose_), command_.stream_.flush_each);
       // Counted by the summary as written: records are not joint states, so count here.
       ++report.summary().written;
     }
@@ -274,6 +336,12 @@ private:
   std::string orientation_ = "quat";
   std::string log_;
   std::vector<std::size_t> bodies_;
+  CollisionOptions collisions_;
+  std::shared_ptr<const collision::SelfCollisionCheck> collision_check_;
+  std::unique_ptr<collision::CollisionWorkspace> collision_ws_;  // written from the const record path
+  std::vector<int> collision_slots_;                             // per full-pose joint: its collision slot
+  mutable std::vector<double> collision_pose_;
+  mutable std::uint64_t texts_written_ = 0;
 };
 
 }  // namespace

@@ -11,8 +11,10 @@
 #include "options/model_options.hpp"
 #include "options/output.hpp"
 #include "options/pose_options.hpp"
+#include "rmodel/collision.hpp"
 #include "rmodel/kinematics.hpp"
 #include "rmodel/file.hpp"
+#include "terminal.hpp"
 
 namespace rmodel::cli {
 namespace {
@@ -24,11 +26,17 @@ public:
     model_.add_to(app);
     out_.add_to(app, {OutputFormat::text, OutputFormat::json, OutputFormat::csv}, OutputFormat::text);
     pose_.add_to(app, false);  // --pose: also the centre of mass at that pose
+    app.add_flag("--mass-properties", mass_properties_,
+                 "Instead of the summary, per link: the volume of its <collision> geometry, the inertia a uniform "
+                 "body of that shape and the declared mass would have beside the declared inertia (both about their "
+                 "centre, link axes, kg·m²), the ratio of their traces, and 'implausible' when it is 10 or more, or "
+                 "0.1 or less");
   }
 
   int run() override {
     const ModelSource source = model_.resolve();
     const Model model = Model::load(source);
+    if (mass_properties_) return mass_table(model, source);
     const auto& joints = model.urdf_joints();
     const auto movable = static_cast<std::size_t>(
         std::count_if(joints.begin(), joints.end(), [](const JointInfo& j) { return j.movable(); }));
@@ -126,8 +134,39 @@ public:
   }
 
 private:
+  int mass_table(const Model& model, const ModelSource& source) {
+    const auto shapes = collision::read_collision_shapes(model.urdf_text(), collision::geometry_options(source));
+    for (const auto& s : shapes)
+      if (!s.usable())
+        terminal::warning(fmt::format("info: {}:{}: link '{}': mesh '{}' is left out: {}", model.urdf_source(), s.line,
+                                      s.link, s.filename, s.error));
+    const bool text = out_.is(OutputFormat::text);
+    auto value = [&](double v) { return text ? Json(fmt::format("{:.4g}", v)) : Json(v); };
+    auto diagonal = [&](const Eigen::Matrix3d& m) {
+      return text ? Json(fmt::format("{:.3g} {:.3g} {:.3g}", m(0, 0), m(1, 1), m(2, 2)))
+                  : Json::array({m(0, 0), m(1, 1), m(2, 2)});
+    };
+    Table table({"link", "mass", "volume", "density", "declared_inertia", "shape_inertia", "ratio", "verdict"});
+    for (const auto& m : collision::mass_properties(model, shapes)) {
+      const bool has_volume = m.volume > 0;
+      table.add_row({m.link, m.mass ? value(*m.mass) : Json(nullptr), has_volume ? value(m.volume) : Json(nullptr),
+                     m.mass && has_volume ? value(*m.mass / m.volume) : Json(nullptr),
+                     m.mass ? diagonal(m.declared_inertia) : Json(nullptr),
+                     m.mass && has_volume ? diagonal(m.shape_inertia) : Json(nullptr),
+                     m.ratio ? value(*m.ratio) : Json(nullptr),
+                     m.implausible       ? Json("implausible")
+                     : m.meshes_missing ? Json("meshes missing")
+                     : m.ratio          ? Json("ok")
+                                        : Json(nullptr)});
+    }
+    out_.write(table.render(out_.format(), "rmodel.mass_properties", "links"));
+    out_.close();
+    return kOk;
+  }
+
   ModelOptions model_;
   PoseOptions pose_;
+  bool mass_properties_ = false;
   OutputOptions out_;
 };
 

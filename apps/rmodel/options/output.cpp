@@ -27,7 +27,7 @@ namespace {
 constexpr OutputFormat kAllFormats[] = {OutputFormat::text,  OutputFormat::json, OutputFormat::csv,
                                         OutputFormat::dot,   OutputFormat::jsonl, OutputFormat::mcap,
                                         OutputFormat::github, OutputFormat::sarif, OutputFormat::junit,
-                                        OutputFormat::codequality};
+                                        OutputFormat::codequality, OutputFormat::srdf};
 
 std::string list_text(const std::vector<OutputFormat>& formats) {
   std::string out;
@@ -52,6 +52,7 @@ std::string_view format_name(OutputFormat format) {
     case OutputFormat::sarif: return "sarif";
     case OutputFormat::junit: return "junit";
     case OutputFormat::codequality: return "codequality";
+    case OutputFormat::srdf: return "srdf";
   }
   return "text";
 }
@@ -82,7 +83,7 @@ std::optional<OutputFormat> format_of_path(std::string_view path) {
   static const std::map<std::string, OutputFormat, std::less<>> by_extension = [] {
     std::map<std::string, OutputFormat, std::less<>> map = {
         {".txt", OutputFormat::text}, {".json", OutputFormat::json}, {".dot", OutputFormat::dot},
-        {".gv", OutputFormat::dot}, {".sarif", OutputFormat::sarif}};
+        {".gv", OutputFormat::dot}, {".sarif", OutputFormat::sarif}, {".srdf", OutputFormat::srdf}};
     for (const io::LogFormat& log : io::log_formats())
       for (OutputFormat f : log_output_formats())
         if (format_name(f) == log.name)

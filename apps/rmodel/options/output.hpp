@@ -25,7 +25,8 @@ using Json = nlohmann::ordered_json;
 /// run; jsonl and mcap are streams of messages (written as they come), csv is either.
 /// For validators in CI (report/ci_report.hpp): `github` GitHub Actions workflow commands
 /// (annotations), `sarif` SARIF 2.1.0, `junit` JUnit XML, `codequality` GitLab Code Quality.
-enum class OutputFormat { text, json, csv, dot, jsonl, mcap, github, sarif, junit, codequality };
+/// `srdf`: MoveIt's semantic description (the collision matrix of `collisions`).
+enum class OutputFormat { text, json, csv, dot, jsonl, mcap, github, sarif, junit, codequality, srdf };
 
 /// The name of a format as -f takes it ("text", "json", ...).
 std::string_view format_name(OutputFormat format);

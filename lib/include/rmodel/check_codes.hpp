@@ -176,7 +176,7 @@ inline constexpr CheckCode kCheckCodes[] = {
     {"collision-matrix-missing", CodeScope::model, Severity::warning, false, detail::kS,
      "A pair MoveIt's Setup Assistant would disable that the matrix lacks (check --collisions)"},
     {"collision-matrix-none", CodeScope::model, Severity::note, false, detail::kS,
-     "No SRDF, so no collision matrix to compare (check --collisions)"},
+     "No collision matrix in the semantics to compare (check --collisions)"},
     {"collision-mesh-left-out", CodeScope::model, Severity::warning, false, detail::kU,
      "A collision mesh that cannot be read is left out of the collision checks"},
     {"srdf-duplicate-group", CodeScope::model, Severity::warning, false, detail::kS,

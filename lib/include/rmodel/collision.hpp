@@ -171,6 +171,7 @@ public:
   explicit AllowedPairs(std::size_t links) : links_(links), allowed_(links * links, 0) {}
   [[nodiscard]] std::size_t links() const noexcept { return links_; }
   void allow(std::size_t a, std::size_t b) noexcept { allowed_[a * links_ + b] = allowed_[b * links_ + a] = 1; }
+  void forbid(std::size_t a, std::size_t b) noexcept { allowed_[a * links_ + b] = allowed_[b * links_ + a] = 0; }
   [[nodiscard]] bool allowed(std::size_t a, std::size_t b) const noexcept { return allowed_[a * links_ + b] != 0; }
 
 private:
@@ -306,12 +307,9 @@ RMODEL_API std::string_view to_string(Reason reason);
 /// The reason an SRDF's word names (Reason::user for any other word).
 RMODEL_API Reason parse_reason(std::string_view word);
 
-/// One `<disable_collisions>` entry.
-struct RMODEL_API DisabledPair {
-  std::string link1, link2;  ///< link1 < link2 (byte order) in a computed matrix
-  std::string reason;        ///< as written ("Never", ...)
-  int line = 0;              ///< line in the SRDF it was read from; 0 when computed
-};
+/// One `<disable_collisions>` entry: the semantics' own (rmodel/semantics.hpp), which keeps an
+/// SRDF's matrix as written. In a computed matrix link1 < link2 (byte order) and line is 0.
+using DisabledPair = rmodel::CollisionPair;
 
 struct RMODEL_API MatrixOptions {
   /// Random poses sampled for "Never" (the Setup Assistant's default sampling density).
@@ -329,7 +327,7 @@ struct RMODEL_API MatrixOptions {
 };
 
 /// The matrix of a model, and what the sampling saw.
-struct RMODEL_API CollisionMatrix {
+struct RMODEL_API ComputedMatrix {
   /// The disabled pairs, sorted by (link1, link2) with link1 < link2.
   std::vector<DisabledPair> disabled;
   std::size_t links = 0;         ///< links with geometry
@@ -352,27 +350,17 @@ struct RMODEL_API CollisionMatrix {
 /// collision request stops at a number of contacts, so that pairs can go unseen in crowded
 /// poses and be called Never).
 /// @throws InvalidArgument when always_fraction is not in (0, 1].
-RMODEL_API CollisionMatrix compute_collision_matrix(const CollisionModel& model, const MatrixOptions& options = {});
+RMODEL_API ComputedMatrix compute_collision_matrix(const CollisionModel& model, const MatrixOptions& options = {});
 
 /// The pose of random sample `index` of the Never sampling with `seed` (joint_names() order),
 /// to look at a pair's collision again (fk --collisions).
 RMODEL_API std::vector<double> sample_pose(const CollisionModel& model, std::uint64_t seed, std::uint64_t index);
 
-/// The `<disable_collisions>` entries of an SRDF text, in document order.
-/// @throws ParseError when the text is not XML.
-RMODEL_API std::vector<DisabledPair> read_disabled_collisions(const std::string& srdf_text,
-                                                              const std::string& srdf_name);
-
-/// The `<disable_collisions>` entries of the semantics `source` names, read as loading reads it
-/// (a `.srdf.xacro` expanded; lines are then those of the expansion); nullopt when it names no
-/// semantics or semantics that are not SRDF.
-/// @throws IoError, ParseError as Model::load.
-RMODEL_API std::optional<std::vector<DisabledPair>> read_disabled_collisions(const ModelSource& source);
-
-/// The pairs a check of `model` leaves out: those `matrix` disables (an SRDF's), or, without
-/// a matrix, the adjacent pairs (links a joint joins touch where it joins them).
-RMODEL_API AllowedPairs pairs_left_out(const CollisionModel& model,
-                                       const std::optional<std::vector<DisabledPair>>& matrix);
+/// The pairs a check of `model` leaves out, as MoveIt's allowed-collision matrix: those the
+/// semantics' collision matrix disables, every pair of its disabled_default links, except its
+/// enabled pairs; without a matrix (no SRDF, or none in it), the adjacent pairs (links a joint
+/// joins touch where it joins them).
+RMODEL_API AllowedPairs pairs_left_out(const CollisionModel& model);
 
 /// The allowed pairs of `entries` over the model's links; entries naming links without geometry
 /// (or no link) are ignored.
@@ -389,9 +377,10 @@ RMODEL_API std::string disable_collisions_xml(std::span<const DisabledPair> entr
 RMODEL_API std::string replace_disabled_collisions(const std::string& srdf_text,
                                                    std::span<const DisabledPair> entries);
 
-/// check --collisions: the matrix of the SRDF `source` names computed afresh and compared
-/// with it (compare_collision_matrix); a note `collision-matrix-none` when its semantics are not
-/// an SRDF. Meshes that cannot be read are left out, with a warning `collision-mesh-left-out`.
+/// check --collisions: the matrix of the model `source` names computed afresh and compared
+/// with its semantics' (compare_collision_matrix); a note `collision-matrix-none` when the
+/// semantics have no collision matrix. Meshes that cannot be read are left out, with a warning
+/// `collision-mesh-left-out`.
 /// @throws IoError, ParseError as Model::load.
 RMODEL_API Diagnostics check_collision_matrix(const ModelSource& source, const MatrixOptions& options = {});
 
@@ -400,11 +389,11 @@ RMODEL_API Diagnostics check_collision_matrix(const ModelSource& source, const M
 ///   collided in a random pose, or disabled as Adjacent, Default or Always while it collides
 ///   in a random pose and is no longer adjacent, colliding at the default pose, or always
 ///   colliding (entries of other reasons, a user's, are not judged);
-/// - `collision-matrix-missing`: a pair the computed matrix disables that the SRDF does not;
-/// - `collision-unknown-link`: an entry naming a link the URDF does not have.
-/// All warnings, at the entry's line of `srdf_name` (line 0 for missing pairs), the reasons
+/// - `collision-matrix-missing`: a pair the computed matrix disables that the SRDF does not.
+/// Entries naming links without geometry are skipped (loading reports those the URDF lacks,
+/// `collision-unknown-link`). All warnings, at the entry's line of `srdf_name` (line 0 for missing pairs), the reasons
 /// in the message.
-RMODEL_API Diagnostics compare_collision_matrix(const CollisionModel& model, const CollisionMatrix& computed,
+RMODEL_API Diagnostics compare_collision_matrix(const CollisionModel& model, const ComputedMatrix& computed,
                                                 std::span<const DisabledPair> declared, const std::string& srdf_name,
                                                 const MatrixOptions& options);
 

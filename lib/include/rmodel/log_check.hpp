@@ -22,6 +22,10 @@
 #include "rmodel/stream.hpp"
 #include "rmodel/time.hpp"
 
+namespace rmodel::collision {
+struct SelfCollisionCheck;
+}
+
 namespace rmodel {
 
 /// Options of a LogChecker. Zero disables the bound it names.
@@ -55,6 +59,21 @@ struct RMODEL_API LogCheckOptions {
   /// With `dynamics`: the root floats, carried by the chains of the log's support states
   /// (before the first: every chain with a default contact). Otherwise the root is fixed.
   bool floating_base = false;
+  /// Also check the held full pose for self-collision after each joint state
+  /// (rmodel/collision.hpp): each pair of links found is an error (code self-collision), and
+  /// LogChecker::collisions() sums them up per pair. Joints the log has not given yet are at 0.
+  std::shared_ptr<const collision::SelfCollisionCheck> collisions = nullptr;
+};
+
+/// What a log says about one pair of links found colliding (or within the margin).
+struct RMODEL_API CollisionLogStats {
+  std::string link1, link2;
+  std::uint64_t messages = 0;  ///< joint states at which the pair was found
+  /// m: the largest penetration depth found (negative: never intersecting, minus the
+  /// smallest distance within the margin).
+  double max_depth = 0.0;
+  std::size_t first_line = 0;         ///< line (message number) of the first
+  std::optional<Time> first, last;    ///< stamps of the first and the last, when stamped
 };
 
 /// One problem of the log.
@@ -151,6 +170,8 @@ public:
   /// Names that are not joints of the full pose (at most 1000 distinct ones are tracked).
   [[nodiscard]] const std::vector<UnknownLogJoint>& unknown_joints() const noexcept { return unknown_; }
   [[nodiscard]] bool valid() const noexcept { return errors_ == 0; }
+  /// With LogCheckOptions::collisions: the pairs found, in the order first found.
+  [[nodiscard]] const std::vector<CollisionLogStats>& collisions() const noexcept { return collision_stats_; }
 
 private:
   /// A value of a joint and when it was sampled.
@@ -198,6 +219,10 @@ private:
   struct Dynamics;  ///< the held pose and the torque sink of LogCheckOptions::dynamics
   std::unique_ptr<Dynamics> dynamics_;
   void check_dynamics(const io::Message& m);
+  struct Collisions;  ///< the held pose and the workspace of LogCheckOptions::collisions
+  std::unique_ptr<Collisions> collisions_;
+  std::vector<CollisionLogStats> collision_stats_;
+  void check_collisions(const io::Message& m);
 };
 
 }  // namespace rmodel

@@ -512,10 +512,11 @@ constexpr Page kPages[] = {
       kMoveIt, "<!-- no entry for base_link and shoulder_link, which a joint joins -->",
       "Compute the matrix again: rmodel collisions -u URDF -s SRDF --update SRDF."}},
     {"collision-matrix-none", M,
-     {"With --collisions: the semantics are not an SRDF (a .cpf or rmodel JSON, or none), so there is no "
-      "collision matrix to compare with the computed one.",
+     {"With --collisions: the semantics have no collision matrix (no <disable_collisions>: a .cpf, an rmodel "
+      "JSON without one, an SRDF without one, or no semantics), so there is none to compare with the computed "
+      "one.",
       "Nothing is checked.", "rmodel", "rmodel check --sample --collisions  <!-- pony.json -->",
-      "Give the MoveIt SRDF with -s, or use rmodel collisions to write a matrix."}},
+      "Give the MoveIt SRDF with -s, or write a matrix with rmodel collisions --update."}},
     {"collision-mesh-left-out", M,
      {"With --collisions: a <collision> mesh is not found or cannot be read, so it is left out of the "
       "computed matrix, as MoveIt leaves it out; a link whose every shape is left out has no geometry.",

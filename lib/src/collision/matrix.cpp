@@ -88,7 +88,7 @@ Reason parse_reason(std::string_view word) {
   return Reason::user;
 }
 
-std::size_t CollisionMatrix::count(Reason reason) const {
+std::size_t ComputedMatrix::count(Reason reason) const {
   return static_cast<std::size_t>(std::count_if(disabled.begin(), disabled.end(), [reason](const DisabledPair& p) {
     return parse_reason(p.reason) == reason;
   }));
@@ -100,14 +100,14 @@ std::vector<double> sample_pose(const CollisionModel& model, std::uint64_t seed,
   return q;
 }
 
-CollisionMatrix compute_collision_matrix(const CollisionModel& model, const MatrixOptions& options) {
+ComputedMatrix compute_collision_matrix(const CollisionModel& model, const MatrixOptions& options) {
   if (!(options.always_fraction > 0 && options.always_fraction <= 1))
     throw InvalidArgument(fmt::format("MatrixOptions::always_fraction {} is not in (0, 1]", options.always_fraction));
   const auto& m = model.impl();
   const std::size_t n = m.links.size();
   const unsigned threads =
       std::max(1u, options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency()));
-  CollisionMatrix out;
+  ComputedMatrix out;
   out.links = n;
   out.pairs = n * (n > 0 ? n - 1 : 0) / 2;
   std::vector<std::optional<Reason>> reason(n * n);
@@ -204,10 +204,24 @@ CollisionMatrix compute_collision_matrix(const CollisionModel& model, const Matr
   return out;
 }
 
-AllowedPairs pairs_left_out(const CollisionModel& model, const std::optional<std::vector<DisabledPair>>& matrix) {
-  if (matrix) return allowed_pairs(model, *matrix);
+AllowedPairs pairs_left_out(const CollisionModel& model) {
+  const rmodel::CollisionMatrix& matrix = model.model().semantics().collisions;
   AllowedPairs out(model.links().size());
-  for (const LinkPair& p : model.adjacent_pairs()) out.allow(p.first, p.second);
+  if (matrix.empty()) {
+    for (const LinkPair& p : model.adjacent_pairs()) out.allow(p.first, p.second);
+    return out;
+  }
+  // MoveIt's order: the disabled pairs, every pair of a disabled_default link, then the enabled
+  // pairs checked again.
+  out = allowed_pairs(model, matrix.disabled);
+  for (const CollisionDefault& d : matrix.disabled_default)
+    if (const auto a = model.find_link(d.link))
+      for (std::size_t b = 0; b < model.links().size(); ++b)
+        if (b != *a) out.allow(*a, b);
+  for (const CollisionPair& e : matrix.enabled) {
+    const auto a = model.find_link(e.link1), b = model.find_link(e.link2);
+    if (a && b && *a != *b) out.forbid(*a, *b);
+  }
   return out;
 }
 
@@ -220,7 +234,7 @@ AllowedPairs allowed_pairs(const CollisionModel& model, std::span<const Disabled
   return out;
 }
 
-Diagnostics compare_collision_matrix(const CollisionModel& model, const CollisionMatrix& computed,
+Diagnostics compare_collision_matrix(const CollisionModel& model, const ComputedMatrix& computed,
                                      std::span<const DisabledPair> declared, const std::string& srdf_name,
                                      const MatrixOptions& options) {
   const auto& m = model.impl();
@@ -240,13 +254,7 @@ Diagnostics compare_collision_matrix(const CollisionModel& model, const Collisio
   for (const auto& e : declared) {
     const SourceLocation where{srdf_name, e.line};
     const auto a = model.find_link(e.link1), b = model.find_link(e.link2);
-    if (!a || !b || *a == *b) {
-      for (const std::string* name : {&e.link1, &e.link2})
-        if (!m.model.find_link(*name))
-          out.add(Severity::warning, where, "collision-unknown-link",
-                  fmt::format("<disable_collisions> names link '{}', which the URDF does not have", *name));
-      continue;
-    }
+    if (!a || !b || *a == *b) continue;  // loading reports links the URDF lacks (collision-unknown-link)
     const std::size_t p = std::min(*a, *b) * n + std::max(*a, *b);
     declared_pair[p] = 1;
     const Reason r = parse_reason(e.reason);
@@ -285,20 +293,21 @@ Diagnostics compare_collision_matrix(const CollisionModel& model, const Collisio
 
 Diagnostics check_collision_matrix(const ModelSource& source, const MatrixOptions& options) {
   Diagnostics out;
-  const auto declared = read_disabled_collisions(source);
-  if (!declared) {
-    out.add(Severity::note, {display_name(source.semantics_path.empty() ? source.urdf_path : source.semantics_path), 0},
-            "collision-matrix-none", "no SRDF: there is no collision matrix (<disable_collisions>) to check");
+  const Model model = Model::load(source);
+  const std::string name = display_name(source.semantics_path.empty() ? source.urdf_path : source.semantics_path);
+  const rmodel::CollisionMatrix& declared = model.semantics().collisions;
+  if (declared.disabled.empty()) {
+    out.add(Severity::note, {name, 0}, "collision-matrix-none",
+            "the semantics have no collision matrix (<disable_collisions>) to check: `rmodel collisions` computes one");
     return out;
   }
-  const Model model = Model::load(source);
   const CollisionModel cm = CollisionModel::build(model, geometry_options(source));
   for (const Shape* s : cm.unusable_shapes())
     out.add(Severity::warning, {display_name(source.urdf_path), s->line}, "collision-mesh-left-out",
             fmt::format("link '{}': collision mesh '{}' is left out of the collision checks: {}", s->link, s->filename,
                         s->error));
-  const CollisionMatrix computed = compute_collision_matrix(cm, options);
-  for (auto& d : compare_collision_matrix(cm, computed, *declared, display_name(source.semantics_path), options).items)
+  const ComputedMatrix computed = compute_collision_matrix(cm, options);
+  for (auto& d : compare_collision_matrix(cm, computed, declared.disabled, name, options).items)
     out.items.push_back(std::move(d));
   return out;
 }

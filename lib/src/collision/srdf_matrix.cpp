@@ -1,32 +1,16 @@
-// An SRDF's allowed-collision matrix (`<disable_collisions>`): read, written, and replaced in
-// the text of an SRDF with every other byte kept.
-//
-// Reading lives here rather than in the semantics (model/semantics_srdf.cpp), which skips the
-// matrix with a warning: one function, read_disabled_collisions, to swap for the semantics'
-// own reading once it keeps the matrix.
+// An SRDF's allowed-collision matrix (`<disable_collisions>`): written, and replaced in the
+// text of an SRDF with every other byte kept. Reading it is the semantics' (Semantics::collisions,
+// model/semantics_srdf.cpp).
 #include <string>
 #include <string_view>
 
 #include <fmt/format.h>
-#include <tinyxml2.h>
 
-#include "base/xml_error.hpp"
-#include "model/xacro_source.hpp"
 #include "rmodel/collision.hpp"
 #include "rmodel/error.hpp"
 
 namespace rmodel::collision {
 namespace {
-
-/// An attribute as srdfdom reads names: without the white space around it.
-std::string trimmed_attribute(const tinyxml2::XMLElement& e, const char* name) {
-  std::string_view text = e.Attribute(name) ? e.Attribute(name) : "";
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t' || text.front() == '\n' || text.front() == '\r'))
-    text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\n' || text.back() == '\r'))
-    text.remove_suffix(1);
-  return std::string(text);
-}
 
 std::string escaped(std::string_view text) {
   std::string out;
@@ -124,27 +108,6 @@ std::string_view indentation(std::string_view text, std::size_t at, bool* line_s
 }
 
 }  // namespace
-
-std::vector<DisabledPair> read_disabled_collisions(const std::string& srdf_text, const std::string& srdf_name) {
-  tinyxml2::XMLDocument doc;
-  if (doc.Parse(srdf_text.data(), srdf_text.size()) != tinyxml2::XML_SUCCESS || doc.RootElement() == nullptr)
-    throw ParseError({srdf_name, doc.ErrorLineNum()}, rmodel::detail::describe_xml_error(doc));
-  std::vector<DisabledPair> out;
-  for (auto* e = doc.RootElement()->FirstChildElement("disable_collisions"); e;
-       e = e->NextSiblingElement("disable_collisions"))
-    out.push_back({trimmed_attribute(*e, "link1"), trimmed_attribute(*e, "link2"), trimmed_attribute(*e, "reason"),
-                   e->GetLineNum()});
-  return out;
-}
-
-std::optional<std::vector<DisabledPair>> read_disabled_collisions(const ModelSource& source) {
-  if (source.semantics_path.empty()) return std::nullopt;
-  const auto input = rmodel::detail::read_model_file(source.semantics_path, source);
-  const auto format = source.semantics_format ? source.semantics_format
-                                              : detect_semantics_format(input.text, source.semantics_path);
-  if (format != SemanticsFormat::srdf) return std::nullopt;
-  return read_disabled_collisions(input.text, input.name);
-}
 
 std::string disable_collisions_xml(std::span<const DisabledPair> entries, std::string_view indent) {
   std::string out;

@@ -1,11 +1,13 @@
 #include "rmodel/log_check.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include <fmt/format.h>
 
 #include "rmodel/check_codes.hpp"
+#include "rmodel/collision.hpp"
 #include "rmodel/dynamics_stream.hpp"
 #include "rmodel/error.hpp"
 
@@ -34,6 +36,7 @@ enum Code : int {
   kJerkLimit,
   kNoModelJoint,
   kEffort,
+  kSelfCollision,
   kCodeCount
 };
 
@@ -41,7 +44,7 @@ constexpr const char* kCodeNames[kCodeCount] = {
     "read-error",   "array-size",     "duplicate-joint", "unknown-joint", "stamp-backwards",
     "stamp-repeated", "gap",          "joint-gap",       "non-finite",    "position-limit",
     "velocity-limit", "implied-velocity", "acceleration", "no-stamp",
-    "acceleration-limit", "jerk-limit", "no-model-joint", "effort-limit"};
+    "acceleration-limit", "jerk-limit", "no-model-joint", "effort-limit", "self-collision"};
 
 /// Every code a LogProblem carries is a log code of the catalogue (rmodel/check_codes.hpp).
 consteval bool all_catalogued() {
@@ -97,6 +100,21 @@ struct LogChecker::Dynamics {
   std::vector<double> squares;  ///< per joint: Σ (recorded − required)²
 };
 
+/// LogCheckOptions::collisions: the held pose in the collision model's joints, where each
+/// joint of the full pose goes in it, and a workspace.
+struct LogChecker::Collisions {
+  explicit Collisions(const Model& model, std::shared_ptr<const collision::SelfCollisionCheck> c)
+      : check(std::move(c)),
+        slots(collision::joint_slots(check->model, model.joint_names())),
+        pose(check->model.joint_names().size(), 0.0),
+        ws(check->model) {}
+  std::shared_ptr<const collision::SelfCollisionCheck> check;
+  std::vector<int> slots;  ///< per full-pose joint: its index in `pose`, or -1
+  std::vector<double> pose;
+  collision::CollisionWorkspace ws;
+  std::vector<std::int64_t> stat_of_pair;  ///< pair (first·links + second) → index in collision_stats_, -1
+};
+
 LogChecker::~LogChecker() = default;
 LogChecker::LogChecker(LogChecker&&) noexcept = default;
 LogChecker& LogChecker::operator=(LogChecker&&) noexcept = default;
@@ -124,6 +142,11 @@ LogChecker::LogChecker(const Model& model, LogCheckOptions options)
   if (options_.floating_base && !options_.dynamics)
     throw InvalidArgument("log check: floating_base applies with dynamics");
   if (options_.dynamics) dynamics_ = std::make_unique<Dynamics>(model_, options_);
+  if (options_.collisions) {
+    collisions_ = std::make_unique<Collisions>(model_, options_.collisions);
+    const std::size_t links = options_.collisions->model.links().size();
+    collisions_->stat_of_pair.assign(links * links, -1);
+  }
   const Sample unknown{kNaN, Time{}, false};
   tracks_.assign(n, JointTrack{std::nullopt, unknown, unknown, unknown});
   budget_.assign(static_cast<std::size_t>(kCodeCount) * (n + 1), 0);
@@ -383,6 +406,45 @@ void LogChecker::check_joint_state(const io::Message& m) {
       keep(Severity::error, &m, kNonFinite, j, fmt::format("joint '{}': effort is {}", info.name, s.effort[i]));
   }
   if (dynamics_) check_dynamics(m);
+  if (collisions_) check_collisions(m);
+}
+
+void LogChecker::check_collisions(const io::Message& m) {
+  Collisions& c = *collisions_;
+  const JointState& s = m.joint;
+  const auto slots = mapper_.slots();
+  for (std::size_t i = 0; i < s.name.size() && i < s.position.size(); ++i) {
+    if (slots[i] < 0 || !std::isfinite(s.position[i])) continue;
+    const int k = c.slots[static_cast<std::size_t>(slots[i])];
+    if (k >= 0) c.pose[static_cast<std::size_t>(k)] = s.position[i];
+  }
+  const collision::CollisionModel& cm = c.check->model;
+  collision::set_pose(cm, c.ws, c.pose);
+  collision::check_self_collisions(cm, c.ws, c.check->allowed, c.check->options);
+  const std::size_t links = cm.links().size();
+  for (const collision::PairContact& contact : c.ws.contacts()) {
+    const std::string& a = cm.links()[contact.pair.first];
+    const std::string& b = cm.links()[contact.pair.second];
+    std::int64_t& index = c.stat_of_pair[contact.pair.first * links + contact.pair.second];
+    if (index < 0) {
+      index = static_cast<std::int64_t>(collision_stats_.size());
+      collision_stats_.push_back({a, b, 0, contact.depth, m.line, std::nullopt, std::nullopt});
+    }
+    CollisionLogStats& st = collision_stats_[static_cast<std::size_t>(index)];
+    ++st.messages;
+    st.max_depth = std::max(st.max_depth, contact.depth);
+    if (m.has_stamp) {
+      if (!st.first) st.first = s.stamp;
+      st.last = s.stamp;
+    }
+    if (!count(Severity::error, kSelfCollision, stats_.size())) continue;
+    const std::string when = m.has_stamp ? fmt::format(" at t = {}", to_string(s.stamp)) : std::string();
+    keep(Severity::error, &m, kSelfCollision, stats_.size(),
+         contact.intersecting()
+             ? fmt::format("links '{}' and '{}' collide{} (depth {:.6g} m)", a, b, when, contact.depth)
+             : fmt::format("links '{}' and '{}' are {:.6g} m apart{}, closer than the margin {} m", a, b,
+                           -contact.depth, when, c.check->options.margin));
+  }
 }
 
 void LogChecker::check_dynamics(const io::Message& m) {

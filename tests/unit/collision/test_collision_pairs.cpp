@@ -1,7 +1,9 @@
 // Distances and penetration depths of pairs of shapes against their closed forms, at poses
 // set through the kinematics (three prismatic joints and a turn), for every kind of shape
 // rmodel builds: the primitives exactly, meshes as triangles.
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <filesystem>
 #include <numbers>
 #include <random>
@@ -93,6 +95,74 @@ TEST(CollisionPairs, BoxBoxDistanceIsTheGapAndDepthTheSmallestOverlap) {
     else expected = gap.maxCoeff();  // all ≤ 0: minus the smallest overlap
     EXPECT_NEAR(p.distance(c.x(), c.y(), c.z()), expected, 1e-6) << c.transpose();
   }
+}
+
+TEST(CollisionPairs, BoxBoxDepthIsTheShortestSeparation) {
+  // Boxes turned every way: the depth is the shortest translation that separates them, the
+  // smallest over all directions n of how far the boxes overlap along n (the largest n·a over
+  // the first box's corners minus the smallest n·b over the second's). Brute force: 50 000
+  // directions spread on the sphere, then finer and finer grids around the 20 best (the overlap
+  // is piecewise linear in n, its minimum often on a ridge): an upper bound of the depth, within
+  // about 1e-5 m of it.
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<double> u(-0.12, 0.12), turn(-3, 3);
+  const Eigen::Vector3d size_a(0.4, 0.2, 0.1), size_b(0.3, 0.15, 0.25);
+  std::vector<Eigen::Vector3d> directions;
+  const int count = 50000;
+  for (int i = 0; i < count; ++i) {  // a Fibonacci sphere
+    const double z = 1 - (2 * i + 1.0) / count, r = std::sqrt(1 - z * z), phi = i * std::numbers::pi * (3 - std::sqrt(5.0));
+    directions.emplace_back(r * std::cos(phi), r * std::sin(phi), z);
+  }
+  int judged = 0;
+  for (int c = 0; c < 30; ++c) {
+    const double roll = turn(rng), pitch = turn(rng), yaw = turn(rng);
+    Pair p(test::collision_xml(box_xml(size_a.x(), size_a.y(), size_a.z())),
+           test::collision_xml(box_xml(size_b.x(), size_b.y(), size_b.z()), "0 0 0",
+                               fmt::format("{:.17g} {:.17g} {:.17g}", roll, pitch, yaw)));
+    const Eigen::Vector3d at(u(rng), u(rng), u(rng));
+    const double distance = p.distance(at.x(), at.y(), at.z());
+    // URDF's rpy: R = Rz(yaw) Ry(pitch) Rx(roll).
+    const Eigen::Matrix3d rb = (Eigen::AngleAxisd(yaw, Eigen::Vector3d::UnitZ()) *
+                                Eigen::AngleAxisd(pitch, Eigen::Vector3d::UnitY()) *
+                                Eigen::AngleAxisd(roll, Eigen::Vector3d::UnitX()))
+                                   .toRotationMatrix();
+    std::vector<Eigen::Vector3d> a, b;
+    for (int k = 0; k < 8; ++k) {
+      const Eigen::Vector3d s((k & 1) ? 0.5 : -0.5, (k & 2) ? 0.5 : -0.5, (k & 4) ? 0.5 : -0.5);
+      a.push_back(s.cwiseProduct(size_a));
+      b.push_back(at + rb * s.cwiseProduct(size_b));
+    }
+    auto overlap = [&](const Eigen::Vector3d& n) {
+      double top = -1e9, bottom = 1e9;
+      for (const auto& x : a) top = std::max(top, n.dot(x));
+      for (const auto& x : b) bottom = std::min(bottom, n.dot(x));
+      return top - bottom;
+    };
+    std::vector<std::pair<double, Eigen::Vector3d>> coarse;
+    for (const auto& n : directions) coarse.emplace_back(overlap(n), n);
+    std::partial_sort(coarse.begin(), coarse.begin() + 20, coarse.end(),
+                      [](const auto& x, const auto& y) { return x.first < y.first; });
+    double brute = coarse.front().first;
+    for (int k = 0; k < 20; ++k) {
+      Eigen::Vector3d best = coarse[static_cast<std::size_t>(k)].second;
+      for (double window : {0.03, 0.003, 3e-4, 3e-5}) {
+        const Eigen::Vector3d t1 = best.unitOrthogonal(), t2 = best.cross(t1);
+        Eigen::Vector3d centre = best;
+        for (int i = -20; i <= 20; ++i)
+          for (int j = -20; j <= 20; ++j) {
+            const Eigen::Vector3d n = (centre + window / 20 * (i * t1 + j * t2)).normalized();
+            const double o = overlap(n);
+            if (o < brute) brute = o;
+            if (o < overlap(best)) best = n;
+          }
+      }
+    }
+    if (brute <= 1e-3) continue;  // apart, or touching
+    ++judged;
+    EXPECT_LE(-distance, brute + 1e-9) << c;
+    EXPECT_NEAR(-distance, brute, 1e-5) << c;
+  }
+  EXPECT_GT(judged, 15);
 }
 
 TEST(CollisionPairs, TurnedBoxReachesWithItsCorner) {

@@ -7,6 +7,7 @@
 
 #include "rmodel/collision.hpp"
 #include "rmodel/error.hpp"
+#include "rmodel/semantics.hpp"
 
 namespace rmodel {
 namespace {
@@ -26,23 +27,12 @@ std::string without_entries(const std::string& text) {
   return out;
 }
 
-const std::vector<col::DisabledPair> kNew = {{"a", "b", "Adjacent", 0}, {"a", "c", "Never", 0}, {"b", "c", "Default", 0}};
-
-TEST(CollisionSrdf, ReadsEntriesWithTheirLinesAndTrimmedNames) {
-  const std::string srdf = "<robot name=\"r\">\n  <group name=\"g\"/>\n"
-                           "  <disable_collisions link1=\" a\" link2=\"b \" reason=\"Adjacent\"/>\n"
-                           "  <disable_collisions link1=\"c\" link2=\"a\" reason=\"User\"></disable_collisions>\n"
-                           "</robot>\n";
-  const auto e = col::read_disabled_collisions(srdf, "r.srdf");
-  ASSERT_EQ(e.size(), 2u);
-  EXPECT_EQ(e[0].link1, "a");
-  EXPECT_EQ(e[0].link2, "b");
-  EXPECT_EQ(e[0].reason, "Adjacent");
-  EXPECT_EQ(e[0].line, 3);
-  EXPECT_EQ(e[1].link1, "c");
-  EXPECT_EQ(e[1].line, 4);
-  EXPECT_THROW((void)col::read_disabled_collisions("<robot>", "bad.srdf"), ParseError);
+/// The <disable_collisions> of an SRDF text, as the semantics read them.
+std::vector<col::DisabledPair> read_entries(const std::string& text, const std::string& name) {
+  return parse_srdf(text, name).collisions.disabled;
 }
+
+const std::vector<col::DisabledPair> kNew = {{"a", "b", "Adjacent", 0}, {"a", "c", "Never", 0}, {"b", "c", "Default", 0}};
 
 TEST(CollisionSrdf, ReplacingKeepsEveryOtherByte) {
   const std::string srdf =
@@ -66,7 +56,7 @@ TEST(CollisionSrdf, ReplacingKeepsEveryOtherByte) {
   // The entry over two lines went with both (its second line holds no '<disable_collisions').
   EXPECT_EQ(out.find("reason=\"Never\" />\n</robot>"), std::string::npos) << out;
   // The comment that mentions the element, and everything else, stays.
-  const auto again = col::read_disabled_collisions(out, "r.srdf");
+  const auto again = read_entries(out, "r.srdf");
   ASSERT_EQ(again.size(), 3u);
   EXPECT_EQ(again[2].reason, "Default");
   EXPECT_EQ(out.rfind("<?xml version=\"1.0\" ?>\n<!-- a comment with <disable_collisions link1=\"x\"/> inside -->\n", 0),
@@ -88,7 +78,7 @@ TEST(CollisionSrdf, WithoutEntriesTheyGoBeforeTheEndTagIndentedAsTheChildren) {
                  "  <disable_collisions link1=\"b\" link2=\"c\" reason=\"Default\"/>\r\n</robot>\r\n");
   // An end tag that does not start its line: the entries on lines of their own before it.
   const std::string inline_end = col::replace_disabled_collisions("<robot name=\"r\"><group name=\"g\"/></robot>", kNew);
-  EXPECT_EQ(col::read_disabled_collisions(inline_end, "r").size(), 3u);
+  EXPECT_EQ(read_entries(inline_end, "r").size(), 3u);
   EXPECT_EQ(inline_end.rfind("<robot name=\"r\"><group name=\"g\"/>\n", 0), 0u) << inline_end;
   EXPECT_THROW((void)col::replace_disabled_collisions("<robot name=\"r\">", kNew), ParseError);
 }
@@ -105,7 +95,7 @@ TEST(CollisionSrdf, LinesAreSrdfElements) {
             "<disable_collisions link1=\"a\" link2=\"c\" reason=\"Never\"/>\n"
             "<disable_collisions link1=\"b\" link2=\"c\" reason=\"Default\"/>\n");
   const std::vector<col::DisabledPair> odd = {{"a&b", "c\"d", "User", 0}};
-  const auto back = col::read_disabled_collisions("<robot>" + col::disable_collisions_xml(odd) + "</robot>", "r");
+  const auto back = read_entries("<robot name=\"r\">" + col::disable_collisions_xml(odd) + "</robot>", "r");
   ASSERT_EQ(back.size(), 1u);
   EXPECT_EQ(back[0].link1, "a&b");
   EXPECT_EQ(back[0].link2, "c\"d");
