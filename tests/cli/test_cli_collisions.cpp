@@ -194,6 +194,36 @@ TEST_F(CliCollisions, FkReportsThePairsAtAPoseAndAlongALog) {
   EXPECT_EQ(lines[3]["t"], 0.3);
 }
 
+TEST_F(CliCollisions, PairsLeftOutAreMoveItsAllowedMatrix) {
+  // a, b and c overlap pairwise (spheres of 0.1 m, centres 0.05 m apart); r is far below them.
+  // MoveIt's order (srdfdom, then the planning scene): a–b disabled; c disabled with every link
+  // (<disable_default_collisions>); c–a checked again (<enable_collisions>). Only a–c is left.
+  const auto urdf = dir_ / "t.urdf", srdf = dir_ / "t.srdf";
+  const std::string sphere = "<collision><geometry><sphere radius=\"0.1\"/></geometry></collision>";
+  std::ofstream(urdf) << "<robot name=\"t\">\n"
+                      << "<link name=\"r\"><collision><origin xyz=\"0 0 -3\"/><geometry><sphere radius=\"0.1\"/>"
+                         "</geometry></collision></link>\n"
+                      << "<link name=\"a\">" << sphere << "</link><link name=\"b\">" << sphere
+                      << "</link><link name=\"c\">" << sphere << "</link>\n"
+                      << "<joint name=\"ja\" type=\"fixed\"><parent link=\"r\"/><child link=\"a\"/></joint>\n"
+                      << "<joint name=\"jb\" type=\"fixed\"><parent link=\"r\"/><child link=\"b\"/>"
+                         "<origin xyz=\"0.05 0 0\"/></joint>\n"
+                      << "<joint name=\"jc\" type=\"fixed\"><parent link=\"r\"/><child link=\"c\"/>"
+                         "<origin xyz=\"0 0.05 0\"/></joint>\n</robot>\n";
+  std::ofstream(srdf) << "<robot name=\"t\">\n  <disable_collisions link1=\"a\" link2=\"b\" reason=\"Never\"/>\n"
+                      << "  <disable_default_collisions link=\"c\"/>\n  <enable_collisions link1=\"c\" link2=\"a\"/>\n"
+                      << "</robot>\n";
+  const auto r = run_rmodel({"fk", "-u", urdf.string(), "-s", srdf.string(), "--collisions", "-f", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json doc = json::parse(r.out);
+  ASSERT_EQ(doc["collisions"].size(), 1u) << r.out;
+  EXPECT_EQ(doc["collisions"][0]["link1"], "a");
+  EXPECT_EQ(doc["collisions"][0]["link2"], "c");
+  // Without the SRDF, the adjacent pairs (r with each) are left out, and a, b and c all collide.
+  const auto all = run_rmodel({"fk", "-u", urdf.string(), "--collisions", "-f", "json"});
+  EXPECT_EQ(json::parse(all.out)["collisions"].size(), 3u) << all.out;
+}
+
 TEST_F(CliCollisions, MassPropertiesBesideTheDeclaredInertia) {
   const auto r = run_rmodel({"info", "--sample", "--mass-properties", "-f", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
