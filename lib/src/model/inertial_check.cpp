@@ -1,23 +1,18 @@
-// The physical checks of `check`: inertial plausibility and joints too weak for their own
-// weight. The second needs the dynamics, one layer up (kinematics): `check` is the one
-// entry point of every model check, so it reaches up for this one rule.
+// The inertial plausibility of `check`, read on the URDF's XML. The rule that needs the
+// dynamics (joints too weak for their own weight) is composed above kinematics, in
+// lib/src/check/holding_weight.cpp (docs/architecture.md, "Layers").
 
 #include "model/inertial_check.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <limits>
-#include <optional>
-#include <vector>
 
 #include <Eigen/Eigenvalues>
 #include <fmt/format.h>
 #include <tinyxml2.h>
 
-#include "rmodel/dynamics.hpp"
 #include "rmodel/error.hpp"
-#include "rmodel/model.hpp"
 
 namespace rmodel::detail {
 namespace {
@@ -119,66 +114,6 @@ void check_inertials(const tinyxml2::XMLElement& robot, const std::string& sourc
     if (!inertial) continue;
     const char* name = link->Attribute("name");
     check_one_inertial(inertial, name ? name : "", source, out);
-  }
-}
-
-void check_holding_weight(const Model& model, Diagnostics& out) {
-  namespace dyn = rmodel::dynamics;
-  std::optional<dyn::KinematicModel> built;
-  try {
-    built.emplace(dyn::KinematicModel::from_model(model));
-  } catch (const InvalidArgument& e) {
-    // A joint KDL cannot move (an axis it takes for zero): a finding, not the end of `check`.
-    out.add(Severity::error, {model.urdf_source(), 0}, "kinematics",
-            fmt::format("the robot's kinematics cannot be built: {}", e.what()));
-    return;
-  }
-  const dyn::KinematicModel& km = *built;
-  if (km.total_mass() <= 0.0) return;
-  dyn::DynamicsWorkspace ws(km);
-  std::vector<double> pose(km.pose_size(), 0.0);
-  std::vector<double> tau(km.pose_size(), 0.0);
-  const auto bodies = km.bodies();
-  // Per body: |torque| at the zero pose, then the least over the named poses.
-  dyn::gravity_torques(km, ws, pose, tau);
-  struct Candidate {
-    std::size_t body;
-    const JointInfo* joint;
-    double at_zero;
-    double least = std::numeric_limits<double>::infinity();
-    std::string least_pose;
-  };
-  std::vector<Candidate> candidates;
-  for (std::size_t k = 1; k < bodies.size(); ++k) {
-    const JointInfo* joint = model.find_urdf_joint(bodies[k].joint);
-    if (!joint || !joint->movable() || !(joint->effort_limit > 0.0)) continue;
-    const double torque = std::abs(ws.joint_torque(k));
-    if (torque > joint->effort_limit)
-      candidates.push_back({k, joint, torque, std::numeric_limits<double>::infinity(), {}});
-  }
-  if (candidates.empty()) return;
-  for (const NamedPose& named : model.semantics().poses) {
-    std::fill(pose.begin(), pose.end(), 0.0);
-    for (const auto& [joint, value] : named.joints)
-      if (const auto index = model.find_joint_index(joint)) pose[*index] = value;
-    dyn::gravity_torques(km, ws, pose, tau);
-    for (Candidate& c : candidates) {
-      const double torque = std::abs(ws.joint_torque(c.body));
-      if (torque < c.least) {
-        c.least = torque;
-        c.least_pose = named.group.empty() ? named.name : named.group + "/" + named.name;
-      }
-    }
-  }
-  for (const Candidate& c : candidates) {
-    if (c.least <= c.joint->effort_limit) continue;
-    const char* unit = c.joint->type == JointType::prismatic ? "N" : "N·m";
-    std::string poses = fmt::format("{} {} at the zero pose", short_number(c.at_zero), unit);
-    if (std::isfinite(c.least))
-      poses += fmt::format(" and at least {} {} at every named pose ('{}')", short_number(c.least), unit, c.least_pose);
-    out.add(Severity::warning, {model.urdf_source(), c.joint->line}, "cannot-hold-weight",
-            fmt::format("joint '{}' cannot hold its own weight: gravity needs {}, above its effort limit of {} {}",
-                        c.joint->name, poses, short_number(c.joint->effort_limit), unit));
   }
 }
 

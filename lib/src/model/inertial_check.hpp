@@ -1,15 +1,12 @@
 #pragma once
-// Internal: the physical checks of `check` — inertial plausibility of the URDF's links and
-// the joints that cannot hold their own weight (docs/design.md, "Dynamics").
+// Internal: the inertial plausibility checks of `check` on the URDF's links (docs/design.md,
+// "Dynamics"); the joints that cannot hold their own weight are check/holding_weight.hpp.
 
 #include <string>
 #include <string_view>
 
 #include "rmodel/diagnostic.hpp"
 
-namespace rmodel {
-class Model;
-}
 namespace tinyxml2 {
 class XMLElement;
 }
@@ -26,10 +23,5 @@ namespace rmodel::detail {
 /// mass (a point mass). An <inertial> of zero mass and zero inertia (a massless frame)
 /// passes. Each names the element's line.
 void check_inertials(const tinyxml2::XMLElement& robot, const std::string& source, Diagnostics& out);
-
-/// Warning `cannot-hold-weight` for a movable joint with an effort limit whose gravity
-/// torque (root fixed, gravity −9.81 m/s² along the root's z) exceeds that limit at the
-/// zero pose and at every named pose.
-void check_holding_weight(const Model& model, Diagnostics& out);
 
 }  // namespace rmodel::detail

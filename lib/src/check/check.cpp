@@ -1,6 +1,6 @@
 #include "rmodel/check.hpp"
 
-#include "model/inertial_check.hpp"
+#include "check/holding_weight.hpp"
 #include <algorithm>
 #include <iterator>
 #include <optional>
