@@ -321,6 +321,7 @@ struct Entry {
   Builder build;
 };
 
+// Long (docs/CONTRIBUTING.md, "Rules"): the table of filter kinds, one entry per kind.
 std::vector<Entry> make_entries() {
   const ParamInfo T = period_param();
   std::vector<Entry> e;

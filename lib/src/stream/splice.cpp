@@ -389,42 +389,50 @@ private:
   std::size_t next_ = 0;
 };
 
-/// The splice proper; `pose` set: from that pose (A is then null) into B. The messages go to
-/// `sink` as they are made.
-SpliceResult splice_impl(const SampledMovement* a, const JointState* pose, const SampledMovement& b,
-                         const SpliceOptions& o, const SpliceSink& sink) {
-  validate_splice_options(o);
-  SpliceResult result;
-  const SpliceClock clock = splice_clock(a, b, o);
-  result.start = clock.start;
-  const std::int64_t t0 = clock.start.ns;
-  const SpliceJoints j = splice_joints(a, pose, b, t0, clock.shift.ns, result);
+/// B's messages on the output clock (shifted by `shift`): its joint states and its support
+/// states apart.
+struct ShiftedMovement {
+  std::vector<io::Message> joint;
+  std::vector<io::Message> support;
+};
 
-  // B's messages on the output clock.
-  std::vector<io::Message> b_joint, b_support;
+ShiftedMovement shifted_movement(const SampledMovement& b, Time shift) {
+  ShiftedMovement out;
   for (const io::Message& m : b.messages) {
     io::Message copy = m;
-    copy.set_stamp(m.stamp() + clock.shift);
-    (copy.kind == io::MessageKind::Joint ? b_joint : b_support).push_back(std::move(copy));
+    copy.set_stamp(m.stamp() + shift);
+    (copy.kind == io::MessageKind::Joint ? out.joint : out.support).push_back(std::move(copy));
   }
+  return out;
+}
+
+/// The distinct stamps of B's joint states from T on: where transition samples fall.
+std::vector<std::int64_t> b_stamps_from(const std::vector<io::Message>& b_joint, std::int64_t t0) {
   std::vector<std::int64_t> b_stamps;
   for (const io::Message& m : b_joint)
     if (m.joint.stamp.ns >= t0 && (b_stamps.empty() || b_stamps.back() != m.joint.stamp.ns))
       b_stamps.push_back(m.joint.stamp.ns);
-  // Spacing of the samples that go on when B ends before the transition does.
-  std::int64_t tail_step = o.step ? o.step->ns : 0;
-  if (tail_step <= 0) {
-    std::vector<std::int64_t> all;
-    for (const io::Message& m : b_joint)
-      if (all.empty() || all.back() != m.joint.stamp.ns) all.push_back(m.joint.stamp.ns);
-    tail_step = all.size() >= 2 ? all.back() - all[all.size() - 2] : 0;
-    if (tail_step <= 0) tail_step = std::max<std::int64_t>(1, std::llround(o.tau * 1e8));  // τ/10
-  }
-  SpliceTimes times(std::move(b_stamps), t0, o.step, tail_step);
-  SpliceLawState law(o, j, t0);
+  return b_stamps;
+}
 
-  // Refused before anything is made: a transition that would make more samples of its own
-  // than the limit, or would not end within the range of times.
+/// Spacing of the samples that go on when B ends before the transition does: the step, else
+/// B's last interval, else τ/10.
+std::int64_t splice_tail_step(const std::vector<io::Message>& b_joint, const SpliceOptions& o) {
+  std::int64_t tail_step = o.step ? o.step->ns : 0;
+  if (tail_step > 0) return tail_step;
+  std::vector<std::int64_t> all;
+  for (const io::Message& m : b_joint)
+    if (all.empty() || all.back() != m.joint.stamp.ns) all.push_back(m.joint.stamp.ns);
+  tail_step = all.size() >= 2 ? all.back() - all[all.size() - 2] : 0;
+  if (tail_step <= 0) tail_step = std::max<std::int64_t>(1, std::llround(o.tau * 1e8));  // τ/10
+  return tail_step;
+}
+
+/// Refuses, before anything is made, a transition that would make more samples of its own
+/// than the limit, or would not end within the range of times. Returns the bound on its own
+/// samples.
+double refuse_unbounded_transition(const SpliceTimes& times, const SpliceLawState& law, const SpliceOptions& o,
+                                   Time start, std::int64_t tail_step) {
   const double lasts = law.duration_bound(o);
   const double own_samples = times.own_samples_within(lasts);
   if (own_samples > static_cast<double>(kMaxSpliceSamples))
@@ -432,12 +440,15 @@ SpliceResult splice_impl(const SampledMovement* a, const JointState* pose, const
         "splice: the transition would make up to {:g} samples of its own (up to {:g} s at steps of {:g} s), more "
         "than the {} allowed; give a smaller tau or a larger step",
         own_samples, lasts, Time{o.step ? o.step->ns : tail_step}.seconds(), kMaxSpliceSamples));
-  if (static_cast<double>(t0) + lasts * 1e9 >= 9.2e18)
+  if (static_cast<double>(start.ns) + lasts * 1e9 >= 9.2e18)
     throw InvalidArgument(fmt::format("splice: a transition of up to {:g} s from T = {} would end beyond the range of "
                                       "times; give a smaller tau",
-                                      lasts, to_string(clock.start)));
+                                      lasts, to_string(start)));
+  return own_samples;
+}
 
-  // Support states switch at T: B's in force at T (stamped T), then B's later ones.
+/// Support states switch at T: B's in force at T (stamped T), then B's later ones.
+std::vector<io::Message> supports_from(const std::vector<io::Message>& b_support, std::int64_t t0) {
   std::vector<io::Message> supports;
   const io::Message* in_force = nullptr;
   for (const io::Message& m : b_support) {
@@ -452,70 +463,64 @@ SpliceResult splice_impl(const SampledMovement* a, const JointState* pose, const
     s.set_stamp(Time{t0});
     supports.insert(supports.begin(), std::move(s));
   }
+  return supports;
+}
 
-  // A before T, as it is.
-  SpliceOutput out(sink, std::move(supports));
-  if (a != nullptr)
-    for (const io::Message& m : a->messages)
-      if (m.stamp().ns < t0) out.plain(m);
+/// The samples of the transition: one joint state of every joint, reused from sample to sample.
+class TransitionSample {
+public:
+  TransitionSample(const SpliceJoints& j, const SpliceLawState& law, const SpliceOptions& o, std::int64_t t0)
+      : j_(j), law_(law), o_(o), t0_(t0) {
+    sample_.kind = io::MessageKind::Joint;
+    sample_.joint.name = j.names;
+    sample_.joint.position.resize(j.cols.size());
+    if (j.with_velocity) sample_.joint.velocity.resize(j.cols.size());
+  }
 
-  // The transition: one joint state of every joint per sample, until the law ends.
-  io::Message sample;
-  sample.kind = io::MessageKind::Joint;
-  sample.joint.name = j.names;
-  sample.joint.position.resize(j.cols.size());
-  if (j.with_velocity) sample.joint.velocity.resize(j.cols.size());
-  const auto emit = [&](std::int64_t t, double weight, bool pure_b) {
-    sample.joint.stamp = Time{t};
-    const double weight_rate = o.law == SpliceLaw::Linear ? (weight > 0.0 ? -1.0 / o.tau : 0.0) : -weight / o.tau;
-    for (std::size_t k = 0; k < j.cols.size(); ++k) {
-      const SpliceColumn& c = j.cols[k];
+  /// The sample at `t` with A's weight `weight` (the linear and exponential laws), or B's
+  /// values alone (`pure_b`, the transition over).
+  const io::Message& at(std::int64_t t, double weight, bool pure_b) {
+    sample_.joint.stamp = Time{t};
+    const double weight_rate = o_.law == SpliceLaw::Linear ? (weight > 0.0 ? -1.0 / o_.tau : 0.0) : -weight / o_.tau;
+    for (std::size_t k = 0; k < j_.cols.size(); ++k) {
+      const SpliceColumn& c = j_.cols[k];
       double p = 0.0, v = 0.0;
       if (!c.in_b) {
         p = c.held;
       } else if (!c.shared() || pure_b) {
-        p = j.b_pos(c, t);
-        if (j.with_velocity) v = j.b_vel(c, t);
-      } else if (o.law == SpliceLaw::SecondOrder) {
-        if (t == t0) {  // A's own values at T (B + (A − B) need not round back to A)
-          p = j.a_pos(c, t);
-          if (j.with_velocity) v = j.a_vel(c, t);
+        p = j_.b_pos(c, t);
+        if (j_.with_velocity) v = j_.b_vel(c, t);
+      } else if (o_.law == SpliceLaw::SecondOrder) {
+        if (t == t0_) {  // A's own values at T (B + (A − B) need not round back to A)
+          p = j_.a_pos(c, t);
+          if (j_.with_velocity) v = j_.a_vel(c, t);
         } else {
-          p = j.b_pos(c, t) + law.error(k);
-          if (j.with_velocity) v = j.b_vel(c, t) + law.error_rate(k);
+          p = j_.b_pos(c, t) + law_.error(k);
+          if (j_.with_velocity) v = j_.b_vel(c, t) + law_.error_rate(k);
         }
       } else {
-        const double pa = j.a_pos(c, t), pb = j.b_pos(c, t);
+        const double pa = j_.a_pos(c, t), pb = j_.b_pos(c, t);
         p = weight * pa + (1.0 - weight) * pb;
-        if (j.with_velocity) v = weight * j.a_vel(c, t) + (1.0 - weight) * j.b_vel(c, t) + weight_rate * (pa - pb);
+        if (j_.with_velocity) v = weight * j_.a_vel(c, t) + (1.0 - weight) * j_.b_vel(c, t) + weight_rate * (pa - pb);
       }
-      sample.joint.position[k] = p;
-      if (j.with_velocity) sample.joint.velocity[k] = v;
+      sample_.joint.position[k] = p;
+      if (j_.with_velocity) sample_.joint.velocity[k] = v;
     }
-    out.joint(sample);
-  };
-  std::int64_t prev = t0;
-  std::int64_t end = t0;
-  // The bound above holds by construction; this only stops a mistake in it from running away.
-  const double most = own_samples + static_cast<double>(b_joint.size()) + 2.0;
-  for (double made = 0.0;; ++made) {
-    if (made > most) throw Error("splice: the transition outran its bound (a bug in rmodel)");
-    bool from_b = false;
-    const std::int64_t t = times.next(prev, from_b);
-    if (law.advance(j, t, prev, t0)) {
-      end = t;
-      if (!from_b) emit(t, 0.0, true);
-      break;
-    }
-    emit(t, law.weight(), false);
-    ++result.transition_samples;
-    times.taken(from_b);
-    prev = t;
+    return sample_;
   }
-  result.end = Time{end};
 
-  // B as it is from the end of the transition; joints only in A get a joint state of their
-  // own there, after B's joint states at that stamp (alone when the transition outlasted B).
+private:
+  const SpliceJoints& j_;
+  const SpliceLawState& law_;
+  const SpliceOptions& o_;
+  std::int64_t t0_;
+  io::Message sample_;
+};
+
+/// B as it is from the end of the transition; joints only in A get a joint state of their
+/// own there, after B's joint states at that stamp (alone when the transition outlasted B).
+void write_b_after(SpliceOutput& out, const std::vector<io::Message>& b_joint, const SpliceJoints& j,
+                   std::int64_t end) {
   io::Message held;
   if (!j.held_columns.empty()) {
     held.kind = io::MessageKind::Joint;
@@ -535,6 +540,52 @@ SpliceResult splice_impl(const SampledMovement* a, const JointState* pose, const
     out.joint(m);
   }
   if (!held_written) out.joint(held);
+}
+
+/// The splice proper; `pose` set: from that pose (A is then null) into B. The messages go to
+/// `sink` as they are made: A before T, the transition, then B.
+SpliceResult splice_impl(const SampledMovement* a, const JointState* pose, const SampledMovement& b,
+                         const SpliceOptions& o, const SpliceSink& sink) {
+  validate_splice_options(o);
+  SpliceResult result;
+  const SpliceClock clock = splice_clock(a, b, o);
+  result.start = clock.start;
+  const std::int64_t t0 = clock.start.ns;
+  const SpliceJoints j = splice_joints(a, pose, b, t0, clock.shift.ns, result);
+  const ShiftedMovement shifted = shifted_movement(b, clock.shift);
+  const std::int64_t tail_step = splice_tail_step(shifted.joint, o);
+  SpliceTimes times(b_stamps_from(shifted.joint, t0), t0, o.step, tail_step);
+  SpliceLawState law(o, j, t0);
+  const double own_samples = refuse_unbounded_transition(times, law, o, clock.start, tail_step);
+
+  // A before T, as it is.
+  SpliceOutput out(sink, supports_from(shifted.support, t0));
+  if (a != nullptr)
+    for (const io::Message& m : a->messages)
+      if (m.stamp().ns < t0) out.plain(m);
+
+  // The transition: one joint state of every joint per sample, until the law ends.
+  TransitionSample sample(j, law, o, t0);
+  std::int64_t prev = t0;
+  std::int64_t end = t0;
+  // The bound above holds by construction; this only stops a mistake in it from running away.
+  const double most = own_samples + static_cast<double>(shifted.joint.size()) + 2.0;
+  for (double made = 0.0;; ++made) {
+    if (made > most) throw Error("splice: the transition outran its bound (a bug in rmodel)");
+    bool from_b = false;
+    const std::int64_t t = times.next(prev, from_b);
+    if (law.advance(j, t, prev, t0)) {
+      end = t;
+      if (!from_b) out.joint(sample.at(t, 0.0, true));
+      break;
+    }
+    out.joint(sample.at(t, law.weight(), false));
+    ++result.transition_samples;
+    times.taken(from_b);
+    prev = t;
+  }
+  result.end = Time{end};
+  write_b_after(out, shifted.joint, j, end);
   out.finish();
   return result;
 }
