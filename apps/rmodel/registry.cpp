@@ -44,7 +44,7 @@ const CommandEntry kCommands[] = {
     {"check-log", "Validate a joint-state log against a model: names, sizes, stamps, limits", make_check_log_command},
     {"collisions", "Allowed-collision matrix of an SRDF, as MoveIt's Setup Assistant computes it",
      make_collisions_command},
-    {"log-info", "Topics, types, counts, time span and rates of a ROS log (.mcap, .db3, .bag)", make_log_info_command},
+    {"log-info", "Topics, types, counts, time span and rates of a ROS log", make_log_info_command},
     {"aggregate", "Merge partial joint states into full sorted poses (files or a live stream)", make_aggregate_command},
     {"filter", "Filter every joint of joint-state logs; list filter kinds; step responses and plots", make_filter_command},
     {"fk", "Forward kinematics: link frames at a pose, or for every joint state of a log", make_fk_command},

@@ -60,7 +60,7 @@ io::ReaderOptions reader_options(const std::string& path, const std::string& for
                                  const std::string& time_column, const std::string& column_prefix) {
   io::ReaderOptions options;
   options.format = io::parse_format(format);
-  if (options.format == io::Format::Auto) options.format = io::format_from_path(path);
+  if (options.format.is_auto()) options.format = io::format_from_path(path);
   if (py::isinstance<py::str>(topic))
     options.topics.push_back(topic.cast<std::string>());
   else if (!topic.is_none())

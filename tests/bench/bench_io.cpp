@@ -114,7 +114,7 @@ void BM_ReadJsonl(benchmark::State& state) {
     MemoryBuf buf(text);
     std::istream in(&buf);
     io::ReaderOptions o;
-    o.format = io::Format::JsonLines;
+    o.format = io::parse_format("jsonl");
     io::MessageReader reader(in, "<mem>", o);
     io::testing::use_parser(reader, parser);
     while (reader.next(m) == io::ReadStatus::Ok) ++count;
@@ -160,7 +160,7 @@ void BM_ReadWriteJsonl(benchmark::State& state) {
     MemoryBuf buf(text);
     std::istream in(&buf);
     io::ReaderOptions o;
-    o.format = io::Format::JsonLines;
+    o.format = io::parse_format("jsonl");
     io::MessageReader reader(in, "<mem>", o);
     io::testing::use_parser(reader, parser);
     while (reader.next(m) == io::ReadStatus::Ok) {
@@ -189,7 +189,7 @@ void BM_ReadPartialWriteFullPose(benchmark::State& state) {
   for (auto _ : state) {
     MemoryBuf buf(text);
     std::istream in(&buf);
-    io::MessageReader reader(in, "<mem>", {io::Format::JsonLines});
+    io::MessageReader reader(in, "<mem>", {io::parse_format("jsonl")});
     while (reader.next(m) == io::ReadStatus::Ok) {
       // the 32 names in a fixed order: the first partial name tells where the run starts
       std::size_t first = 0;
@@ -211,7 +211,7 @@ void BM_ReadCsv(benchmark::State& state) {
   static std::string text;
   if (text.empty()) {
     io::WriterOptions o;
-    o.format = io::Format::Csv;
+    o.format = io::parse_format("csv");
     o.csv_joints = joint_names();
     o.csv_fields = io::CsvPosition | io::CsvVelocity;
     io::MessageWriter w(text, o);
@@ -222,7 +222,7 @@ void BM_ReadCsv(benchmark::State& state) {
   for (auto _ : state) {
     MemoryBuf buf(text);
     std::istream in(&buf);
-    io::MessageReader reader(in, "<mem>", {io::Format::Csv});
+    io::MessageReader reader(in, "<mem>", {io::parse_format("csv")});
     while (reader.next(m) == io::ReadStatus::Ok) ++count;
   }
   state.SetItemsProcessed(count);
@@ -234,7 +234,7 @@ void BM_WriteCsv(benchmark::State& state) {
   const auto& msgs = messages(false);
   const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
   io::WriterOptions o;
-  o.format = io::Format::Csv;
+  o.format = io::parse_format("csv");
   o.csv_joints = joint_names();
   o.csv_fields = io::CsvPosition | io::CsvVelocity;
   io::MessageWriter writer(null_fd, "/dev/null", o, true);
@@ -332,7 +332,7 @@ std::string replay_file(int kind) {
   static const char* names[] = {"jsonl", "none.mcap", "zstd.mcap", "lz4.mcap"};
   const std::string path = fmt::format("/tmp/rmodel_bench_replay_{}.{}", ::getpid(), names[kind]);
   io::WriterOptions o;
-  o.format = kind == 0 ? io::Format::JsonLines : io::Format::Mcap;
+  o.format = kind == 0 ? io::parse_format("jsonl") : io::parse_format("mcap");
   o.mcap_compression = kind == 1 ? io::ChunkCompression::None
                        : kind == 3 ? io::ChunkCompression::Lz4 : io::ChunkCompression::Zstd;
   io::MessageWriter w = io::MessageWriter::open(path, o);
@@ -357,7 +357,7 @@ void BM_ReplayLog(benchmark::State& state) {
 // Writing the same poses as MCAP (arg: 1 uncompressed, 2 zstd, 3 lz4) to /dev/null.
 void BM_WriteMcap(benchmark::State& state) {
   io::WriterOptions o;
-  o.format = io::Format::Mcap;
+  o.format = io::parse_format("mcap");
   o.mcap_compression = state.range(0) == 1 ? io::ChunkCompression::None
                        : state.range(0) == 3 ? io::ChunkCompression::Lz4 : io::ChunkCompression::Zstd;
   std::int64_t count = 0;

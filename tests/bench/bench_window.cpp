@@ -34,7 +34,7 @@ struct BigLog {
   BigLog() {
     path = (std::filesystem::temp_directory_path() / fmt::format("rmodel_bench_window_{}.mcap", ::getpid())).string();
     io::WriterOptions o;
-    o.format = io::Format::Mcap;
+    o.format = io::parse_format("mcap");
     o.mcap_compression = io::ChunkCompression::None;
     io::MessageWriter w = io::MessageWriter::open(path, o);
     io::Message m;

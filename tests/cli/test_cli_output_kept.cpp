@@ -87,7 +87,7 @@ std::string kept_ros_yaml() {
 std::string kept_mcap() {
   std::string out;
   io::WriterOptions options;
-  options.format = io::Format::Mcap;
+  options.format = io::parse_format("mcap");
   options.mcap_chunk_size = 512;
   io::MessageWriter writer(out, options);
   for (int k = 0; k < kKeptMessages; ++k) {

@@ -2,6 +2,6 @@
 #include "messages_target.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  rmodel::fuzz::fuzz_messages(data, size, rmodel::io::Format::Csv, "fuzz.csv");
+  rmodel::fuzz::fuzz_messages(data, size, rmodel::io::parse_format("csv"), "fuzz.csv");
   return 0;
 }

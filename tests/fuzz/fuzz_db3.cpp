@@ -56,6 +56,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static rmodel::fuzz::ScratchFile file(".db3");
   const std::string& path = file.write({});
   build_bag(path, rmodel::fuzz::as_text(data, size));
-  rmodel::fuzz::read_log_to_end(path, rmodel::io::Format::Ros2Sqlite);
+  rmodel::fuzz::read_log_to_end(path, rmodel::io::parse_format("db3"));
   return 0;
 }

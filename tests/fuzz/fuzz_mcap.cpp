@@ -3,6 +3,6 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static rmodel::fuzz::ScratchFile file(".mcap");
-  rmodel::fuzz::read_log_to_end(file.write(rmodel::fuzz::as_text(data, size)), rmodel::io::Format::Mcap);
+  rmodel::fuzz::read_log_to_end(file.write(rmodel::fuzz::as_text(data, size)), rmodel::io::parse_format("mcap"));
   return 0;
 }

@@ -5,7 +5,7 @@
 #include "messages_target.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  rmodel::io::ReaderOptions options{.format = rmodel::io::Format::Csv, .max_line_bytes = 4096};
+  rmodel::io::ReaderOptions options{.format = rmodel::io::parse_format("csv"), .max_line_bytes = 4096};
   if (size > 0 && (data[0] & 1) != 0) {
     options.time = rmodel::io::TimeSource::Log;
     options.column_prefix = "/joint_states/";

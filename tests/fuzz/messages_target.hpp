@@ -47,7 +47,7 @@ inline void check_json_line_round_trip(const io::Message& message) {
   std::string line;
   io::append_json_line(line, message);
   std::istringstream in(line);
-  io::MessageReader reader(in, "round-trip.jsonl", {.format = io::Format::JsonLines});
+  io::MessageReader reader(in, "round-trip.jsonl", {.format = io::parse_format("jsonl")});
   io::Message back;
   const io::ReadStatus status = reader.next(back);
   RMODEL_FUZZ_CHECK(status == io::ReadStatus::Ok, line + reader.error().to_string(reader.source()));

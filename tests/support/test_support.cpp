@@ -157,20 +157,23 @@ RunResult run_rmodel(const std::vector<std::string>& args, const std::string& in
   for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]})
     posix_spawn_file_actions_addclose(&actions, fd);
 
+  // The dummy-format tests (tests/format) run their own build of the command.
+  const char* from_env = std::getenv("RMODEL_TEST_COMMAND");
+  const std::string exe = from_env != nullptr && *from_env != '\0' ? from_env : RMODEL_EXE;
   std::vector<std::string> argv_storage;
-  argv_storage.push_back(RMODEL_EXE);
+  argv_storage.push_back(exe);
   argv_storage.insert(argv_storage.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : argv_storage) argv.push_back(a.data());
   argv.push_back(nullptr);
 
   pid_t pid = 0;
-  int rc = posix_spawn(&pid, RMODEL_EXE, &actions, nullptr, argv.data(), environ);
+  int rc = posix_spawn(&pid, exe.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   close(in_pipe[0]);
   close(out_pipe[1]);
   close(err_pipe[1]);
-  if (rc != 0) throw std::runtime_error("cannot start " RMODEL_EXE);
+  if (rc != 0) throw std::runtime_error("cannot start " + exe);
 
   // Feed stdin and drain stdout/stderr together so that neither side blocks.
   signal(SIGPIPE, SIG_IGN);

@@ -11,6 +11,11 @@
 #include "rmodel/io/reader.hpp"
 #include "rmodel/model.hpp"
 
+namespace rmodel::io {
+/// GoogleTest prints a format by its name.
+inline void PrintTo(Format format, std::ostream* os) { *os << format.name(); }
+}  // namespace rmodel::io
+
 namespace rmodel::test {
 
 /// ../shared/fixtures (or RMODEL_FIXTURES_DIR); may not exist.
@@ -64,7 +69,7 @@ struct RunResult {
   std::string out;
   std::string err;
 };
-/// Runs the built `rmodel` with arguments (no shell), feeding `input` on stdin; with
+/// Runs the built `rmodel` (or the program RMODEL_TEST_COMMAND names) with arguments (no shell), feeding `input` on stdin; with
 /// `chunk_bytes`, in writes of at most that many bytes with a pause after each (input
 /// trickling in from a slow producer).
 RunResult run_rmodel(const std::vector<std::string>& args, const std::string& input = {},

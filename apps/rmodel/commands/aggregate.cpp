@@ -32,7 +32,7 @@ public:
     model_.add_from_log_to(app);
     stream_.add_to(app);
     batch_.add_to(app);
-    stream_.add_output_to(app, log_output_formats(), OutputFormat::jsonl);
+    stream_.add_output_to(app, {OutputFormat::log}, OutputFormat::log);
     const char* group = "Aggregator";
     add_enum_option(app, "-k,--kind", options_.kind,
                     {{"simple", AggregatorKind::simple}, {"sync", AggregatorKind::sync}},

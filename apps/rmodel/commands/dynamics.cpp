@@ -91,12 +91,12 @@ public:
     pose_.add_to(app, true);
     // One pose: text, json, csv. --log: a joint-state log, JSON Lines, CSV or MCAP.
     stream_.add_output_to(
-        app, {OutputFormat::text, OutputFormat::json, OutputFormat::csv, OutputFormat::jsonl, OutputFormat::mcap},
-        OutputFormat::text, [this] {
+        app, {OutputFormat::text, OutputFormat::json, OutputFormat::csv, OutputFormat::log}, OutputFormat::text,
+        [this] {
           if (log_.empty())
             out_.restrict({OutputFormat::text, OutputFormat::json, OutputFormat::csv}, OutputFormat::text, "one pose");
           else
-            out_.restrict(log_output_formats(), OutputFormat::jsonl, "--log");
+            out_.restrict({OutputFormat::log}, OutputFormat::log, "--log");
           return !log_.empty();
         });
     const char* motion = "Motion";

@@ -85,8 +85,8 @@ public:
     batch_.add_to(app);
     // -f: the list's format with --list, the table's with --step, the stream's otherwise.
     stream_.add_output_to(
-        app, {OutputFormat::jsonl, OutputFormat::csv, OutputFormat::mcap, OutputFormat::text, OutputFormat::json},
-        OutputFormat::jsonl, [this] {
+        app, {OutputFormat::log, OutputFormat::text, OutputFormat::json, OutputFormat::csv, OutputFormat::jsonl},
+        OutputFormat::log, [this] {
           OutputOptions& out = stream_.out;
           if (list_) {
             out.restrict({OutputFormat::text, OutputFormat::json}, OutputFormat::text, "--list");
@@ -100,12 +100,13 @@ public:
             if (stream_.stamp != "none") OutputOptions::refuse("--stamp does not apply to --step");
             return false;
           }
-          out.restrict(log_output_formats(), OutputFormat::jsonl, "a filtered stream");
+          out.restrict({OutputFormat::log}, OutputFormat::log, "a filtered stream");
           return true;
         });
     stream_.out.format_option()->description(
-        "Output format: the stream's jsonl, csv or mcap; with --list text or json; with --step csv or jsonl "
-        "(default: from -o's extension, else jsonl, text with --list, csv with --step)");
+        fmt::format("Output format: the stream's {}; with --list text or json; with --step csv or jsonl (default: "
+                    "from -o's extension, else {}, text with --list, csv with --step)",
+                    written_log_formats_text(), default_log_format().name()));
     model_.add_to(app);
     model_.add_from_log_to(app);
     const char* group = "Filter";

@@ -6,6 +6,7 @@
 
 #include "app.hpp"
 #include "command.hpp"
+#include "options/input_options.hpp"
 #include "options/output.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/io/bag.hpp"
@@ -25,10 +26,14 @@ std::string seconds(std::int64_t ns) {
 class LogInfoCommand : public Command {
 public:
   void setup(CLI::App& app) override {
-    app.description(
-        "What a ROS log holds: format, topics with their types, message counts, time span and rate, and whether it carries the robot's model (a URDF on /robot_description, and its semantics on /robot_description_semantic or /rmodel/semantics). Reads "
-        "MCAP files, ROS 2 .db3 files and rosbag2 directories, and ROS 1 bags, without decoding the messages");
-    app.add_option("log", log_, "ROS log (.mcap, .db3, .bag, or a rosbag2 directory)")->required()->type_name("LOG");
+    app.description(fmt::format(
+        "What a ROS log holds: format, topics with their types, message counts, time span and rate, and whether it "
+        "carries the robot's model (a URDF on /robot_description, and its semantics on /robot_description_semantic "
+        "or /rmodel/semantics). Reads the binary logs ({}) and rosbag2 directories, without decoding the messages",
+        log_extensions_text(true)));
+    app.add_option("log", log_, fmt::format("ROS log ({}, or a rosbag2 directory)", log_extensions_text(true)))
+        ->required()
+        ->type_name("LOG");
     out_.add_to(app, {OutputFormat::text, OutputFormat::json, OutputFormat::csv}, OutputFormat::text);
   }
 

@@ -74,7 +74,7 @@ ReadMovement read_movement(const std::string& path, const LogInputOptions& input
 
 /// True for a JSON file holding a JointTrajectory or a FollowJointTrajectoryGoal.
 bool is_trajectory_file(const std::string& path) {
-  if (path == "-" || io::format_from_path(path) != io::Format::Json) return false;
+  if (path == "-" || io::format_from_path(path) != io::parse_format("json")) return false;
   std::ifstream in(path, std::ios::binary);
   std::string head(1 << 16, '\0');
   in.read(head.data(), static_cast<std::streamsize>(head.size()));
@@ -136,8 +136,7 @@ public:
         ->group(group);
     app.add_flag("-q,--quiet", quiet_, "Print no warnings and no summary on stderr")->group(group);
     input_.add_to(app, "Input");
-    out_.add_to(app, {OutputFormat::jsonl, OutputFormat::csv, OutputFormat::mcap, OutputFormat::json},
-                OutputFormat::jsonl, [this] {
+    out_.add_to(app, {OutputFormat::log, OutputFormat::json}, OutputFormat::log, [this] {
                   if (!from_pose_.empty() && inputs_.size() != 1)
                     OutputOptions::refuse("--from-pose splices into one movement: give B only");
                   if (from_pose_.empty() && inputs_.size() != 2)
@@ -146,8 +145,9 @@ public:
                     OutputOptions::refuse("--at and --keep-time do not apply to --from-pose (T is B's start)");
                 });
     out_.format_option()->description(
-        "Output format: a log (jsonl, csv, mcap) or json, a FollowJointTrajectoryGoal document (default: from "
-        "-o's extension, else json when the movements are trajectories, else jsonl)");
+        fmt::format("Output format: a log ({}) or json, a FollowJointTrajectoryGoal document (default: from -o's "
+                    "extension, else json when the movements are trajectories, else {})",
+                    written_log_formats_text(), default_log_format().name()));
     model_.add_to(app);
   }
 
@@ -188,10 +188,10 @@ public:
       out_.write(trajectory_goal_json(messages));
     } else {
       io::WriterOptions options;
-      options.format = log_format_of(format);
+      options.format = out_.log_format();
       // CSV: columns for every joint and chain of the splice, known before its first row: a
       // first pass collects them (the first message may not name them all).
-      if (format == OutputFormat::csv)
+      if (out_.is_log("csv"))
         (void)splice_into([&options](const io::Message& m) {
           const auto& names = m.kind == io::MessageKind::Joint ? m.joint.name : m.support.name;
           auto& columns = m.kind == io::MessageKind::Joint ? options.csv_joints : options.csv_support;

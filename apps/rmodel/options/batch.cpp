@@ -260,8 +260,7 @@ std::vector<BatchItem> plan_stream_batch(const StreamOptions& options, BatchOpti
   if (options.merge)
     throw InvalidArgument("--merge and --output-dir exclude each other: --merge makes the inputs one stream, "
                           "--output-dir one output per input");
-  io::Format format = options.writer_options().format;
-  if (format == io::Format::Auto) format = io::Format::JsonLines;
+  const io::Format format = options.writer_options().format;
   return batch.take_shard(plan_batch(options.inputs, batch.output_dir, io::to_string(format)));
 }
 

@@ -30,14 +30,17 @@ CLI::Validator time_bound_check(const char* option) {
 
 std::vector<std::string> input_format_names() {
   std::vector<std::string> names = {"auto"};
-  for (const io::LogFormat& format : io::log_formats()) names.emplace_back(format.name);
+  for (io::Format format : io::formats()) names.emplace_back(format.name());
   return names;
 }
 
-std::string log_extensions_text() {
+std::string log_extensions_text(bool binary_only) {
   std::string text;
-  for (const io::LogFormat& format : io::log_formats())
-    if (!format.extensions.empty()) text += fmt::format("{}{}", text.empty() ? "" : ", ", format.extensions.front());
+  for (io::Format format : io::formats()) {
+    const io::FormatInfo& info = *format.info();
+    if (!info.extensions.empty() && (info.binary || !binary_only))
+      text += fmt::format("{}{}", text.empty() ? "" : ", ", info.extensions.front());
+  }
   return text;
 }
 
@@ -118,7 +121,7 @@ std::string LogInputOptions::empty_window_text(const io::MessageReader& reader) 
 io::ReaderOptions LogInputOptions::reader_options(const std::string& path) const {
   io::ReaderOptions options;
   options.format = io::parse_format(format);
-  if (options.format == io::Format::Auto) options.format = io::format_from_path(path);
+  if (options.format.is_auto()) options.format = io::format_from_path(path);
   options.topics = topics;
   options.time = io::parse_time_source(time_source);
   options.time_column = time_column;

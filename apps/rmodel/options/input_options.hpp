@@ -12,12 +12,13 @@
 
 namespace rmodel::cli {
 
-/// Names accepted by -i/--input-format: `auto`, then the format table's (io::log_formats()).
+/// Names accepted by -i/--input-format: `auto`, then the format table's (io::formats()).
 std::vector<std::string> input_format_names();
 
-/// The file endings of the log formats, one per format in the format table's order, as help
-/// texts list them: ".jsonl, .json, .csv, .yaml, .mcap, .db3, .bag".
-std::string log_extensions_text();
+/// The file endings of the log formats (with `binary_only`, of the binary logs), one per
+/// format in the format table's order, as help texts list them: ".jsonl, .json, .csv, .yaml,
+/// .mcap, .db3, .bag" (".mcap, .db3, .bag").
+std::string log_extensions_text(bool binary_only = false);
 
 /// -i/--input-format, --topic, --time, --time-column, --column-prefix, --start and --end.
 struct LogInputOptions {

@@ -24,20 +24,50 @@
 namespace rmodel::cli {
 
 namespace {
-constexpr OutputFormat kAllFormats[] = {OutputFormat::text,  OutputFormat::json, OutputFormat::csv,
-                                        OutputFormat::dot,   OutputFormat::jsonl, OutputFormat::mcap,
-                                        OutputFormat::github, OutputFormat::sarif, OutputFormat::junit,
-                                        OutputFormat::codequality, OutputFormat::srdf};
+/// The names -f takes for `formats`: each own format's, and for `log` each written log
+/// format's; each name once, in order.
+std::vector<std::string> choice_names(const std::vector<OutputFormat>& formats) {
+  std::vector<std::string> names;
+  const auto add = [&names](std::string_view name) {
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.emplace_back(name);
+  };
+  for (OutputFormat f : formats) {
+    if (f != OutputFormat::log) {
+      add(format_name(f));
+      continue;
+    }
+    for (io::Format log : written_log_formats()) add(log.name());
+  }
+  return names;
+}
 
 std::string list_text(const std::vector<OutputFormat>& formats) {
   std::string out;
-  for (OutputFormat f : formats) out += fmt::format("{}{}", out.empty() ? "" : ", ", format_name(f));
+  for (const std::string& name : choice_names(formats)) out += fmt::format("{}{}", out.empty() ? "" : ", ", name);
   return out;
 }
 
 bool contains(const std::vector<OutputFormat>& formats, OutputFormat f) {
   return std::find(formats.begin(), formats.end(), f) != formats.end();
 }
+
+/// True when `formats` are written message by message (a log, or records as JSON Lines).
+bool streams(const std::vector<OutputFormat>& formats) {
+  return contains(formats, OutputFormat::log) || contains(formats, OutputFormat::jsonl);
+}
+
+/// The format of `formats` named `name` (and the log format, for `log`): an own format
+/// first, then a written log format when `formats` has `log`.
+std::optional<std::pair<OutputFormat, io::Format>> named_in(const std::vector<OutputFormat>& formats,
+                                                            std::string_view name) {
+  for (OutputFormat f : formats)
+    if (f != OutputFormat::log && format_name(f) == name) return std::pair{f, io::Format{}};
+  if (contains(formats, OutputFormat::log))
+    for (io::Format log : written_log_formats())
+      if (log.name() == name) return std::pair{OutputFormat::log, log};
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string_view format_name(OutputFormat format) {
@@ -47,31 +77,34 @@ std::string_view format_name(OutputFormat format) {
     case OutputFormat::csv: return "csv";
     case OutputFormat::dot: return "dot";
     case OutputFormat::jsonl: return "jsonl";
-    case OutputFormat::mcap: return "mcap";
     case OutputFormat::github: return "github";
     case OutputFormat::sarif: return "sarif";
     case OutputFormat::junit: return "junit";
     case OutputFormat::codequality: return "codequality";
     case OutputFormat::srdf: return "srdf";
+    case OutputFormat::log: return "log";
   }
   return "text";
 }
 
-std::vector<OutputFormat> log_output_formats() {
-  std::vector<OutputFormat> list;
-  for (const io::LogFormat& log : io::log_formats())
-    for (OutputFormat f : kAllFormats)
-      if (log.written && format_name(f) == log.name) list.push_back(f);
+std::vector<io::Format> written_log_formats() {
+  std::vector<io::Format> list;
+  for (io::Format f : io::formats())
+    if (f.info()->written) list.push_back(f);
   return list;
 }
 
-io::Format log_format_of(OutputFormat format) {
-  for (const io::LogFormat& log : io::log_formats())
-    if (log.written && log.name == format_name(format)) return log.format;
-  return io::Format::JsonLines;
+std::string written_log_formats_text() {
+  const std::vector<io::Format> logs = written_log_formats();
+  std::string text;
+  for (std::size_t i = 0; i < logs.size(); ++i)
+    text += fmt::format("{}{}", i == 0 ? "" : i + 1 == logs.size() ? " or " : ", ", logs[i].name());
+  return text;
 }
 
-std::optional<OutputFormat> format_of_path(std::string_view path) {
+io::Format default_log_format() { return written_log_formats().front(); }
+
+std::optional<std::string_view> format_of_path(std::string_view path) {
   const auto dot = path.rfind('.');
   const auto slash = path.rfind('/');
   if (dot == std::string_view::npos || (slash != std::string_view::npos && dot < slash)) return std::nullopt;
@@ -80,14 +113,12 @@ std::optional<OutputFormat> format_of_path(std::string_view path) {
   // The documents' endings are the app's; the logs' come from the format table (a written
   // format's endings name it: .jsonl and .ndjson, .csv, .mcap). `.json` names the document,
   // not the JSON array log, which rmodel reads but does not write.
-  static const std::map<std::string, OutputFormat, std::less<>> by_extension = [] {
-    std::map<std::string, OutputFormat, std::less<>> map = {
-        {".txt", OutputFormat::text}, {".json", OutputFormat::json}, {".dot", OutputFormat::dot},
-        {".gv", OutputFormat::dot}, {".sarif", OutputFormat::sarif}, {".srdf", OutputFormat::srdf}};
-    for (const io::LogFormat& log : io::log_formats())
-      for (OutputFormat f : log_output_formats())
-        if (format_name(f) == log.name)
-          for (std::string_view extension : log.extensions) map.emplace(extension, f);
+  static const std::map<std::string, std::string_view, std::less<>> by_extension = [] {
+    std::map<std::string, std::string_view, std::less<>> map = {
+        {".txt", "text"}, {".json", "json"}, {".dot", "dot"}, {".gv", "dot"}, {".sarif", "sarif"},
+        {".srdf", "srdf"}};
+    for (io::Format log : written_log_formats())
+      for (std::string_view extension : log.info()->extensions) map.emplace(extension, log.name());
     return map;
   }();
   const auto it = by_extension.find(ext);
@@ -114,17 +145,16 @@ void OutputOptions::add_to(CLI::App& app, std::vector<OutputFormat> allowed, Out
   mode_allowed_ = allowed_;
   mode_fallback_ = fallback;
   format_ = fallback;
+  if (fallback == OutputFormat::log) log_ = default_log_format();
   after_parse_ = std::move(after_parse);
-  std::vector<std::string> words;
+  const std::vector<std::string> words = choice_names(allowed_);
   std::string type;
-  for (OutputFormat f : allowed_) {
-    words.emplace_back(format_name(f));
-    type += (type.empty() ? "" : "|") + words.back();
-  }
+  for (const std::string& word : words) type += (type.empty() ? "" : "|") + word;
   format_option_ =
       with_choices(app.add_option("-f,--format", format_text_,
                                   fmt::format("Output format (default: from -o's extension, else {})",
-                                              format_name(fallback))),
+                                              fallback == OutputFormat::log ? default_log_format().name()
+                                                                            : format_name(fallback))),
                    words)
           ->type_name("{" + type + "}");
   output_option_ = app.add_option("-o,--output", path_, "Output file ('-': stdout; its extension names the format)")
@@ -142,9 +172,15 @@ void OutputOptions::add_to(CLI::App& app, std::vector<OutputFormat> allowed, Out
 }
 
 void OutputOptions::add_legacy_output_format(CLI::App& app) {
-  legacy_option_ = app.add_option("-O,--output-format", legacy_text_, "Old name of -f for streams (auto, jsonl, csv, mcap)")
-                       ->check(one_of({"auto", "jsonl", "csv", "mcap"}))
+  std::vector<std::string> words = {"auto"};
+  for (io::Format log : written_log_formats()) words.emplace_back(log.name());
+  legacy_option_ = app.add_option("-O,--output-format", legacy_text_, "Old name of -f for streams (auto or a log format)")
+                       ->check(one_of(words))
                        ->group("");
+}
+
+std::string_view OutputOptions::format_text() const {
+  return format_ == OutputFormat::log ? log_.name() : format_name(format_);
 }
 
 bool OutputOptions::format_given() const {
@@ -166,38 +202,42 @@ void OutputOptions::resolve() {
   if (format_option_ != nullptr && format_option_->count() > 0 && legacy_option_ != nullptr &&
       legacy_option_->count() > 0)
     refuse("give -f only (-O,--output-format is its old name)");
-  std::optional<OutputFormat> chosen;
+  std::optional<std::string_view> chosen;
   std::string how;
   if (format_option_ != nullptr && format_option_->count() > 0) {
-    for (OutputFormat f : kAllFormats)
-      if (format_name(f) == format_text_) chosen = f;
+    chosen = format_text_;
     how = "-f " + format_text_;
   } else if (legacy_option_ != nullptr && legacy_option_->count() > 0 && legacy_text_ != "auto") {
-    chosen = legacy_text_ == "csv" ? OutputFormat::csv : legacy_text_ == "mcap" ? OutputFormat::mcap : OutputFormat::jsonl;
+    chosen = legacy_text_;
     how = "-O " + legacy_text_;
   } else if (!to_stdout()) {
     // No extension, or one that names no format (.out, .log): the command's default. One
     // that names a format the command does not write is a mistake worth saying.
     chosen = format_of_path(path_);
-    const bool stream = contains(mode_allowed_, OutputFormat::jsonl);
-    if (chosen && !contains(mode_allowed_, *chosen))
-      refuse(fmt::format("-o {} names {} output, which is not one of {}{}; {}", path_, format_name(*chosen),
+    const bool stream = streams(mode_allowed_);
+    if (chosen && !named_in(mode_allowed_, *chosen))
+      refuse(fmt::format("-o {} names {} output, which is not one of {}{}; {}", path_, *chosen,
                          list_text(mode_allowed_), mode_.empty() ? "" : " (" + mode_ + ")",
-                         stream && *chosen == OutputFormat::json
+                         stream && *chosen == format_name(OutputFormat::json)
                              ? "streams are written as JSON Lines: name the file .jsonl, or give -f"
                              : "give -f to choose"));
   }
   if (!chosen) {
     format_ = mode_fallback_;
+    log_ = mode_fallback_ == OutputFormat::log ? default_log_format() : io::Format{};
     return;
   }
-  if (!contains(mode_allowed_, *chosen)) {
-    const bool stream = contains(mode_allowed_, OutputFormat::jsonl);
+  const auto named = named_in(mode_allowed_, *chosen);
+  if (!named) {
+    const bool stream = streams(mode_allowed_);
     refuse(fmt::format("{} does not apply{}: the formats are {}{}", how, mode_.empty() ? "" : " to " + mode_,
                        list_text(mode_allowed_),
-                       stream && *chosen == OutputFormat::json ? " (streams are written as JSON Lines: -f jsonl)" : ""));
+                       stream && *chosen == format_name(OutputFormat::json)
+                           ? " (streams are written as JSON Lines: -f jsonl)"
+                           : ""));
   }
-  format_ = *chosen;
+  format_ = named->first;
+  log_ = named->second;
 }
 
 void OutputOptions::open() {

@@ -21,27 +21,39 @@ namespace rmodel::cli {
 
 using Json = nlohmann::ordered_json;
 
-/// What a command writes. text, json, csv and dot are documents written at the end of a
-/// run; jsonl and mcap are streams of messages (written as they come), csv is either.
-/// For validators in CI (report/ci_report.hpp): `github` GitHub Actions workflow commands
-/// (annotations), `sarif` SARIF 2.1.0, `junit` JUnit XML, `codequality` GitLab Code Quality.
-/// `srdf`: MoveIt's semantic description (the collision matrix of `collisions`).
-enum class OutputFormat { text, json, csv, dot, jsonl, mcap, github, sarif, junit, codequality, srdf };
+/// What a command writes: formats of its own, and joint-state logs.
+/// - Its own: text, json, csv and dot are documents written at the end of a run; jsonl is a
+///   record per input message (fk --log, filter --step), written as they come. For validators
+///   in CI (report/ci_report.hpp): `github` GitHub Actions workflow commands (annotations),
+///   `sarif` SARIF 2.1.0, `junit` JUnit XML, `codequality` GitLab Code Quality. `srdf`:
+///   MoveIt's semantic description (the collision matrix of `collisions`).
+/// - `log`: a joint-state log written by io::MessageWriter, in any format it writes (the
+///   format table's written formats, io::formats(): jsonl, csv, mcap, ...), each a choice of
+///   -f by its own name; OutputOptions::log_format() says which. A new log format of the
+///   library is a new choice of every command that lists `log`, with no edit here.
+/// A mode of a command lists either its own csv or jsonl, or `log`, never both: -f resolves a
+/// name among the mode's formats.
+enum class OutputFormat { text, json, csv, dot, jsonl, github, sarif, junit, codequality, srdf, log };
 
-/// The name of a format as -f takes it ("text", "json", ...).
+/// The name of a format of the command's own as -f takes it ("text", "json", ...); "log" for
+/// `log` (whose choices are the log formats' names).
 std::string_view format_name(OutputFormat format);
 
-/// The message logs MessageWriter writes, as -f names them: the format table's written formats
-/// (io::log_formats(): jsonl, csv, mcap), in its order.
-std::vector<OutputFormat> log_output_formats();
+/// The log formats -f offers for `log`: the written formats of the format table, in its order.
+std::vector<io::Format> written_log_formats();
 
-/// The writer's format of a log output format (jsonl, csv, mcap); JSON Lines for the others.
-io::Format log_format_of(OutputFormat format);
+/// The names of written_log_formats() for help texts: "jsonl, csv or mcap".
+std::string written_log_formats_text();
 
-/// The format an output file's extension names (case-insensitive): .txt text, .json json,
-/// .dot/.gv dot, .sarif sarif, and a written log format's endings from the format table (.jsonl/.ndjson
-/// jsonl, .csv csv, .mcap mcap); none for any other name.
-std::optional<OutputFormat> format_of_path(std::string_view path);
+/// The log format written when a command writes a log and none is named: the table's first
+/// written format (JSON Lines), as io::MessageWriter writes for auto.
+io::Format default_log_format();
+
+/// The name of the format an output file's extension names (case-insensitive): .txt text,
+/// .json json, .dot/.gv dot, .sarif sarif, .srdf srdf, and a written log format's endings from the
+/// format table (.jsonl/.ndjson jsonl, .csv csv, .mcap mcap, ...); none for any other name.
+/// The name is resolved among the formats of the command's mode (OutputOptions).
+std::optional<std::string_view> format_of_path(std::string_view path);
 
 /// A JSON document of rmodel: an object whose first keys are "schema" (`name`, e.g.
 /// "rmodel.joints") and "schema_version" (`version`); the caller adds the data. Every JSON
@@ -73,8 +85,8 @@ public:
   /// is the default. Call from `after_parse`.
   void restrict(std::vector<OutputFormat> allowed, OutputFormat fallback, std::string mode);
 
-  /// Also accept the old `-O,--output-format` (hidden; values auto, jsonl, csv): streaming
-  /// commands took it before -f, and scripts still pass it.
+  /// Also accept the old `-O,--output-format` (hidden; values auto and the written log
+  /// formats): streaming commands took it before -f, and scripts still pass it.
   void add_legacy_output_format(CLI::App& app);
 
   /// The -f option (for a description that tells the modes apart).
@@ -83,6 +95,12 @@ public:
   /// The format resolved after parsing.
   [[nodiscard]] OutputFormat format() const { return format_; }
   [[nodiscard]] bool is(OutputFormat f) const { return format_ == f; }
+  /// The log format to write when format() is `log`.
+  [[nodiscard]] io::Format log_format() const { return log_; }
+  /// True when a log is written in the log format named `name` (`jsonl`, `mcap`).
+  [[nodiscard]] bool is_log(std::string_view name) const { return format_ == OutputFormat::log && log_.name() == name; }
+  /// The resolved format's name as -f takes it ("json", "mcap").
+  [[nodiscard]] std::string_view format_text() const;
   /// True when -f (or -O) was given on the command line.
   [[nodiscard]] bool format_given() const;
   /// The output path ("-": stdout).
@@ -128,6 +146,7 @@ private:
   std::string mode_;
   std::function<void()> after_parse_;
   OutputFormat format_ = OutputFormat::text;
+  io::Format log_;  ///< the log format, when format_ is `log`
   std::optional<io::OutputFile> file_;
   std::FILE* stream_ = nullptr;  // writes to file_ (a descriptor of its own)
 };

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 
 #include <fmt/format.h>
@@ -71,7 +72,9 @@ CLI::Option* add_max_reports_option(CLI::App& app, std::size_t& max_reports, con
 
 void StreamOptions::add_output_to(CLI::App& app, std::vector<OutputFormat> allowed, OutputFormat fallback,
                                   std::function<bool()> mode) {
-  const bool writes_mcap = std::find(allowed.begin(), allowed.end(), OutputFormat::mcap) != allowed.end();
+  const auto written = written_log_formats();
+  const bool writes_mcap = std::find(allowed.begin(), allowed.end(), OutputFormat::log) != allowed.end() &&
+                           std::find(written.begin(), written.end(), io::parse_format("mcap")) != written.end();
   out.add_to(app, std::move(allowed), fallback,
              [this, mode = std::move(mode)] {
                const bool streams = mode ? mode() : true;
@@ -103,22 +106,28 @@ void StreamOptions::add_output_to(CLI::App& app, std::vector<OutputFormat> allow
 }
 
 void StreamOptions::check_output(bool streams) const {
-  if (stamp != "none" && !out.is(OutputFormat::jsonl))
+  if (stamp != "none" && !out.is_log("jsonl"))
     OutputOptions::refuse(fmt::format("--stamp {} applies to JSON Lines output (-f jsonl), not to {}", stamp,
-                                      format_name(out.format())));
+                                      out.format_text()));
   if (flush_each && !streams) OutputOptions::refuse("--flush-each applies where messages are streamed out");
   for (const CLI::Option* mcap_only : {mcap_compression_option_, mcap_chunk_size_option_, tf_option_})
-    if (mcap_only != nullptr && mcap_only->count() > 0 && !(streams && out.is(OutputFormat::mcap)))
+    if (mcap_only != nullptr && mcap_only->count() > 0 && !(streams && out.is_log("mcap")))
       OutputOptions::refuse(fmt::format("{} applies to MCAP output (-f mcap or -o FILE.mcap), not to {}",
-                                        mcap_only->get_name(), streams ? format_name(out.format()) : "this mode"));
-  // MCAP is binary: on a terminal it is noise and can upset the terminal's state.
-  if (streams && out.is(OutputFormat::mcap) && out.to_stdout() && ::isatty(STDOUT_FILENO) != 0)
-    OutputOptions::refuse("MCAP is binary and standard output is a terminal: give -o FILE.mcap or a pipe");
+                                        mcap_only->get_name(), streams ? out.format_text() : "this mode"));
+  // A binary log on a terminal is noise and can upset the terminal's state.
+  if (streams && out.is(OutputFormat::log) && out.log_format().info()->binary && out.to_stdout() &&
+      ::isatty(STDOUT_FILENO) != 0) {
+    const io::FormatInfo& log = *out.log_format().info();
+    std::string title(log.name);
+    for (char& c : title) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    OutputOptions::refuse(fmt::format("{} is binary and standard output is a terminal: give -o FILE{} or a pipe",
+                                      title, log.extensions.empty() ? "" : log.extensions.front()));
+  }
 }
 
 io::WriterOptions StreamOptions::writer_options() const {
   io::WriterOptions options;
-  options.format = log_format_of(out.format());
+  options.format = out.is(OutputFormat::log) ? out.log_format() : default_log_format();
   options.stamp = io::parse_stamp_layout(stamp);
   options.flush_each_message = flush_each;
   options.mcap_compression = mcap_compression;

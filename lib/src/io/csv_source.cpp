@@ -1,6 +1,10 @@
 // CSV: a header row, then one row per time; a row holds up to seven messages (rules in
 // rmodel/io/message.hpp, columns in csv.hpp's CsvTable).
+#include <array>
+
 #include "io/csv.hpp"
+#include "io/format_table.hpp"
+#include "io/format_writer.hpp"
 #include "io/text_source.hpp"
 
 namespace rmodel::io::detail {
@@ -43,10 +47,23 @@ private:
   std::string row_error_;
 };
 
-}  // namespace
-
 std::unique_ptr<TextSource> make_csv_source(TextContext& context, const ReaderOptions& options) {
   return std::make_unique<CsvSource>(context, options);
 }
+
+/// Any line could be a CSV header: the format of text no other format recognises.
+Likeness sniff_csv(std::string_view /*line*/) { return Likeness::Fallback; }
+
+constexpr std::array<std::string_view, 1> kCsvExtensions = {".csv"};
+
+}  // namespace
+
+extern const FormatDescriptor csv_format = {
+    .name = "csv",
+    .extensions = kCsvExtensions,
+    .sniff_line = sniff_csv,
+    .make_writer = make_csv_writer,
+    .read_text = make_csv_source,
+};
 
 }  // namespace rmodel::io::detail

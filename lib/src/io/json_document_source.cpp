@@ -1,5 +1,8 @@
 // JSON documents: one message, a trajectory, or an array of them, spread over lines (rules in
 // rmodel/io/message.hpp). The whole document is read first, then split into values.
+#include <array>
+
+#include "io/format_table.hpp"
 #include "io/parsers.hpp"
 #include "io/text_source.hpp"
 
@@ -109,10 +112,29 @@ private:
   std::size_t array_items_ = 0;
 };
 
-}  // namespace
-
 std::unique_ptr<TextSource> make_json_document_source(TextContext& context, const ReaderOptions& /*options*/) {
   return std::make_unique<JsonDocumentSource>(context);
 }
+
+/// A JSON value that starts on the first line (an object closing there is JSON Lines'
+/// stronger claim).
+Likeness sniff_json_document(std::string_view line) {
+  const std::size_t i = skip_text_blanks(line);
+  return i < line.size() && (line[i] == '{' || line[i] == '[') ? Likeness::Weak : Likeness::None;
+}
+
+constexpr std::array<std::string_view, 1> kJsonExtensions = {".json"};
+// A `.json` file of one object per line is JSON Lines, and is streamed.
+constexpr std::array<std::string_view, 1> kJsonMayBe = {"jsonl"};
+
+}  // namespace
+
+extern const FormatDescriptor json_document_format = {
+    .name = "json",
+    .extensions = kJsonExtensions,
+    .sniff_line = sniff_json_document,
+    .may_be = kJsonMayBe,
+    .read_text = make_json_document_source,
+};
 
 }  // namespace rmodel::io::detail

@@ -1,4 +1,9 @@
-// JSON Lines: one JSON message per line (rules in rmodel/io/message.hpp).
+// JSON Lines: one JSON message per line (rules in rmodel/io/message.hpp). The format `jsonl`.
+#include <array>
+
+#include "io/format_table.hpp"
+#include "io/format_writer.hpp"
+#include "io/parsers.hpp"
 #include "io/text_source.hpp"
 
 namespace rmodel::io::detail {
@@ -18,10 +23,29 @@ public:
   [[nodiscard]] bool input_pending() const noexcept override { return context_.line_waiting(); }
 };
 
-}  // namespace
-
 std::unique_ptr<TextSource> make_json_lines_source(TextContext& context, const ReaderOptions& /*options*/) {
   return std::make_unique<JsonLinesSource>(context);
 }
+
+/// An object that closes on its first line.
+Likeness sniff_json_lines(std::string_view line) {
+  const std::size_t i = skip_text_blanks(line);
+  return i < line.size() && line[i] == '{' && scan_value_end(line, i) != std::string_view::npos ? Likeness::Strong
+                                                                                                 : Likeness::None;
+}
+
+constexpr std::array<std::string_view, 3> kJsonLinesAliases = {"ndjson", "json-lines", "jsonlines"};
+constexpr std::array<std::string_view, 2> kJsonLinesExtensions = {".jsonl", ".ndjson"};
+
+}  // namespace
+
+extern const FormatDescriptor json_lines_format = {
+    .name = "jsonl",
+    .aliases = kJsonLinesAliases,
+    .extensions = kJsonLinesExtensions,
+    .sniff_line = sniff_json_lines,
+    .make_writer = make_json_lines_writer,
+    .read_text = make_json_lines_source,
+};
 
 }  // namespace rmodel::io::detail

@@ -39,7 +39,8 @@ std::string location(const std::string& source, std::size_t line, std::size_t it
 }
 
 bool numbers_messages(Format format) noexcept {
-  return format == Format::Mcap || format == Format::Ros2Sqlite || format == Format::Ros1Bag;
+  const detail::FormatDescriptor* f = detail::descriptor_of(format);
+  return f != nullptr && f->open_log != nullptr;
 }
 
 std::string ReadError::to_string(const std::string& source) const {
@@ -209,20 +210,19 @@ private:
     }
   }
 
-  /// Makes the text format's source: the format named (JSON Lines, CSV, YAML), or the one
-  /// the first line tells.
+  /// Makes the text format's source: the text format named, or the one the first line tells
+  /// (auto, a format that may be another, a binary log's format given text).
   std::optional<ReadStatus> choose_text_source() {
-    const detail::FormatRow* row = detail::format_row(format_);
-    if (row == nullptr || row->read_text == nullptr || format_ == Format::Json) {
+    const detail::FormatDescriptor* f = detail::descriptor_of(format_);
+    if (f == nullptr || f->read_text == nullptr || !f->may_be.empty()) {
       std::optional<Format> decided;
       const std::optional<ReadStatus> st = detail::sniff_text_format(text_, format_, decided);
       if (!decided) return st;
       format_ = *decided;
-      row = detail::format_row(format_);
-      source_text_ = row->read_text(text_, options_);
+      source_text_ = detail::descriptor_of(format_)->read_text(text_, options_);
       return st;
     }
-    source_text_ = row->read_text(text_, options_);
+    source_text_ = f->read_text(text_, options_);
     return std::nullopt;
   }
 
@@ -333,7 +333,7 @@ void detail::use_json_parser(MessageReader& reader, std::unique_ptr<JsonMessageP
 }
 
 MessageReader MessageReader::open(const std::string& path, ReaderOptions options) {
-  if (options.format == Format::Auto) options.format = format_from_path(path);
+  if (options.format.is_auto()) options.format = format_from_path(path);
   if (path == "-") return MessageReader(0, "<stdin>", options, false);
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw IoError(path, rmodel::detail::system_error_text(errno));
@@ -357,8 +357,7 @@ MessageReader MessageReader::open(const std::string& path, ReaderOptions options
 MessageReader::MessageReader(int fd, std::string source_name, ReaderOptions options, bool owns_fd) {
   auto source = std::make_unique<detail::FdSource>(fd, source_name, owns_fd);
   detail::FdSource* fd_source = source.get();
-  const bool may_be_log = options.format == Format::Auto || options.format == Format::Mcap ||
-                          options.format == Format::Ros1Bag || options.format == Format::Ros2Sqlite;
+  const bool may_be_log = options.format.is_auto() || numbers_messages(options.format);
   struct stat st {};
   const bool stream = ::fstat(fd, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode));
   if (!stream && S_ISREG(st.st_mode)) detail::refuse_git_lfs_pointer(fd, source_name);

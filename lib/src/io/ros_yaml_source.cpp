@@ -1,5 +1,8 @@
 // ROS echo YAML: `---`-separated documents as `ros2 topic echo` and `rostopic echo` print
 // them (parsed by ros_yaml.hpp's RosYamlDocument).
+#include <array>
+
+#include "io/format_table.hpp"
 #include "io/ros_yaml.hpp"
 #include "io/text_source.hpp"
 
@@ -62,10 +65,27 @@ private:
   bool skipping_ = false;  ///< after an over-long document: its lines, up to the next separator
 };
 
-}  // namespace
-
 std::unique_ptr<TextSource> make_ros_yaml_source(TextContext& context, const ReaderOptions& /*options*/) {
   return std::make_unique<RosYamlSource>(context);
 }
+
+/// `---`, a mapping key at the start of the line, or a flow mapping with an unquoted key:
+/// forms no other text format has.
+Likeness sniff_ros_yaml(std::string_view line) {
+  return skip_text_blanks(line) == 0 && looks_like_ros_yaml(line) ? Likeness::Certain : Likeness::None;
+}
+
+constexpr std::array<std::string_view, 1> kYamlAliases = {"yml"};
+constexpr std::array<std::string_view, 2> kYamlExtensions = {".yaml", ".yml"};
+
+}  // namespace
+
+extern const FormatDescriptor ros_yaml_format = {
+    .name = "yaml",
+    .aliases = kYamlAliases,
+    .extensions = kYamlExtensions,
+    .sniff_line = sniff_ros_yaml,
+    .read_text = make_ros_yaml_source,
+};
 
 }  // namespace rmodel::io::detail

@@ -4,8 +4,10 @@
 
 #include <fmt/format.h>
 
+#include <vector>
+
+#include "io/format_table.hpp"
 #include "io/parsers.hpp"
-#include "io/ros_yaml.hpp"
 
 namespace rmodel::io::detail {
 namespace {
@@ -98,30 +100,46 @@ std::optional<ReadStatus> TextContext::parse_json(std::string_view text, std::si
   return std::nullopt;
 }
 
+namespace {
+/// The formats an input of `requested` may be: the named format and its may_be (those first),
+/// else every text format that can be told from its first line, in the table's order.
+std::vector<const FormatDescriptor*> sniff_candidates(Format requested) {
+  std::vector<const FormatDescriptor*> out;
+  const FormatDescriptor* named = descriptor_of(requested);
+  if (named != nullptr && !named->may_be.empty()) {
+    for (std::string_view other : named->may_be)
+      if (const FormatDescriptor* f = descriptor_named(other)) out.push_back(f);
+    out.push_back(named);
+    return out;
+  }
+  for (const FormatDescriptor* f : format_descriptors())
+    if (f->read_text != nullptr && f->sniff_line != nullptr) out.push_back(f);
+  return out;
+}
+}  // namespace
+
 std::optional<ReadStatus> sniff_text_format(TextContext& context, Format requested, std::optional<Format>& decided) {
+  const std::vector<const FormatDescriptor*> candidates = sniff_candidates(requested);
   std::string_view line;
   std::size_t number = 0;
   switch (context.next_line(line, number)) {
     case LineSplitter::Status::WouldBlock: return ReadStatus::WouldBlock;
     case LineSplitter::Status::End: return context.at_end();
     case LineSplitter::Status::TooLong:
-      decided = Format::JsonLines;
+      decided = format_of(*candidates.front());
       return context.too_long(number);
     case LineSplitter::Status::Line: break;
   }
-  std::size_t i = 0;
-  while (i < line.size() && is_text_blank(line[i])) ++i;
-  const char c = line[i];
-  if (requested == Format::Auto && i == 0 && looks_like_ros_yaml(line))
-    decided = Format::Yaml;
-  else if (c == '{' && scan_value_end(line, i) != std::string_view::npos)
-    decided = Format::JsonLines;  // a whole object on the first line
-  else if (c == '{' || c == '[')
-    decided = Format::Json;  // a document spread over lines, or an array
-  else if (requested == Format::Json)
-    decided = Format::JsonLines;  // not JSON: each line will be reported
-  else
-    decided = Format::Csv;
+  const FormatDescriptor* best = candidates.front();
+  Likeness most = Likeness::None;
+  for (const FormatDescriptor* f : candidates) {
+    const Likeness l = f->sniff_line != nullptr ? f->sniff_line(line) : Likeness::None;
+    if (l > most) {
+      most = l;
+      best = f;
+    }
+  }
+  decided = format_of(*best);
   context.hold(line, number);
   return std::nullopt;
 }

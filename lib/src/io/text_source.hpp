@@ -90,18 +90,22 @@ protected:
   TextContext& context_;
 };
 
-/// Tells the text format from the first non-blank line, which stays held for the source.
-/// `requested` is what the reader was told: Auto, Json (JSON Lines unless the first line opens
-/// a document) or a binary log's format whose input turned out to be text. Sets `decided` to
-/// JsonLines, Json, Csv or Yaml once known. Returns what the reader returns now, if anything:
-/// WouldBlock (call again), the end of an empty input, or the error of an over-long first line
-/// (JSON Lines is then decided).
-std::optional<ReadStatus> sniff_text_format(TextContext& context, Format requested, std::optional<Format>& decided);
+/// The position of the first character of `line` from `i` on that is not a space, tab or line
+/// end (line.size() when there is none).
+inline std::size_t skip_text_blanks(std::string_view line, std::size_t i = 0) noexcept {
+  while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\n' || line[i] == '\r')) ++i;
+  return i;
+}
 
-// The sources, made by the format table's rows (format_table.cpp).
-std::unique_ptr<TextSource> make_json_lines_source(TextContext& context, const ReaderOptions& options);
-std::unique_ptr<TextSource> make_json_document_source(TextContext& context, const ReaderOptions& options);
-std::unique_ptr<TextSource> make_csv_source(TextContext& context, const ReaderOptions& options);
-std::unique_ptr<TextSource> make_ros_yaml_source(TextContext& context, const ReaderOptions& options);
+/// Tells the text format from the first non-blank line, which stays held for the source.
+/// `requested` is what the reader was told: auto, a text format that may turn out to be
+/// another (FormatDescriptor::may_be: `json` may be `jsonl`), or a binary log's format whose
+/// input turned out to be text. The candidates (every text format; with may_be, those and the
+/// requested one) judge the line (FormatDescriptor::sniff_line) and the one it looks most like
+/// is `decided`; when none recognises it, the first candidate (JSON Lines, whose reader then
+/// reports each line). Returns what the reader returns now, if anything: WouldBlock (call
+/// again), the end of an empty input, or the error of an over-long first line (the first
+/// candidate is then decided).
+std::optional<ReadStatus> sniff_text_format(TextContext& context, Format requested, std::optional<Format>& decided);
 
 }  // namespace rmodel::io::detail

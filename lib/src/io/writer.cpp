@@ -21,9 +21,9 @@ namespace {
 
 constexpr std::size_t kFlushThreshold = std::size_t{64} << 10;
 
-// `format` is writer_format()'s: a format table row with a writer.
+// `format` is writer_format()'s: a format with a writer.
 std::unique_ptr<detail::FormatWriter> make_format_writer(Format format, const WriterOptions& options) {
-  return detail::format_row(format)->make_writer(options);
+  return detail::descriptor_of(format)->make_writer(options);
 }
 
 }  // namespace
@@ -140,12 +140,15 @@ private:
 };
 
 namespace {
-// The format written: the one asked for (Auto: the path's) when the format table has a
-// writer for it, else JSON Lines.
+// The format written: the one asked for (auto: the path's) when it has a writer, else the
+// first written format of the table, JSON Lines.
 Format writer_format(Format requested, std::string_view path) {
-  if (requested == Format::Auto) requested = format_from_path(path);
-  const detail::FormatRow* row = detail::format_row(requested);
-  return row != nullptr && row->make_writer != nullptr ? requested : Format::JsonLines;
+  if (requested.is_auto()) requested = format_from_path(path);
+  const detail::FormatDescriptor* f = detail::descriptor_of(requested);
+  if (f != nullptr && f->make_writer != nullptr) return requested;
+  for (const detail::FormatDescriptor* written : detail::format_descriptors())
+    if (written->make_writer != nullptr) return detail::format_of(*written);
+  return requested;  // unreachable: the table has writers
 }
 }  // namespace
 

@@ -101,12 +101,12 @@ TEST(IoBags, LogTimeIsTheRecordersTime) {
 
 TEST(IoBags, FormatIsDetectedFromContent) {
   RMODEL_REQUIRE_FIXTURES();
-  for (auto [file, format] : {std::pair{"greeting.zstd.mcap", io::Format::Mcap}, std::pair{"greeting.bag", io::Format::Ros1Bag},
-                              std::pair{"greeting_db3", io::Format::Ros2Sqlite}}) {
+  for (auto [file, format] : {std::pair{"greeting.zstd.mcap", io::parse_format("mcap")}, std::pair{"greeting.bag", io::parse_format("bag")},
+                              std::pair{"greeting_db3", io::parse_format("db3")}}) {
     const std::string path = rmodel::test::fixture(std::string("bags/") + file).string();
     const int fd = ::open(path.c_str(), O_RDONLY);
     ASSERT_GE(fd, 0);
-    io::MessageReader reader(fd, path, {}, true);  // Format::Auto and no extension look-up: bytes only
+    io::MessageReader reader(fd, path, {}, true);  // Format{} and no extension look-up: bytes only
     EXPECT_EQ(reader.format(), format) << file;
   }
 }

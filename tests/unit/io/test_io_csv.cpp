@@ -19,7 +19,7 @@ namespace {
 using Item = rmodel::test::ReadItem;
 
 std::vector<Item> read_csv(const std::string& text) {
-  return rmodel::test::read_items(text, {.format = io::Format::Csv}, "<csv>");
+  return rmodel::test::read_items(text, {.format = io::parse_format("csv")}, "<csv>");
 }
 
 using Names = std::vector<std::string>;

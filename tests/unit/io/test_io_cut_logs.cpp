@@ -382,7 +382,7 @@ TEST(IoCutLogs, ACompressedChunkCutShortGivesWhatItsDataDecodesTo) {
     const fs::path big = tmp.dir / (c == io::ChunkCompression::Zstd ? "big.zstd.mcap" : "big.lz4.mcap");
     {
       io::WriterOptions o;
-      o.format = io::Format::Mcap;
+      o.format = io::parse_format("mcap");
       o.mcap_compression = c;
       o.mcap_chunk_size = std::size_t{1} << 20;
       io::MessageWriter w = io::MessageWriter::open(big.string(), o);

@@ -130,7 +130,7 @@ TEST(IoFixtures, JointStateFilesAsOneArrayAndAsJsonLines) {
   }
   array += "]\n";
   const Read a = read_text(array);
-  const Read l = read_text(lines, {io::Format::JsonLines});
+  const Read l = read_text(lines, {io::parse_format("jsonl")});
   ASSERT_TRUE(a.errors.empty());
   ASSERT_TRUE(l.errors.empty());
   ASSERT_EQ(a.messages.size(), files.size());
@@ -189,7 +189,7 @@ TEST(IoFixtures, EveryTrajectoryMatchesAnIndependentReading) {
     // As the file is (pretty), compact on one JSON line, and as a bare JointTrajectory.
     const std::vector<Read> reads = {
         read_path(f.string()),
-        read_text(goal.dump() + "\n", {io::Format::JsonLines}),
+        read_text(goal.dump() + "\n", {io::parse_format("jsonl")}),
         read_text(goal.at("trajectory").dump(2)),
     };
     for (const Read& r : reads) {

@@ -34,7 +34,7 @@ using io::testing::JsonParser;
 
 io::ReaderOptions jsonl() {
   io::ReaderOptions o;
-  o.format = io::Format::JsonLines;
+  o.format = io::parse_format("jsonl");
   return o;
 }
 
@@ -403,7 +403,7 @@ TEST(IoJsonLines, LineOverTheLimitIsSkippedAsAnError) {
 
 TEST(IoJsonLines, EmptyInputIsOneError) {
   for (const char* text : {"", "\n\n  \r\n"}) {
-    for (io::Format f : {io::Format::JsonLines, io::Format::Json, io::Format::Auto, io::Format::Csv}) {
+    for (io::Format f : {io::parse_format("jsonl"), io::parse_format("json"), io::Format{}, io::parse_format("csv")}) {
       io::ReaderOptions o;
       o.format = f;
       const auto items = read_items(text, o);
@@ -430,14 +430,14 @@ TEST(IoJsonDocument, PrettyMessageArrayAndConcatenatedValues) {
       "  \"name\": [\"d\"],\n"
       "  \"position\": [4]\n"
       "}\n";
-  for (io::Format f : {io::Format::Json, io::Format::Auto}) {
+  for (io::Format f : {io::parse_format("json"), io::Format{}}) {
     io::ReaderOptions o;
     o.format = f;
     std::istringstream in(text);
     io::MessageReader reader(in, "<t>", o);
     io::Message m;
     ASSERT_EQ(reader.next(m), io::ReadStatus::Ok);
-    EXPECT_EQ(reader.format(), io::Format::Json);
+    EXPECT_EQ(reader.format().name(), "json");
     EXPECT_EQ(m.joint.name[0], "a");
     EXPECT_EQ(m.line, 3u);
     EXPECT_EQ(m.item, 1u);
@@ -485,11 +485,11 @@ TEST(IoJsonDocument, DetectionByContent) {
     io::Format resolved;
   };
   const std::vector<Case> cases = {
-      {"{\"name\":[\"a\"]}\n{\"name\":[\"b\"]}\n", io::Format::Json, io::Format::JsonLines},
-      {"{\"name\":[\"a\"]}\n", io::Format::Auto, io::Format::JsonLines},
-      {"{\n\"name\":[\"a\"]}\n", io::Format::Json, io::Format::Json},
-      {"[{\"name\":[\"a\"]}]", io::Format::Auto, io::Format::Json},
-      {"t,a\n1,2\n", io::Format::Auto, io::Format::Csv},
+      {"{\"name\":[\"a\"]}\n{\"name\":[\"b\"]}\n", io::parse_format("json"), io::parse_format("jsonl")},
+      {"{\"name\":[\"a\"]}\n", io::Format{}, io::parse_format("jsonl")},
+      {"{\n\"name\":[\"a\"]}\n", io::parse_format("json"), io::parse_format("json")},
+      {"[{\"name\":[\"a\"]}]", io::Format{}, io::parse_format("json")},
+      {"t,a\n1,2\n", io::Format{}, io::parse_format("csv")},
   };
   for (const auto& c : cases) {
     std::istringstream in(c.text);
@@ -569,7 +569,7 @@ TEST(IoJsonDocument, PrettyTrajectoryPointsAtTheirOwnLines) {
                              "  ]\n" +                                       // 14
                              close;
     io::ReaderOptions options;
-    options.format = io::Format::Json;
+    options.format = io::parse_format("json");
     const auto items = read_items(text, options);
     ASSERT_EQ(items.size(), 3u) << text;
     ASSERT_EQ(items[0].status, io::ReadStatus::Ok);
@@ -594,11 +594,11 @@ TEST(IoJsonLines, LocationWordsEveryPlaceAlike) {
   EXPECT_EQ(io::location("b.bag", 7, 0, 4096), "b.bag: byte 4096: message 7");
   EXPECT_EQ(io::location("b.bag", 7, 2, std::nullopt, true), "b.bag: message 7: item 2");
   EXPECT_EQ(io::location("b.bag", 0, 0, 4096), "b.bag: byte 4096");
-  EXPECT_TRUE(io::numbers_messages(io::Format::Mcap));
-  EXPECT_TRUE(io::numbers_messages(io::Format::Ros2Sqlite));
-  EXPECT_TRUE(io::numbers_messages(io::Format::Ros1Bag));
-  EXPECT_FALSE(io::numbers_messages(io::Format::Json));
-  EXPECT_FALSE(io::numbers_messages(io::Format::Yaml));
+  EXPECT_TRUE(io::numbers_messages(io::parse_format("mcap")));
+  EXPECT_TRUE(io::numbers_messages(io::parse_format("db3")));
+  EXPECT_TRUE(io::numbers_messages(io::parse_format("bag")));
+  EXPECT_FALSE(io::numbers_messages(io::parse_format("json")));
+  EXPECT_FALSE(io::numbers_messages(io::parse_format("yaml")));
   EXPECT_EQ((io::ReadError{7, 0, "cut", 4096}).to_string("b.bag"), "b.bag: byte 4096: message 7: cut");
 }
 

@@ -80,7 +80,7 @@ TEST(LogInfo, SplitRosbag2DirectoryListsEveryTopicOfEveryFile) {
   const SplitDb3Dir bag;
   const io::LogInfo info = io::read_log_info(bag.dir.string());
   EXPECT_TRUE(info.problems.empty()) << info.problems.front();
-  EXPECT_EQ(info.format, io::Format::Ros2Sqlite);
+  EXPECT_EQ(info.format.name(), "db3");
   EXPECT_EQ(info.detail.rfind("2 files: run_0.db3, run_1.db3", 0), 0U) << info.detail;
   EXPECT_EQ(info.messages, 8U);
   EXPECT_EQ(info.start_ns, kEpoch + 100);
@@ -98,7 +98,7 @@ TEST(LogInfo, SplitRosbag2DirectoryListsEveryTopicOfEveryFile) {
   std::map<std::string, TopicTruth> sum;
   for (const char* f : {"run_0.db3", "run_1.db3"}) {
     const io::LogInfo one = io::read_log_info((bag.dir / f).string());
-    EXPECT_EQ(one.format, io::Format::Ros2Sqlite);
+    EXPECT_EQ(one.format.name(), "db3");
     EXPECT_EQ(one.topics.size(), 3U) << f;
     for (const auto& [name, t] : by_name(one)) {
       auto [it, fresh] = sum.try_emplace(name, t);
@@ -132,7 +132,7 @@ TEST(LogInfo, Rosbag2DirectoryAndItsDb3ListTheSameTopics) {
     const fs::path dir = rmodel::test::fixture(std::string("bags/") + stem + "_db3");
     const io::LogInfo whole = io::read_log_info(dir.string());
     const io::LogInfo file = io::read_log_info((dir / (std::string(stem) + "_db3_0.db3")).string());
-    EXPECT_EQ(whole.format, io::Format::Ros2Sqlite);
+    EXPECT_EQ(whole.format.name(), "db3");
     EXPECT_EQ(whole.detail, fmt::format("1 file: {}_db3_0.db3; sqlite3", stem));
     EXPECT_EQ(whole.messages, file.messages);
     EXPECT_EQ(whole.start_ns, file.start_ns);
@@ -165,7 +165,7 @@ TEST(LogInfo, TwoConnectionsOnOneTopicAreOneTopic) {
 
   const io::LogInfo info = io::read_log_info(path.string());
   EXPECT_TRUE(info.problems.empty()) << info.problems.front();
-  EXPECT_EQ(info.format, io::Format::Ros1Bag);
+  EXPECT_EQ(info.format.name(), "bag");
   EXPECT_EQ(info.messages, 6U);
   const std::map<std::string, TopicTruth> want = {{"/joint_states", {5, t0 + 1'000'001, t0 + 21'000'001, 2}},
                                                   {"/rosout", {1, t0 + 5'000'000, t0 + 5'000'000, 1}},
@@ -198,7 +198,7 @@ TEST(LogInfo, McapChannelsOnOneTopicAreOneTopic) {
   write_file(path, rmodel::test::mcap_with_channels(channels, messages));
   const io::LogInfo info = io::read_log_info(path.string());
   EXPECT_TRUE(info.problems.empty()) << info.problems.front();
-  EXPECT_EQ(info.format, io::Format::Mcap);
+  EXPECT_EQ(info.format.name(), "mcap");
   const std::map<std::string, TopicTruth> want = {{"/joint_states", {4, kEpoch + 10, kEpoch + 30, 3}},
                                                   {"/tf", {0, 0, 0, 1}}};
   EXPECT_EQ(by_name(info), want);
@@ -219,7 +219,7 @@ TEST(LogInfo, McapRosbag2DirectoryCountsEachFilesChannelsOnce) {
   rmodel::test::write_rosbag2_metadata(dir, "mcap", {"run_0.mcap", "run_1.mcap"});
   const io::LogInfo info = io::read_log_info(dir.string());
   EXPECT_TRUE(info.problems.empty()) << info.problems.front();
-  EXPECT_EQ(info.format, io::Format::Mcap);
+  EXPECT_EQ(info.format.name(), "mcap");
   EXPECT_EQ(info.detail.rfind("2 files: run_0.mcap, run_1.mcap; profile ros2", 0), 0U) << info.detail;
   const std::map<std::string, TopicTruth> want = {{"/joint_states", {3, kEpoch + 1, kEpoch + 3, 2}},
                                                   {"/parameter_events", {0, 0, 0, 1}}};

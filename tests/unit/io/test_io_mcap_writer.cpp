@@ -1,4 +1,4 @@
-// MCAP output (io/writer.hpp, Format::Mcap): read back by rmodel's reader bit for bit,
+// MCAP output (io/writer.hpp, parse_format("mcap")): read back by rmodel's reader bit for bit,
 // checked record by record by tests/mcap/check_mcap.py (written from the MCAP specification,
 // not from the writer; it also accepts Foxglove's files), and compared with the MCAP files
 // written by Foxglove's library in ../shared/fixtures/bags.
@@ -49,7 +49,7 @@ struct TempDir {
 
 WriterOptions mcap_options(ChunkCompression c, std::size_t chunk = std::size_t{1} << 20) {
   WriterOptions o;
-  o.format = Format::Mcap;
+  o.format = parse_format("mcap");
   o.mcap_compression = c;
   o.mcap_chunk_size = chunk;
   return o;
@@ -181,7 +181,7 @@ TEST(McapWriter, SupportStatesSyncTicksAndOutOfRangeTimesAreSkipped) {
   const std::string path = (dir.path / "skip.mcap").string();
   {
     MessageWriter w = MessageWriter::open(path);  // Auto: from the extension
-    EXPECT_EQ(w.format(), Format::Mcap);
+    EXPECT_EQ(w.format().name(), "mcap");
     SupportState sup;
     sup.name = {"left"};
     sup.support = {1.0};

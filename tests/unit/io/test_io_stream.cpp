@@ -94,7 +94,7 @@ std::string make_stream(int messages, unsigned seed) {
 TEST(IoStream, MessagesComeOutBeforeTheEndOfAPipe) {
   Pipe p;
   io::ReaderOptions o;
-  o.format = io::Format::JsonLines;
+  o.format = io::parse_format("jsonl");
   io::MessageReader reader(p.fds[0], "<pipe>", o);
   io::Message m;
   // Blocking descriptor: one complete line is enough for next() to return.
@@ -110,7 +110,7 @@ TEST(IoStream, MessagesComeOutBeforeTheEndOfAPipe) {
 }
 
 TEST(IoStream, NonBlockingDescriptorSaysWouldBlock) {
-  for (io::Format f : {io::Format::JsonLines, io::Format::Auto, io::Format::Json, io::Format::Csv}) {
+  for (io::Format f : {io::parse_format("jsonl"), io::Format{}, io::parse_format("json"), io::parse_format("csv")}) {
     SCOPED_TRACE(std::string(io::to_string(f)));
     Pipe p;
     p.non_blocking();
@@ -119,7 +119,7 @@ TEST(IoStream, NonBlockingDescriptorSaysWouldBlock) {
     io::MessageReader reader(p.fds[0], "<pipe>", o);
     io::Message m;
     EXPECT_EQ(reader.next(m), io::ReadStatus::WouldBlock);
-    const bool csv = f == io::Format::Csv;
+    const bool csv = f == io::parse_format("csv");
     write_all(p.fds[1], csv ? "t,a\n1," : "{\"t\":1,\"name\":[\"a\"],");
     EXPECT_EQ(reader.next(m), io::ReadStatus::WouldBlock);
     EXPECT_EQ(reader.next(m), io::ReadStatus::WouldBlock);
@@ -133,7 +133,7 @@ TEST(IoStream, NonBlockingDescriptorSaysWouldBlock) {
     EXPECT_EQ(m.line, csv ? 3u : 2u);
     EXPECT_FALSE(reader.input_pending());
     EXPECT_EQ(reader.next(m), io::ReadStatus::WouldBlock);
-    EXPECT_EQ(reader.format(), csv ? io::Format::Csv : io::Format::JsonLines);
+    EXPECT_EQ(reader.format().name(), csv ? "csv" : "jsonl");
     write_all(p.fds[1], csv ? ",7" : "\"t\":3,\"name\":[\"a\"],\"position\":[7]}");
     EXPECT_EQ(reader.next(m), io::ReadStatus::WouldBlock);
     p.close_write();  // the last line has no newline: it is read at the end
@@ -154,7 +154,7 @@ TEST(IoStream, PrettyDocumentFromANonBlockingPipeIsReadWhole) {
   EXPECT_EQ(reader.next(m), io::ReadStatus::WouldBlock);  // waits for the end of the document
   p.close_write();
   ASSERT_EQ(reader.next(m), io::ReadStatus::Ok) << reader.error().reason;
-  EXPECT_EQ(reader.format(), io::Format::Json);
+  EXPECT_EQ(reader.format().name(), "json");
   EXPECT_EQ(m.joint.position[0], 1.0);
   EXPECT_EQ(reader.next(m), io::ReadStatus::End);
 }
@@ -211,7 +211,7 @@ TEST(IoStream, ReadingJsonLinesAllocatesNothingPerMessage) {
     SCOPED_TRACE(static_cast<int>(parser));
     std::istringstream in(text);
     io::ReaderOptions o;
-    o.format = io::Format::JsonLines;
+    o.format = io::parse_format("jsonl");
     io::MessageReader reader(in, "<s>", o);
     io::testing::use_parser(reader, parser);
     io::Message m;
@@ -239,7 +239,7 @@ TEST(IoStream, ReadingCsvAllocatesNothingPerMessage) {
     text += rng() % 2 ? ",1\n" : ",\n";
   }
   std::istringstream in(text);
-  io::MessageReader reader(in, "<csv>", {io::Format::Csv});
+  io::MessageReader reader(in, "<csv>", {io::parse_format("csv")});
   io::Message m;
   for (int k = 0; k < 1000; ++k) ASSERT_EQ(reader.next(m), io::ReadStatus::Ok) << reader.error().reason;
   rmodel::test::AllocationCounter counter;
@@ -261,7 +261,7 @@ TEST(IoStream, WritingJsonLinesAndCsvAllocatesNothingPerMessage) {
   ASSERT_EQ(messages.size(), 2000u);
   const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
   ASSERT_GE(null_fd, 0);
-  for (io::Format f : {io::Format::JsonLines, io::Format::Csv}) {
+  for (io::Format f : {io::parse_format("jsonl"), io::parse_format("csv")}) {
     SCOPED_TRACE(std::string(io::to_string(f)));
     io::WriterOptions o;
     o.format = f;

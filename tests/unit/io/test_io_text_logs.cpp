@@ -32,7 +32,7 @@ std::vector<Item> read_log_text(const std::string& text, io::ReaderOptions o, co
   return rmodel::test::read_items(text, std::move(o), source);
 }
 
-std::vector<Item> read_yaml(const std::string& text, io::Format f = io::Format::Yaml) {
+std::vector<Item> read_yaml(const std::string& text, io::Format f = io::parse_format("yaml")) {
   return read_log_text(text, {.format = f});
 }
 
@@ -105,7 +105,7 @@ TEST(IoRosYaml, Ros2EchoFlowStyleBothShapes) {
       "{header: {stamp: {sec: 3, nanosec: 500000000}, frame_id: ''}, name: [a, 'yes', \"c d\"],\n"
       "  position: [1.0, 2.0, 3.0], velocity: [], effort: [0.5, .nan, -1.0]}\n---\n";
   for (const std::string& text : {leaf, whole}) {
-    const auto items = read_yaml(text, io::Format::Auto);  // detected by content
+    const auto items = read_yaml(text, io::Format{});  // detected by content
     ASSERT_EQ(items.size(), 1u) << text;
     ASSERT_EQ(items[0].status, io::ReadStatus::Ok) << items[0].error.reason;
     const io::Message& m = items[0].message;
@@ -124,7 +124,7 @@ TEST(IoRosYaml, Ros1RostopicEcho) {
   const std::string text =
       "header: \n  seq: 42\n  stamp: \n    secs: 1500000000\n    nsecs:  12345678\n  frame_id: ''\n"
       "name: [neck_pitch, head_yaw]\nposition: [0.1, nan]\nvelocity: [inf, -inf]\neffort: []\n---\n";
-  const auto items = read_yaml(text, io::Format::Auto);
+  const auto items = read_yaml(text, io::Format{});
   ASSERT_EQ(items.size(), 1u);
   ASSERT_EQ(items[0].status, io::ReadStatus::Ok) << items[0].error.reason;
   const io::Message& m = items[0].message;
@@ -171,7 +171,7 @@ TEST(IoRosYaml, ErrorsNameTheLineAndTheNextDocumentIsRead) {
 }
 
 TEST(IoRosYaml, ErrorTextNamesFileAndLine) {
-  const auto items = read_log_text("name: [a]\nposition: [1, x]\n", {.format = io::Format::Yaml}, "echo.yaml");
+  const auto items = read_log_text("name: [a]\nposition: [1, x]\n", {.format = io::parse_format("yaml")}, "echo.yaml");
   ASSERT_EQ(items.size(), 1u);
   EXPECT_EQ(items[0].error.to_string("echo.yaml"), "echo.yaml:2: 'position' element 2: expected a number, got 'x'");
 }
@@ -198,25 +198,25 @@ TEST(IoRosYaml, JointTrajectoryDocument) {
 }
 
 TEST(IoRosYaml, FormatNamesAndDetection) {
-  EXPECT_EQ(io::format_from_path("echo.yaml"), io::Format::Yaml);
-  EXPECT_EQ(io::format_from_path("ECHO.YML"), io::Format::Yaml);
-  EXPECT_EQ(io::parse_format("yaml"), io::Format::Yaml);
-  EXPECT_EQ(io::to_string(io::Format::Yaml), "yaml");
+  EXPECT_EQ(io::format_from_path("echo.yaml").name(), "yaml");
+  EXPECT_EQ(io::format_from_path("ECHO.YML").name(), "yaml");
+  EXPECT_EQ(io::parse_format("yaml").name(), "yaml");
+  EXPECT_EQ(io::to_string(io::parse_format("yaml")), "yaml");
   std::istringstream in(kRos2Echo);
   io::MessageReader reader(in, "-", {});
   io::Message m;
   ASSERT_EQ(reader.next(m), io::ReadStatus::Ok);
-  EXPECT_EQ(reader.format(), io::Format::Yaml);
+  EXPECT_EQ(reader.format().name(), "yaml");
   // JSON Lines stays JSON Lines; CSV stays CSV.
   std::istringstream j("{\"name\": [\"a\"], \"position\": [1]}\n");
   io::MessageReader rj(j, "-", {});
   ASSERT_EQ(rj.next(m), io::ReadStatus::Ok);
-  EXPECT_EQ(rj.format(), io::Format::JsonLines);
+  EXPECT_EQ(rj.format().name(), "jsonl");
   // A leading comment: only YAML has them, so it is YAML (a shell redirect often starts one).
   std::istringstream c("# ros2 topic echo /joint_states\n\nname: [a]\nposition: [1]\n---\n");
   io::MessageReader rc(c, "-", {});
   ASSERT_EQ(rc.next(m), io::ReadStatus::Ok);
-  EXPECT_EQ(rc.format(), io::Format::Yaml);
+  EXPECT_EQ(rc.format().name(), "yaml");
   EXPECT_EQ(m.joint.position, (Values{1}));
 }
 
@@ -225,7 +225,7 @@ TEST(IoRosYaml, StreamsEachDocumentWhenItsSeparatorArrives) {
   // more input (or the end) arrives.
   int fds[2];
   ASSERT_EQ(::pipe(fds), 0);
-  io::MessageReader reader(fds[0], "<pipe>", {.format = io::Format::Auto}, true);
+  io::MessageReader reader(fds[0], "<pipe>", {.format = io::Format{}}, true);
   const std::string first = kRos2Echo.substr(0, kRos2Echo.find("---\n") + 4);
   ASSERT_EQ(::write(fds[1], first.data(), first.size()), static_cast<ssize_t>(first.size()));
   io::Message m;
@@ -244,7 +244,7 @@ TEST(IoRosYaml, NoAllocationOnceWarm) {
   std::string text;
   for (int k = 0; k < 50; ++k) text += kRos2Echo.substr(0, kRos2Echo.find("---\n") + 4);
   std::istringstream in(text);
-  io::MessageReader reader(in, "<in>", {.format = io::Format::Yaml});
+  io::MessageReader reader(in, "<in>", {.format = io::parse_format("yaml")});
   io::Message m;
   for (int k = 0; k < 5; ++k) ASSERT_EQ(reader.next(m), io::ReadStatus::Ok);
   const std::size_t before = rmodel::test::allocation_count();
@@ -263,7 +263,7 @@ const std::string kRostopicCsv =
 }  // namespace
 
 TEST(IoRostopicCsv, HeaderStampByDefault) {
-  const auto items = read_log_text(kRostopicCsv, {.format = io::Format::Auto});
+  const auto items = read_log_text(kRostopicCsv, {.format = io::Format{}});
   ASSERT_EQ(items.size(), 2u);
   for (const auto& it : items) ASSERT_EQ(it.status, io::ReadStatus::Ok) << it.error.reason;
   const io::Message& a = items[0].message;
@@ -280,7 +280,7 @@ TEST(IoRostopicCsv, HeaderStampByDefault) {
 }
 
 TEST(IoRostopicCsv, LogTimeWithTimeLog) {
-  const auto items = read_log_text(kRostopicCsv, {.format = io::Format::Csv, .time = io::TimeSource::Log});
+  const auto items = read_log_text(kRostopicCsv, {.format = io::parse_format("csv"), .time = io::TimeSource::Log});
   ASSERT_EQ(items.size(), 2u);
   EXPECT_EQ(items[0].message.joint.stamp, Time{1500000000'600000000});
 }
@@ -292,7 +292,7 @@ TEST(IoRostopicCsv, BadRowsAreErrors) {
       "1,x,a,b,1,2\n"      // bad time
       "1,2,a,,1,2\n"       // empty name
       "5,6,a,b,1,2\n";
-  const auto items = read_log_text(text, {.format = io::Format::Csv});
+  const auto items = read_log_text(text, {.format = io::parse_format("csv")});
   ASSERT_EQ(items.size(), 4u);
   EXPECT_EQ(items[0].status, io::ReadStatus::Error);
   EXPECT_EQ(items[0].error.line, 2u);
@@ -314,7 +314,7 @@ const std::string kPlotJuggler =
 }  // namespace
 
 TEST(IoPrefixedCsv, PlotJugglerColumnsAreInferred) {
-  const auto items = read_log_text(kPlotJuggler, {.format = io::Format::Csv});
+  const auto items = read_log_text(kPlotJuggler, {.format = io::parse_format("csv")});
   ASSERT_EQ(items.size(), 3u);
   for (const auto& it : items) ASSERT_EQ(it.status, io::ReadStatus::Ok) << it.error.reason;
   // Row 1: neck_pitch has position+velocity, head_yaw position only: two uniform messages.
@@ -333,7 +333,7 @@ TEST(IoPrefixedCsv, ExplicitPrefixAndTimeColumn) {
   const std::string text =
       "stamp,/a/j1/position,/b/j1/position,/b/j2.velocity,/b/j3\n"
       "2.5,1,2,3,4\n";
-  auto items = read_log_text(text, {.format = io::Format::Csv, .time_column = "stamp", .column_prefix = "/b/"});
+  auto items = read_log_text(text, {.format = io::parse_format("csv"), .time_column = "stamp", .column_prefix = "/b/"});
   ASSERT_EQ(items.size(), 2u);  // {j1, j3}: position, then {j2}: velocity
   EXPECT_EQ(items[0].message.joint.name, (Names{"j1", "j3"}));
   EXPECT_EQ(items[0].message.joint.position, (Values{2, 4}));
@@ -341,13 +341,13 @@ TEST(IoPrefixedCsv, ExplicitPrefixAndTimeColumn) {
   EXPECT_EQ(items[1].message.joint.name, (Names{"j2"}));
   EXPECT_EQ(items[1].message.joint.velocity, (Values{3}));
   // Two topics and no prefix: reported on the header line, the columns stay unmatched.
-  items = read_log_text(text, {.format = io::Format::Csv});
+  items = read_log_text(text, {.format = io::parse_format("csv")});
   ASSERT_FALSE(items.empty());
   EXPECT_EQ(items[0].status, io::ReadStatus::Error);
   EXPECT_EQ(items[0].error.line, 1u);
   EXPECT_NE(items[0].error.reason.find("several topics ('/a/', '/b/')"), std::string::npos) << items[0].error.reason;
   // A time column that is not there.
-  items = read_log_text(text, {.format = io::Format::Csv, .time_column = "nope", .column_prefix = "/b/"});
+  items = read_log_text(text, {.format = io::parse_format("csv"), .time_column = "nope", .column_prefix = "/b/"});
   ASSERT_FALSE(items.empty());
   EXPECT_NE(items[0].error.reason.find("no time column 'nope'"), std::string::npos) << items[0].error.reason;
 }
@@ -376,7 +376,7 @@ TEST(NoJointRule, AnInputNamingNoJointOfTheModelIsRejected) {
   });
   // Without the prefix the columns are joints named "/joint_states/neck_pitch/position"...
   std::istringstream in("t,/x/neck_pitch/position,/y/head_yaw/position\n0,1,2\n1,3,4\n");
-  io::MessageReader reader(in, "pj.csv", {.format = io::Format::Csv});
+  io::MessageReader reader(in, "pj.csv", {.format = io::parse_format("csv")});
   pipeline.run(reader);
   pipeline.finish();
   ASSERT_EQ(errors.size(), 2u);  // the header (two topics) and the whole input
@@ -392,7 +392,7 @@ TEST(NoJointRule, SomeMatchingMessagesAreFine) {
   NullSink sink;
   rmodel::stream::Pipeline pipeline(stage, sink);
   std::istringstream in("name: [wing]\nposition: [1]\n---\nname: [neck_pitch]\nposition: [1]\n---\n");
-  io::MessageReader reader(in, "e.yaml", {.format = io::Format::Yaml});
+  io::MessageReader reader(in, "e.yaml", {.format = io::parse_format("yaml")});
   pipeline.run(reader);
   pipeline.finish();
   EXPECT_EQ(pipeline.summary().rejected, 0u);
@@ -501,7 +501,7 @@ TEST(IoTextLogsTruth, Ros2EchoAndRostopicCsvOfEveryTruthMessage) {
     ASSERT_GT(truth.size(), 100u);
     std::string yaml;
     for (const auto& m : truth) yaml += render_ros2_echo(m);
-    const auto from_yaml = read_log_text(yaml, {.format = io::Format::Auto});
+    const auto from_yaml = read_log_text(yaml, {.format = io::Format{}});
     ASSERT_EQ(from_yaml.size(), truth.size()) << stem;
     for (std::size_t k = 0; k < truth.size(); ++k) {
       ASSERT_EQ(from_yaml[k].status, io::ReadStatus::Ok) << from_yaml[k].error.reason;
@@ -515,7 +515,7 @@ TEST(IoTextLogsTruth, Ros2EchoAndRostopicCsvOfEveryTruthMessage) {
     const std::string csv = render_rostopic_csv(same_size);
     for (const bool log_time : {false, true}) {
       const auto from_csv =
-          read_log_text(csv, {.format = io::Format::Auto, .time = log_time ? io::TimeSource::Log : io::TimeSource::Header});
+          read_log_text(csv, {.format = io::Format{}, .time = log_time ? io::TimeSource::Log : io::TimeSource::Header});
       std::size_t k = 0;
       for (const auto& it : from_csv) {
         ASSERT_EQ(it.status, io::ReadStatus::Ok) << it.error.reason;

@@ -416,7 +416,7 @@ TEST(JointLimitsYaml, LogCheckAccelerationAndJerk) {
 {"t": 0.02, "name": ["neck_pitch"], "position": [0], "velocity": [0.25]}
 )");
   io::ReaderOptions reader_options;
-  reader_options.format = io::Format::JsonLines;
+  reader_options.format = io::parse_format("jsonl");
   io::MessageReader reader(in, "log", reader_options);
   LogCheckOptions options;
   options.period = Time{10'000'000};

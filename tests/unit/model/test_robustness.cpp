@@ -121,7 +121,7 @@ TEST(Robustness, DuplicateJsonKeysAreErrorsInEveryJsonReader) {
       "{\"name\":[\"a\"],\"position\":[1],\"position\":[2]}\n"
       "{\"t\":1,\"header\":{\"stamp\":{\"secs\":1,\"sec\":2}},\"name\":[\"a\"],\"position\":[1]}\n"
       "{\"name\":[\"a\"],\"position\":[3]}\n");
-  io::MessageReader reader(in, "log.jsonl", {.format = io::Format::JsonLines});
+  io::MessageReader reader(in, "log.jsonl", {.format = io::parse_format("jsonl")});
   io::Message m;
   ASSERT_EQ(reader.next(m), io::ReadStatus::Error);
   EXPECT_EQ(reader.error().to_string(reader.source()), "log.jsonl:1: duplicate key 'position'");

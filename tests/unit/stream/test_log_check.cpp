@@ -22,7 +22,7 @@ using test::pony;
 
 /// Runs a log text through the reader and a checker.
 LogChecker check(const Model& model, const std::string& text, LogCheckOptions options = {},
-                 io::Format format = io::Format::JsonLines) {
+                 io::Format format = io::parse_format("jsonl")) {
   std::istringstream in(text);
   io::ReaderOptions reader_options;
   reader_options.format = format;
@@ -167,7 +167,7 @@ TEST(LogCheck, ToleranceAndInfinitiesFromCsv) {
   LogCheckOptions options;
   options.tolerance = 0.05;
   const auto c = check(model, "t,neck_pitch,head_yaw.velocity,jaw_slide.effort\n0,0.52,2.04,inf\n0.1,0.56,2.1,0\n",
-                       options, io::Format::Csv);
+                       options, io::parse_format("csv"));
   EXPECT_EQ(codes(c), (std::vector<std::string>{"non-finite", "position-limit", "velocity-limit"}));
   EXPECT_EQ(c.problems()[0].message, "joint 'jaw_slide': effort is inf");
   EXPECT_EQ(c.problems()[1].line, 3U);

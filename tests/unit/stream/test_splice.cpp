@@ -576,7 +576,7 @@ TEST(Splice, TrajectoryDocumentReadsBackAsTheSameMovement) {
   const std::string doc = trajectory_goal_json(ms);
   std::istringstream in(doc);
   io::ReaderOptions ro;
-  ro.format = io::Format::Json;
+  ro.format = io::parse_format("json");
   io::MessageReader reader(in, "doc", ro);
   std::vector<io::Message> back;
   io::Message m;

@@ -299,7 +299,7 @@ TEST(PipelineWindow, McapByLogTimeReadsFromItsStartAndSkipsTheChunksAfterTheEnd)
   const std::string path = (dir / "pony.mcap").string();
   {
     io::WriterOptions wo;
-    wo.format = io::Format::Mcap;
+    wo.format = io::parse_format("mcap");
     wo.mcap_compression = io::ChunkCompression::None;
     wo.mcap_chunk_size = 4096;  // many small chunks
     io::MessageWriter writer = io::MessageWriter::open(path, wo);

@@ -44,7 +44,7 @@ TEST(TransformSink, WritesBesideTheJointStatesWhatTheReadersFind) {
   const auto states = pony_states();
   {
     io::WriterOptions options;
-    options.format = io::Format::Mcap;
+    options.format = io::parse_format("mcap");
     options.mcap_chunk_size = 2048;  // several chunks
     io::MessageWriter writer = io::MessageWriter::open(path.string(), options);
     stream::WriterSink sink(writer);
@@ -94,7 +94,7 @@ TEST(TransformSink, AnSrdfModelsSemanticsAreWrittenAsReadOnMoveItsTopic) {
   const fs::path path = dir / "srdf.mcap";
   {
     io::WriterOptions options;
-    options.format = io::Format::Mcap;
+    options.format = io::parse_format("mcap");
     io::MessageWriter writer = io::MessageWriter::open(path.string(), options);
     stream::WriterSink sink(writer);
     stream::TransformSink tf(sink, writer, model);
@@ -131,7 +131,7 @@ TEST(TransformSink, AllocatesNothingOnceWarm) {
   const Model model = test::pony();
   std::string bytes;
   io::WriterOptions options;
-  options.format = io::Format::Mcap;
+  options.format = io::parse_format("mcap");
   io::MessageWriter writer(bytes, options);
   stream::WriterSink sink(writer);
   stream::TransformSink tf(sink, writer, model);

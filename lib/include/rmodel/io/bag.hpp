@@ -70,7 +70,7 @@ struct RMODEL_API LogTopic {
 /// What `rmodel log-info` shows: topics, types, counts, time span.
 struct RMODEL_API LogInfo {
   std::string path;
-  Format format = Format::Auto;   ///< a rosbag2 directory: the storage of its files (Mcap, Ros2Sqlite)
+  Format format;                  ///< a rosbag2 directory: the storage of its files (`mcap`, `db3`)
   /// e.g. MCAP profile and compression, ROS 1 chunk compression; for a rosbag2 directory its
   /// files first ("2 files: run_0.db3, run_1.db3; sqlite3")
   std::string detail;

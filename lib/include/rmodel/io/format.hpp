@@ -3,27 +3,37 @@
 /// @file io/format.hpp
 /// File formats of joint-state streams and how they are chosen from a path.
 ///
-/// | Format      | Extensions         | Read                                   | Written              |
-/// |-------------|--------------------|----------------------------------------|----------------------|
-/// | `JsonLines` | `.jsonl` `.ndjson` | streamed line by line                  | one message per line |
-/// | `Json`      | `.json`            | detected by content (see below)        | as `JsonLines`       |
-/// | `Csv`       | `.csv`             | streamed line by line (wide table, `rostopic echo -p`, PlotJuggler) | wide table |
-/// | `Yaml`      | `.yaml` `.yml`     | streamed document by document (`ros2 topic echo`, `rostopic echo`) | — (as `JsonLines`) |
-/// | `Auto`      | anything else, `-` | by content (below)                     | `JsonLines`          |
+/// Each log format is declared once, by its own file in the library (its names, file name
+/// endings, magic bytes or first-line test, reader and writer), and listed in the format
+/// table; formats() lists them in that order and Format::info() describes one. What follows
+/// from the table: format_from_path() (the endings), parse_format() (names and aliases), the
+/// detection of an input's format from its content (below), the writer MessageWriter picks,
+/// and the command's `-i`/`-f` choices, help texts, man pages and completions. rmodel's
+/// formats today:
 ///
-/// **Detection for `Json`.** The first non-blank line is inspected: when it starts with `{`
+/// | Name    | Endings            | Read                                   | Written              |
+/// |---------|--------------------|----------------------------------------|----------------------|
+/// | `jsonl` | `.jsonl` `.ndjson` | streamed line by line                  | one message per line |
+/// | `json`  | `.json`            | detected by content (see below)        | as `jsonl`           |
+/// | `csv`   | `.csv`             | streamed line by line (wide table, `rostopic echo -p`, PlotJuggler) | wide table |
+/// | `yaml`  | `.yaml` `.yml`     | streamed document by document (`ros2 topic echo`, `rostopic echo`) | — (as `jsonl`) |
+/// | `mcap`, `db3`, `bag` | `.mcap`, `.db3`, `.bag` | ROS logs (bag.hpp)          | `mcap` only          |
+/// | auto    | anything else, `-` | by content (below)                     | `jsonl`              |
+///
+/// **Detection for `json`.** The first non-blank line is inspected: when it starts with `{`
 /// and that object closes on the same line, the input is JSON Lines and is streamed. Otherwise
 /// (a pretty-printed message, a JSON array of messages, a trajectory spread over lines) the
 /// whole input is read and split into its top-level JSON values. A compact one-line file is
 /// therefore the same as a JSON Lines file with one line. Streams that must never be read to
-/// the end (`tail -f`, a live robot) should name `JsonLines` explicitly.
+/// the end (`tail -f`, a live robot) should name `jsonl` explicitly.
 ///
-/// **Detection for `Auto`** (stdin, unknown extensions), on the first non-blank line: a ROS log's
-/// magic bytes → that log; `---`, `key:` or `key: value` (a YAML mapping key: letters, digits,
-/// `_`) or a `{` followed by an unquoted key (`--flow-style` echo output) → `Yaml`; another
-/// `{` or `[` → as `Json`; anything else → `Csv` (whose header then tells rmodel's own wide
-/// table, `rostopic echo -p` output starting with `%time`, and PlotJuggler's `__time` apart;
-/// see message.hpp).
+/// **Detection for auto** (stdin, unknown extensions): a binary log's magic bytes → that log;
+/// else each text format judges the first non-blank line, and the one it looks most like is
+/// read. For rmodel's text formats: `---`, `key:` or `key: value` (a YAML mapping key: letters,
+/// digits, `_`) or a `{` followed by an unquoted key (`--flow-style` echo output) → `yaml`; a
+/// `{` whose object closes on that line → `jsonl`; another `{` or `[` → as `json`; anything
+/// else → `csv` (whose header then tells rmodel's own wide table, `rostopic echo -p` output
+/// starting with `%time`, and PlotJuggler's `__time` apart; see message.hpp).
 
 #include <span>
 #include <string>
@@ -32,33 +42,84 @@
 
 namespace rmodel::io {
 
-/// Format of a joint-state stream.
-enum class Format {
-  Auto,       ///< choose from the path's extension, then from the content
-  JsonLines,  ///< JSON Lines (one JSON message per line)
-  Json,       ///< a `.json` file: JSON Lines, one pretty message, an array or a trajectory
-  Csv,        ///< wide CSV with a header row
-  Mcap,       ///< ROS 2 MCAP (`.mcap`, magic `\x89MCAP0\r\n`; see bag.hpp)
-  Ros2Sqlite, ///< ROS 2 sqlite3 bag (`.db3`, or a rosbag2 directory; see bag.hpp)
-  Ros1Bag,    ///< ROS 1 bag format 2.0 (`.bag`, `#ROSBAG V2.0`; see bag.hpp)
-  Yaml,       ///< `ros2 topic echo` / `rostopic echo` output: `---`-separated YAML documents
-};
+namespace detail {
+struct FormatAccess;  // the library's way to a format's handle (format_table.cpp)
+}
 
-/// One log format as the format table (lib/src/io/format_table.cpp) describes it. Detection
-/// (format_from_path(), the magic bytes), parse_format(), to_string() and the command's
-/// `-i`/`-f` choices and help are derived from the table.
-struct LogFormat {
-  Format format = Format::Auto;
+/// A log format's description, as its own file in the library declares it (one file per
+/// format, listed by the format table, lib/src/io/format_table.cpp). Detection, parse_format(),
+/// to_string(), MessageReader, MessageWriter and the command's `-i`/`-f` choices, help texts,
+/// man pages and completions are all derived from these.
+struct FormatInfo {
   std::string_view name;                         ///< canonical name (`jsonl`): to_string(), `-i`, `-f`
   std::span<const std::string_view> aliases;     ///< other names parse_format() accepts (lower case)
   std::span<const std::string_view> extensions;  ///< path endings format_from_path() knows (lower case, with the dot)
   std::string_view magic;                        ///< first bytes of a binary log; empty for a text format
-  bool written = false;                          ///< MessageWriter writes it (the others are written as JSON Lines)
+  bool binary = false;   ///< a binary log: read with random access, its messages numbered (numbers_messages())
+  bool written = false;  ///< MessageWriter writes it (the others are written as JSON Lines)
+  bool rosbag2_storage = false;  ///< a storage of rosbag2 directories (their files end in one of `extensions`)
 };
 
-/// The log formats rmodel reads, in the order help texts list them: `jsonl`, `json`, `csv`,
-/// `yaml`, `mcap`, `db3`, `bag`.
-[[nodiscard]] RMODEL_API const std::vector<LogFormat>& log_formats();
+/// A log format, named by its canonical name: a small value, compared by name. `Format{}` is
+/// `auto` (from the path's extension, then from the content). Formats are not an enum: a new
+/// format is a new file of the library, not a new value here; name one with parse_format()
+/// (`io::parse_format("mcap")`) and list them with formats().
+class Format {
+public:
+  constexpr Format() noexcept = default;
+
+  /// `auto`, or the format's canonical name (`jsonl`, `mcap`, ...).
+  [[nodiscard]] constexpr std::string_view name() const noexcept { return name_.empty() ? "auto" : name_; }
+  [[nodiscard]] constexpr bool is_auto() const noexcept { return name_.empty(); }
+  /// The format's description; nullptr for `auto`.
+  [[nodiscard]] RMODEL_API const FormatInfo* info() const noexcept;
+
+  friend constexpr bool operator==(Format a, Format b) noexcept { return a.name_ == b.name_; }
+  friend constexpr auto operator<=>(Format a, Format b) noexcept { return a.name_ <=> b.name_; }
+
+  // The values of the enum `Format` was until rmodel 0.1 (issue 45), kept for one release:
+  // name formats with parse_format() instead.
+  [[deprecated("Format{} is auto")]] static const Format Auto;
+  [[deprecated("use io::parse_format(\"jsonl\")")]] static const Format JsonLines;
+  [[deprecated("use io::parse_format(\"json\")")]] static const Format Json;
+  [[deprecated("use io::parse_format(\"csv\")")]] static const Format Csv;
+  [[deprecated("use io::parse_format(\"mcap\")")]] static const Format Mcap;
+  [[deprecated("use io::parse_format(\"db3\")")]] static const Format Ros2Sqlite;
+  [[deprecated("use io::parse_format(\"bag\")")]] static const Format Ros1Bag;
+  [[deprecated("use io::parse_format(\"yaml\")")]] static const Format Yaml;
+
+private:
+  friend struct detail::FormatAccess;
+  constexpr explicit Format(std::string_view canonical) noexcept : name_(canonical) {}
+  std::string_view name_;  ///< a format's own name (static storage); empty: auto
+};
+
+inline constexpr Format Format::Auto{};
+inline constexpr Format Format::JsonLines{"jsonl"};
+inline constexpr Format Format::Json{"json"};
+inline constexpr Format Format::Csv{"csv"};
+inline constexpr Format Format::Mcap{"mcap"};
+inline constexpr Format Format::Ros2Sqlite{"db3"};
+inline constexpr Format Format::Ros1Bag{"bag"};
+inline constexpr Format Format::Yaml{"yaml"};
+
+/// The log formats rmodel reads, in the format table's order, which help texts follow
+/// (`jsonl`, `json`, `csv`, `yaml`, `mcap`, `db3`, `bag`).
+[[nodiscard]] RMODEL_API const std::vector<Format>& formats();
+
+/// One log format as log_formats() lists it (rmodel 0.1; FormatInfo and formats() replace it).
+struct LogFormat {
+  Format format;
+  std::string_view name;
+  std::span<const std::string_view> aliases;
+  std::span<const std::string_view> extensions;
+  std::string_view magic;
+  bool written = false;
+};
+
+/// The formats of formats(), as rmodel 0.1 listed them.
+[[deprecated("use io::formats() and Format::info()")]] [[nodiscard]] RMODEL_API const std::vector<LogFormat>&
+log_formats();
 
 /// The rosbag2-directory rule, in one place: a directory is read as a log only when it holds
 /// `metadata.yaml` (a ROS 2 bag directory, bag.hpp); any other path must exist. `-` (stdin)
@@ -82,22 +143,21 @@ enum class StampLayout {
   Ros2,  ///< also `"header": {"stamp": {"sec": 12, "nanosec": 500000000}}`
 };
 
-/// Format named by a path's extension: `.jsonl`/`.ndjson` → JsonLines, `.json` → Json,
-/// `.csv` → Csv, `.mcap` → Mcap, `.db3` → Ros2Sqlite, `.bag` → Ros1Bag, `.yaml`/`.yml` → Yaml
-/// (case-insensitive);
-/// anything else and `-` → Auto. For Auto, MessageReader also recognises the ROS logs by
-/// their magic bytes and a rosbag2 directory by its `metadata.yaml`.
+/// The format whose file name endings (FormatInfo::extensions) end `path`, case-insensitive
+/// (`run.MCAP` → `mcap`); auto for anything else and `-`. For auto, MessageReader also
+/// recognises the binary logs by their magic bytes and a rosbag2 directory by its
+/// `metadata.yaml`.
 [[nodiscard]] RMODEL_API Format format_from_path(std::string_view path) noexcept;
 
-/// Parses a format name as given on a command line: `auto`, `jsonl` (or `ndjson`,
-/// `json-lines`, `jsonlines`), `json`, `csv`, `yaml` (or `yml`), `mcap`, `db3` (or `sqlite3`),
-/// `bag` (or `rosbag`); case-insensitive. Throws InvalidArgument for anything else.
+/// Parses a format name as given on a command line: `auto`, or a format's name or one of its
+/// aliases (`ndjson` for `jsonl`, `rosbag` for `bag`), case-insensitive. Throws
+/// InvalidArgument for anything else, listing the names.
 [[nodiscard]] RMODEL_API Format parse_format(std::string_view name);
 
 /// Parses a stamp layout name: `none`, `ros1`, `ros2`. Throws InvalidArgument otherwise.
 [[nodiscard]] RMODEL_API StampLayout parse_stamp_layout(std::string_view name);
 
-/// The canonical name of a format (`auto`, `jsonl`, `json`, `csv`, `mcap`, `db3`, `bag`, `yaml`).
+/// The canonical name of a format: Format::name() (`auto`, `jsonl`, `mcap`, ...).
 [[nodiscard]] RMODEL_API std::string_view to_string(Format format) noexcept;
 
 /// The canonical name of a stamp layout (`none`, `ros1`, `ros2`).

@@ -6,7 +6,7 @@
 ///
 /// ```
 /// namespace io = rmodel::io;
-/// auto reader = io::MessageReader::open(path, {io::Format::Auto});  // "-" = stdin
+/// auto reader = io::MessageReader::open(path, {});  // "-" = stdin; the format from the path, then the content
 /// auto writer = io::MessageWriter::open("-");                       // stdout
 /// io::Message msg;                                                  // reused
 /// for (;;) {
@@ -81,8 +81,9 @@ struct TimeBound {
 
 /// Options of a MessageReader.
 struct RMODEL_API ReaderOptions {
-  /// Input format; Auto = from the path's extension, then from the content (format.hpp).
-  Format format = Format::Auto;
+  /// Input format; auto (`Format{}`) = from the path's extension, then from the content
+  /// (format.hpp). Name one with parse_format(): `{.format = io::parse_format("csv")}`.
+  Format format;
   /// A line longer than this many bytes (without its newline) is skipped and reported as an
   /// error instead of being buffered, so that garbage without newlines cannot exhaust
   /// memory. Must be at least 1.
@@ -161,8 +162,8 @@ struct RMODEL_API ReadError {
                                               std::optional<std::uint64_t> byte_offset = std::nullopt,
                                               bool numbered_messages = false);
 
-/// True for the binary ROS log formats (MCAP, ROS 2 sqlite3, ROS 1 bag), whose messages are
-/// numbered instead of placed on lines (Message::line is the message number).
+/// True for the binary log formats (FormatInfo::binary: `mcap`, `db3`, `bag`), whose messages
+/// are numbered instead of placed on lines (Message::line is the message number).
 [[nodiscard]] RMODEL_API bool numbers_messages(Format format) noexcept;
 
 /// Reads messages one at a time. Move-only.
@@ -196,8 +197,9 @@ public:
   /// The source name given at construction, the path, or "<stdin>".
   [[nodiscard]] const std::string& source() const noexcept;
 
-  /// The format in use: the requested one until the first next() resolves Auto or Json,
-  /// then JsonLines, Json (a whole document), Csv or Yaml.
+  /// The format in use: the requested one until the first next() resolves auto or `json`
+  /// (then the text format the first line showed, e.g. `jsonl`, `json` for a whole document,
+  /// `csv` or `yaml`), or the binary log found by its magic bytes.
   [[nodiscard]] Format format() const noexcept;
 
   /// True when a complete line or decoded message is already buffered, i.e. the next call

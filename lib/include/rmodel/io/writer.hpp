@@ -29,7 +29,7 @@
 ///   per configured chain. Each joint state or support state is one row; cells of joints not
 ///   in the message are empty (so a partial message reads back as the same partial message;
 ///   names come back in header order). Sync ticks are not representable (WriteStatus::Skipped).
-/// - **MCAP** (Format::Mcap, or a `.mcap` path with Auto). A ROS 2 log that Foxglove,
+/// - **MCAP** (format `mcap`, or a `.mcap` path with auto). A ROS 2 log that Foxglove,
 ///   PlotJuggler and `ros2 bag play` open: profile `ros2`, one channel (WriterOptions::topic,
 ///   message encoding `cdr`) of `sensor_msgs/msg/JointState` (schema encoding `ros2msg`, the
 ///   standard definition with its dependencies), chunks of about
@@ -102,9 +102,9 @@ enum class ChunkCompression {
 
 /// Options of a MessageWriter.
 struct RMODEL_API WriterOptions {
-  /// Output format: Auto = from the path's extension, JsonLines for "-" and unknown ones.
-  /// `Json` writes JSON Lines.
-  Format format = Format::Auto;
+  /// Output format: auto (`Format{}`) = from the path's extension; JSON Lines (`jsonl`) for
+  /// "-", unknown endings and the formats rmodel reads but does not write (FormatInfo::written).
+  Format format;
   /// Stamp layout written besides `t` in JSON Lines.
   StampLayout stamp = StampLayout::None;
   /// Write out after every message (lowest latency, one system call per message).
@@ -196,7 +196,7 @@ public:
   /// closes too, but swallows errors: call close() to see them.
   void close();
 
-  /// The format in use (JsonLines, Csv or Mcap).
+  /// The format in use: one that is written (FormatInfo::written: `jsonl`, `csv`, `mcap`).
   [[nodiscard]] Format format() const noexcept;
 
   class Impl;

@@ -223,7 +223,7 @@ ReadStatus BagSource::next(Message& out, ReadError& err) {
       ++t.skipped;
       continue;
     }
-    const RosWire wire = format_name() == "bag" ? RosWire::Ros1 : RosWire::Cdr;
+    const RosWire wire = this->wire();
     const auto number = static_cast<std::size_t>(number_);
     if (raw.log_time_ns < t.last_log_ns && t.steps_back++ == 0) {
       t.first_back_number = number;
@@ -357,28 +357,36 @@ namespace {
 
 BagOptions bag_options(const ReaderOptions& o) { return BagOptions{o.topics, o.time}; }
 
-/// The binary log (format table: a row that opens logs) that `f` names, or nullptr.
-const FormatRow* log_row(Format f) {
-  const FormatRow* row = format_row(f);
-  return row != nullptr && row->open_log != nullptr ? row : nullptr;
+/// The binary log format `f` names (one that opens logs), or nullptr.
+const FormatDescriptor* log_format(Format f) {
+  const FormatDescriptor* d = descriptor_of(f);
+  return d != nullptr && d->open_log != nullptr ? d : nullptr;
 }
 
-bool is_log_format(Format f) { return log_row(f) != nullptr; }
+/// The longest magic of the binary logs: the bytes looked at to tell them.
+std::size_t longest_magic() {
+  std::size_t n = 0;
+  for (const FormatDescriptor* d : format_descriptors())
+    if (d->open_log != nullptr) n = std::max(n, d->magic.size());
+  return n;
+}
 
 /// True while `head` could still grow into one of the logs' magic bytes.
 bool may_become_magic(std::string_view head) {
-  for (const FormatRow& row : format_rows()) {
-    const std::string_view magic = row.info.magic;
-    if (!magic.empty() && head.size() < magic.size() && magic.substr(0, head.size()) == head) return true;
+  for (const FormatDescriptor* d : format_descriptors()) {
+    const std::string_view magic = d->magic;
+    if (d->open_log != nullptr && !magic.empty() && head.size() < magic.size() &&
+        magic.substr(0, head.size()) == head)
+      return true;
   }
   return false;
 }
 
 /// The binary log whose magic bytes `head` starts with, or nullptr.
-const FormatRow* log_row_of_magic(std::string_view head) {
-  for (const FormatRow& row : format_rows()) {
-    const std::string_view magic = row.info.magic;
-    if (row.open_log != nullptr && !magic.empty() && head.substr(0, magic.size()) == magic) return &row;
+const FormatDescriptor* log_format_of_magic(std::string_view head) {
+  for (const FormatDescriptor* d : format_descriptors()) {
+    const std::string_view magic = d->magic;
+    if (d->open_log != nullptr && !magic.empty() && head.substr(0, magic.size()) == magic) return d;
   }
   return nullptr;
 }
@@ -428,24 +436,29 @@ int spool_log_from_stream(int fd, Format format, const std::string& name, std::s
   struct stat st {};
   // Files and directories are read in place; pipes, sockets and terminals are streams.
   if (::fstat(fd, &st) != 0 || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode))) return -1;
-  if (format != Format::Auto && !is_log_format(format)) return -1;
+  if (!format.is_auto() && log_format(format) == nullptr) return -1;
   // A non-blocking descriptor belongs to a caller that must not wait (a live stream polled
   // with next() == WouldBlock): its format is not sniffed, only a log format asked for is held.
   const int flags = ::fcntl(fd, F_GETFL);
-  if (format == Format::Auto && flags >= 0 && (flags & O_NONBLOCK) != 0) return -1;
-  if (format == Format::Auto) {
-    char buf[16];
+  if (format.is_auto() && flags >= 0 && (flags & O_NONBLOCK) != 0) return -1;
+  if (format.is_auto()) {
+    // Read in small pieces, no further than a magic may reach: what is read stays the text
+    // reader's when the input is text.
+    const std::size_t longest = longest_magic();
+    char buf[64];
     do {
-      const std::size_t n = read_waiting(fd, buf, sizeof buf - std::min(head.size(), sizeof buf - 1), name);
+      const std::size_t want = std::min(sizeof buf, longest > head.size() ? longest - head.size() : std::size_t{1});
+      const std::size_t n = read_waiting(fd, buf, want, name);
       if (n == 0) break;
       head.append(buf, n);
     } while (may_become_magic(head));
-    if (log_row_of_magic(head) == nullptr) return -1;  // text: the reader takes `head` first
+    if (log_format_of_magic(head) == nullptr) return -1;  // text: the reader takes `head` first
   }
-  // SQLite opens databases by name and resolves /proc/self/fd links to the deleted file.
-  const FormatRow* sniffed = log_row_of_magic(head);
-  if (format == Format::Ros2Sqlite || (sniffed != nullptr && sniffed->info.format == Format::Ros2Sqlite))
-    throw IoError(name, "a ROS 2 .db3 cannot be read from a pipe (SQLite reads files only): give its path");
+  // A log read by its path (SQLite opens databases by name and resolves /proc/self/fd links
+  // to the deleted file) cannot come from a pipe.
+  const FormatDescriptor* named = format.is_auto() ? log_format_of_magic(head) : log_format(format);
+  if (named != nullptr && !named->pipe_refusal.empty())
+    throw IoError(name, fmt::format("{}: give its path", named->pipe_refusal));
   const int spool = make_spool_file();
   try {
     write_all(spool, head.data(), head.size(), name);
@@ -477,15 +490,16 @@ std::unique_ptr<BagSource> open_bag_source(int fd, const std::string& path, cons
     check_log_path(path);  // a rosbag2 directory, or IoError
     return make_rosbag2_dir_source(path, path, bag_options(options), format);
   }
-  const FormatRow* row = log_row(options.format);
-  if (options.format == Format::Auto && S_ISREG(st.st_mode)) {
-    char head[16] = {};
-    const ssize_t n = ::pread(fd, head, sizeof head, 0);
-    row = log_row_of_magic(std::string_view(head, n > 0 ? static_cast<std::size_t>(n) : 0));
+  const FormatDescriptor* log = log_format(options.format);
+  if (options.format.is_auto() && S_ISREG(st.st_mode)) {
+    std::string head(longest_magic(), '\0');
+    const ssize_t n = ::pread(fd, head.data(), head.size(), 0);
+    head.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+    log = log_format_of_magic(head);
   }
-  if (row == nullptr) return nullptr;
-  format = row->info.format;
-  return row->open_log(fd, path, bag_options(options));
+  if (log == nullptr) return nullptr;
+  format = format_of(*log);
+  return log->open_log(fd, path, bag_options(options));
 }
 
 OpenedLog::OpenedLog(const std::string& path) : fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {

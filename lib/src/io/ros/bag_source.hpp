@@ -195,8 +195,8 @@ protected:
   enum class Step { Message, Error, End };
   /// Reads the next raw message (any topic) or an error (fill error_ via fail()).
   virtual Step read_raw(Raw& raw) = 0;
-  /// Format name for log-info.
-  [[nodiscard]] virtual std::string format_name() const = 0;
+  /// How its messages are serialized: CDR (ROS 2), unless the format says otherwise.
+  [[nodiscard]] virtual RosWire wire() const noexcept { return RosWire::Cdr; }
   /// True when the log declares a topic `name` of type std_msgs String (so far: the topics
   /// the source knows of; a rosbag2 directory adds the file it is reading).
   [[nodiscard]] virtual bool declares_string_topic(std::string_view name) const;
@@ -257,25 +257,22 @@ struct OpenedLog {
   OpenedLog(const OpenedLog&) = delete;
   OpenedLog& operator=(const OpenedLog&) = delete;
   int fd = -1;
-  Format format = Format::Auto;
+  Format format;
   std::unique_ptr<BagSource> source;
 };
 
-std::unique_ptr<BagSource> make_mcap_source(int fd, std::string name, BagOptions options);
-std::unique_ptr<BagSource> make_rosbag1_source(int fd, std::string name, BagOptions options);
-std::unique_ptr<BagSource> make_sqlite_source(const std::string& path, std::string name, BagOptions options);
-
 /// A ROS log arriving on a pipe (`cat run.mcap | rmodel aggregate -`): the logs need random
 /// access to their chunks, so the stream is copied to an unnamed temporary file; a .db3 on a
-/// pipe is an error (SQLite opens files by name). With Format::Auto the first bytes decide: a
-/// log's magic, or text, whose bytes read so far are left in `head` for the text reader to
-/// take first. Returns the temporary file's descriptor (the caller owns it), or -1 when `fd`
+/// pipe is an error (SQLite opens files by name: FormatDescriptor::pipe_refusal). With auto
+/// the first bytes decide: a log's magic, or text, whose bytes read so far are left in `head`
+/// for the text reader to take first. Returns the temporary file's descriptor (the caller owns it), or -1 when `fd`
 /// is a file or a directory (read in place), a non-blocking descriptor in auto format, or the
 /// input is text; `name` names the input in errors.
 /// @throws IoError when reading the stream or holding it fails.
 int spool_log_from_stream(int fd, Format format, const std::string& name, std::string& head);
-/// A rosbag2 directory: its metadata.yaml's files in order (each .db3 or .mcap); `storage` gets
-/// the format of its files (Mcap or Ros2Sqlite).
+/// A rosbag2 directory: its metadata.yaml's files in order, each read by the rosbag2 storage
+/// its name ends as (FormatDescriptor::rosbag2_storage: `.mcap`, `.db3`); `storage` gets the
+/// format of its first file.
 std::unique_ptr<BagSource> make_rosbag2_dir_source(const std::string& dir, std::string name, BagOptions options,
                                                    Format& storage);
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <set>
@@ -21,6 +22,8 @@
 #include <fmt/format.h>
 #include <zstd.h>
 
+#include "io/format_table.hpp"
+#include "io/format_writer.hpp"
 #include "io/ros/bag_source.hpp"
 #include "io/ros/mcap_records.hpp"
 #include "rmodel/error.hpp"
@@ -46,8 +49,6 @@ public:
   McapSource& operator=(const McapSource&) = delete;
 
 protected:
-  [[nodiscard]] std::string format_name() const override { return "mcap"; }
-
   Step read_raw(Raw& raw) override {
     if (stopped_) return Step::End;
     if (limit_ > 0 && in_time_order_) {
@@ -718,10 +719,22 @@ private:
   ZSTD_DCtx* zstd_ = nullptr;
 };
 
+std::unique_ptr<BagSource> open_mcap(int fd, const std::string& path, const BagOptions& options) {
+  return std::make_unique<McapSource>(fd, path, options);
+}
+
+constexpr std::array<std::string_view, 1> kMcapExtensions = {".mcap"};
+
 }  // namespace
 
-std::unique_ptr<BagSource> make_mcap_source(int fd, std::string name, BagOptions options) {
-  return std::make_unique<McapSource>(fd, std::move(name), std::move(options));
-}
+// MCAP, ROS 2's default storage since Iron (a file, or the files of a rosbag2 directory).
+extern const FormatDescriptor mcap_format = {
+    .name = "mcap",
+    .extensions = kMcapExtensions,
+    .magic = kMagic,
+    .rosbag2_storage = true,
+    .make_writer = make_mcap_writer,
+    .open_log = open_mcap,
+};
 
 }  // namespace rmodel::io::detail

@@ -1,5 +1,5 @@
 #pragma once
-// Internal: the MCAP encoder behind MessageWriter (Format::Mcap), written from the MCAP
+// Internal: the MCAP encoder behind MessageWriter (format `mcap`), written from the MCAP
 // specification (mcap.dev/spec). Output, in file order:
 //   magic | Header (profile "ros2") | Schema | Channel
 //   | { Chunk | MessageIndex per channel in it }*    (the data section; the Schema and

@@ -57,7 +57,7 @@ bool decode_string(RosWire wire, std::span<const std::uint8_t> data, std::string
 }  // namespace
 
 std::optional<RecordedModel> BagSource::find_robot_description() {
-  const RosWire wire = format_name() == "bag" ? RosWire::Ros1 : RosWire::Cdr;
+  const RosWire wire = this->wire();
   constexpr SemanticsText kinds[] = {SemanticsText::rmodel_json, SemanticsText::srdf};
   std::optional<RecordedModel> found;
   std::optional<RecordedSemantics> semantics[2];  // in the order of `kinds`

@@ -8,18 +8,20 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 
 #include <bzlib.h>
 #include <fmt/format.h>
 
+#include "io/format_table.hpp"
 #include "io/ros/bag_source.hpp"
 
 namespace rmodel::io::detail {
 namespace {
 
 enum Op : std::uint8_t { kMsgData = 0x02, kBagHeader = 0x03, kIndex = 0x04, kChunk = 0x05, kChunkInfo = 0x06, kConn = 0x07 };
-constexpr std::string_view kMagic("#ROSBAG V2.0\n", 13);
+constexpr std::string_view kBagMagic("#ROSBAG V2.0\n", 13);
 
 /// Fields of a record header (views into the record).
 struct Fields {
@@ -73,11 +75,11 @@ public:
       : ChunkedLogSource(fd, std::move(name), std::move(options)) {}
 
 protected:
-  [[nodiscard]] std::string format_name() const override { return "bag"; }
+  [[nodiscard]] RosWire wire() const noexcept override { return RosWire::Ros1; }
 
   Step read_raw(Raw& raw) override {
     if (stopped_) return Step::End;
-    if (const auto st = check_magic(kMagic, "empty file: no ROS bag magic", "not a ROS 1 bag 2.0 file (bad magic)"))
+    if (const auto st = check_magic(kBagMagic, "empty file: no ROS bag magic", "not a ROS 1 bag 2.0 file (bad magic)"))
       return *st;
     for (;;) {
       if (const auto st = next_in_chunk(raw)) return *st;
@@ -334,10 +336,22 @@ private:
   std::vector<std::int32_t> conns_;
 };
 
+std::unique_ptr<BagSource> open_rosbag1(int fd, const std::string& path, const BagOptions& options) {
+  return std::make_unique<Rosbag1Source>(fd, path, options);
+}
+
+constexpr std::array<std::string_view, 1> kRosbag1Aliases = {"rosbag"};
+constexpr std::array<std::string_view, 1> kRosbag1Extensions = {".bag"};
+
 }  // namespace
 
-std::unique_ptr<BagSource> make_rosbag1_source(int fd, std::string name, BagOptions options) {
-  return std::make_unique<Rosbag1Source>(fd, std::move(name), std::move(options));
-}
+// ROS 1 bag format 2.0.
+extern const FormatDescriptor rosbag1_format = {
+    .name = "bag",
+    .aliases = kRosbag1Aliases,
+    .extensions = kRosbag1Extensions,
+    .magic = kBagMagic,
+    .open_log = open_rosbag1,
+};
 
 }  // namespace rmodel::io::detail

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -14,6 +15,7 @@
 #include <sqlite3.h>
 
 #include "base/system_error_text.hpp"
+#include "io/format_table.hpp"
 #include "io/ros/bag_source.hpp"
 #include "rmodel/error.hpp"
 
@@ -41,7 +43,6 @@ public:
   SqliteSource& operator=(const SqliteSource&) = delete;
 
 protected:
-  [[nodiscard]] std::string format_name() const override { return "db3"; }
 
   Step read_raw(Raw& raw) override {
     if (stopped_) return Step::End;
@@ -178,7 +179,27 @@ std::vector<std::string> bag_files(const std::string& dir) {
   return files;
 }
 
+// SQLite opens databases by name.
+std::unique_ptr<BagSource> open_sqlite(int /*fd*/, const std::string& path, const BagOptions& options) {
+  return std::make_unique<SqliteSource>(path, path, options);
+}
+
+constexpr std::array<std::string_view, 1> kSqliteAliases = {"sqlite3"};
+constexpr std::array<std::string_view, 1> kSqliteExtensions = {".db3"};
+
 }  // namespace
+
+// ROS 2's sqlite3 storage (rosbag2's default before Iron): a file, or the files of a rosbag2
+// directory.
+extern const FormatDescriptor sqlite_format = {
+    .name = "db3",
+    .aliases = kSqliteAliases,
+    .extensions = kSqliteExtensions,
+    .magic = std::string_view("SQLite format 3\0", 16),
+    .rosbag2_storage = true,
+    .open_log = open_sqlite,
+    .pipe_refusal = "a ROS 2 .db3 cannot be read from a pipe (SQLite reads files only)",
+};
 
 class Rosbag2DirSource final : public BagSource {
 public:
@@ -196,10 +217,10 @@ public:
 
   /// The storage of its files, as rosbag2 names them (`NAME_0.mcap`, `NAME_0.db3`): each file is
   /// read by its suffix, so the first one's tells the directory's format.
-  [[nodiscard]] Format storage() const { return is_mcap(files_.front()) ? Format::Mcap : Format::Ros2Sqlite; }
+  [[nodiscard]] Format storage() const { return format_of(storage_of(files_.front())); }
 
 protected:
-  [[nodiscard]] std::string format_name() const override { return storage() == Format::Mcap ? "mcap" : "db3"; }
+  [[nodiscard]] RosWire wire() const noexcept override { return sub_ ? sub_->wire() : RosWire::Cdr; }
 
   [[nodiscard]] bool declares_string_topic(std::string_view name) const override {
     return BagSource::declares_string_topic(name) || (sub_ && sub_->declares_string_topic(name));
@@ -230,8 +251,11 @@ protected:
   }
 
 private:
-  static bool is_mcap(const std::string& file) {
-    return file.size() >= 5 && file.compare(file.size() - 5, 5, ".mcap") == 0;
+  /// The rosbag2 storage a file of the directory is, by its ending; sqlite3 for another ending
+  /// (rosbag2's storage before Iron).
+  static const FormatDescriptor& storage_of(const std::string& file) {
+    const FormatDescriptor* f = descriptor_of(format_from_path(file));
+    return f != nullptr && f->rosbag2_storage && f->open_log != nullptr ? *f : sqlite_format;
   }
 
   void open_next() {
@@ -240,13 +264,12 @@ private:
     current_ = rel;
     BagOptions all;  // the sub-source selects nothing itself: this source does
     all.time = options_.time;
-    if (is_mcap(rel)) {
+    const FormatDescriptor& storage = storage_of(rel);
+    if (storage.pipe_refusal.empty()) {  // read from its descriptor (a log read by its path opens it itself)
       fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
       if (fd_ < 0) throw IoError(path, rmodel::detail::system_error_text(errno));
-      sub_ = make_mcap_source(fd_, path, all);
-    } else {
-      sub_ = make_sqlite_source(path, path, all);
     }
+    sub_ = storage.open_log(fd_, path, all);
     map_.clear();
     profile_taken_ = false;
   }
@@ -319,10 +342,6 @@ private:
   std::vector<std::size_t> map_;
   bool profile_taken_ = false;
 };
-
-std::unique_ptr<BagSource> make_sqlite_source(const std::string& path, std::string name, BagOptions options) {
-  return std::make_unique<SqliteSource>(path, std::move(name), std::move(options));
-}
 
 std::unique_ptr<BagSource> make_rosbag2_dir_source(const std::string& dir, std::string name, BagOptions options,
                                                    Format& storage) {
