@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "app.hpp"
 #include "command.hpp"
@@ -262,6 +263,21 @@ int main(int argc, char** argv) {
   // The shell completions ask for names read from the model: `rmodel __complete KIND WORDS...`.
   if (argc >= 3 && std::string_view(argv[1]) == "__complete")
     return complete_names(argv[2], std::vector<std::string>(argv + 3, argv + argc));
+
+  // The kind of every option's value, for the test that holds them to their table
+  // (CliOptionKinds.*): `rmodel __option-kinds` prints "COMMAND OPTION KIND VALUE-NAME" lines.
+  if (argc == 2 && std::string_view(argv[1]) == "__option-kinds") {
+    const auto tree = build_app();
+    const CommandDoc root = describe_app(*tree->app);
+    for (const CommandDoc* command : all_commands(root)) {
+      const std::string path = command->path.empty() ? "rmodel" : fmt::format("{}", fmt::join(command->path, "/"));
+      for (const auto* list : {&command->options, &command->positionals})
+        for (const OptionDoc& o : *list)
+          fmt::print("{} {} {} {}\n", path, o.positional.empty() ? o.names().back() : o.positional, kind_name(o.kind),
+                     o.value_name.empty() ? "-" : o.value_name);
+    }
+    return 0;
+  }
 
   // `rmodel --version` alone, which scripts run to learn what they run, is answered before
   // the command tree is built: building it and CLI11's parse are most of the command's own

@@ -189,7 +189,7 @@ TEST_F(CliSplice, FromAPoseFileOrANamedPose) {
 TEST_F(CliSplice, AtsDefaultIsSaidAsItIs) {
   const auto help = run_rmodel({"splice", "--help"});
   EXPECT_EQ(help.exit_code, 0);
-  EXPECT_NE(help.out.find("\n  --at SECONDS:SECONDS=A's last joint state\n"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("\n  --at SECONDS=A's last joint state\n"), std::string::npos) << help.out;
   const std::string man = test::read_file(test::source_dir() / "man" / "rmodel-splice.1");
   const auto at = man.find(".TP\n\\fB\\-\\-at\\fR");
   ASSERT_NE(at, std::string::npos);

@@ -66,7 +66,9 @@ public:
                     "Write the pose after every message, at every tick, or both (default: message for simple, "
                     "tick for sync)")
         ->group(group);
-    app.add_option("--diff", options_.diff_method, "Sync: differentiator giving velocity from position (diff, lag_diff, fir_diff)")
+    with_kind(app.add_option("--diff", options_.diff_method,
+                             "Sync: differentiator giving velocity from position (diff, lag_diff, fir_diff)"),
+              ValueKind::text, "KIND")
         ->default_str("diff")
         ->group(group);
     app.add_option("--diff-param", diff_param_args_, "Parameter NAME=VALUE of --diff (repeatable; T defaults to --period)")
@@ -81,10 +83,11 @@ public:
         ->group(group);
     app.add_flag("--clamp", options_.clamp, "Clamp positions to the URDF limits (integrators restart at the limit)")
         ->group(group);
-    app.add_option("--initial-pose", initial_pose_,
-                   "Start the buffer and the filters at this pose: a named pose, joint=value items, or a joint-state "
-                   "file")
-        ->type_name("POSE")
+    // A file is one of the pose's forms: completed as a file name.
+    with_kind(app.add_option("--initial-pose", initial_pose_,
+                             "Start the buffer and the filters at this pose: a named pose, joint=value items, or a "
+                             "joint-state file"),
+              ValueKind::file, "POSE")
         ->group(group);
     app.add_flag("--no-support", no_support_, "Do not write support states")->group(group);
     app.add_option("--filter", filter_kind_,

@@ -88,8 +88,10 @@ public:
         "the log has no error, 1 when it has, 2 on usage errors");
     model_.add_to(app);
     model_.add_from_log_to(app);
-    app.add_option("log", logs_,
-                   fmt::format("Joint-state log ({}; '-' for stdin); several with --output-dir", log_extensions_text()))
+    with_kind(app.add_option("log", logs_,
+                             fmt::format("Joint-state log ({}; '-' for stdin); several with --output-dir",
+                                         log_extensions_text())),
+              ValueKind::file)
         ->required()
         ->type_name("LOG");
     input_.window_primes = true;  // the checks run in a stream::Pipeline

@@ -39,8 +39,9 @@ public:
         "Convert a semantic description between OROCOS .cpf XML, MoveIt SRDF (input only) and rmodel JSON. "
         "The target format is -f, else the output file's extension, else the other format of the input "
         "(JSON for .cpf and .srdf input)");
-    app.add_option("input", input_, "Semantics file (.cpf, .srdf, .json; '-' for stdin)")->required();
-    auto* output = app.add_option("-o,--output", output_, "Output file (default: stdout)");
+    with_kind(app.add_option("input", input_, "Semantics file (.cpf, .srdf, .json; '-' for stdin)"),
+              ValueKind::file)->required();
+    auto* output = with_kind(app.add_option("-o,--output", output_, "Output file (default: stdout)"), ValueKind::file);
     // -f as every command that writes data; -t,--to is its older name, kept (hidden) for scripts.
     auto* format = with_choices(app.add_option("-f,--format", to_, "Target format"), {"cpf", "json"})
                        ->type_name("{cpf|json}");

@@ -90,8 +90,10 @@ public:
         "are read correctly with NEW (same joints at the same indices of the full pose; joints appended at the "
         "end are accepted unless --strict, which also fails on any change of the robot's links and joints), 1 when "
         "not, 2 on usage errors");
-    app.add_option("old", old_, "Old model: URDF or xacro file, or model manifest (.json)")->required()->type_name("MODEL");
-    app.add_option("new", new_, "New model: URDF or xacro file, or model manifest (.json)")->required()->type_name("MODEL");
+    with_kind(app.add_option("old", old_, "Old model: URDF or xacro file, or model manifest (.json)"),
+              ValueKind::file)->required()->type_name("MODEL");
+    with_kind(app.add_option("new", new_, "New model: URDF or xacro file, or model manifest (.json)"),
+              ValueKind::file)->required()->type_name("MODEL");
     app.add_option("-s,--semantics", semantics_, "Semantics for both sides (.cpf, .json, .srdf)")->type_name("FILE");
     app.add_option("--old-semantics", old_semantics_, "Semantics of the old model (overrides --semantics)")
         ->type_name("FILE");

@@ -122,10 +122,10 @@ public:
                                   "The root floats, at rest: the supporting chains carry the body through their "
                                   "contact points; each joint's torque includes its share")
                          ->group(legged);
-    app.add_option("--support", support_,
+    with_kind(app.add_option("--support", support_,
                    "Supporting chains as chain[=coefficient][:contact] items separated by commas (coefficient in "
-                   "[0, 1], default 1; contact: the chain's default); default: every chain with a default contact")
-        ->type_name("CHAIN[=C][:CONTACT],...")
+                   "[0, 1], default 1; contact: the chain's default); default: every chain with a default contact"),
+              ValueKind::text, "CHAIN[=C][:CONTACT],...")
         ->needs(floating)
         ->group(legged);
     add_log_options(app);
@@ -236,9 +236,10 @@ private:
                                            log_extensions_text()))
                     ->type_name("FILE|-")
                     ->group(group);
-    app.add_option("--diff", stream_options_.diff_method,
+    with_kind(app.add_option("--diff", stream_options_.diff_method,
                    "--log: differentiator giving velocities from positions (instead of the log's velocities) and "
-                   "accelerations from velocities (diff, lag_diff, fir_diff; default: the log's velocities, diff)")
+                   "accelerations from velocities (diff, lag_diff, fir_diff; default: the log's velocities, diff)"),
+              ValueKind::text, "KIND")
         ->needs(log)
         ->group(group);
     app.add_option("--diff-param", diff_param_args_,

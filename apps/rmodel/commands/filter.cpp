@@ -128,14 +128,19 @@ public:
                  "Step response of the filter (unit step at t=0) instead of filtering a log: a plot with --plot, "
                  "else a table t,input,output on -o (CSV; JSON Lines with -f jsonl)")
         ->group(group);
-    app.add_option("--duration", duration_, "Length of the --step response (s; default: a few time constants)")
+    with_kind(app.add_option("--duration", duration_, "Length of the --step response (s; default: a few time constants)"),
+              ValueKind::time, "SECONDS")
         ->check(non_negative_number())
         ->group(group);
-    app.add_option("--plot", plot_, "Draw input and output over time into FILE.png or FILE.svg (needs gnuplot)")
+    with_kind(app.add_option("--plot", plot_, "Draw input and output over time into FILE.png or FILE.svg (needs gnuplot)"),
+              ValueKind::file)
         ->group(group);
-    app.add_option("--from", window_.from, "Start of the time window drawn by --plot (s from the first stamp)")
+    with_kind(app.add_option("--from", window_.from, "Start of the time window drawn by --plot (s from the first stamp)"),
+              ValueKind::time, "SECONDS")
         ->group(group);
-    app.add_option("--to", window_.to, "End of the time window drawn by --plot (s from the first stamp)")->group(group);
+    with_kind(app.add_option("--to", window_.to, "End of the time window drawn by --plot (s from the first stamp)"),
+              ValueKind::time, "SECONDS")
+        ->group(group);
     app.add_option("--plot-joints", plot_joints_, "Joints drawn by --plot (comma-separated; default: first 4 filtered)")
         ->delimiter(',')
         ->allow_extra_args(false)

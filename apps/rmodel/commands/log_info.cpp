@@ -31,7 +31,8 @@ public:
         "carries the robot's model (a URDF on /robot_description, and its semantics on /robot_description_semantic "
         "or /rmodel/semantics). Reads the binary logs ({}) and rosbag2 directories, without decoding the messages",
         log_extensions_text(true)));
-    app.add_option("log", log_, fmt::format("ROS log ({}, or a rosbag2 directory)", log_extensions_text(true)))
+    with_kind(app.add_option("log", log_, fmt::format("ROS log ({}, or a rosbag2 directory)", log_extensions_text(true))),
+              ValueKind::file)
         ->required()
         ->type_name("LOG");
     out_.add_to(app, {OutputFormat::text, OutputFormat::json, OutputFormat::csv}, OutputFormat::text);

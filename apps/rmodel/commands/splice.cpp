@@ -112,7 +112,9 @@ public:
         "Fusion law: linear (A's weight falls from 1 to 0 in tau), exp (weight x(1 - dt/tau) per "
         "sample), second-order (transient from A's position and velocity to B, time constant tau)")
         ->group(group);
-    app.add_option("--tau", options_.tau, "Duration (linear) or time constant (exp, second-order) of the transition, s")
+    with_kind(app.add_option("--tau", options_.tau,
+                             "Duration (linear) or time constant (exp, second-order) of the transition, s"),
+              ValueKind::time, "SECONDS")
         ->check(positive_number())
         ->capture_default_str()
         ->group(group);
@@ -130,9 +132,11 @@ public:
     app.add_flag("--keep-time", options_.keep_time,
                  "B keeps its own times (its messages before T are dropped) instead of starting at T")
         ->group(group);
-    app.add_option("--from-pose", from_pose_,
-                   "Start from this pose instead of a movement A: a joint-state file (its first joint state), or, "
-                   "with the model, a named pose and/or joint=value items")
+    // A file is one of the pose's forms: completed as a file name.
+    with_kind(app.add_option("--from-pose", from_pose_,
+                             "Start from this pose instead of a movement A: a joint-state file (its first joint "
+                             "state), or, with the model, a named pose and/or joint=value items"),
+              ValueKind::file, "POSE")
         ->group(group);
     app.add_flag("-q,--quiet", quiet_, "Print no warnings and no summary on stderr")->group(group);
     input_.add_to(app, "Input");

@@ -16,9 +16,9 @@ public:
     app.description(
         "Expand a xacro file into URDF (as ROS's xacro does, without ROS): properties, macros, includes, "
         "conditionals, $(arg), $(find), YAML. Arguments as NAME:=VALUE after the file or with --xacro-arg");
-    app.add_option("file", file_, "The xacro file ('-' for stdin)")->required()->type_name("FILE");
-    app.add_option("args", positional_args_, "Arguments NAME:=VALUE, replacing the <xacro:arg> defaults")
-        ->type_name("NAME:=VALUE")
+    with_kind(app.add_option("file", file_, "The xacro file ('-' for stdin)"), ValueKind::file)->required();
+    with_kind(app.add_option("args", positional_args_, "Arguments NAME:=VALUE, replacing the <xacro:arg> defaults"),
+              ValueKind::text, "NAME:=VALUE")
         ->check([](const std::string& value) {
           return value.find(":=") == std::string::npos ? std::string("expected NAME:=VALUE") : std::string();
         });

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <initializer_list>
 #include <string_view>
 
 #include "registry.hpp"
@@ -44,63 +43,24 @@ std::vector<std::string> parse_choices(const std::string& type_name) {
   return choices;
 }
 
-bool is_ascii_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-
-/// A character of a word as regular expressions' \w and \b see it in the C locale: an ASCII
-/// letter or digit, or '_'.
-bool is_word_char(char c) { return is_ascii_letter(c) || (c >= '0' && c <= '9') || c == '_'; }
-
-char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool same_word(std::string_view a, std::string_view b, bool ignore_case) {
-  if (!ignore_case) return a == b;
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return ascii_lower(x) == ascii_lower(y); });
-}
-
-/// Whether one of `words` stands in `text` as a whole word, between non-word characters
-/// (what \b(w1|w2)\b finds): a maximal run of word characters equal to it.
-bool has_word(std::string_view text, std::initializer_list<std::string_view> words, bool ignore_case) {
-  for (std::size_t begin = 0; begin < text.size();) {
-    if (!is_word_char(text[begin])) {
-      ++begin;
-      continue;
+/// The kind of a value whose option declares none (with_kind()): from the type it declared,
+/// never from words of its help. CLI::ExistingFile and type_name("FILE") name a file ("PATH"
+/// too), CLI::ExistingDirectory and "DIR" a directory; CLI11's integer types a count, its
+/// floating-point type a number; anything else is text.
+ValueKind kind_of_type(const std::string& full_type, const std::string& base_type) {
+  const auto has = [&full_type](std::string_view word) {
+    for (std::size_t at = full_type.find(word); at != std::string::npos; at = full_type.find(word, at + 1)) {
+      const bool starts = at == 0 || !std::isalpha(static_cast<unsigned char>(full_type[at - 1]));
+      const std::size_t end = at + word.size();
+      if (starts && (end == full_type.size() || !std::isalpha(static_cast<unsigned char>(full_type[end])))) return true;
     }
-    std::size_t end = begin;
-    while (end < text.size() && is_word_char(text[end])) ++end;
-    for (const std::string_view word : words)
-      if (same_word(text.substr(begin, end - begin), word, ignore_case)) return true;
-    begin = end;
-  }
-  return false;
-}
-
-/// Whether `text` names a file extension such as ".json" or ".h5": a dot at the start or
-/// after a space or '(', then a whole word of a letter and 1 to 5 letters or digits.
-bool has_extension(std::string_view text) {
-  for (std::size_t dot = text.find('.'); dot != std::string_view::npos; dot = text.find('.', dot + 1)) {
-    // What \s takes for a space in the C locale, or the '(' of "(.json)".
-    if (dot > 0 && std::string_view(" \t\n\v\f\r(").find(text[dot - 1]) == std::string_view::npos) continue;
-    std::size_t end = dot + 1;
-    while (end < text.size() && is_word_char(text[end])) ++end;
-    const std::string_view word = text.substr(dot + 1, end - dot - 1);
-    if (word.size() >= 2 && word.size() <= 6 && is_ascii_letter(word.front()) && word.find('_') == std::string_view::npos)
-      return true;
-  }
-  return false;
-}
-
-/// Whether a value names a file or directory. An option declares it with a type name or a
-/// validator (CLI::ExistingFile gives "FILE", ExistingDirectory "DIR", ExistingPath "PATH"),
-/// or says so in its description: "file", "manifest", "logs", "directory", or an extension
-/// such as ".json". Words are whole words; in descriptions, of any case.
-ValueKind path_kind(const std::string& type_name, const std::string& description) {
-  if (has_word(type_name, {"DIR", "DIRECTORY"}, false)) return ValueKind::directory;
-  if (has_word(type_name, {"FILE", "PATH"}, false)) return ValueKind::file;
-  if (has_word(description, {"file", "files", "manifest", "log", "logs"}, true) || has_extension(description))
-    return ValueKind::file;
-  if (has_word(description, {"directory", "folder"}, true)) return ValueKind::directory;
-  return ValueKind::other;
+    return false;
+  };
+  if (has("DIR") || has("DIRECTORY")) return ValueKind::directory;
+  if (has("FILE") || has("PATH")) return ValueKind::file;
+  if (base_type == "UINT" || base_type == "INT") return ValueKind::count;
+  if (base_type == "FLOAT") return ValueKind::number;
+  return ValueKind::text;
 }
 
 OptionDoc describe_option(const CLI::Option& opt) {
@@ -133,13 +93,12 @@ OptionDoc describe_option(const CLI::Option& opt) {
     doc.value_name += "}";
     return doc;
   }
-  doc.kind = path_kind(full_type, doc.description);
-  if (doc.kind == ValueKind::file && (base_type.empty() || base_type == "TEXT"))
-    doc.value_name = "FILE";
-  else if (doc.kind == ValueKind::directory && (base_type.empty() || base_type == "TEXT"))
-    doc.value_name = "DIR";
+  const DeclaredKind* declared = declared_kind(&opt);
+  doc.kind = declared != nullptr ? declared->kind : kind_of_type(full_type, base_type);
+  if (declared != nullptr && !declared->value_name.empty())
+    doc.value_name = declared->value_name;
   else
-    doc.value_name = base_type.empty() ? "VALUE" : base_type;
+    doc.value_name = base_type.empty() || base_type == "TEXT" ? std::string(default_value_name(doc.kind)) : base_type;
   return doc;
 }
 

@@ -8,16 +8,9 @@
 
 #include <CLI/CLI.hpp>
 
-namespace rmodel::cli {
+#include "options/value_kind.hpp"
 
-/// What an option's value is, for completion.
-enum class ValueKind {
-  none,       ///< a flag: no value
-  file,       ///< a file name
-  directory,  ///< a directory name
-  choice,     ///< one of `choices`
-  other,      ///< free text or a number
-};
+namespace rmodel::cli {
 
 struct OptionDoc {
   std::vector<std::string> short_names;  ///< "-f"
@@ -28,7 +21,7 @@ struct OptionDoc {
   std::string default_value;
   std::string group;  ///< CLI11 option group ("Options", "Model", …)
   std::vector<std::string> choices;
-  ValueKind kind = ValueKind::other;
+  ValueKind kind = ValueKind::text;
   bool required = false;
   bool repeatable = false;  ///< takes several values (positionals) or may be repeated
   /// Names read from the model at completion time (`rmodel __complete DYNAMIC WORDS...`):

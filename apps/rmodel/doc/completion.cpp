@@ -117,8 +117,7 @@ std::string bash_value_action(const OptionDoc& opt) {
     case ValueKind::choice: return "_rmodel_words " + sh_quote(join(opt.choices));
     case ValueKind::file: return "_rmodel_files";
     case ValueKind::directory: return "_rmodel_dirs";
-    case ValueKind::none:
-    case ValueKind::other: break;
+    default: break;  // no completion: a flag, or a value no file name is
   }
   return ":";
 }
@@ -244,7 +243,9 @@ _rmodel_option_values() {
 )";
   for (const CommandDoc* cmd : commands) {
     for (const auto& o : cmd->options) {
-      if (o.dynamic.empty() && (o.kind == ValueKind::none || o.kind == ValueKind::other)) continue;
+      if (o.dynamic.empty() && o.kind != ValueKind::choice && o.kind != ValueKind::file &&
+          o.kind != ValueKind::directory)
+        continue;
       std::vector<std::string> patterns;
       for (const auto& n : o.names()) patterns.push_back(sh_quote(path_key(*cmd) + "|" + n));
       out += "        " + join(patterns, "|") + ") " + bash_value_action(o) + " ;;\n";
@@ -363,8 +364,7 @@ std::string zsh_action(const OptionDoc& opt) {
     case ValueKind::choice: return "(" + join(opt.choices) + ")";
     case ValueKind::file: return "_files";
     case ValueKind::directory: return "_files -/";
-    case ValueKind::none:
-    case ValueKind::other: break;
+    default: break;
   }
   return " ";
 }
@@ -468,8 +468,8 @@ std::string fish_value(const OptionDoc& opt) {
     case ValueKind::choice: return " -x -a " + fish_quote(join(opt.choices));
     case ValueKind::file: return " -r -F";
     case ValueKind::directory: return " -x -a '(__fish_complete_directories)'";
-    case ValueKind::other: return " -x";
     case ValueKind::none: break;
+    default: return " -x";
   }
   return "";
 }

@@ -85,7 +85,8 @@ void BatchOptions::add_to(CLI::App& app) {
                  "DIR/<input name without extension>.<format>; DIR is created when missing")
       ->type_name("DIR")
       ->group(group);
-  jobs_option = app.add_option("-j,--jobs", jobs, "With --output-dir: inputs processed at once (0: one per core)")
+  jobs_option = with_kind(app.add_option("-j,--jobs", jobs, "With --output-dir: inputs processed at once (0: one per core)"),
+                          ValueKind::count)
                     ->type_name("N")
                     ->default_str("1")
                     ->group(group);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "options/value_kind.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/io/format.hpp"
 
@@ -50,9 +51,9 @@ void LogInputOptions::add_to(CLI::App& app, const char* group, CLI::Option* need
                                  "Input format (auto: from the file's extension, then its first bytes, on stdin too)")
                       ->check(CLI::IsMember(input_format_names()))
                       ->default_str("auto"));
-  added.push_back(app.add_option("--topic", topics,
+  added.push_back(with_kind(app.add_option("--topic", topics,
                                  "ROS logs: read this topic (one NAME per --topic, repeatable; default: every "
-                                 "JointState topic)")
+                                 "JointState topic)"), ValueKind::topic)
                       ->allow_extra_args(false)  // `--topic NAME FILE` reads FILE
                       ->type_name("NAME"));
   added.push_back(app.add_option("--time", time_source,
@@ -60,29 +61,33 @@ void LogInputOptions::add_to(CLI::App& app, const char* group, CLI::Option* need
                                  "recorder's log time")
                       ->check(CLI::IsMember({"header", "log"}))
                       ->default_str("header"));
-  added.push_back(app.add_option("--time-column", time_column,
-                                 "CSV: the column holding the time in seconds (default: t, time or __time)")
+  added.push_back(with_kind(app.add_option("--time-column", time_column,
+                                 "CSV: the column holding the time in seconds (default: t, time or __time)"),
+                            ValueKind::text)
                       ->type_name("NAME"));
-  added.push_back(app.add_option("--column-prefix", column_prefix,
+  added.push_back(with_kind(app.add_option("--column-prefix", column_prefix,
                                  "CSV: joint columns are PREFIX<joint>/<field>, e.g. /joint_states/ for PlotJuggler's "
-                                 "/joint_states/neck_pitch/position (default: inferred when all such columns share one)")
+                                 "/joint_states/neck_pitch/position (default: inferred when all such columns share one)"),
+                            ValueKind::text)
                       ->type_name("PREFIX"));
   constexpr const char* kValues =
       "seconds after the log's first message (2.5), absolute seconds (1700000000.5, or @12.5 below 1e9) or RFC 3339 "
       "(2023-11-14T22:13:20.5Z); by the time --time chooses";
-  added.push_back(app.add_option("--start", start,
+  added.push_back(with_kind(app.add_option("--start", start,
                                  window_primes
                                      ? fmt::format("Start the time window here; the log before it is read too, so "
                                                    "that the window starts from the state the log had reached: {}",
                                                    kValues)
-                                     : fmt::format("Read messages from this time on: {}", kValues))
+                                     : fmt::format("Read messages from this time on: {}", kValues)),
+                            ValueKind::time)
                       ->type_name("TIME")
                       ->check(time_bound_check("--start")));
-  added.push_back(app.add_option("--end", end,
+  added.push_back(with_kind(app.add_option("--end", end,
                                  window_primes
                                      ? "End the time window before this time (the window is [start, end)); values as "
                                        "--start"
-                                     : "Read messages before this time (the window is [start, end)); values as --start")
+                                     : "Read messages before this time (the window is [start, end)); values as --start"),
+                            ValueKind::time)
                       ->type_name("TIME")
                       ->check(time_bound_check("--end")));
   for (CLI::Option* option : added) {

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "options/value_kind.hpp"
 #include "rmodel/check.hpp"
 #include "rmodel/error.hpp"
 #include "rmodel/io/bag.hpp"
@@ -19,21 +20,22 @@ namespace rmodel::cli {
 
 void ModelOptions::add_to(CLI::App& app) {
   auto* group = "Model";
-  app.add_option("-u,--urdf", urdf, "URDF or xacro file ('-' for stdin) [env: RMODEL_URDF]")->group(group);
-  app.add_option("-s,--semantics", semantics,
+  with_kind(app.add_option("-u,--urdf", urdf, "URDF or xacro file ('-' for stdin) [env: RMODEL_URDF]"),
+            ValueKind::file)->group(group);
+  with_kind(app.add_option("-s,--semantics", semantics,
                  "Semantics: .cpf (OROCOS), .srdf or .srdf.xacro (MoveIt), .json (rmodel) [env: "
-                 "RMODEL_SEMANTICS]")
+                 "RMODEL_SEMANTICS]"), ValueKind::file)
       ->group(group);
   app.add_option("--semantics-format", semantics_format, "Semantics format when not evident")
       ->check(CLI::IsMember({"cpf", "json", "srdf"}))
       ->group(group);
-  app.add_option("--limits", limits,
+  with_kind(app.add_option("--limits", limits,
                  "MoveIt joint_limits.yaml: acceleration and jerk limits; velocity, effort and position limits "
                  "replacing the URDF's "
-                 "[env: RMODEL_LIMITS]")
+                 "[env: RMODEL_LIMITS]"), ValueKind::file)
       ->group(group);
-  app.add_option("-m,--model", manifest,
-                 "Model manifest JSON naming the URDF and semantics [env: RMODEL_MODEL]")
+  with_kind(app.add_option("-m,--model", manifest,
+                 "Model manifest JSON naming the URDF and semantics [env: RMODEL_MODEL]"), ValueKind::file)
       ->group(group);
   app.add_flag("--sample", sample, "Use the sample robot shipped with rmodel")->group(group);
   app.add_option("--package-path", package_paths,
@@ -56,13 +58,14 @@ void ModelOptions::add_from_log_to(CLI::App& app) {
 }
 
 void add_xacro_arg_option(CLI::App& app, std::vector<std::string>& args, const char* group) {
-  auto* option = app.add_option("--xacro-arg", args,
-                 "Argument of a xacro URDF, replacing its <xacro:arg> default (repeatable)")
-      ->type_name("NAME:=VALUE")
-      ->allow_extra_args(false)
-      ->check([](const std::string& value) {
-        return value.find(":=") == std::string::npos ? std::string("expected NAME:=VALUE") : std::string();
-      });
+  auto* option = with_kind(app.add_option("--xacro-arg", args,
+                                          "Argument of a xacro URDF, replacing its <xacro:arg> default (repeatable)"),
+                           ValueKind::text, "NAME:=VALUE")
+                     ->allow_extra_args(false)
+                     ->check([](const std::string& value) {
+                       return value.find(":=") == std::string::npos ? std::string("expected NAME:=VALUE")
+                                                                    : std::string();
+                     });
   if (group) option->group(group);
 }
 

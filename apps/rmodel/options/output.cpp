@@ -157,7 +157,8 @@ void OutputOptions::add_to(CLI::App& app, std::vector<OutputFormat> allowed, Out
                                                                             : format_name(fallback))),
                    words)
           ->type_name("{" + type + "}");
-  output_option_ = app.add_option("-o,--output", path_, "Output file ('-': stdout; its extension names the format)")
+  output_option_ = with_kind(app.add_option("-o,--output", path_, "Output file ('-': stdout; its extension names the format)"),
+                             ValueKind::file)
                        ->type_name("FILE")
                        ->default_str("-");
   if (group != nullptr) {
@@ -440,10 +441,10 @@ CLI::Option* add_time_option(CLI::App& app, const std::string& flags, Time& valu
         if (range == TimeRange::non_negative && t < Time{}) return fmt::format("'{}' must be at least 0 s", text);
         return {};
       },
-      "SECONDS", "time");
-  return app
-      .add_option_function<std::string>(
-          flags, [&value](const std::string& text) { (void)parse_time(text, value); }, description)
+      "", "time");  // no description: the type name says SECONDS once, not SECONDS:SECONDS
+  return with_kind(app.add_option_function<std::string>(
+                       flags, [&value](const std::string& text) { (void)parse_time(text, value); }, description),
+                   ValueKind::time)
       ->check(valid)
       ->type_name("SECONDS")
       ->default_str(to_string(value));

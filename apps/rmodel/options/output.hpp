@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "options/value_kind.hpp"
 #include "rmodel/io/format.hpp"
 #include "rmodel/io/output_file.hpp"
 #include "rmodel/time.hpp"

@@ -18,8 +18,10 @@ namespace rmodel::cli {
 
 void StreamOptions::add_to(CLI::App& app) {
   const char* group = "Streams";
-  app.add_option("logs", inputs,
-                 fmt::format("Joint-state logs ({} or a rosbag2 directory; '-' or none: stdin)", log_extensions_text()))
+  with_kind(app.add_option("logs", inputs,
+                           fmt::format("Joint-state logs ({} or a rosbag2 directory; '-' or none: stdin)",
+                                       log_extensions_text())),
+            ValueKind::file)
       ->group(group);
   app.add_option("--stamp", stamp, "Stamp layout written besides t in JSON Lines")
       ->check(CLI::IsMember({"none", "ros1", "ros2"}))
@@ -52,9 +54,9 @@ void add_log_input_options(CLI::App& app, StreamOptions& options, CLI::Option* l
 }
 
 CLI::Option* add_threads_option(CLI::App& app, unsigned& threads, const char* group) {
-  auto* option = app.add_option("--threads", threads,
+  auto* option = with_kind(app.add_option("--threads", threads,
                                 "Threads for a log file: 2 parses it ahead of the processing and output, 1 does "
-                                "all on one (stdin and pipes: always 1)")
+                                "all on one (stdin and pipes: always 1)"), ValueKind::count)
                      ->check(CLI::Range(1U, 2U))
                      ->default_val(2);
   if (group != nullptr) option->group(group);
@@ -91,7 +93,9 @@ void StreamOptions::add_output_to(CLI::App& app, std::vector<OutputFormat> allow
                                              "MCAP output: chunk compression")
                                  ->group("Streams");
   mcap_chunk_size_option_ =
-      app.add_option("--mcap-chunk-size", mcap_chunk_size, "MCAP output: close a chunk at this many uncompressed bytes")
+      with_kind(app.add_option("--mcap-chunk-size", mcap_chunk_size,
+                               "MCAP output: close a chunk at this many uncompressed bytes"),
+                ValueKind::count)
           ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30))
           ->type_name("BYTES")
           ->capture_default_str()
