@@ -453,6 +453,10 @@ TEST_F(CheckoutTest, FilesAreCheckedEachWithItsModel) {
   EXPECT_TRUE(contains(moveit.out, "\nrobot.srdf: ")) << moveit.out;
   EXPECT_TRUE(contains(moveit.out, "\njoint_limits.yaml: ")) << moveit.out;
   EXPECT_TRUE(contains(moveit.out, "\nbroken.json: invalid: 2 errors, 1 warning\n")) << moveit.out;
+  // A hook's args end with an option of its own: the files follow it (--ignore takes one code).
+  const auto hook = run_rmodel({"check", "-u", "robot.urdf", "--ignore", "empty-chain", "broken.json"});
+  EXPECT_EQ(hook.exit_code, 1) << hook.err;
+  EXPECT_TRUE(contains(hook.out, "\ninvalid: 2 errors, 0 warnings (1 ignored)\n")) << hook.out;
   // A problem of the URDF both models have is reported once.
   const json shared = json::parse(run_rmodel({"check", "-u", "robot.urdf", "robot.srdf", "broken.json", "-f", "json"}).out);
   EXPECT_EQ(std::count_if(shared["problems"].begin(), shared["problems"].end(),

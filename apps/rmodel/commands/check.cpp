@@ -92,6 +92,7 @@ public:
                    "counted, so --strict fails on every other warning. Warnings of any code; errors only of "
                    "inertial-mass, inertia-not-positive, inertia-triangle")
         ->delimiter(',')
+        ->allow_extra_args(false)  // `--ignore CODE FILE` checks FILE
         ->type_name("CODE")
         ->check(CLI::Validator(
             [](std::string& code) -> std::string {
