@@ -40,7 +40,7 @@ _rmodel_subcommands() {
 _rmodel_options() {
     case $1 in
         '') REPLY='-h --help -V --version --debug --color' ;;
-        'check') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --shard -f --format -o --output --strict --ignore --meshes --collisions -q --quiet --list-codes --explain' ;;
+        'check') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg --shard -f --format -o --output --strict --ignore --meshes --collisions --target -q --quiet --list-codes --explain' ;;
         'info') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output --pose --pose-file --mass-properties' ;;
         'tree') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output' ;;
         'joints') REPLY='-h --help -u --urdf -s --semantics --semantics-format --limits -m --model --sample --package-path --xacro-arg -f --format -o --output' ;;
@@ -71,7 +71,7 @@ _rmodel_options() {
 _rmodel_value_options() {
     case $1 in
         '') REPLY=' --color ' ;;
-        'check') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg --shard -f --format -o --output --ignore --explain ' ;;
+        'check') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg --shard -f --format -o --output --ignore --target --explain ' ;;
         'info') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output --pose --pose-file ' ;;
         'tree') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output ' ;;
         'joints') REPLY=' -u --urdf -s --semantics --semantics-format --limits -m --model --package-path --xacro-arg -f --format -o --output ' ;;
@@ -110,6 +110,7 @@ _rmodel_option_values() {
         'check|--package-path') _rmodel_dirs ;;
         'check|-f'|'check|--format') _rmodel_words 'text json csv github sarif junit codequality' ;;
         'check|-o'|'check|--output') _rmodel_files ;;
+        'check|--target') _rmodel_words 'mujoco kdl gazebo' ;;
         'info|-u'|'info|--urdf') _rmodel_files ;;
         'info|-s'|'info|--semantics') _rmodel_files ;;
         'info|--semantics-format') _rmodel_words 'cpf json srdf' ;;

@@ -76,7 +76,7 @@ const std::map<std::string, std::string> kKindByName = {
     {"--format", "choice"}, {"--input-format", "choice"}, {"--color", "choice"}, {"--field", "choice"},
     {"--kind", "choice"}, {"--law", "choice"}, {"--mcap-compression", "choice"}, {"--orientation", "choice"},
     {"--publish", "choice"}, {"--semantics-format", "choice"}, {"--stamp", "choice"}, {"--ticks", "choice"},
-    {"--time", "choice"}, {"--update", "choice"}, {"command", "choice"},
+    {"--target", "choice"}, {"--time", "choice"}, {"--update", "choice"}, {"command", "choice"},
     // free text: names, items, expressions
     {"--acceleration", "text"}, {"--velocity", "text"}, {"--chain", "text"}, {"--contact", "text"},
     {"--column-prefix", "text"}, {"--time-column", "text"}, {"--diff", "text"}, {"--diff-param", "text"},

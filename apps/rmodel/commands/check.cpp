@@ -115,6 +115,16 @@ public:
                  "Also compare the SRDF's collision matrix (<disable_collisions>) with the one `rmodel collisions` "
                  "computes: entries that hide collisions (collision-matrix-stale) and pairs it lacks "
                  "(collision-matrix-missing), as warnings");
+    std::vector<std::string> target_names;
+    for (const CheckTarget target : check_targets()) target_names.emplace_back(to_string(target));
+    app.add_option("--target", target_names_,
+                   "Also apply the rules of a program that reads the URDF (repeatable): mujoco (MuJoCo's compiler), "
+                   "kdl (kdl_parser's KDL tree), gazebo (sdformat's URDF import); a line per program says whether "
+                   "it loads the robot")
+        ->delimiter(',')
+        ->allow_extra_args(false)  // `--target mujoco FILE` checks FILE
+        ->type_name("PROGRAM")
+        ->check(CLI::IsMember(target_names));
     app.add_flag("-q,--quiet", quiet_, "Print nothing; only the exit status tells");
     auto* list = app.add_flag("--list-codes", list_codes_,
                               "List every code check reports: code, severity, one line (no model is read)")
@@ -143,8 +153,12 @@ public:
     std::vector<CheckedFile> checked;
     std::size_t ignored = 0;
     const std::vector<Unit> units = plan();
+    std::vector<std::pair<std::string, TargetVerdict>> verdicts;  // per unit's label
+    CheckOptions options;
+    for (const std::string& name : target_names_) options.targets.push_back(*parse_check_target(name));
     for (const Unit& unit : units) {
-      Diagnostics found = check_model(unit.source);
+      CheckReport result = check_model(unit.source, options);
+      Diagnostics& found = result.problems;
       if (meshes_) {
         for (auto& d : check_mesh_files(unit.source).items) found.items.push_back(std::move(d));
         // What the files hold: unreadable meshes, meshes far too large (when the model loads).
@@ -158,6 +172,8 @@ public:
       const std::size_t dropped = drop_ignored(found);
       ignored += dropped;
       summaries.push_back(unit.label + ": " + summary_line(found, dropped));
+      for (const TargetVerdict& v : result.targets)
+        verdicts.emplace_back(unit.label, target_verdict(found, v.target, v.applied));
       // A problem of the URDF that several models share is reported once.
       for (auto& d : found.items)
         if (std::none_of(report.items.begin(), report.items.end(), [&](const Diagnostic& seen) {
@@ -184,6 +200,16 @@ public:
       doc["errors"] = errors;
       doc["warnings"] = warnings;
       doc["ignored"] = ignored;  // problems --ignore dropped from the list and the counts
+      if (!verdicts.empty()) {
+        doc["targets"] = Json::array();
+        for (const auto& [label, v] : verdicts)
+          doc["targets"].push_back({{"file", label},
+                                    {"target", to_string(v.target)},
+                                    {"loads", v.loads},
+                                    {"checked", v.applied},
+                                    {"errors", v.errors},
+                                    {"warnings", v.warnings}});
+      }
       doc["problems"] = Json::array();
       for (const auto& d : report.items)
         doc["problems"].push_back({{"severity", to_string(d.severity)},
@@ -217,6 +243,7 @@ public:
         for (const auto& line : summaries) out += line + "\n";
       else
         out += verdict + "\n";
+      for (const auto& [label, v] : verdicts) out += (units.size() > 1 ? label + ": " : "") + target_line(v) + "\n";
       out_.write(out);
     }
     out_.close();
@@ -301,6 +328,17 @@ private:
                        warnings, warnings == 1 ? "" : "s", ignored ? fmt::format(" ({} ignored)", ignored) : "");
   }
 
+  /// "loads in MuJoCo: no (2 errors)", "loads in KDL: yes (1 warning)", "loads in Gazebo: no (the URDF has
+  /// errors)".
+  static std::string target_line(const TargetVerdict& v) {
+    std::string line = fmt::format("loads in {}: {}", display_name(v.target), v.loads ? "yes" : "no");
+    if (!v.applied) return line + " (the URDF has errors)";
+    std::vector<std::string> counts;
+    if (v.errors) counts.push_back(fmt::format("{} error{}", v.errors, v.errors == 1 ? "" : "s"));
+    if (v.warnings) counts.push_back(fmt::format("{} warning{}", v.warnings, v.warnings == 1 ? "" : "s"));
+    return counts.empty() ? line : fmt::format("{} ({})", line, fmt::join(counts, ", "));
+  }
+
   /// The codes --ignore accepts as a whole (warnings of any code; errors of the ignorable ones).
   std::vector<std::string> accepted_codes() const {
     std::vector<std::string> out;
@@ -351,6 +389,7 @@ private:
   std::string explain_;
   bool collisions_ = false;
   std::vector<std::string> ignored_;
+  std::vector<std::string> target_names_;
 };
 
 }  // namespace

@@ -24,6 +24,15 @@ constexpr std::string_view kRos =
     "urdfdom, ROS's URDF reader, and everything that reads the URDF through it: robot_state_publisher, MoveIt, "
     "RViz, kdl_parser, Gazebo's URDF import (sdformat), Pinocchio";
 constexpr std::string_view kMoveIt = "MoveIt (srdfdom and the RobotModel it builds), rmodel";
+constexpr std::string_view kMujoco =
+    "MuJoCo's compiler reading a URDF (mj_loadXML, mujoco.MjModel.from_xml_path), and what loads robots through it; "
+    "the rule is MuJoCo 2.2's, as Debian 12 ships it";
+constexpr std::string_view kKdl =
+    "kdl_parser, and what builds a KDL::Tree with it: robot_state_publisher, MoveIt's KDL kinematics plugin, KDL's "
+    "dynamics solvers";
+constexpr std::string_view kGazebo =
+    "sdformat's URDF import, by which Gazebo loads a URDF (gz sim, Gazebo Classic, ros_gz_sim create, gz sdf -p); the "
+    "rule is sdformat 12's, as Debian 12 ships it";
 constexpr std::string_view kRmodel = "rmodel: the full pose, and every program that reads poses or logs by it";
 
 constexpr Page kPages[] = {
@@ -296,6 +305,167 @@ constexpr Page kPages[] = {
       "finds every pose in collision, and the inertia from its volume is 10^15 times off.",
       "RViz, MoveIt, Gazebo, MuJoCo", "<mesh filename=\"package://arm/meshes/link1.stl\"/>  <!-- 240 m across -->",
       "Give the mesh its unit: <mesh filename=\"...\" scale=\"0.001 0.001 0.001\"/>, or export it in metres."}},
+    // ---- check --target ----
+    {"mujoco-inertial-incomplete", M,
+     {"An <inertial> lacks its <mass value>, its <inertia> or one of ixx, iyy, izz, ixy, ixz, iyz. ROS reads the "
+      "missing part as zero (inertial-incomplete); MuJoCo's URDF reader requires every part.",
+      "MuJoCo refuses the whole URDF (\"required attribute missing\", \"missing element\").", kMujoco,
+      "<inertial>\n  <mass value=\"1\"/>\n  <inertia ixx=\"0.01\" iyy=\"0.01\" izz=\"0.01\"/>\n</inertial>",
+      "Write all six moments (0 for the products of inertia a symmetric body has none of) and the mass."}},
+    {"mujoco-inertia-triangle", M,
+     {"The principal moments of inertia of a link (the eigenvalues of its <inertia>, a negative one taken as 0) "
+      "break A + B >= C. MuJoCo compares them exactly: it refuses what is broken by rounding only, which "
+      "inertia-triangle allows.",
+      "MuJoCo refuses the whole URDF: \"inertia must satisfy A + B >= C; use 'balanceinertia' to fix\".", kMujoco,
+      "<inertia ixx=\"0.0833333\" ixy=\"0\" ixz=\"0\" iyy=\"0.0833333\" iyz=\"0\" izz=\"0.166667\"/>",
+      "Write the moments of a real body (a thin disc: izz = ixx + iyy, to the last digit), or add "
+      "<mujoco><compiler balanceinertia=\"true\"/></mujoco> to the URDF, which evens the three moments out."}},
+    {"mujoco-inertia-on-bound", M,
+     {"The principal moments of inertia of a link are on the bound of A + B >= C within rounding (a thin disc or "
+      "rod written in turned axes), and MuJoCo computes them with an eigen solver of its own.",
+      "Whether MuJoCo loads the URDF depends on the last bits its solver finds: it may refuse it (\"inertia must "
+      "satisfy A + B >= C\").",
+      kMujoco, "<inertia ixx=\"1e-4\" ixy=\"-1e-4\" ixz=\"0\" iyy=\"1e-4\" iyz=\"0\" izz=\"2e-4\"/>",
+      "Give the body some thickness, or add <mujoco><compiler balanceinertia=\"true\"/></mujoco> to the URDF."}},
+    {"mujoco-moving-body-mass", M,
+     {"A link that moves (its joint is not fixed) has a mass or a principal moment of inertia below 1e-15 "
+      "(mjMINVAL), with the links fixed to it merged in (MuJoCo's fusestatic): no <inertial>, a point mass, a "
+      "thin rod. A link without <inertial> takes its mass from its collision shapes (density 1000), so a link "
+      "with neither is massless.",
+      "MuJoCo refuses the whole URDF: \"mass and inertia of moving bodies must be larger than mjMINVAL\". A "
+      "massless moving link cannot be simulated.",
+      kMujoco,
+      "<link name=\"tool\"/>\n<joint name=\"wrist\" type=\"revolute\">\n  <parent link=\"arm\"/>\n  "
+      "<child link=\"tool\"/>\n  ...\n</joint>",
+      "Give the link an <inertial> with a mass and three positive moments, or fix it to its parent; "
+      "<mujoco><compiler boundmass=\"1e-6\" boundinertia=\"1e-9\"/></mujoco> raises small values."}},
+    {"mujoco-geom-mass", M,
+     {"A link without <inertial> has several geoms (visual ones too, with <compiler discardvisual=\"false\">) that "
+      "weigh nothing together: MuJoCo gives visual shapes no density.",
+      "MuJoCo cannot place the link's centre of mass and refuses the URDF (\"body mass is too small, cannot "
+      "compute center of mass\").",
+      kMujoco, "<link name=\"camera\">\n  <visual>...</visual>\n  <visual>...</visual>\n</link>",
+      "Give the link an <inertial>, or a collision shape."}},
+    {"mujoco-free-joint", M,
+     {"A floating joint hangs below a link that moves (or, with <compiler fusestatic=\"false\">, below any link "
+      "but \"world\"). MuJoCo makes a floating joint a free joint, which only a body hanging from the world may "
+      "have.",
+      "MuJoCo refuses the whole URDF: \"free joint can only be used on top level\".", kMujoco,
+      "<joint name=\"object\" type=\"floating\">\n  <parent link=\"gripper\"/>\n  <child link=\"cup\"/>\n</joint>",
+      "Attach the floating body to the root link, through fixed joints only, or to a link named world; an object "
+      "held by the robot belongs to the scene, not to the robot's URDF."}},
+    {"mujoco-geometry", M,
+     {"A <visual> or <collision> shape MuJoCo does not take: a box, cylinder or sphere with a size of 0 (ROS "
+      "accepts it), or a shape its URDF reader does not have, such as <capsule>. Visuals count only with "
+      "<compiler discardvisual=\"false\">.",
+      "MuJoCo refuses the whole URDF (\"sizes must be positive\", \"visual geometry specification not found\").",
+      kMujoco, "<collision>\n  <geometry><box size=\"0 0.1 0.1\"/></geometry>\n</collision>",
+      "Give every size a positive value (leave out a shape of no size), and write a capsule as a cylinder and two "
+      "spheres."}},
+    {"mujoco-mesh-format", M,
+     {"A mesh MuJoCo makes a geom of (collisions; visuals with <compiler discardvisual=\"false\">) is not an STL, "
+      "OBJ or MSH file, the formats MuJoCo 2.2 reads (by the last three letters of the name). COLLADA (.dae) is the "
+      "usual one.",
+      "MuJoCo refuses the whole URDF: \"Unknown mesh file type\".", kMujoco,
+      "<collision>\n  <geometry><mesh filename=\"package://arm/meshes/link1.dae\"/></geometry>\n</collision>",
+      "Convert the mesh to STL or OBJ (meshlab, Blender, assimp export) and name the copy in the collision."}},
+    {"mujoco-mesh-missing", M,
+     {"MuJoCo does not find a mesh file where it looks: by its file name alone (strippath, package:// and folders "
+      "dropped) in the URDF's directory, or in <compiler meshdir>; or the file is empty. Meshes of the same file "
+      "name and scale are one mesh to MuJoCo, found once.",
+      "MuJoCo refuses the whole URDF (\"could not open STL file\").", kMujoco,
+      "<mesh filename=\"package://arm/meshes/link1.stl\"/>  <!-- MuJoCo reads link1.stl beside the URDF -->",
+      "Copy the meshes beside the URDF, or add <mujoco><compiler meshdir=\"DIR\"/></mujoco> naming the folder "
+      "that holds them (relative to the URDF)."}},
+    {"mujoco-limits", M,
+     {"MuJoCo limits a joint when its <limit> has lower < upper, whatever its type: it limits a continuous joint "
+      "that has them, which ROS lets turn without end, and leaves free a revolute or prismatic joint whose lower "
+      "equals its upper (both 0 when not written), which ROS holds still.",
+      "The simulated joint moves otherwise than the planned one.", kMujoco,
+      "<joint name=\"wheel\" type=\"continuous\">\n  <limit lower=\"-3.14\" upper=\"3.14\" effort=\"5\" "
+      "velocity=\"10\"/>\n</joint>",
+      "Leave lower and upper out of a continuous joint's <limit>; make a joint that must not move fixed."}},
+    {"mujoco-mimic-ignored", M,
+     {"A movable joint has a <mimic>: MuJoCo's URDF reader does not read it, and the joint is one more degree of "
+      "freedom of its own.",
+      "A gripper's mimic finger falls or drifts in simulation instead of following.", kMujoco,
+      "<joint name=\"finger_right\" type=\"prismatic\">\n  <mimic joint=\"finger_left\"/>\n  ...\n</joint>",
+      "In MJCF, couple the joints with an <equality><joint joint1=... joint2=.../>, or drive both."}},
+    {"kdl-root-inertia", M,
+     {"The root link of the URDF has an <inertial>. A KDL::Tree's root is a frame, not a segment: kdl_parser "
+      "leaves the root's inertia out and warns \"The root link X has an inertia specified in the URDF, but KDL "
+      "does not support a root link with an inertia\".",
+      "KDL's dynamics (and what uses them, for a floating base) miss the root's mass.", kKdl,
+      "<robot name=\"r\">\n  <link name=\"base_link\">\n    <inertial>...</inertial>\n  </link>\n  ...",
+      "Add a root link without inertia (base_footprint, or a dummy link) and a fixed joint from it to the body."}},
+    {"kdl-joint-fixed", M,
+     {"A joint is floating or planar. kdl_parser knows revolute, continuous, prismatic and fixed joints, and makes "
+      "any other a fixed one (\"Converting unknown joint type of joint 'j' into a fixed joint\").",
+      "The link below does not move in KDL's tree: robot_state_publisher publishes it fixed, KDL's solvers ignore "
+      "the motion.",
+      kKdl, "<joint name=\"base\" type=\"floating\">\n  <parent link=\"world\"/>\n  <child link=\"body\"/>\n</joint>",
+      "Leave the floating base out of the URDF (MoveIt's SRDF declares it as a virtual joint); write a planar motion "
+      "as two prismatic joints and a revolute one."}},
+    {"kdl-mimic-ignored", M,
+     {"A movable joint has a <mimic>. kdl_parser does not read it: in KDL's tree the joint is one more joint, "
+      "moving on its own.",
+      "KDL's solvers give the mimic joint a value of its own; robot_state_publisher completes it from the master "
+      "itself, other KDL users do not.",
+      kKdl, "<joint name=\"finger_right\" type=\"prismatic\">\n  <mimic joint=\"finger_left\"/>\n  ...\n</joint>",
+      "Nothing in the URDF: set the mimic joint from its master before calling KDL."}},
+    {"gazebo-link-dropped", M,
+     {"A link has no inertia for sdformat: no <inertial>, or a mass of 1e-6 kg or less, counting the links fixed "
+      "to it, which it lumps in. Converting the URDF, sdformat leaves the link out, and every link below it, "
+      "silently (a debug message only: \"urdf2sdf: link[X] has no inertia\"). A link lumped into its parent "
+      "cuts the links below it too.",
+      "The robot in Gazebo lacks those links and joints: an arm without its hand, controllers without their "
+      "joints.",
+      kGazebo,
+      "<link name=\"flange\"/>\n<joint name=\"mount\" type=\"fixed\"><parent link=\"arm\"/><child "
+      "link=\"flange\"/></joint>\n<joint name=\"grip\" type=\"revolute\"><parent link=\"flange\"/>...</joint>",
+      "Give the link an <inertial> with a mass above 1e-6 kg (a small one for a frame)."}},
+    {"gazebo-no-link", M,
+     {"Once sdformat leaves out the links without inertia (gazebo-link-dropped), no link of the robot is left: the "
+      "root link has none, and every link hangs from it.",
+      "sdformat refuses the model: \"A model must have at least one link\".", kGazebo,
+      "<link name=\"base_link\"/>  <!-- the root, no <inertial> -->",
+      "Give the root link an <inertial>, or attach a link with one to it by a fixed joint."}},
+    {"gazebo-lump-nan", M,
+     {"sdformat lumps a fixed joint's child into its parent (ReduceFixedJoints) and divides by their total mass: "
+      "a child with an <inertial> of mass 0 lumped into a parent of mass 0 (or without <inertial>) gives a "
+      "centre of mass of NaN, which stays in every link the pair is lumped into. Camera optical frames written "
+      "with a massless <inertial> are the usual cause.",
+      "sdformat refuses the whole URDF: \"Pose values must be finite\".", kGazebo,
+      "<link name=\"camera_frame\"><inertial><mass value=\"0\"/>...</inertial></link>\n"
+      "<link name=\"camera_optical\"><inertial><mass value=\"0\"/>...</inertial></link>",
+      "Leave the <inertial> out of massless frames (a link without one is lumped as nothing), or give them a "
+      "small mass."}},
+    {"gazebo-inertia-invalid", M,
+     {"The inertia of a link Gazebo keeps, with the links fixed to it lumped in, is not a valid mass matrix for "
+      "ignition-math: a negative mass, a matrix that is not positive semi-definite, or principal moments breaking "
+      "the triangle inequality, to a tolerance of 10 machine epsilons.",
+      "sdformat refuses the model: \"A link named X has invalid inertia\".", kGazebo,
+      "<inertia ixx=\"0.01\" ixy=\"0\" ixz=\"0\" iyy=\"0.01\" iyz=\"0\" izz=\"0.05\"/>",
+      "Compute the inertia of the body (a CAD tool, or the formulas of a box or cylinder of its size and mass)."}},
+    {"gazebo-joint-type", M,
+     {"A joint is floating or planar: SDF has no such joint, and sdformat leaves the joint out while it places the "
+      "child link relative to it.",
+      "sdformat refuses the model (\"relative_to name[j] ... does not match\").", kGazebo,
+      "<joint name=\"base\" type=\"floating\">\n  <parent link=\"world\"/>\n  <child link=\"body\"/>\n</joint>",
+      "Leave the floating joint out (a model in Gazebo moves freely unless fixed), and write a planar joint as two "
+      "prismatic joints and a revolute one."}},
+    {"gazebo-name-clash", M,
+     {"A joint has the name of a link. URDF keeps links and joints apart; SDF gives them one namespace.",
+      "sdformat refuses the model: \"Joint with non-unique name [x] detected\".", kGazebo,
+      "<link name=\"wrist\"/>\n<joint name=\"wrist\" type=\"revolute\">...</joint>",
+      "Rename the joint (wrist_joint)."}},
+    {"gazebo-mimic-ignored", M,
+     {"A movable joint that Gazebo keeps has a <mimic>, which sdformat 12 does not convert: the joint moves on its "
+      "own in Gazebo.",
+      "A mimic finger or a linked wheel does not follow its master in simulation.", kGazebo,
+      "<joint name=\"finger_right\" type=\"prismatic\">\n  <mimic joint=\"finger_left\"/>\n  ...\n</joint>",
+      "Drive the joint from its master with a plugin (gz-sim's JointPositionController, or a mimic plugin), or "
+      "use an sdformat that converts <mimic> (14 and later)."}},
     // ---- xacro ----
     {"xacro", M,
      {"A xacro file (the URDF or the semantics) does not expand: an undefined property or macro, a bad "

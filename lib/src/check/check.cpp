@@ -2,6 +2,7 @@
 
 #include "check/holding_weight.hpp"
 #include <algorithm>
+#include <filesystem>
 #include <iterator>
 #include <optional>
 #include <string_view>
@@ -37,13 +38,40 @@ bool is_plausibility_error(std::string_view code) {
 
 std::span<const std::string_view> plausibility_error_codes() { return kPlausibilityErrors; }
 
-Diagnostics check_model_text(const std::string& urdf_text, const std::string& urdf_name,
-                             const std::string* semantics_text, const std::string& semantics_name,
-                             std::optional<SemanticsFormat> semantics_format, const JointLimitsFile* limits) {
-  Diagnostics out;
+namespace {
+
+/// The targets' rules on a URDF that has no error of its own (`readable`), after the other
+/// problems, and their verdicts.
+void check_targets(CheckReport& report, bool readable, const std::string& urdf_text, const std::string& urdf_name,
+                   const CheckOptions& options, const std::filesystem::path& urdf_dir) {
+  std::optional<Model> model;
+  if (readable && !options.targets.empty()) {
+    try {
+      model = Model::from_urdf_string(urdf_text, urdf_name);
+    } catch (const Error&) {  // the URDF's own rules have said why
+    }
+  }
+  std::vector<CheckTarget> done;
+  for (const CheckTarget target : options.targets) {
+    if (std::find(done.begin(), done.end(), target) != done.end()) continue;
+    done.push_back(target);
+    if (model)
+      for (auto& d : check_target(*model, target, urdf_dir).items) report.problems.items.push_back(std::move(d));
+  }
+  for (const CheckTarget target : done)
+    report.targets.push_back(target_verdict(report.problems, target, model.has_value()));
+}
+
+CheckReport check_text(const std::string& urdf_text, const std::string& urdf_name, const std::string* semantics_text,
+                       const std::string& semantics_name, std::optional<SemanticsFormat> semantics_format,
+                       const JointLimitsFile* limits, const CheckOptions& options,
+                       const std::filesystem::path& urdf_dir) {
+  CheckReport report;
+  Diagnostics& out = report.problems;
   // Physical plausibility, checked on the document the URDF analysis reads; reported last.
   Diagnostics physical;
   auto urdf = detail::analyse_urdf(urdf_text, urdf_name, out, &physical);
+  const bool readable = urdf.has_value();
   std::optional<Semantics> semantics;
   if (semantics_text) {
     try {
@@ -56,7 +84,8 @@ Diagnostics check_model_text(const std::string& urdf_text, const std::string& ur
   // Semantic rules need a URDF tree to be checked against.
   if (!urdf || out.has_errors()) {
     promote_mistakes(out);
-    return out;
+    check_targets(report, readable, urdf_text, urdf_name, options, urdf_dir);
+    return report;
   }
   auto impl = std::make_shared<Model::Impl>();
   impl->urdf = std::move(*urdf);
@@ -76,17 +105,29 @@ Diagnostics check_model_text(const std::string& urdf_text, const std::string& ur
   // Physical plausibility: the inertials (found above), then what gravity asks of the joints.
   if (model && !out.has_errors() && !physical.has_errors()) detail::check_holding_weight(*model, physical);
   for (auto& d : physical.items) out.items.push_back(std::move(d));
-  return out;
+  check_targets(report, readable, urdf_text, urdf_name, options, urdf_dir);
+  return report;
 }
 
-Diagnostics check_model(const ModelSource& source) {
+}  // namespace
+
+Diagnostics check_model_text(const std::string& urdf_text, const std::string& urdf_name,
+                             const std::string* semantics_text, const std::string& semantics_name,
+                             std::optional<SemanticsFormat> semantics_format, const JointLimitsFile* limits) {
+  return check_text(urdf_text, urdf_name, semantics_text, semantics_name, semantics_format, limits, {}, {}).problems;
+}
+
+Diagnostics check_model(const ModelSource& source) { return check_model(source, CheckOptions{}).problems; }
+
+CheckReport check_model(const ModelSource& source, const CheckOptions& options) {
   detail::UrdfInput urdf;
   try {
     urdf = detail::read_urdf_input(source);
   } catch (const ParseError& e) {  // the xacro does not expand: that is the problem to report
-    Diagnostics out;
-    out.add(Severity::error, e.where(), "xacro", e.message());
-    return out;
+    CheckReport report;
+    report.problems.add(Severity::error, e.where(), "xacro", e.message());
+    check_targets(report, false, {}, {}, options, {});
+    return report;
   }
   const std::string& urdf_text = urdf.text;
   // MoveIt's semantics are often `.srdf.xacro`: read as SRDF, the whole file would be
@@ -96,9 +137,10 @@ Diagnostics check_model(const ModelSource& source) {
     try {
       semantics = detail::read_model_file(source.semantics_path, source);
     } catch (const ParseError& e) {
-      Diagnostics out;
-      out.add(Severity::error, e.where(), "xacro", e.message());
-      return out;
+      CheckReport report;
+      report.problems.add(Severity::error, e.where(), "xacro", e.message());
+      check_targets(report, false, {}, {}, options, {});
+      return report;
     }
   }
   std::optional<JointLimitsFile> limits;
@@ -108,10 +150,16 @@ Diagnostics check_model(const ModelSource& source) {
     limits = parse_joint_limits(read_text_file(source.limits_path), display_name(source.limits_path),
                                 limits_problems);
   }
-  Diagnostics out = check_model_text(urdf_text, urdf.name,
-                                     source.semantics_path.empty() ? nullptr : &semantics.text,
-                                     display_name(source.semantics_path), source.semantics_format,
-                                     limits ? &*limits : nullptr);
+  // Mesh files are looked up from the directory of the file given (a xacro's, for a xacro).
+  std::filesystem::path urdf_dir;
+  if (source.urdf_path != "-") {
+    urdf_dir = std::filesystem::path(source.urdf_path).parent_path();
+    if (urdf_dir.empty()) urdf_dir = ".";
+  }
+  CheckReport report = check_text(urdf_text, urdf.name, source.semantics_path.empty() ? nullptr : &semantics.text,
+                                  display_name(source.semantics_path), source.semantics_format,
+                                  limits ? &*limits : nullptr, options, urdf_dir);
+  Diagnostics& out = report.problems;
   for (const detail::ExpandedInput* input : {&semantics, &urdf}) {
     if (!input->xacro) continue;
     detail::map_to_xacro(*input->xacro, input->name, out);
@@ -133,7 +181,7 @@ Diagnostics check_model(const ModelSource& source) {
                      [](const Diagnostic& a, const Diagnostic& b) { return a.where.line < b.where.line; });
     for (std::size_t k = 0; k < slots.size(); ++k) out.items[slots[k]] = std::move(in_file[k]);
   }
-  return out;
+  return report;
 }
 
 }  // namespace rmodel

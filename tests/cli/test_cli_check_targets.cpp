@@ -1,0 +1,147 @@
+// `check --target mujoco|kdl|gazebo` at the command line: the verdict line per program, its
+// counts, the JSON report's `targets`, and the options' arguments taken one at a time (a FILE
+// after `--target NAME` or `--ignore CODE` is checked, as a pre-commit hook's `args` put it).
+// Whether each rule agrees with the program itself is tested against its library in
+// tests/oracle/test_*_targets_oracle.cpp.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "test_support.hpp"
+
+namespace rmodel::cli_targets_test {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using test::run_rmodel;
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+/// The example robot: valid, its root link has an <inertial> (kdl-root-inertia), nothing else
+/// any program minds.
+std::string example_robot() { return (test::source_dir() / "share/rmodel/examples/robot.urdf").string(); }
+
+/// A folder with URDFs written by the tests.
+class CheckTargetsCli : public ::testing::Test {
+protected:
+  void SetUp() override { dir_ = test::make_temp_dir("rmodel-targets-cli-"); }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string write(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ / name) << text;
+    return (dir_ / name).string();
+  }
+  fs::path dir_;
+};
+
+/// An arm whose moving link has no <inertial>: MuJoCo refuses it (mujoco-moving-body-mass),
+/// Gazebo leaves the link out (gazebo-link-dropped), KDL builds its tree without the root's
+/// inertia (kdl-root-inertia).
+const char* const kMasslessArm = R"(<robot name="r">
+  <link name="base">
+    <inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
+  </link>
+  <link name="arm"/>
+  <joint name="j" type="revolute">
+    <parent link="base"/><child link="arm"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/>
+  </joint>
+</robot>
+)";
+
+TEST_F(CheckTargetsCli, ALinePerProgramAfterTheSummary) {
+  const auto r = run_rmodel({"check", "--target", "mujoco", "--target", "kdl,gazebo", example_robot()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "[kdl-root-inertia]")) << r.out;
+  EXPECT_TRUE(has(r.out, "valid: 0 errors, 1 warning\n"
+                         "loads in MuJoCo: yes\n"
+                         "loads in KDL: yes (1 warning)\n"
+                         "loads in Gazebo: yes\n"))
+      << r.out;
+  // The program's warnings are warnings: --strict fails on them, --ignore accepts them.
+  EXPECT_EQ(run_rmodel({"check", "--strict", "--target", "kdl", example_robot()}).exit_code, 1);
+  const auto ignored = run_rmodel({"check", "--strict", "--ignore", "kdl-root-inertia", "--target", "kdl", example_robot()});
+  EXPECT_EQ(ignored.exit_code, 0) << ignored.out << ignored.err;
+  EXPECT_TRUE(has(ignored.out, "loads in KDL: yes\n")) << ignored.out;
+}
+
+TEST_F(CheckTargetsCli, NoTargetNoLine) {
+  const auto r = run_rmodel({"check", example_robot()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(has(r.out, "loads in")) << r.out;
+  EXPECT_FALSE(has(r.out, "kdl-")) << r.out;
+  const json doc = json::parse(run_rmodel({"check", "-f", "json", example_robot()}).out);
+  EXPECT_FALSE(doc.contains("targets"));
+}
+
+TEST_F(CheckTargetsCli, AProgramsErrorMakesTheModelInvalid) {
+  const std::string urdf = write("arm.urdf", kMasslessArm);
+  const auto r = run_rmodel({"check", "--target", "mujoco,kdl,gazebo", urdf});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_TRUE(has(r.out, urdf + ":5: error: link 'arm' moves (joint 'j')")) << r.out;
+  EXPECT_TRUE(has(r.out, "[mujoco-moving-body-mass]")) << r.out;
+  EXPECT_TRUE(has(r.out, "[gazebo-link-dropped]")) << r.out;
+  EXPECT_TRUE(has(r.out, "loads in MuJoCo: no (1 error)\nloads in KDL: yes (1 warning)\nloads in Gazebo: yes (1 warning)\n"))
+      << r.out;
+  // The same file without --target: ROS reads it, nothing to report.
+  EXPECT_EQ(run_rmodel({"check", urdf}).exit_code, 0);
+}
+
+TEST_F(CheckTargetsCli, JsonReportHasAVerdictPerProgram) {
+  const std::string urdf = write("arm.urdf", kMasslessArm);
+  const auto r = run_rmodel({"check", "-f", "json", "--target", "gazebo,mujoco", urdf});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const json doc = json::parse(r.out);
+  ASSERT_EQ(doc["targets"].size(), 2U) << r.out;
+  // In the order asked for.
+  EXPECT_EQ(doc["targets"][0],
+            (json{{"file", urdf}, {"target", "gazebo"}, {"loads", true}, {"checked", true}, {"errors", 0}, {"warnings", 1}}));
+  EXPECT_EQ(doc["targets"][1],
+            (json{{"file", urdf}, {"target", "mujoco"}, {"loads", false}, {"checked", true}, {"errors", 1}, {"warnings", 0}}));
+  EXPECT_EQ(doc["errors"], 1);
+  EXPECT_EQ(doc["warnings"], 1);
+}
+
+TEST_F(CheckTargetsCli, AUrdfWithErrorsOfItsOwnLoadsNowhere) {
+  // The axis of 'j' is zero: an error of the URDF, the programs' rules do not apply.
+  std::string text = kMasslessArm;
+  text.replace(text.find("0 0 1"), 5, "0 0 0");
+  const std::string urdf = write("zero.urdf", text);
+  const auto r = run_rmodel({"check", "--target", "kdl", urdf});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(has(r.out, "[zero-axis]")) << r.out;
+  EXPECT_TRUE(has(r.out, "loads in KDL: no (the URDF has errors)\n")) << r.out;
+}
+
+TEST_F(CheckTargetsCli, EachOptionTakesOneArgumentAndTheFileFollows) {
+  // A pre-commit hook's args come before the files it passes.
+  const std::string urdf = write("arm.urdf", kMasslessArm);
+  const auto target = run_rmodel({"check", "--target", "mujoco", urdf});
+  EXPECT_EQ(target.exit_code, 1) << target.err;
+  EXPECT_TRUE(has(target.out, "loads in MuJoCo: no (1 error)")) << target.out;
+  const auto ignore = run_rmodel({"check", "--strict", "--target", "kdl", "--ignore", "kdl-root-inertia", example_robot()});
+  EXPECT_EQ(ignore.exit_code, 0) << ignore.err;
+  EXPECT_TRUE(has(ignore.out, "valid: 0 errors, 0 warnings (1 ignored)")) << ignore.out;
+}
+
+TEST_F(CheckTargetsCli, AnUnknownProgramIsAUsageError) {
+  const auto r = run_rmodel({"check", "--target", "bullet", example_robot()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(has(r.err, "--target")) << r.err;
+  EXPECT_TRUE(has(r.err, "mujoco, kdl, gazebo")) << r.err;
+}
+
+TEST_F(CheckTargetsCli, SeveralModelsHaveTheirOwnLines) {
+  const std::string urdf = write("arm.urdf", kMasslessArm);
+  const auto r = run_rmodel({"check", "--target", "mujoco", urdf, example_robot()});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(has(r.out, urdf + ": loads in MuJoCo: no (1 error)\n")) << r.out;
+  EXPECT_TRUE(has(r.out, example_robot() + ": loads in MuJoCo: yes\n")) << r.out;
+}
+
+}  // namespace
+}  // namespace rmodel::cli_targets_test
