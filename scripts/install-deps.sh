@@ -15,8 +15,10 @@ packages=(
   # check -f junit against its schema; python3-yaml, pre-commit and git run the CI files
   # (tests/ci/check_ci_files.py).
   # MuJoCo's compiler judges check's inertia rule (tests/oracle/test_mujoco_inertia_oracle.cpp),
-  # and its collision code the collision checks (tests/oracle/test_mujoco_collision_oracle.cpp).
+  # and its collision code the collision checks (tests/oracle/test_mujoco_collision_oracle.cpp);
+  # with kdl_parser and sdformat, it judges check --target (tests/oracle/test_*_targets_oracle.cpp).
   groff-base clang libclang-rt-14-dev libxml2-utils python3-yaml pre-commit git libmujoco-dev
+  libkdl-parser-dev libsdformat-dev
   # A one-node Slurm cluster runs the recipes of share/rmodel/examples/slurm (tests/slurm).
   slurmctld slurmd slurm-client munge
   # The Python module (python/, built with Debian's pybind11 for Debian's python3) and its
