@@ -141,6 +141,9 @@ TEST_F(CheckTargetsCli, SeveralModelsHaveTheirOwnLines) {
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_TRUE(has(r.out, urdf + ": loads in MuJoCo: no (1 error)\n")) << r.out;
   EXPECT_TRUE(has(r.out, example_robot() + ": loads in MuJoCo: yes\n")) << r.out;
+  // A shard's lines name its files, one file or more.
+  const auto shard = run_rmodel({"check", "--shard", "1/1", "--target", "mujoco", urdf});
+  EXPECT_TRUE(has(shard.out, urdf + ": loads in MuJoCo: no (1 error)\n")) << shard.out << shard.err;
 }
 
 }  // namespace

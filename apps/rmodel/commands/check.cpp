@@ -243,7 +243,7 @@ public:
         for (const auto& line : summaries) out += line + "\n";
       else
         out += verdict + "\n";
-      for (const auto& [label, v] : verdicts) out += (units.size() > 1 ? label + ": " : "") + target_line(v) + "\n";
+      for (const auto& [label, v] : verdicts) out += (units.size() > 1 || shard_ ? label + ": " : "") + target_line(v) + "\n";
       out_.write(out);
     }
     out_.close();
