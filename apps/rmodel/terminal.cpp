@@ -1,5 +1,7 @@
 #include "terminal.hpp"
 
+#include "option_fields.hpp"
+
 #include <unistd.h>
 
 #include <cstdio>
@@ -83,7 +85,10 @@ std::string colorize(std::string_view text) {
   return std::string(text);
 }
 
-void diagnostic(std::string_view line) {
+void diagnostic(std::string_view library_line) {
+  // Every text of the library the command shows on stderr passes here: its option fields
+  // become the command's flags.
+  const std::string line = in_flag_words(library_line);
   if (t_capture != nullptr) {
     t_capture->append(line);
     t_capture->push_back('\n');

@@ -68,8 +68,20 @@ def command_rows(path, *options):
     return records, problems
 
 
+# The library names its options by their fields, the command by its flags
+# (apps/rmodel/option_fields.cpp, docs/design.md "Errors name API fields").
+FIELD_FLAGS = {"ReaderOptions::column_prefix": "--column-prefix", "ReaderOptions::time_column": "--time-column",
+               "ReaderOptions::topics": "--topic", "ReaderOptions::start": "--start", "ReaderOptions::end": "--end"}
+
+
+def in_flag_words(text):
+    for field, flag in FIELD_FLAGS.items():
+        text = text.replace(field, flag)
+    return text
+
+
 def python_problems(log):
-    return [f"rmodel: {p['location']}: {'warning: ' if p['severity'] == 'warning' else ''}{p['message']}"
+    return [in_flag_words(f"rmodel: {p['location']}: {'warning: ' if p['severity'] == 'warning' else ''}{p['message']}")
             for p in log.problems]
 
 

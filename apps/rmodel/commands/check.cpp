@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "command.hpp"
+#include "option_fields.hpp"
 #include "options/batch.hpp"
 #include "options/model_options.hpp"
 #include "options/output.hpp"
@@ -169,6 +170,7 @@ public:
       }
       if (collisions_ && loaded(unit.source))
         for (auto& d : collision::check_collision_matrix(unit.source).items) found.items.push_back(std::move(d));
+      for (auto& d : found.items) d.message = in_flag_words(d.message);
       const std::size_t dropped = drop_ignored(found);
       ignored += dropped;
       summaries.push_back(unit.label + ": " + summary_line(found, dropped));

@@ -13,6 +13,7 @@
 #include "options/batch.hpp"
 #include "options/collision_options.hpp"
 #include "command.hpp"
+#include "option_fields.hpp"
 #include "options/model_options.hpp"
 #include "options/output.hpp"
 #include "options/stream_options.hpp"
@@ -36,6 +37,9 @@ std::string where(const io::MessageReader& reader, const LogProblem& p) {
 
 void write_to(std::FILE* out, const std::string& text) { std::fwrite(text.data(), 1, text.size(), out); }
 
+/// A problem's text in the command's words (the flags for the library's option fields).
+std::string said(const LogProblem& p) { return in_flag_words(p.message); }
+
 /// The checker as a pipeline stage; prints each new problem as it is found (text output).
 /// Messages outside a time window are only taken into the checker's state.
 class CheckStage final : public stream::Stage {
@@ -51,7 +55,7 @@ public:
     if (reader_ == nullptr) return;
     for (; printed_ < checker_.problems().size(); ++printed_) {
       const LogProblem& p = checker_.problems()[printed_];
-      write_to(out_, fmt::format("{}: {}: {} [{}]\n", where(*reader_, p), to_string(p.severity), p.message, p.code));
+      write_to(out_, fmt::format("{}: {}: {} [{}]\n", where(*reader_, p), to_string(p.severity), said(p), p.code));
     }
   }
 
@@ -290,7 +294,7 @@ private:
     CiReport report{"check-log", CodeScope::log, {{log, 0}}, {}, {}, false, c.valid()};
     const bool numbered = io::numbers_messages(reader.format());
     for (const LogProblem& p : c.problems()) {
-      Finding f{p.severity, log, numbered ? 0 : static_cast<int>(p.line), p.code, p.message, {}};
+      Finding f{p.severity, log, numbered ? 0 : static_cast<int>(p.line), p.code, said(p), {}};
       if (numbered || p.byte_offset) {
         // "source: message N...": the place without the file's name, which the format gives.
         f.line = 0;
@@ -383,7 +387,7 @@ private:
     Table table({"severity", "line", "item", "code", "joint", "message"});
     for (const auto& p : c.problems())
       table.add_row({std::string(to_string(p.severity)), p.line, p.item, p.code,
-                     p.joint.empty() ? Json(nullptr) : Json(p.joint), p.message});
+                     p.joint.empty() ? Json(nullptr) : Json(p.joint), said(p)});
     return table.render(OutputFormat::csv);
   }
 
@@ -406,7 +410,7 @@ private:
                                  {"item", p.item},
                                  {"code", p.code},
                                  {"joint", p.joint.empty() ? Json(nullptr) : Json(p.joint)},
-                                 {"message", p.message},
+                                 {"message", said(p)},
                                  {"byte_offset", p.byte_offset ? Json(*p.byte_offset) : Json(nullptr)}});
     doc["unreported"] = c.unreported();
     // Every problem, kept or not, counted by code (a summary over many reports adds them).

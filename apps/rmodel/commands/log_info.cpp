@@ -6,6 +6,7 @@
 
 #include "app.hpp"
 #include "command.hpp"
+#include "option_fields.hpp"
 #include "options/input_options.hpp"
 #include "options/output.hpp"
 #include "rmodel/error.hpp"
@@ -49,6 +50,7 @@ public:
     } catch (const ParseError& e) {
       info.problems.push_back(e.what());
     }
+    for (std::string& problem : info.problems) problem = in_flag_words(problem);
     if (out_.is(OutputFormat::json)) {
       Json doc = json_document("rmodel.log_info");
       doc["path"] = info.path;

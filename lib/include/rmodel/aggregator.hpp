@@ -87,9 +87,9 @@ struct RMODEL_API AggregatorOptions {
 /// The aggregator: a pipeline Stage (push messages, get poses).
 class RMODEL_API Aggregator final : public stream::Stage {
 public:
-  /// @throws InvalidArgument for a bad option (period ≤ 0, a --diff kind that is not a
-  ///         differentiator, a --quad kind that is not an integrator, bad parameters, an
-  ///         initial pose of the wrong size, ...).
+  /// @throws InvalidArgument for a bad option (period ≤ 0, bad parameters, an initial pose of
+  ///         the wrong size, ...); an OptionError (fields() names the option) for a diff_method
+  ///         that is not a differentiator or a quad_method that is not an integrator.
   Aggregator(const Model& model, AggregatorOptions options = {});
   ~Aggregator() override;
   Aggregator(Aggregator&&) noexcept;

@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace rmodel {
 
@@ -98,6 +99,21 @@ public:
 class RMODEL_API InvalidArgument : public Error {
 public:
   using Error::Error;
+};
+
+/// An option of the API has a value it cannot take, or options do not go together. what()
+/// names the options by their fields, qualified by their struct ("AggregatorOptions::diff_method
+/// 'x' is a smoother filter; ..."), never by a command-line flag; fields() lists the same names,
+/// so that a program with its own names for the options (the rmodel command maps them to its
+/// flags, docs/design.md "Errors name API fields") can say it in its words.
+class RMODEL_API OptionError : public InvalidArgument {
+public:
+  OptionError(std::vector<std::string> fields, const std::string& message);
+  /// The fields named in what(), first the one whose value is refused.
+  [[nodiscard]] const std::vector<std::string>& fields() const noexcept { return fields_; }
+
+private:
+  std::vector<std::string> fields_;
 };
 
 }  // namespace rmodel

@@ -26,4 +26,7 @@ NotFound::NotFound(std::string kind, std::string name, Message message)
 SizeMismatch::SizeMismatch(const std::string& what, std::size_t expected, std::size_t got)
     : Error(fmt::format("{}: expected {}, got {}", what, expected, got)) {}
 
+OptionError::OptionError(std::vector<std::string> fields, const std::string& message)
+    : InvalidArgument(message), fields_(std::move(fields)) {}
+
 }  // namespace rmodel

@@ -55,8 +55,8 @@ Diagnostics check_mesh_files(const std::string& urdf_text, const std::string& ur
         const std::string package = uri.substr(10, uri.find('/', 10) - 10);
         const auto otherwise = packages.named_otherwise(package);
         out.add(Severity::error, where, "mesh-missing",
-                fmt::format("mesh '{}': package '{}' is not found (give its parent directory with --package-path "
-                            "or ROS_PACKAGE_PATH){}",
+                fmt::format("mesh '{}': package '{}' is not found (give its parent directory with "
+                            "ModelSource::package_paths or ROS_PACKAGE_PATH){}",
                             uri, package, otherwise ? "; " + *otherwise : std::string()));
       } else {
         out.add(Severity::warning, where, "mesh-unchecked",

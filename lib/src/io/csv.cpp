@@ -111,7 +111,7 @@ std::string CsvTable::set_header(std::string_view line) {
     if (!other.empty()) {
       if (!problems.empty()) problems += "; ";
       problems += fmt::format("joint columns of several topics ('{}', '{}'): choose one with a column prefix "
-                              "(--column-prefix)",
+                              "(ReaderOptions::column_prefix)",
                               prefix, other);
       prefix.clear();
     }

@@ -74,7 +74,9 @@ public:
         error_.byte_offset.reset();
         error_.line = out.line;
         error_.item = out.item;
-        error_.reason = "no time: a message needs one to be placed in the time window (--start/--end)";
+        error_.reason =
+            "no time: a message needs one to be placed in the time window (ReaderOptions::start, "
+            "ReaderOptions::end)";
         return ReadStatus::Error;
       }
       const Time t = out.stamp();

@@ -100,9 +100,14 @@ ModelSource resolve_model_source(const ModelRequest& given, const EnvironmentLoo
   if (!request.semantics.empty()) source.semantics_path = request.semantics;
   if (!request.limits.empty()) source.limits_path = request.limits;
   if (source.urdf_path == "-" && source.semantics_path == "-")
-    throw InvalidArgument("-u - and -s -: standard input can feed only one of them; give the other as a file");
+    throw OptionError({"ModelRequest::urdf", "ModelRequest::semantics"},
+                      "ModelRequest::urdf and ModelRequest::semantics are both \"-\": standard input can feed only "
+                      "one of them; give the other as a file");
   if (source.urdf_path.empty())
-    throw InvalidArgument("no model given: use --urdf FILE [--semantics FILE], --model MANIFEST or --sample");
+    throw OptionError({"ModelRequest::urdf", "ModelRequest::semantics", "ModelRequest::manifest",
+                       "ModelRequest::sample"},
+                      "no model given: give ModelRequest::urdf [with ModelRequest::semantics], "
+                      "ModelRequest::manifest or ModelRequest::sample");
   source.package_paths.insert(source.package_paths.begin(), request.package_paths.begin(),
                               request.package_paths.end());
   for (const auto& [key, value] : request.xacro_args) source.xacro_args[key] = value;

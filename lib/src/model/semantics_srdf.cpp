@@ -565,8 +565,8 @@ Semantics parse_srdf(std::string_view text, const std::string& source_name) {
   // Read as SRDF, a xacro would be a robot of ignored elements, with no group at all.
   if (is_xacro({}, text))
     throw ParseError({source_name, 0},
-                     "this SRDF is xacro (it declares and uses the xacro namespace): give it to a model command "
-                     "with -s, which expands it, or expand it first with 'rmodel xacro'");
+                     "this SRDF is xacro (it declares and uses the xacro namespace): give it as the model's "
+                     "semantics (ModelRequest::semantics), which expands it, or expand it first");
   Semantics semantics = SrdfReader(source_name).read(text);
   semantics.srdf = std::string(text);
   return semantics;

@@ -21,8 +21,8 @@ const filters::FilterKind& checked_kind(const std::string& name, std::string_vie
     std::string valid;
     for (const filters::FilterKind& k : filters::filter_kinds())
       if (k.family == family) valid += (valid.empty() ? "" : ", ") + k.name;
-    throw InvalidArgument(fmt::format("{} '{}' is a {} filter; {} takes a {} ({})", option, name, kind.family, option,
-                                      family, valid));
+    throw OptionError({option}, fmt::format("{} '{}' is a {} filter; {} takes a {} ({})", option, name, kind.family,
+                                            option, family, valid));
   }
   return kind;
 }
@@ -52,8 +52,8 @@ public:
   enum Which { diff = 0, quad = 1 };
 
   JointFilters(std::size_t n, const AggregatorOptions& o) {
-    const filters::FilterKind& dk = checked_kind(o.diff_method, "differentiator", "--diff");
-    const filters::FilterKind& qk = checked_kind(o.quad_method, "integrator", "--quad");
+    const filters::FilterKind& dk = checked_kind(o.diff_method, "differentiator", "AggregatorOptions::diff_method");
+    const filters::FilterKind& qk = checked_kind(o.quad_method, "integrator", "AggregatorOptions::quad_method");
     const auto size = static_cast<Eigen::Index>(n);
     bank_[diff].filter = filters::make_array_filter(dk.name, size, filter_params(o.period, o.diff_params));
     bank_[quad].filter = filters::make_array_filter(qk.name, size, filter_params(o.period, o.quad_params));
@@ -457,7 +457,8 @@ struct Aggregator::State {
     const std::int64_t c = m.cycle.value_or(0);
     if (mode == TickSource::time) {
       if (m.kind == io::MessageKind::Sync) {
-        report.warn_once(m, "\x02sync", [] { return std::string("sync ticks of the log ignored (--ticks time)"); });
+        report.warn_once(m, "\x02sync",
+                         [] { return std::string("sync ticks of the log ignored (AggregatorOptions::ticks time)"); });
         return;
       }
       if (time) advance_time(*time, out, report, m);

@@ -93,7 +93,8 @@ std::string Reporter::unmatched_text(const Matching& m) {
   return fmt::format(
       "no joint of the model appears in this input: its {} joint state{} name{} only {}{} (a log of another robot?{})",
       m.messages, m.messages == 1 ? "" : "s", m.messages == 1 ? "s" : "", names, m.names.size() >= 5 ? ", ..." : "",
-      topic_like ? " CSV columns named by topic, like /joint_states/<joint>/position, need --column-prefix /joint_states/"
+      topic_like ? " CSV columns named by topic, like /joint_states/<joint>/position, need "
+                   "ReaderOptions::column_prefix /joint_states/"
                  : "");
 }
 

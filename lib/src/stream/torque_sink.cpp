@@ -18,8 +18,10 @@ const filters::FilterKind& differentiator_kind(const std::string& name) {
     std::string valid;
     for (const filters::FilterKind& k : filters::filter_kinds())
       if (k.family == "differentiator") valid += (valid.empty() ? "" : ", ") + k.name;
-    throw InvalidArgument(
-        fmt::format("--diff '{}' is a {} filter; --diff takes a differentiator ({})", name, kind.family, valid));
+    throw OptionError({"DynamicsStreamOptions::diff_method"},
+                      fmt::format("DynamicsStreamOptions::diff_method '{}' is a {} filter; "
+                                  "DynamicsStreamOptions::diff_method takes a differentiator ({})",
+                                  name, kind.family, valid));
   }
   return kind;
 }

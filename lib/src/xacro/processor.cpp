@@ -191,7 +191,7 @@ public:
     std::vector<std::string> names;
     for (const auto& [k, v] : args_) names.push_back(k);
     throw EvalError{"undefined substitution argument '" + name + "'" + did_you_mean_text(name, names) +
-                    " (give it with --xacro-arg " + name + ":=VALUE or declare <xacro:arg name=\"" + name +
+                    " (give it a value with XacroOptions::args or declare <xacro:arg name=\"" + name +
                     "\" default=\"...\"/>)"};
   }
   void charge(std::size_t steps) override {
@@ -587,8 +587,10 @@ private:
     for (const auto& d : search) searched += (searched.empty() ? "" : ", ") + d.string();
     const auto otherwise = packages_->named_otherwise(name);
     throw EvalError{"package '" + name + "' not found" +
-                    (searched.empty() ? std::string(": give its parent directory with --package-path DIR or ROS_PACKAGE_PATH")
-                                      : " in " + searched + " (--package-path, ROS_PACKAGE_PATH, AMENT_PREFIX_PATH)") +
+                    (searched.empty()
+                         ? std::string(": give its parent directory with XacroOptions::package_paths or "
+                                       "ROS_PACKAGE_PATH")
+                         : " in " + searched + " (XacroOptions::package_paths, ROS_PACKAGE_PATH, AMENT_PREFIX_PATH)") +
                     (otherwise ? "; " + *otherwise : std::string())};
   }
 

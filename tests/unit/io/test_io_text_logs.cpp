@@ -383,7 +383,7 @@ TEST(NoJointRule, AnInputNamingNoJointOfTheModelIsRejected) {
   EXPECT_EQ(errors[1],
             "no joint of the model appears in this input: its 2 joint states name only "
             "'/x/neck_pitch/position', '/y/head_yaw/position' (a log of another robot? CSV columns named by topic, "
-            "like /joint_states/<joint>/position, need --column-prefix /joint_states/)");
+            "like /joint_states/<joint>/position, need ReaderOptions::column_prefix /joint_states/)");
   EXPECT_EQ(pipeline.summary().rejected, 2u);
 }
 

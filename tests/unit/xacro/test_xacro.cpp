@@ -457,7 +457,7 @@ TEST_F(XacroFiles, FindLooksWhereRosLooks) {
                                     XacroOptions{.package_paths = {dir_ / "src/resources"}});
   EXPECT_NE(message.find("package 'panda_description' not found in " + (dir_ / "src/resources").string() + ", " +
                          (dir_ / "src").string() + ", " + (dir_ / "install/share").string() +
-                         " (--package-path, ROS_PACKAGE_PATH, AMENT_PREFIX_PATH); " +
+                         " (XacroOptions::package_paths, ROS_PACKAGE_PATH, AMENT_PREFIX_PATH); " +
                          (dir_ / "src/resources/panda_description").string() +
                          "/package.xml names its package 'moveit_resources_panda_description'"),
             std::string::npos)

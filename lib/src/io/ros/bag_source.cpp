@@ -290,8 +290,9 @@ ReadStatus BagSource::finish(ReadError& err) {
         std::none_of(topics_.begin(), topics_.end(), [](const TopicState& t) { return t.selected; })) {
       std::string list;
       for (const auto& t : topics_) list += fmt::format("{}{} ({})", list.empty() ? "" : ", ", t.name, t.type);
-      reports_.push_back(fmt::format("no sensor_msgs/JointState topic in the log (topics: {}); choose one with --topic",
-                                     list.empty() ? "none" : list));
+      reports_.push_back(fmt::format(
+          "no sensor_msgs/JointState topic in the log (topics: {}); choose one with ReaderOptions::topics",
+          list.empty() ? "none" : list));
     }
   }
   if (report_pos_ < reports_.size()) {
