@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -224,5 +225,45 @@ private:
   std::vector<CollisionLogStats> collision_stats_;
   void check_collisions(const io::Message& m);
 };
+
+/// The stage of `rmodel check-log`: feeds a LogChecker from a stream::Pipeline (messages
+/// outside the run's time window go to LogChecker::add_outside()) and hands each problem the
+/// checker keeps to a callback as soon as it is found, in log order (a live log is judged as
+/// it arrives). The pipeline's read errors reach the checker through read_error().
+class RMODEL_API LogCheckStage final : public stream::Stage {
+public:
+  using ProblemCallback = std::function<void(const LogProblem&)>;
+  /// `checker` must outlive the stage. The checks per joint state are the checker's (its
+  /// options: dynamics, ...); `on_problem` may be empty.
+  explicit LogCheckStage(LogChecker& checker, ProblemCallback on_problem = {});
+  void push(const io::Message& message, stream::Output& out, stream::Reporter& report) override;
+  /// Ends the checker (LogChecker::finish()) and hands on its last problems.
+  void finish(stream::Output& out, stream::Reporter& report) override;
+  /// An event of the pipeline: an error (a line or message the reader rejected) goes to
+  /// LogChecker::add_read_error(); a warning is left to the caller.
+  void read_error(const stream::Event& event);
+
+private:
+  void hand_on();
+
+  LogChecker* checker_;
+  ProblemCallback on_problem_;
+  std::size_t handed_ = 0;
+};
+
+/// How check_log() runs.
+struct RMODEL_API LogCheckRun {
+  LogCheckStage::ProblemCallback on_problem = {};  ///< each problem as soon as it is found
+  /// The reader is about to wait for input, or the log has ended: make visible what
+  /// on_problem wrote (flush it).
+  std::function<void()> on_wait = {};
+  stream::RunOptions run = {};  ///< e.g. RunOptions::read_ahead: the log parsed on a second thread
+};
+
+/// Checks the log `reader` reads, as `rmodel check-log` does: to its end through a
+/// stream::Pipeline with a LogCheckStage, read errors into the checker, then
+/// LogChecker::finish(). The results are the checker's.
+/// @return the pipeline's counts.
+RMODEL_API stream::Summary check_log(LogChecker& checker, io::MessageReader& reader, LogCheckRun run = {});
 
 }  // namespace rmodel
