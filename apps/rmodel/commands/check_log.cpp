@@ -40,47 +40,6 @@ void write_to(std::FILE* out, const std::string& text) { std::fwrite(text.data()
 /// A problem's text in the command's words (the flags for the library's option fields).
 std::string said(const LogProblem& p) { return in_flag_words(p.message); }
 
-/// The checker as a pipeline stage; prints each new problem as it is found (text output).
-/// Messages outside a time window are only taken into the checker's state.
-class CheckStage final : public stream::Stage {
-public:
-  CheckStage(LogChecker& checker, const io::MessageReader* reader, std::FILE* out)
-      : checker_(checker), reader_(reader), out_(out) {}
-  void push(const io::Message& message, stream::Output& out, stream::Reporter&) override {
-    if (message.has_stamp && !out.in_window(message.stamp())) return checker_.add_outside(message);
-    checker_.add(message);
-    print_new();
-  }
-  void print_new() {
-    if (reader_ == nullptr) return;
-    for (; printed_ < checker_.problems().size(); ++printed_) {
-      const LogProblem& p = checker_.problems()[printed_];
-      write_to(out_, fmt::format("{}: {}: {} [{}]\n", where(*reader_, p), to_string(p.severity), said(p), p.code));
-    }
-  }
-
-private:
-  LogChecker& checker_;
-  const io::MessageReader* reader_;
-  std::FILE* out_;
-  std::size_t printed_ = 0;
-};
-
-/// Flushes the problems printed so far when the reader is about to wait for input.
-class ReportSink final : public stream::Sink {
-public:
-  ReportSink(bool active, std::FILE* out) : active_(active), out_(out) {}
-  void joint_state(const JointState&, std::optional<std::int64_t>) override {}
-  void support_state(const SupportState&, std::optional<std::int64_t>) override {}
-  void flush() override {
-    if (active_) std::fflush(out_);
-  }
-
-private:
-  bool active_;
-  std::FILE* out_;
-};
-
 class CheckLogCommand : public Command {
 public:
   void setup(CLI::App& app) override {
@@ -238,26 +197,20 @@ private:
       out = file.get();
     }
     const bool stream_text = out_.is(OutputFormat::text) && !quiet;
-    // The library's run loop reads; the checker is its stage. Read errors reach the
-    // checker through the event handler (the checker counts and words them itself).
-    CheckStage stage(checker, stream_text ? &reader : nullptr, out);
-    ReportSink sink(stream_text, out);
-    // With --threads 2 a log file is parsed on a second thread; the stage and the handler stay
-    // on this one, so the report is the one-thread run's byte for byte.
-    stream::RunOptions run_options;
-    run_options.read_ahead = threads_ > 1;
-    stream::Pipeline pipeline(
-        stage, sink,
-        [&](const stream::Event& e) {
-          if (e.severity != Severity::error) return;
-          checker.add_read_error(io::ReadError{e.line, e.item, std::string(e.text), e.byte_offset});
-          stage.print_new();
-        },
-        std::move(run_options));
-    pipeline.run(reader);
-    pipeline.finish();
-    checker.finish();
-    stage.print_new();
+    // The library's run (rmodel/log_check.hpp) reads the log through its stage into the
+    // checker, read errors included; in text, each problem is printed as it is found, and
+    // flushed when the reader is about to wait (a live log). With --threads 2 a log file is
+    // parsed on a second thread; the stage and the callbacks stay on this one, so the report
+    // is the one-thread run's byte for byte.
+    LogCheckRun run;
+    if (stream_text) {
+      run.on_problem = [&](const LogProblem& p) {
+        write_to(out, fmt::format("{}: {}: {} [{}]\n", where(reader, p), to_string(p.severity), said(p), p.code));
+      };
+      run.on_wait = [out] { std::fflush(out); };
+    }
+    run.run.read_ahead = threads_ > 1;
+    (void)check_log(checker, reader, std::move(run));
     if (const std::string text = input_.empty_window_text(reader); !text.empty() && !quiet)
       report_input(reader.source(), "warning: " + text);
     if (verdict_line != nullptr) {

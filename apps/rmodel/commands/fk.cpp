@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <set>
+#include <span>
 
 #include <Eigen/Geometry>
 #include <fmt/format.h>
@@ -17,6 +18,7 @@
 #include "options/output.hpp"
 #include "options/pose_options.hpp"
 #include "rmodel/error.hpp"
+#include "rmodel/fk_stream.hpp"
 #include "rmodel/io/message.hpp"
 #include "rmodel/io/reader.hpp"
 #include "rmodel/kinematics.hpp"
@@ -91,7 +93,6 @@ public:
                                  : kin::KinematicModel::from_chain(model, chain_, with_virtual_, kin::PoseLayout::full,
                                                                    kin::MimicJoints::from_pose);
     select_bodies(model, km);
-    kin::Workspace ws(km);
     std::vector<double> pose = pose_.resolve(model);
     if (collisions_.enabled) {
       collision_check_ = collisions_.build(model_, model, "fk");
@@ -100,6 +101,7 @@ public:
       collision_pose_.assign(collision_check_->model.joint_names().size(), 0.0);
     }
     if (!inputs) {
+      kin::Workspace ws(km);
       kin::forward_kinematics(km, ws, pose);
       if (collisions_.enabled)
         out_.write(collision_table(pose).render(out_.format(), "rmodel.fk_collisions", "collisions"));
@@ -108,7 +110,7 @@ public:
       out_.close();
       return kOk;
     }
-    return stream(model, km, ws, pose, inputs->front());
+    return stream(model, km, std::move(pose));
   }
 
 private:
@@ -178,7 +180,7 @@ private:
   }
 
   /// The pairs of links in collision (or within --margin) at the full pose `pose`.
-  [[nodiscard]] Table collision_table(const std::vector<double>& pose) const {
+  [[nodiscard]] Table collision_table(std::span<const double> pose) const {
     const collision::CollisionModel& cm = collision_check_->model;
     for (std::size_t i = 0; i < pose.size(); ++i)
       if (collision_slots_[i] >= 0) collision_pose_[static_cast<std::size_t>(collision_slots_[i])] = pose[i];
@@ -195,7 +197,7 @@ private:
 
   /// One record: a JSON line, a CSV row (wide: <link>.<column>), or a text block.
   [[nodiscard]] std::string record(const kin::KinematicModel& km, const kin::Workspace& ws, const io::Message& m,
-                                   std::uint64_t number, const std::vector<double>& pose) const {
+                                   std::uint64_t number, std::span<const double> pose) const {
     if (collisions_.enabled) return collision_record(m, number, pose);
     if (out_.is(OutputFormat::jsonl)) {
       Json doc = Json::object();
@@ -221,7 +223,7 @@ private:
   /// fk --log --collisions: a JSON line per joint state (its collisions, maybe none); CSV rows
   /// and a text block only for the joint states that have any.
   [[nodiscard]] std::string collision_record(const io::Message& m, std::uint64_t number,
-                                             const std::vector<double>& pose) const {
+                                             std::span<const double> pose) const {
     const Table table = collision_table(pose);
     const std::size_t count = collision_ws_->contacts().size();
     if (out_.is(OutputFormat::jsonl)) {
@@ -266,40 +268,6 @@ private:
     if (out_.to_stdout() && std::ferror(stdout)) throw BrokenPipe("<stdout>", "the output was closed");
   }
 
-  /// fk --log as a pipeline stage: each joint state updates the pose (names through the
-  /// one slot mapper), then the frames are written as one record (not for a joint state
-  /// outside the time window, which only updates the pose).
-  class FkStage final : public stream::Stage {
-  public:
-    FkStage(const FkCommand& command, const Model& model, const kin::KinematicModel& km, kin::Workspace& ws,
-            std::vector<double>& pose)
-        : command_(command), model_(model), mapper_(model.joint_names()), km_(km), ws_(ws), pose_(pose) {}
-
-    void push(const io::Message& message, stream::Output& out, stream::Reporter& report) override {
-      if (message.kind != io::MessageKind::Joint) return;
-      if (!mapper_.map(message, report)) return;
-      const JointState& js = message.joint;
-      const auto slots = mapper_.slots();
-      for (std::size_t i = 0; i < js.position.size(); ++i)
-        if (slots[i] != stream::SlotMapper::kUnknown) pose_[static_cast<std::size_t>(slots[i])] = js.position[i];
-      model_.complete_mimic_joints(pose_, slots);
-      if (message.has_stamp && !out.in_window(message.stamp())) return;
-      kin::forward_kinematics(km_, ws_, pose_);
-      command_.emit(command_.record(km_, ws_, message, ++written_, pose_), command_.stream_.flush_each);
-      // Counted by the summary as written: records are not joint states, so count here.
-      ++report.summary().written;
-    }
-
-  private:
-    const FkCommand& command_;
-    const Model& model_;
-    stream::SlotMapper mapper_;
-    const kin::KinematicModel& km_;
-    kin::Workspace& ws_;
-    std::vector<double>& pose_;
-    std::uint64_t written_ = 0;
-  };
-
   /// Flushes the output when the reader is about to wait for input.
   class StdoutSink final : public stream::Sink {
   public:
@@ -312,10 +280,13 @@ private:
     OutputOptions& out_;
   };
 
-  int stream(const Model& model, const kin::KinematicModel& km, kin::Workspace& ws, std::vector<double>& pose,
-             const std::string& /*path*/) {
+  /// fk --log: the library's stage (rmodel/fk_stream.hpp) holds the pose and computes the
+  /// frames; each of its records is written here.
+  int stream(const Model& model, const kin::KinematicModel& km, std::vector<double> pose) {
     if (out_.is(OutputFormat::csv)) emit(csv_header(km), false);
-    FkStage stage(*this, model, km, ws, pose);
+    stream::FkStage stage(model, km, std::move(pose), [this](const stream::FkRecord& r) {
+      emit(record(r.kinematics, r.frames, r.message, r.number, r.pose), stream_.flush_each);
+    });
     StdoutSink sink(out_);
     const stream::Summary summary = run_stream("fk", stream_, stage, sink);
     if (summary.rejected > 0) {
