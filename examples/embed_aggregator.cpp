@@ -9,8 +9,8 @@
 #include <cstdio>
 #include <string>
 
-#include "rmodel/aggregator.hpp"
-#include "rmodel/stream.hpp"
+#include "rmodel/stream/aggregator.hpp"
+#include "rmodel/stream/stream.hpp"
 
 int main(int argc, char** argv) {
   const std::string dir = argc > 1 ? argv[1] : rmodel::sample_model_dir();
@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
   // A sync aggregator with a 10 ms control period, ticked by the messages' own time.
   rmodel::AggregatorOptions options;
   options.kind = rmodel::AggregatorKind::sync;
-  options.period = rmodel::Time{10'000'000};  // integer nanoseconds (rmodel/time.hpp)
+  options.period = rmodel::Time{10'000'000};  // integer nanoseconds (rmodel/base/time.hpp)
   options.ticks = rmodel::TickSource::time;
   options.support = false;
   rmodel::Aggregator aggregator(model, options);

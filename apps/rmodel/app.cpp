@@ -8,8 +8,8 @@
 #include "registry.hpp"
 #include "doc/completion.hpp"
 #include "doc/man_page.hpp"
-#include "rmodel/error.hpp"
-#include "rmodel/version.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/base/version.hpp"
 #include "options/output.hpp"
 #include "terminal.hpp"
 

@@ -21,9 +21,9 @@
 #include "command.hpp"
 #include "registry.hpp"
 #include "doc/completion.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/io/output_file.hpp"
-#include "rmodel/suggest.hpp"
+#include "rmodel/base/suggest.hpp"
 #include "terminal.hpp"
 
 namespace {

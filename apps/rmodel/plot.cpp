@@ -15,7 +15,7 @@
 
 #include <fmt/format.h>
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "terminal.hpp"
 
 extern char** environ;

@@ -18,7 +18,7 @@ string(REGEX MATCH "^[0-9]+\\.[0-9]+" soversion "${VERSION}")
 foreach(file
     "${BINDIR}/rmodel"
     "${LIBDIR}/librmodel.so" "${LIBDIR}/librmodel.so.${soversion}" "${LIBDIR}/librmodel.so.${VERSION}"
-    "${INCLUDEDIR}/rmodel/model.hpp" "${INCLUDEDIR}/rmodel/version.hpp" "${INCLUDEDIR}/rmodel/io/reader.hpp"
+    "${INCLUDEDIR}/rmodel/model/model.hpp" "${INCLUDEDIR}/rmodel/base/version.hpp" "${INCLUDEDIR}/rmodel/io/reader.hpp"
     "${DATADIR}/rmodel/sample/pony.urdf" "${DATADIR}/rmodel/sample/model.json"
     "${DATADIR}/rmodel/schema/semantics.schema.json"
     "${MANDIR}/man1/rmodel.1.gz" "${MANDIR}/man1/rmodel-joints.1.gz"

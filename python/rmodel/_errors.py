@@ -1,4 +1,4 @@
-"""rmodel's errors: the typed errors of the C++ library (rmodel/error.hpp), one class each.
+"""rmodel's errors: the typed errors of the C++ library (rmodel/base/error.hpp), one class each.
 
 Every error is an `Error`; `file` and `line` say where it was found (None when unknown or not
 about a file). The classes also derive from the built-in exception a Python program would

@@ -1,9 +1,9 @@
-// rmodel.check: every problem of a model (rmodel/check.hpp), as `rmodel check` finds them.
+// rmodel.check: every problem of a model (rmodel/check/check.hpp), as `rmodel check` finds them.
 
 #include <string>
 
 #include "common.hpp"
-#include "rmodel/check.hpp"
+#include "rmodel/check/check.hpp"
 
 namespace rmodel::python {
 

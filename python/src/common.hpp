@@ -13,7 +13,7 @@
 #include <pybind11/stl.h>
 
 #include "rmodel/io/reader.hpp"
-#include "rmodel/model.hpp"
+#include "rmodel/model/model.hpp"
 
 namespace rmodel::python {
 

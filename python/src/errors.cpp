@@ -1,11 +1,11 @@
-// rmodel's typed errors (rmodel/error.hpp) as the Python exceptions of rmodel/_errors.py:
+// rmodel's typed errors (rmodel/base/error.hpp) as the Python exceptions of rmodel/_errors.py:
 // each C++ type raises the class of its name, its text is str(e), and where the error names a
 // place, e.file and e.line say it (None when unknown); NotFound also carries kind and name.
 
 #include <exception>
 
 #include "common.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 
 namespace rmodel::python {
 

@@ -1,7 +1,7 @@
 // rmodel.filters' compiled part: the filter registry (every kind with its parameters), a
 // filter run over arrays as `rmodel filter` runs it over a log, and the step response.
 //
-// A run is the library's StreamFilter (rmodel/filters/stream_filter.hpp), the very stage of
+// A run is the library's StreamFilter (rmodel/stream/stream_filter.hpp), the very stage of
 // `rmodel filter`, fed one message per row whose joints are the columns: each column has its
 // own filter, advanced by the time since that column's previous sample (t given, T not given)
 // or by T per sample; a non-finite value (NaN: a row that did not set the joint) passes
@@ -13,11 +13,11 @@
 #include <vector>
 
 #include "common.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/filters/registry.hpp"
-#include "rmodel/filters/stream_filter.hpp"
+#include "rmodel/stream/stream_filter.hpp"
 #include "rmodel/io/message.hpp"
-#include "rmodel/stream.hpp"
+#include "rmodel/stream/stream.hpp"
 
 namespace rmodel::python {
 

@@ -1,5 +1,5 @@
 // rmodel.read_log and rmodel.aggregate: a log read (any format rmodel reads) through the
-// library's pipeline (rmodel/stream.hpp), with the GIL released, into numpy arrays:
+// library's pipeline (rmodel/stream/stream.hpp), with the GIL released, into numpy arrays:
 // one row per joint-state message (read_log) or per published pose (aggregate), stamps as
 // int64 nanoseconds exactly as read, values bit for bit, NaN where a row did not set a joint.
 // The rows are written into the very memory the arrays are made of (no copy).
@@ -18,14 +18,14 @@
 #include <vector>
 
 #include "common.hpp"
-#include "rmodel/aggregator.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/stream/aggregator.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/filters/registry.hpp"
-#include "rmodel/filters/stream_filter.hpp"
+#include "rmodel/stream/stream_filter.hpp"
 #include "rmodel/io/format.hpp"
 #include "rmodel/io/message.hpp"
 #include "rmodel/io/reader.hpp"
-#include "rmodel/stream.hpp"
+#include "rmodel/stream/stream.hpp"
 
 namespace rmodel::python {
 

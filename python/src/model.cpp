@@ -24,11 +24,11 @@
 #include <Eigen/Core>
 
 #include "common.hpp"
-#include "rmodel/dynamics.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/kinematics/dynamics.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/kinematics.hpp"
-#include "rmodel/model.hpp"
-#include "rmodel/pose.hpp"
+#include "rmodel/model/model.hpp"
+#include "rmodel/model/pose.hpp"
 
 namespace rmodel::python {
 

@@ -5,10 +5,10 @@
 #include <string>
 
 #include "common.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/io/format.hpp"
-#include "rmodel/model.hpp"
-#include "rmodel/version.hpp"
+#include "rmodel/model/model.hpp"
+#include "rmodel/base/version.hpp"
 
 namespace rmodel::python {
 

@@ -7,10 +7,10 @@
 #include <random>
 #include <sstream>
 
-#include "rmodel/aggregator.hpp"
+#include "rmodel/stream/aggregator.hpp"
 #include "rmodel/io/reader.hpp"
 #include "rmodel/io/writer.hpp"
-#include "rmodel/stream.hpp"
+#include "rmodel/stream/stream.hpp"
 
 namespace {
 

@@ -18,9 +18,9 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
-#include "rmodel/collision.hpp"
-#include "rmodel/log_check.hpp"
-#include "rmodel/package_path.hpp"
+#include "rmodel/collision/collision.hpp"
+#include "rmodel/stream/log_check.hpp"
+#include "rmodel/base/package_path.hpp"
 
 namespace col = rmodel::collision;
 

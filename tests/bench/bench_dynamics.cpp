@@ -24,9 +24,9 @@
 #include <kdl/chainidsolver_recursive_newton_euler.hpp>
 #include <kdl/treeidsolver_recursive_newton_euler.hpp>
 
-#include "rmodel/dynamics.hpp"
-#include "rmodel/dynamics_stream.hpp"
-#include "rmodel/model.hpp"
+#include "rmodel/kinematics/dynamics.hpp"
+#include "rmodel/stream/dynamics_stream.hpp"
+#include "rmodel/model/model.hpp"
 
 namespace rd = rmodel::dynamics;
 

@@ -24,7 +24,7 @@
 #include <kdl/treefksolverpos_recursive.hpp>
 
 #include "rmodel/kinematics.hpp"
-#include "rmodel/model.hpp"
+#include "rmodel/model/model.hpp"
 
 namespace rk = rmodel::kinematics;
 

@@ -6,8 +6,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "rmodel/check.hpp"
-#include "rmodel/model.hpp"
+#include "rmodel/check/check.hpp"
+#include "rmodel/model/model.hpp"
 
 namespace {
 

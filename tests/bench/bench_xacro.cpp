@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <string>
 
-#include "rmodel/model.hpp"
-#include "rmodel/xacro.hpp"
+#include "rmodel/model/model.hpp"
+#include "rmodel/xacro/xacro.hpp"
 
 namespace {
 

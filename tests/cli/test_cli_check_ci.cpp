@@ -17,7 +17,7 @@
 #include <fmt/format.h>
 #include <tinyxml2.h>
 
-#include "rmodel/check_codes.hpp"
+#include "rmodel/base/check_codes.hpp"
 #include "test_support.hpp"
 
 namespace rmodel {

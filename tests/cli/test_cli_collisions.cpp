@@ -12,8 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
-#include "rmodel/collision.hpp"
-#include "rmodel/semantics.hpp"
+#include "rmodel/collision/collision.hpp"
+#include "rmodel/model/semantics.hpp"
 #include "test_support.hpp"
 
 namespace rmodel {

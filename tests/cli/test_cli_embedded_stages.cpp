@@ -1,5 +1,5 @@
 // What `rmodel fk --log` and `rmodel check-log` print is what a program embedding the library
-// gets from the same stages (rmodel/fk_stream.hpp, rmodel/log_check.hpp) on the same log.
+// gets from the same stages (rmodel/stream/fk_stream.hpp, rmodel/stream/log_check.hpp) on the same log.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,9 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "rmodel/fk_stream.hpp"
+#include "rmodel/stream/fk_stream.hpp"
 #include "rmodel/io/reader.hpp"
-#include "rmodel/log_check.hpp"
+#include "rmodel/stream/log_check.hpp"
 #include "test_support.hpp"
 
 namespace {

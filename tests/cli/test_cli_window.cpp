@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "rmodel/time.hpp"
+#include "rmodel/base/time.hpp"
 #include "test_support.hpp"
 
 namespace rmodel::cli_window_tests {

@@ -3,9 +3,9 @@
 #include <iostream>
 
 #include <kdl/chainfksolverpos_recursive.hpp>
-#include <rmodel/error.hpp>
-#include <rmodel/model.hpp>
-#include <rmodel/version.hpp>
+#include <rmodel/base/error.hpp>
+#include <rmodel/model/model.hpp>
+#include <rmodel/base/version.hpp>
 
 int main(int argc, char** argv) {
   try {

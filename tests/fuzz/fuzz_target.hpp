@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 
 namespace rmodel::fuzz {
 

@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "fuzz_target.hpp"
-#include "rmodel/check.hpp"
+#include "rmodel/check/check.hpp"
 #include "rmodel/kinematics.hpp"
-#include "rmodel/model.hpp"
+#include "rmodel/model/model.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace rmodel;

@@ -7,7 +7,7 @@
 #include <tinyxml2.h>
 
 #include "fuzz_target.hpp"
-#include "rmodel/xacro.hpp"
+#include "rmodel/xacro/xacro.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace rmodel;

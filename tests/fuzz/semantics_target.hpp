@@ -8,8 +8,8 @@
 #include <optional>
 
 #include "fuzz_target.hpp"
-#include "rmodel/model.hpp"
-#include "rmodel/semantics.hpp"
+#include "rmodel/model/model.hpp"
+#include "rmodel/model/semantics.hpp"
 
 namespace rmodel::fuzz {
 

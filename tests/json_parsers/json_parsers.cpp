@@ -1,7 +1,7 @@
 #include "json_parsers.hpp"
 
 #include "io/parsers.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 
 namespace rmodel::io::testing {
 

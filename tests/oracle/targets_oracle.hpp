@@ -16,7 +16,7 @@
 
 #include <tinyxml2.h>
 
-#include "rmodel/check.hpp"
+#include "rmodel/check/check.hpp"
 #include "test_support.hpp"
 
 namespace rmodel::test::targets {

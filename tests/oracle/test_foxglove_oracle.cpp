@@ -22,8 +22,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "rmodel/model.hpp"
-#include "rmodel/semantics.hpp"
+#include "rmodel/model/model.hpp"
+#include "rmodel/model/semantics.hpp"
 #include "test_support.hpp"
 
 namespace rmodel {

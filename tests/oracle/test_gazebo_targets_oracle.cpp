@@ -19,7 +19,7 @@
 
 #include <tinyxml2.h>
 
-#include "rmodel/check.hpp"
+#include "rmodel/check/check.hpp"
 #include "targets_oracle.hpp"
 #include "test_support.hpp"
 

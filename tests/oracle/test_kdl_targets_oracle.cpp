@@ -16,7 +16,7 @@
 
 #include <unistd.h>
 
-#include "rmodel/check.hpp"
+#include "rmodel/check/check.hpp"
 #include "targets_oracle.hpp"
 #include "test_support.hpp"
 

@@ -22,7 +22,7 @@
 #include <gtest/gtest.h>
 
 #include "collision_support.hpp"
-#include "rmodel/collision.hpp"
+#include "rmodel/collision/collision.hpp"
 #include "test_support.hpp"
 
 #ifdef RMODEL_HAVE_MUJOCO

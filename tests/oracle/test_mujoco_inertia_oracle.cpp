@@ -23,7 +23,7 @@
 #include <gtest/gtest.h>
 #include <tinyxml2.h>
 
-#include "rmodel/check.hpp"
+#include "rmodel/check/check.hpp"
 #include "test_support.hpp"
 
 #ifdef RMODEL_HAVE_MUJOCO

@@ -17,8 +17,8 @@
 #include <gtest/gtest.h>
 
 #include "rmodel/kinematics.hpp"
-#include "rmodel/model.hpp"
-#include "rmodel/xacro.hpp"
+#include "rmodel/model/model.hpp"
+#include "rmodel/xacro/xacro.hpp"
 #include "test_support.hpp"
 #include "xml_compare.hpp"
 

@@ -11,7 +11,7 @@
 
 #include <kdl/jntarray.hpp>
 
-#include "rmodel/model.hpp"
+#include "rmodel/model/model.hpp"
 #include "test_support.hpp"
 
 namespace rmodel::test {

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rmodel/io/reader.hpp"
-#include "rmodel/model.hpp"
+#include "rmodel/model/model.hpp"
 
 namespace rmodel::io {
 /// GoogleTest prints a format by its name.

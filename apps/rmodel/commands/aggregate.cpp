@@ -1,6 +1,6 @@
 // rmodel aggregate: replay joint-state logs (or stream stdin) through the aggregator and
 // write full sorted poses and support states. Configure, run, report: the per-message work
-// (clock, publishing, output filter) is the library's pipeline (rmodel/stream.hpp).
+// (clock, publishing, output filter) is the library's pipeline (rmodel/stream/stream.hpp).
 
 #include <filesystem>
 #include <map>
@@ -12,9 +12,9 @@
 #include "options/limit_defaults.hpp"
 #include "options/model_options.hpp"
 #include "options/pose_options.hpp"
-#include "rmodel/aggregator.hpp"
-#include "rmodel/error.hpp"
-#include "rmodel/filters/stream_filter.hpp"
+#include "rmodel/stream/aggregator.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/stream/stream_filter.hpp"
 #include "rmodel/io/writer.hpp"
 #include "options/stream_options.hpp"
 

@@ -17,11 +17,11 @@
 #include "options/output.hpp"
 #include "report/ci_report.hpp"
 #include "report/code_pages.hpp"
-#include "rmodel/check.hpp"
-#include "rmodel/collision.hpp"
-#include "rmodel/file.hpp"
-#include "rmodel/suggest.hpp"
-#include "rmodel/model_source.hpp"
+#include "rmodel/check/check.hpp"
+#include "rmodel/collision/collision.hpp"
+#include "rmodel/base/file.hpp"
+#include "rmodel/base/suggest.hpp"
+#include "rmodel/model/model_source.hpp"
 #include "terminal.hpp"
 
 namespace rmodel::cli {

@@ -19,11 +19,11 @@
 #include "options/stream_options.hpp"
 #include "report/ci_report.hpp"
 #include "report/log_summary.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/io/format.hpp"
 #include "rmodel/io/reader.hpp"
-#include "rmodel/log_check.hpp"
-#include "rmodel/stream.hpp"
+#include "rmodel/stream/log_check.hpp"
+#include "rmodel/stream/stream.hpp"
 #include "terminal.hpp"
 
 namespace rmodel::cli {
@@ -197,7 +197,7 @@ private:
       out = file.get();
     }
     const bool stream_text = out_.is(OutputFormat::text) && !quiet;
-    // The library's run (rmodel/log_check.hpp) reads the log through its stage into the
+    // The library's run (rmodel/stream/log_check.hpp) reads the log through its stage into the
     // checker, read errors included; in text, each problem is printed as it is found, and
     // flushed when the reader is about to wait (a live log). With --threads 2 a log file is
     // parsed on a second thread; the stage and the callbacks stay on this one, so the report

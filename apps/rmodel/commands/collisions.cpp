@@ -17,9 +17,9 @@
 #include "options/collision_options.hpp"
 #include "options/model_options.hpp"
 #include "options/output.hpp"
-#include "rmodel/collision.hpp"
-#include "rmodel/error.hpp"
-#include "rmodel/file.hpp"
+#include "rmodel/collision/collision.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/base/file.hpp"
 #include "rmodel/io/output_file.hpp"
 #include "terminal.hpp"
 

@@ -5,9 +5,9 @@
 
 #include "command.hpp"
 #include "options/output.hpp"
-#include "rmodel/error.hpp"
-#include "rmodel/file.hpp"
-#include "rmodel/semantics.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/base/file.hpp"
+#include "rmodel/model/semantics.hpp"
 
 namespace rmodel::cli {
 namespace {

@@ -8,9 +8,9 @@
 #include "command.hpp"
 #include "options/model_options.hpp"
 #include "options/output.hpp"
-#include "rmodel/diff.hpp"
-#include "rmodel/error.hpp"
-#include "rmodel/file.hpp"
+#include "rmodel/model/diff.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/base/file.hpp"
 
 namespace rmodel::cli {
 namespace {

@@ -12,13 +12,13 @@
 #include "options/output.hpp"
 #include "options/pose_options.hpp"
 #include "options/stream_options.hpp"
-#include "rmodel/aggregator.hpp"
-#include "rmodel/dynamics.hpp"
-#include "rmodel/dynamics_stream.hpp"
-#include "rmodel/error.hpp"
-#include "rmodel/filters/stream_filter.hpp"
+#include "rmodel/stream/aggregator.hpp"
+#include "rmodel/kinematics/dynamics.hpp"
+#include "rmodel/stream/dynamics_stream.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/stream/stream_filter.hpp"
 #include "rmodel/io/writer.hpp"
-#include "rmodel/pose.hpp"
+#include "rmodel/model/pose.hpp"
 
 namespace rmodel::cli {
 namespace {

@@ -1,6 +1,6 @@
 // rmodel filter: apply a registry filter to every joint of joint-state logs (or stdin, as it
 // arrives), list the filter kinds, and draw input/output or step-response plots with gnuplot
-// for tuning. The per-joint filtering lives in the library (rmodel/filters/stream_filter.hpp).
+// for tuning. The per-joint filtering lives in the library (rmodel/stream/stream_filter.hpp).
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -19,9 +19,9 @@
 #include "options/model_options.hpp"
 #include "options/output.hpp"
 #include "plot.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/filters/registry.hpp"
-#include "rmodel/filters/stream_filter.hpp"
+#include "rmodel/stream/stream_filter.hpp"
 #include "rmodel/io/format.hpp"
 #include "rmodel/io/message.hpp"
 #include "rmodel/io/reader.hpp"

@@ -17,8 +17,8 @@
 #include "options/model_options.hpp"
 #include "options/output.hpp"
 #include "options/pose_options.hpp"
-#include "rmodel/error.hpp"
-#include "rmodel/fk_stream.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/stream/fk_stream.hpp"
 #include "rmodel/io/message.hpp"
 #include "rmodel/io/reader.hpp"
 #include "rmodel/kinematics.hpp"
@@ -280,7 +280,7 @@ private:
     OutputOptions& out_;
   };
 
-  /// fk --log: the library's stage (rmodel/fk_stream.hpp) holds the pose and computes the
+  /// fk --log: the library's stage (rmodel/stream/fk_stream.hpp) holds the pose and computes the
   /// frames; each of its records is written here.
   int stream(const Model& model, const kin::KinematicModel& km, std::vector<double> pose) {
     if (out_.is(OutputFormat::csv)) emit(csv_header(km), false);

@@ -11,9 +11,9 @@
 #include "options/model_options.hpp"
 #include "options/output.hpp"
 #include "options/pose_options.hpp"
-#include "rmodel/collision.hpp"
+#include "rmodel/collision/collision.hpp"
 #include "rmodel/kinematics.hpp"
-#include "rmodel/file.hpp"
+#include "rmodel/base/file.hpp"
 #include "terminal.hpp"
 
 namespace rmodel::cli {

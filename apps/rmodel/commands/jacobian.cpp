@@ -8,7 +8,7 @@
 #include "options/model_options.hpp"
 #include "options/output.hpp"
 #include "options/pose_options.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/kinematics.hpp"
 
 namespace rmodel::cli {

@@ -9,7 +9,7 @@
 #include "option_fields.hpp"
 #include "options/input_options.hpp"
 #include "options/output.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/io/bag.hpp"
 
 namespace rmodel::cli {

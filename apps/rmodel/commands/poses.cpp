@@ -7,8 +7,8 @@
 #include "command.hpp"
 #include "options/model_options.hpp"
 #include "options/output.hpp"
-#include "rmodel/error.hpp"
-#include "rmodel/pose.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/model/pose.hpp"
 
 namespace rmodel::cli {
 namespace {

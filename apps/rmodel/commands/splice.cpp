@@ -1,6 +1,6 @@
 // rmodel splice: from movement A into movement B (or from a pose into B) over a transition
 // given by one of the design's fusion laws. The splicing lives in the library
-// (rmodel/splice.hpp); this file reads the movements, reports and writes.
+// (rmodel/stream/splice.hpp); this file reads the movements, reports and writes.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -15,10 +15,10 @@
 #include "options/output.hpp"
 #include "options/pose_options.hpp"
 #include "options/stream_options.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/io/reader.hpp"
 #include "rmodel/io/writer.hpp"
-#include "rmodel/splice.hpp"
+#include "rmodel/stream/splice.hpp"
 #include "terminal.hpp"
 
 namespace rmodel::cli {

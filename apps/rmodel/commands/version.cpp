@@ -3,7 +3,7 @@
 #include "app.hpp"
 #include "command.hpp"
 #include "options/output.hpp"
-#include "rmodel/version.hpp"
+#include "rmodel/base/version.hpp"
 
 namespace rmodel::cli {
 namespace {

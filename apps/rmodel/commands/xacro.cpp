@@ -4,8 +4,8 @@
 #include "command.hpp"
 #include "options/model_options.hpp"
 #include "options/output.hpp"
-#include "rmodel/error.hpp"
-#include "rmodel/xacro.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/xacro/xacro.hpp"
 
 namespace rmodel::cli {
 namespace {

@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "options/model_options.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/filters/registry.hpp"
 
 namespace rmodel::cli {

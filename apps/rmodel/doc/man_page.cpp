@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <fstream>
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 
 namespace rmodel::cli {
 namespace {

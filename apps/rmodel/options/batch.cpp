@@ -14,7 +14,7 @@
 #include <fmt/format.h>
 
 #include "command.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/io/format.hpp"
 #include "options/stream_options.hpp"
 #include "terminal.hpp"

@@ -16,7 +16,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "rmodel/stream.hpp"
+#include "rmodel/stream/stream.hpp"
 #include "options/stream_options.hpp"
 
 namespace rmodel::cli {

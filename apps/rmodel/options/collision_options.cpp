@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "rmodel/package_path.hpp"
+#include "rmodel/base/package_path.hpp"
 #include "terminal.hpp"
 
 namespace rmodel::cli {

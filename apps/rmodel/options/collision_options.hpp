@@ -8,7 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "options/model_options.hpp"
-#include "rmodel/collision.hpp"
+#include "rmodel/collision/collision.hpp"
 
 namespace rmodel::cli {
 

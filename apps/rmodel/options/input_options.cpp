@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "options/value_kind.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/io/format.hpp"
 
 namespace rmodel::cli {

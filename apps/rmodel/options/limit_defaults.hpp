@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "rmodel/filters/registry.hpp"
-#include "rmodel/model.hpp"
+#include "rmodel/model/model.hpp"
 #include "terminal.hpp"
 
 namespace rmodel::cli {

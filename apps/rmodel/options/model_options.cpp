@@ -8,12 +8,12 @@
 #include <nlohmann/json.hpp>
 
 #include "options/value_kind.hpp"
-#include "rmodel/check.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/check/check.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/io/bag.hpp"
-#include "rmodel/limits.hpp"
-#include "rmodel/model_source.hpp"
-#include "rmodel/semantics.hpp"
+#include "rmodel/model/limits.hpp"
+#include "rmodel/model/model_source.hpp"
+#include "rmodel/model/semantics.hpp"
 #include "terminal.hpp"
 
 namespace rmodel::cli {

@@ -11,8 +11,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "rmodel/model.hpp"
-#include "rmodel/model_source.hpp"
+#include "rmodel/model/model.hpp"
+#include "rmodel/model/model_source.hpp"
 
 namespace rmodel::cli {
 

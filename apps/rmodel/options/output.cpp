@@ -17,8 +17,8 @@
 
 #include <fmt/format.h>
 
-#include "rmodel/error.hpp"
-#include "rmodel/suggest.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/base/suggest.hpp"
 #include "terminal.hpp"
 
 namespace rmodel::cli {

@@ -16,7 +16,7 @@
 #include "options/value_kind.hpp"
 #include "rmodel/io/format.hpp"
 #include "rmodel/io/output_file.hpp"
-#include "rmodel/time.hpp"
+#include "rmodel/base/time.hpp"
 
 namespace rmodel::cli {
 

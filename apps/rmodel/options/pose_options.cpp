@@ -4,11 +4,11 @@
 
 #include <fmt/format.h>
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/io/message.hpp"
 #include "rmodel/io/reader.hpp"
-#include "rmodel/pose.hpp"
-#include "rmodel/stream.hpp"
+#include "rmodel/model/pose.hpp"
+#include "rmodel/stream/stream.hpp"
 
 namespace rmodel::cli {
 

@@ -1,15 +1,15 @@
 #pragma once
 // The pose options of the kinematics commands (fk, jacobian, contacts --pose, info --pose):
 // `joint=value` positionals, `--pose joint=value,...` and `--pose-file FILE`, resolved into a
-// full sorted pose with rmodel/pose.hpp (a named pose may lead: `--pose stand,neck_pitch=0.2`).
+// full sorted pose with rmodel/model/pose.hpp (a named pose may lead: `--pose stand,neck_pitch=0.2`).
 
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
-#include "rmodel/joint_state.hpp"
-#include "rmodel/model.hpp"
+#include "rmodel/base/joint_state.hpp"
+#include "rmodel/model/model.hpp"
 
 namespace rmodel::cli {
 

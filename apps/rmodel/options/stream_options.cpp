@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/io/format.hpp"
 #include "terminal.hpp"
 

@@ -15,8 +15,8 @@
 
 #include "rmodel/io/reader.hpp"
 #include "rmodel/io/writer.hpp"
-#include "rmodel/stream.hpp"
-#include "rmodel/transform_stream.hpp"
+#include "rmodel/stream/stream.hpp"
+#include "rmodel/stream/transform_stream.hpp"
 #include "options/input_options.hpp"
 #include "options/output.hpp"
 

@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "rmodel/check_codes.hpp"
-#include "rmodel/severity.hpp"
+#include "rmodel/base/check_codes.hpp"
+#include "rmodel/base/severity.hpp"
 
 namespace rmodel::cli {
 

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "doc/man_page.hpp"
-#include "rmodel/suggest.hpp"
+#include "rmodel/base/suggest.hpp"
 
 namespace rmodel::cli {
 namespace {

@@ -1,5 +1,5 @@
 #pragma once
-// The catalogue of codes (rmodel/check_codes.hpp) as people read it: `check --list-codes`,
+// The catalogue of codes (rmodel/base/check_codes.hpp) as people read it: `check --list-codes`,
 // `check --explain CODE`, the CODES sections of rmodel-check(1) and rmodel-check-log(1), the
 // help of the rules of `-f sarif`. One page text per code, rendered from the library's entry.
 
@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "options/output.hpp"
-#include "rmodel/check_codes.hpp"
+#include "rmodel/base/check_codes.hpp"
 
 namespace rmodel::cli {
 

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "rmodel/check_codes.hpp"
+#include "rmodel/base/check_codes.hpp"
 
 namespace rmodel::cli {
 namespace {

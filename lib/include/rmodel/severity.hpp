@@ -1,15 +1,4 @@
 #pragma once
-#include "rmodel/export.hpp"
-/// @file severity.hpp
-/// How bad a problem of a report is.
-
-#include <string_view>
-
-namespace rmodel {
-
-enum class Severity { error, warning, note };
-
-/// "error", "warning", "note".
-RMODEL_API std::string_view to_string(Severity severity);
-
-}  // namespace rmodel
+// Forwarding header, kept for one release: this header is now rmodel/base/severity.hpp (issue 45, an include
+// tree that mirrors lib/src). Include that path; this one will be removed.
+#include "rmodel/base/severity.hpp"

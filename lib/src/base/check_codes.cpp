@@ -1,11 +1,11 @@
-// The pages of the catalogue (rmodel/check_codes.hpp): one per declared code, in the order of
+// The pages of the catalogue (rmodel/base/check_codes.hpp): one per declared code, in the order of
 // kCheckCodes, which a compile-time check below holds them to. Examples are the smallest input
 // that shows the problem; consumers name the programs that read the file and what they do.
-#include "rmodel/check_codes.hpp"
+#include "rmodel/base/check_codes.hpp"
 
 #include <iterator>
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 
 namespace rmodel {
 namespace {

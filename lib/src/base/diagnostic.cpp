@@ -1,4 +1,4 @@
-#include "rmodel/diagnostic.hpp"
+#include "rmodel/base/diagnostic.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 
 #include <fmt/format.h>
 

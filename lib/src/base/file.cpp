@@ -1,4 +1,4 @@
-#include "rmodel/file.hpp"
+#include "rmodel/base/file.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -14,7 +14,7 @@
 
 #include "base/git_lfs.hpp"
 #include "base/system_error_text.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 
 namespace rmodel {
 

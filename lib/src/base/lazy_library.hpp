@@ -13,7 +13,7 @@
 #include <mutex>
 #include <string>
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 
 namespace rmodel::detail {
 

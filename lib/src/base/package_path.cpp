@@ -1,4 +1,4 @@
-#include "rmodel/package_path.hpp"
+#include "rmodel/base/package_path.hpp"
 
 #include <sys/stat.h>
 

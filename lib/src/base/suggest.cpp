@@ -1,4 +1,4 @@
-#include "rmodel/suggest.hpp"
+#include "rmodel/base/suggest.hpp"
 
 #include <algorithm>
 #include <cctype>

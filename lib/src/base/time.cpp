@@ -1,11 +1,11 @@
-#include "rmodel/time.hpp"
+#include "rmodel/base/time.hpp"
 
 #include <cmath>
 #include <limits>
 
 #include <fmt/format.h>
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 
 namespace rmodel {
 

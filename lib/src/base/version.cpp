@@ -1,5 +1,5 @@
 // Versions as the headers stated them when librmodel was compiled.
-#include "rmodel/version.hpp"
+#include "rmodel/base/version.hpp"
 
 #include <array>
 

@@ -1,4 +1,4 @@
-#include "rmodel/check.hpp"
+#include "rmodel/check/check.hpp"
 
 #include "check/holding_weight.hpp"
 #include <algorithm>
@@ -9,9 +9,9 @@
 
 #include "model/model_impl.hpp"
 #include "model/xacro_source.hpp"
-#include "rmodel/error.hpp"
-#include "rmodel/file.hpp"
-#include "rmodel/pose.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/base/file.hpp"
+#include "rmodel/model/pose.hpp"
 
 namespace rmodel {
 

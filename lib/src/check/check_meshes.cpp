@@ -9,9 +9,9 @@
 #include <tinyxml2.h>
 
 #include "base/git_lfs.hpp"
-#include "rmodel/check.hpp"
-#include "rmodel/file.hpp"
-#include "rmodel/package_path.hpp"
+#include "rmodel/check/check.hpp"
+#include "rmodel/base/file.hpp"
+#include "rmodel/base/package_path.hpp"
 
 namespace rmodel {
 namespace {

@@ -12,9 +12,9 @@
 
 #include <fmt/format.h>
 
-#include "rmodel/dynamics.hpp"
-#include "rmodel/error.hpp"
-#include "rmodel/model.hpp"
+#include "rmodel/kinematics/dynamics.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/model/model.hpp"
 
 namespace rmodel::detail {
 namespace {

@@ -3,7 +3,7 @@
 // their own weight (docs/design.md, "Dynamics"). It lives in check/, above kinematics, so that
 // model/ does not reach up (docs/architecture.md, "Layers").
 
-#include "rmodel/diagnostic.hpp"
+#include "rmodel/base/diagnostic.hpp"
 
 namespace rmodel {
 class Model;

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "collision/plugin_api.hpp"
-#include "rmodel/collision.hpp"
+#include "rmodel/collision/collision.hpp"
 
 namespace rmodel::collision::detail {
 

@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 
 #include "collision/collision_impl.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/kinematics/forward_kinematics.hpp"
 
 namespace rmodel::collision {

@@ -1,6 +1,6 @@
 // The collision geometry of a URDF's links: <collision> elements read with urdfdom's numbers
 // and origins (model/urdf_loader.hpp), meshes found as `check --meshes` finds them
-// (rmodel/package_path.hpp) and read by the collision plugin; and the volume and inertia of
+// (rmodel/base/package_path.hpp) and read by the collision plugin; and the volume and inertia of
 // the shapes.
 #include <cmath>
 #include <filesystem>
@@ -17,9 +17,9 @@
 #include "base/xml_error.hpp"
 #include "collision/collision_impl.hpp"
 #include "model/urdf_loader.hpp"
-#include "rmodel/collision.hpp"
-#include "rmodel/error.hpp"
-#include "rmodel/package_path.hpp"
+#include "rmodel/collision/collision.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/base/package_path.hpp"
 
 namespace rmodel::collision {
 namespace {

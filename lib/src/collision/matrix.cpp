@@ -13,8 +13,8 @@
 #include <fmt/format.h>
 
 #include "collision/collision_impl.hpp"
-#include "rmodel/error.hpp"
-#include "rmodel/file.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/base/file.hpp"
 
 namespace rmodel::collision {
 namespace {

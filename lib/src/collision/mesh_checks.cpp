@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "collision/collision_impl.hpp"
-#include "rmodel/collision.hpp"
+#include "rmodel/collision/collision.hpp"
 
 namespace rmodel::collision {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "base/lazy_library.hpp"
 #include "base/library_file.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 
 namespace rmodel::collision::detail {
 

@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "rmodel/collision.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/collision/collision.hpp"
+#include "rmodel/base/error.hpp"
 
 namespace rmodel::collision {
 namespace {

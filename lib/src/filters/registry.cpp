@@ -7,9 +7,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/filters.hpp"
-#include "rmodel/suggest.hpp"
+#include "rmodel/base/suggest.hpp"
 
 namespace rmodel::filters {
 

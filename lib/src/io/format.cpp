@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 
 namespace rmodel::io {
 namespace {

@@ -8,7 +8,7 @@
 #include <istream>
 
 #include "io/builder.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 
 namespace rmodel::io::detail {
 

@@ -21,7 +21,7 @@
 #include "io/reader_window.hpp"
 #include "io/ros/bag_source.hpp"
 #include "io/text_source.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 
 namespace rmodel::io {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "io/numbers.hpp"
-#include "rmodel/time.hpp"
+#include "rmodel/base/time.hpp"
 
 namespace rmodel::io::detail {
 

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/io/reader.hpp"
 
 namespace rmodel::io {

@@ -13,7 +13,7 @@
 #include "io/format_table.hpp"
 #include "io/format_writer.hpp"
 #include "io/text_output.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/io/output_file.hpp"
 
 namespace rmodel::io {

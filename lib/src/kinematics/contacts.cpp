@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 
 #include "kinematics/model_data.hpp"
-#include "rmodel/error.hpp"
-#include "rmodel/model.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/model/model.hpp"
 
 namespace rmodel::kinematics {
 

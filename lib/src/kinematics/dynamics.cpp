@@ -9,7 +9,7 @@
 #include <algorithm>
 
 #include "kinematics/dynamics_data.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/kinematics/forward_kinematics.hpp"
 
 namespace rmodel::dynamics {

@@ -14,7 +14,7 @@
 #include <Eigen/Core>
 
 #include "kinematics/model_data.hpp"
-#include "rmodel/dynamics.hpp"
+#include "rmodel/kinematics/dynamics.hpp"
 
 namespace rmodel::dynamics {
 

@@ -9,10 +9,10 @@
 #include <fmt/format.h>
 
 #include "kinematics/dynamics_data.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/kinematics/forward_kinematics.hpp"
-#include "rmodel/model.hpp"
-#include "rmodel/suggest.hpp"
+#include "rmodel/model/model.hpp"
+#include "rmodel/base/suggest.hpp"
 
 namespace rmodel::dynamics {
 namespace {

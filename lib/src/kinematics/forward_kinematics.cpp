@@ -12,7 +12,7 @@
 #include "kinematics/clones.hpp"
 #include "kinematics/model_data.hpp"
 #include "kinematics/sin_cos.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 
 // GCC notes that a 32-byte vector passed by value changes the ABI without AVX: the
 // functions that do so here are internal and always inlined. (Not popped: GCC issues the

@@ -7,7 +7,7 @@
 #include "kinematics/clones.hpp"
 #include "kinematics/model_data.hpp"
 #include "rmodel/kinematics/forward_kinematics.hpp"
-#include "rmodel/model.hpp"
+#include "rmodel/model/model.hpp"
 
 namespace rmodel::kinematics {
 namespace {

@@ -1,6 +1,6 @@
 // One joint's transform, parent link → child link, from the body's origin and axis.
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/kinematics/forward_kinematics.hpp"
 
 namespace rmodel::kinematics {

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "kinematics/model_data.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 
 namespace rmodel::kinematics {
 

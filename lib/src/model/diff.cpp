@@ -1,4 +1,4 @@
-#include "rmodel/diff.hpp"
+#include "rmodel/model/diff.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "base/roll_pitch_yaw.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 
 namespace rmodel {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "rmodel/diagnostic.hpp"
+#include "rmodel/base/diagnostic.hpp"
 
 namespace tinyxml2 {
 class XMLElement;

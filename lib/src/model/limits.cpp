@@ -1,7 +1,7 @@
 // MoveIt joint_limits.yaml, read as MoveIt reads it: a limit counts when its has_*_limits
 // flag is true (positions when given); everything else rmodel does not use is a warning with
 // its line.
-#include "rmodel/limits.hpp"
+#include "rmodel/model/limits.hpp"
 
 #include <cctype>
 #include <cmath>
@@ -9,8 +9,8 @@
 
 #include <fmt/format.h>
 
-#include "rmodel/error.hpp"
-#include "rmodel/file.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/base/file.hpp"
 #include "base/yaml_tree.hpp"
 #include "xacro/expression.hpp"
 #include "xacro/value.hpp"

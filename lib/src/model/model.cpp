@@ -1,4 +1,4 @@
-#include "rmodel/model.hpp"
+#include "rmodel/model/model.hpp"
 
 #include <unistd.h>
 
@@ -10,9 +10,9 @@
 #include "base/library_file.hpp"
 #include "model/model_impl.hpp"
 #include "model/xacro_source.hpp"
-#include "rmodel/error.hpp"
-#include "rmodel/file.hpp"
-#include "rmodel/suggest.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/base/file.hpp"
+#include "rmodel/base/suggest.hpp"
 
 namespace rmodel {
 

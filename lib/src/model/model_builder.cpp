@@ -1,5 +1,5 @@
 // addChain / removeChain of the original service, as builders of new immutable models.
-#include "rmodel/model_builder.hpp"
+#include "rmodel/model/model_builder.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 
 namespace rmodel {
 namespace {

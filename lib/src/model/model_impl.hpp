@@ -10,8 +10,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "rmodel/diagnostic.hpp"
-#include "rmodel/model.hpp"
+#include "rmodel/base/diagnostic.hpp"
+#include "rmodel/model/model.hpp"
 #include "model/urdf_loader.hpp"
 
 namespace rmodel::detail {

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "model/model_impl.hpp"
-#include "rmodel/suggest.hpp"
+#include "rmodel/base/suggest.hpp"
 
 namespace rmodel {
 namespace {

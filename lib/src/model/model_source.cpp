@@ -1,12 +1,12 @@
-#include "rmodel/model_source.hpp"
+#include "rmodel/model/model_source.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 
 #include <nlohmann/json.hpp>
 
-#include "rmodel/error.hpp"
-#include "rmodel/file.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/base/file.hpp"
 
 namespace rmodel {
 namespace {

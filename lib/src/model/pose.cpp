@@ -1,4 +1,4 @@
-#include "rmodel/pose.hpp"
+#include "rmodel/model/pose.hpp"
 
 #include <charconv>
 #include <cctype>
@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "rmodel/error.hpp"
-#include "rmodel/suggest.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/base/suggest.hpp"
 
 namespace rmodel {
 namespace {

@@ -1,11 +1,11 @@
-#include "rmodel/semantics.hpp"
+#include "rmodel/model/semantics.hpp"
 
 #include <algorithm>
 #include <cctype>
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "model/xacro_source.hpp"
-#include "rmodel/file.hpp"
+#include "rmodel/base/file.hpp"
 
 namespace rmodel {
 

@@ -7,8 +7,8 @@
 #include <fmt/format.h>
 #include <tinyxml2.h>
 
-#include "rmodel/error.hpp"
-#include "rmodel/semantics.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/model/semantics.hpp"
 #include "base/xml_error.hpp"
 
 namespace rmodel {

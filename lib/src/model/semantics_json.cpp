@@ -9,9 +9,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "base/json_unique_keys.hpp"
-#include "rmodel/semantics.hpp"
+#include "rmodel/model/semantics.hpp"
 
 namespace rmodel {
 namespace {

@@ -15,10 +15,10 @@
 #include <fmt/format.h>
 #include <tinyxml2.h>
 
-#include "rmodel/error.hpp"
-#include "rmodel/xacro.hpp"
-#include "rmodel/semantics.hpp"
-#include "rmodel/suggest.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/xacro/xacro.hpp"
+#include "rmodel/model/semantics.hpp"
+#include "rmodel/base/suggest.hpp"
 #include "base/xml_error.hpp"
 
 namespace rmodel {

@@ -1,9 +1,9 @@
-#include "rmodel/support.hpp"
+#include "rmodel/model/support.hpp"
 
 #include <fmt/format.h>
 
-#include "rmodel/error.hpp"
-#include "rmodel/suggest.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/base/suggest.hpp"
 
 namespace rmodel {
 

@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 #include <tinyxml2.h>
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "base/xml_error.hpp"
 #include "model/inertial_check.hpp"
 

@@ -17,8 +17,8 @@ namespace tinyxml2 {
 class XMLElement;
 }
 
-#include "rmodel/diagnostic.hpp"
-#include "rmodel/model.hpp"
+#include "rmodel/base/diagnostic.hpp"
+#include "rmodel/model/model.hpp"
 
 namespace rmodel::detail {
 

@@ -4,9 +4,9 @@
 #include <charconv>
 #include <optional>
 
-#include "rmodel/error.hpp"
-#include "rmodel/file.hpp"
-#include "rmodel/semantics.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/base/file.hpp"
+#include "rmodel/model/semantics.hpp"
 
 namespace rmodel::detail {
 

@@ -5,9 +5,9 @@
 #include <memory>
 #include <string>
 
-#include "rmodel/diagnostic.hpp"
-#include "rmodel/model.hpp"
-#include "rmodel/xacro.hpp"
+#include "rmodel/base/diagnostic.hpp"
+#include "rmodel/model/model.hpp"
+#include "rmodel/xacro/xacro.hpp"
 
 namespace rmodel::detail {
 

@@ -1,4 +1,4 @@
-#include "rmodel/aggregator.hpp"
+#include "rmodel/stream/aggregator.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/filters/registry.hpp"
 
 namespace rmodel {

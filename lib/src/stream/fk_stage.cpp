@@ -1,6 +1,6 @@
-#include "rmodel/fk_stream.hpp"
+#include "rmodel/stream/fk_stream.hpp"
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/kinematics/forward_kinematics.hpp"
 
 namespace rmodel::stream {

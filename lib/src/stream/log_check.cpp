@@ -1,4 +1,4 @@
-#include "rmodel/log_check.hpp"
+#include "rmodel/stream/log_check.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,10 +6,10 @@
 
 #include <fmt/format.h>
 
-#include "rmodel/check_codes.hpp"
-#include "rmodel/collision.hpp"
-#include "rmodel/dynamics_stream.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/check_codes.hpp"
+#include "rmodel/collision/collision.hpp"
+#include "rmodel/stream/dynamics_stream.hpp"
+#include "rmodel/base/error.hpp"
 
 namespace rmodel {
 namespace {
@@ -46,13 +46,13 @@ constexpr const char* kCodeNames[kCodeCount] = {
     "velocity-limit", "implied-velocity", "acceleration", "no-stamp",
     "acceleration-limit", "jerk-limit", "no-model-joint", "effort-limit", "self-collision"};
 
-/// Every code a LogProblem carries is a log code of the catalogue (rmodel/check_codes.hpp).
+/// Every code a LogProblem carries is a log code of the catalogue (rmodel/base/check_codes.hpp).
 consteval bool all_catalogued() {
   for (const char* name : kCodeNames)
     if (!is_check_code(name, CodeScope::log)) return false;
   return true;
 }
-static_assert(all_catalogued(), "a code of kCodeNames is not a log code of kCheckCodes (rmodel/check_codes.hpp)");
+static_assert(all_catalogued(), "a code of kCodeNames is not a log code of kCheckCodes (rmodel/base/check_codes.hpp)");
 
 const char* velocity_unit(const JointInfo& j) { return j.type == JointType::prismatic ? "m/s" : "rad/s"; }
 const char* acceleration_unit(const JointInfo& j) { return j.type == JointType::prismatic ? "m/s²" : "rad/s²"; }

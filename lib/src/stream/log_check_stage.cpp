@@ -1,5 +1,5 @@
-// The stage of `rmodel check-log` and the run that drives it (rmodel/log_check.hpp).
-#include "rmodel/log_check.hpp"
+// The stage of `rmodel check-log` and the run that drives it (rmodel/stream/log_check.hpp).
+#include "rmodel/stream/log_check.hpp"
 
 namespace rmodel {
 namespace {

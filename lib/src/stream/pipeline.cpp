@@ -10,11 +10,11 @@
 #include <fmt/format.h>
 
 #include "base/short_name.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "io/reader_window.hpp"
 #include "rmodel/io/reader.hpp"
 #include "rmodel/io/writer.hpp"
-#include "rmodel/stream.hpp"
+#include "rmodel/stream/stream.hpp"
 
 namespace rmodel::stream {
 

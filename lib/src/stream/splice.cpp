@@ -1,6 +1,6 @@
-// Splicing two movements (rmodel/splice.hpp). A batch job over movements held in memory, not
+// Splicing two movements (rmodel/stream/splice.hpp). A batch job over movements held in memory, not
 // a per-message hot path: plain vectors and binary searches.
-#include "rmodel/splice.hpp"
+#include "rmodel/stream/splice.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/filters/second_order.hpp"
 #include "rmodel/io/writer.hpp"
 

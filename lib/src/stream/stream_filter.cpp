@@ -1,4 +1,4 @@
-#include "rmodel/filters/stream_filter.hpp"
+#include "rmodel/stream/stream_filter.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 
 namespace rmodel::filters {
 

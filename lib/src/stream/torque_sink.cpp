@@ -1,12 +1,12 @@
-// The torques a recorded motion needs, pose by pose (rmodel/dynamics_stream.hpp).
+// The torques a recorded motion needs, pose by pose (rmodel/stream/dynamics_stream.hpp).
 
 #include <cmath>
 
 #include <fmt/format.h>
 
-#include "rmodel/dynamics_stream.hpp"
-#include "rmodel/error.hpp"
-#include "rmodel/model.hpp"
+#include "rmodel/stream/dynamics_stream.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/model/model.hpp"
 
 namespace rmodel::dynamics {
 namespace {

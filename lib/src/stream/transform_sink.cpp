@@ -1,9 +1,9 @@
-// A robot's transforms beside the joint states written (rmodel/transform_stream.hpp).
+// A robot's transforms beside the joint states written (rmodel/stream/transform_stream.hpp).
 
 #include <Eigen/Geometry>
 
 #include "rmodel/kinematics/forward_kinematics.hpp"
-#include "rmodel/transform_stream.hpp"
+#include "rmodel/stream/transform_stream.hpp"
 
 namespace rmodel::stream {
 namespace {

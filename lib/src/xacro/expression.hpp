@@ -12,7 +12,7 @@
 
 #include "xacro/value.hpp"
 
-#include "rmodel/diagnostic.hpp"
+#include "rmodel/base/diagnostic.hpp"
 
 namespace rmodel::xacro {
 

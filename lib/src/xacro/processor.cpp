@@ -17,11 +17,11 @@
 #include <unordered_map>
 
 
-#include "rmodel/error.hpp"
-#include "rmodel/file.hpp"
-#include "rmodel/package_path.hpp"
-#include "rmodel/suggest.hpp"
-#include "rmodel/xacro.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/base/file.hpp"
+#include "rmodel/base/package_path.hpp"
+#include "rmodel/base/suggest.hpp"
+#include "rmodel/xacro/xacro.hpp"
 #include "base/yaml_tree.hpp"
 #include "xacro/document.hpp"
 #include "xacro/expression.hpp"

@@ -30,9 +30,9 @@
 #include <pinocchio/multibody/model.hpp>
 #include <pinocchio/parsers/urdf.hpp>
 
-#include "rmodel/dynamics.hpp"
+#include "rmodel/kinematics/dynamics.hpp"
 #include "rmodel/kinematics.hpp"
-#include "rmodel/model.hpp"
+#include "rmodel/model/model.hpp"
 
 namespace rd = rmodel::dynamics;
 namespace rk = rmodel::kinematics;

@@ -1,4 +1,4 @@
-// The catalogue of codes (rmodel/check_codes.hpp): every code the library can emit is in it.
+// The catalogue of codes (rmodel/base/check_codes.hpp): every code the library can emit is in it.
 // Diagnostics can only be made with a catalogued model code (DiagnosticCode refuses any other
 // string while compiling) and LogProblems with a catalogued log code (a static_assert in
 // log_check.cpp); these tests check the rest: the table's own rules, that no library source
@@ -13,8 +13,8 @@
 #include <set>
 #include <sstream>
 
-#include "rmodel/check.hpp"
-#include "rmodel/check_codes.hpp"
+#include "rmodel/check/check.hpp"
+#include "rmodel/base/check_codes.hpp"
 #include "test_support.hpp"
 
 namespace rmodel {
@@ -81,7 +81,7 @@ TEST(CheckCodes, TheErrorsIgnoreAcceptsAreCatalogueErrorsNotMistakes) {
 }
 
 TEST(CheckCodes, MistakesAreTheCodesTheCatalogueMarks) {
-  // The codes loading reports as warnings and check as errors, as rmodel/check.hpp lists them.
+  // The codes loading reports as warnings and check as errors, as rmodel/check/check.hpp lists them.
   const std::set<std::string_view> documented = {
       "unknown-link",     "unknown-joint",         "unknown-chain", "srdf-unknown-group", "unreachable-link",
       "last-link-not-between", "pose-unknown-joint", "group-copy",  "mimic-unknown-joint", "mimic-fixed-joint",

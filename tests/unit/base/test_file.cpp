@@ -11,8 +11,8 @@
 
 #include <sys/stat.h>
 
-#include "rmodel/error.hpp"
-#include "rmodel/file.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/base/file.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;

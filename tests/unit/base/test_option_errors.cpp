@@ -8,12 +8,12 @@
 #include <string_view>
 #include <vector>
 
-#include "rmodel/aggregator.hpp"
-#include "rmodel/dynamics_stream.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/stream/aggregator.hpp"
+#include "rmodel/stream/dynamics_stream.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/io/reader.hpp"
-#include "rmodel/model_source.hpp"
-#include "rmodel/xacro.hpp"
+#include "rmodel/model/model_source.hpp"
+#include "rmodel/xacro/xacro.hpp"
 #include "test_support.hpp"
 
 namespace {

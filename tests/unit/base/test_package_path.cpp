@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "rmodel/package_path.hpp"
+#include "rmodel/base/package_path.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;

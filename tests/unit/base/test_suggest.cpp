@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "rmodel/suggest.hpp"
+#include "rmodel/base/suggest.hpp"
 
 namespace {
 

@@ -9,8 +9,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "rmodel/error.hpp"
-#include "rmodel/time.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/base/time.hpp"
 
 using rmodel::Time;
 using rmodel::TimeParseStatus;

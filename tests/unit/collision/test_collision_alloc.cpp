@@ -9,7 +9,7 @@
 
 #include "alloc_counter.hpp"
 #include "collision_support.hpp"
-#include "rmodel/collision.hpp"
+#include "rmodel/collision/collision.hpp"
 #include "test_support.hpp"
 
 namespace rmodel {

@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "collision_support.hpp"
-#include "rmodel/collision.hpp"
+#include "rmodel/collision/collision.hpp"
 #include "test_support.hpp"
 
 namespace rmodel {

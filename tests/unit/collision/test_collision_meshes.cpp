@@ -9,8 +9,8 @@
 #include <gtest/gtest.h>
 
 #include "collision_support.hpp"
-#include "rmodel/collision.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/collision/collision.hpp"
+#include "rmodel/base/error.hpp"
 #include "test_support.hpp"
 
 namespace rmodel {

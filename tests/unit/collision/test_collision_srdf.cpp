@@ -5,9 +5,9 @@
 
 #include <gtest/gtest.h>
 
-#include "rmodel/collision.hpp"
-#include "rmodel/error.hpp"
-#include "rmodel/semantics.hpp"
+#include "rmodel/collision/collision.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/model/semantics.hpp"
 
 namespace rmodel {
 namespace {

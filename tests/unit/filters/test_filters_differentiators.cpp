@@ -11,7 +11,7 @@
 #include <gtest/gtest.h>
 #include <kdl/frames.hpp>
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/filters/differentiators.hpp"
 
 namespace rf = rmodel::filters;

@@ -10,7 +10,7 @@
 #include <gtest/gtest.h>
 #include <kdl/frames.hpp>
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/filters/fusion.hpp"
 
 namespace rf = rmodel::filters;

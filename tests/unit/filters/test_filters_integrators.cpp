@@ -14,7 +14,7 @@
 #include <kdl/frames.hpp>
 #include <kdl/jntarray.hpp>
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/filters/integrators.hpp"
 
 namespace rf = rmodel::filters;

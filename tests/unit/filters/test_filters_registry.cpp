@@ -8,7 +8,7 @@
 #include <Eigen/Core>
 #include <gtest/gtest.h>
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/filters.hpp"
 
 namespace rf = rmodel::filters;

@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 #include <kdl/frames.hpp>
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/filters/second_order.hpp"
 
 namespace rf = rmodel::filters;

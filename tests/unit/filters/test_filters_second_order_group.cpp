@@ -12,7 +12,7 @@
 #include <kdl/frames.hpp>
 
 #include "alloc_counter.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/filters/second_order_group.hpp"
 
 namespace rf = rmodel::filters;

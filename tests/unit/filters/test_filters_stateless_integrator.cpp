@@ -12,7 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "alloc_counter.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/filters/integrators.hpp"
 #include "rmodel/filters/stateless_integrator.hpp"
 

@@ -11,7 +11,7 @@
 #include <kdl/frames.hpp>
 #include <kdl/jntarray.hpp>
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/filters/transients.hpp"
 
 namespace rf = rmodel::filters;

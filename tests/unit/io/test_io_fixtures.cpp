@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "json_parsers.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/io/reader.hpp"
 #include "test_support.hpp"
 

@@ -16,7 +16,7 @@
 #include <gtest/gtest.h>
 
 #include "json_parsers.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/io/reader.hpp"
 #include "test_support.hpp"
 #include "rmodel/io/writer.hpp"

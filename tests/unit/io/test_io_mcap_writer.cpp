@@ -20,7 +20,7 @@
 #include <fmt/format.h>
 
 #include "alloc_counter.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/io/bag.hpp"
 #include "rmodel/io/reader.hpp"
 #include "rmodel/io/writer.hpp"

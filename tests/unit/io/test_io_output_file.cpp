@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/io/output_file.hpp"
 #include "test_support.hpp"
 

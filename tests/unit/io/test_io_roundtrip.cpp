@@ -18,7 +18,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/io/reader.hpp"
 #include "rmodel/io/writer.hpp"
 #include "test_support.hpp"

@@ -17,7 +17,7 @@
 
 #include "alloc_counter.hpp"
 #include "json_parsers.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/io/reader.hpp"
 #include "rmodel/io/writer.hpp"
 #include "test_support.hpp"

@@ -18,7 +18,7 @@
 
 #include "alloc_counter.hpp"
 #include "rmodel/io/reader.hpp"
-#include "rmodel/stream.hpp"
+#include "rmodel/stream/stream.hpp"
 #include "test_support.hpp"
 
 namespace io = rmodel::io;

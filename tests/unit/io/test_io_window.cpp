@@ -20,7 +20,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/io/reader.hpp"
 #include "ros_log_builders.hpp"
 #include "test_support.hpp"

@@ -7,8 +7,8 @@
 
 #include "alloc_counter.hpp"
 #include "dynamics_support.hpp"
-#include "rmodel/dynamics.hpp"
-#include "rmodel/model.hpp"
+#include "rmodel/kinematics/dynamics.hpp"
+#include "rmodel/model/model.hpp"
 #include "test_support.hpp"
 
 namespace rd = rmodel::dynamics;

@@ -14,9 +14,9 @@
 #include <gtest/gtest.h>
 
 #include "dynamics_support.hpp"
-#include "rmodel/dynamics.hpp"
-#include "rmodel/error.hpp"
-#include "rmodel/model.hpp"
+#include "rmodel/kinematics/dynamics.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/model/model.hpp"
 #include "test_support.hpp"
 
 namespace rd = rmodel::dynamics;

@@ -15,8 +15,8 @@
 
 #include "dynamics_support.hpp"
 #include "kdl_support.hpp"
-#include "rmodel/dynamics.hpp"
-#include "rmodel/model.hpp"
+#include "rmodel/kinematics/dynamics.hpp"
+#include "rmodel/model/model.hpp"
 #include "test_support.hpp"
 
 namespace rd = rmodel::dynamics;

@@ -10,7 +10,7 @@
 
 #include "alloc_counter.hpp"
 #include "rmodel/kinematics.hpp"
-#include "rmodel/model.hpp"
+#include "rmodel/model/model.hpp"
 #include "test_support.hpp"
 
 namespace rk = rmodel::kinematics;

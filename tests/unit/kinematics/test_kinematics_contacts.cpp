@@ -7,9 +7,9 @@
 #include <gtest/gtest.h>
 #include <kdl/chainfksolverpos_recursive.hpp>
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/kinematics.hpp"
-#include "rmodel/model.hpp"
+#include "rmodel/model/model.hpp"
 #include "test_support.hpp"
 
 namespace rk = rmodel::kinematics;

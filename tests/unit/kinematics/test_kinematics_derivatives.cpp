@@ -9,9 +9,9 @@
 
 #include <gtest/gtest.h>
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/kinematics.hpp"
-#include "rmodel/model.hpp"
+#include "rmodel/model/model.hpp"
 #include "kdl_support.hpp"
 #include "test_support.hpp"
 

@@ -11,7 +11,7 @@
 #include <kdl/chainjnttojacsolver.hpp>
 
 #include "rmodel/kinematics.hpp"
-#include "rmodel/model.hpp"
+#include "rmodel/model/model.hpp"
 #include "kdl_support.hpp"
 
 namespace rk = rmodel::kinematics;

@@ -14,10 +14,10 @@
 #include <kdl/treefksolverpos_recursive.hpp>
 #include <kdl/treejnttojacsolver.hpp>
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/kinematics.hpp"
-#include "rmodel/model.hpp"
-#include "rmodel/semantics.hpp"
+#include "rmodel/model/model.hpp"
+#include "rmodel/model/semantics.hpp"
 #include "kdl_support.hpp"
 #include "test_support.hpp"
 

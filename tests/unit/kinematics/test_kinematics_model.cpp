@@ -9,9 +9,9 @@
 
 #include <fmt/format.h>
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/kinematics.hpp"
-#include "rmodel/model.hpp"
+#include "rmodel/model/model.hpp"
 #include "test_support.hpp"
 
 namespace rk = rmodel::kinematics;

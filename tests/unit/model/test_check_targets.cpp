@@ -1,4 +1,4 @@
-// The API of check --target (rmodel/check.hpp): the targets' names, which codes are whose, the
+// The API of check --target (rmodel/check/check.hpp): the targets' names, which codes are whose, the
 // verdict from a report's problems, and check_model with targets asked for. Whether each
 // program's rules agree with the program is tested against its library in tests/oracle.
 #include <gtest/gtest.h>
@@ -6,8 +6,8 @@
 #include <set>
 #include <string>
 
-#include "rmodel/check.hpp"
-#include "rmodel/check_codes.hpp"
+#include "rmodel/check/check.hpp"
+#include "rmodel/base/check_codes.hpp"
 #include "test_support.hpp"
 
 namespace rmodel::check_targets_unit_test {

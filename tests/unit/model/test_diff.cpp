@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "rmodel/diff.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/model/diff.hpp"
+#include "rmodel/base/error.hpp"
 #include "test_support.hpp"
 
 namespace rmodel {

@@ -20,7 +20,7 @@
 #include <urdf_parser/urdf_parser.h>
 
 #include "rmodel/kinematics/forward_kinematics.hpp"
-#include "rmodel/model.hpp"
+#include "rmodel/model/model.hpp"
 #include "test_support.hpp"
 
 namespace rmodel {

@@ -6,16 +6,16 @@
 
 #include <Eigen/Geometry>
 
-#include "rmodel/check.hpp"
-#include "rmodel/diff.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/check/check.hpp"
+#include "rmodel/model/diff.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/kinematics/forward_kinematics.hpp"
 #include "rmodel/kinematics/jacobian.hpp"
 #include "rmodel/kinematics/kinematic_model.hpp"
 #include "rmodel/kinematics/workspace.hpp"
-#include "rmodel/model.hpp"
-#include "rmodel/pose.hpp"
-#include "rmodel/semantics.hpp"
+#include "rmodel/model/model.hpp"
+#include "rmodel/model/pose.hpp"
+#include "rmodel/model/semantics.hpp"
 #include "test_support.hpp"
 
 namespace rmodel {

@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "rmodel/error.hpp"
-#include "rmodel/model.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/model/model.hpp"
 #include "test_support.hpp"
 
 namespace rmodel {

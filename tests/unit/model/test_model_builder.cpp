@@ -2,8 +2,8 @@
 // model is the one loading the edited semantics would give.
 #include <gtest/gtest.h>
 
-#include "rmodel/error.hpp"
-#include "rmodel/model_builder.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/model/model_builder.hpp"
 #include "test_support.hpp"
 
 namespace rmodel {

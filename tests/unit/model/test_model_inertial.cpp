@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "rmodel/check.hpp"
+#include "rmodel/check/check.hpp"
 #include "test_support.hpp"
 
 namespace {

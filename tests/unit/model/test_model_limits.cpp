@@ -5,11 +5,11 @@
 
 #include <sstream>
 
-#include "rmodel/check.hpp"
-#include "rmodel/error.hpp"
-#include "rmodel/limits.hpp"
-#include "rmodel/log_check.hpp"
-#include "rmodel/model.hpp"
+#include "rmodel/check/check.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/model/limits.hpp"
+#include "rmodel/stream/log_check.hpp"
+#include "rmodel/model/model.hpp"
 #include "test_support.hpp"
 
 namespace rmodel {

@@ -4,9 +4,9 @@
 
 #include <fmt/format.h>
 
-#include "rmodel/check.hpp"
-#include "rmodel/error.hpp"
-#include "rmodel/model.hpp"
+#include "rmodel/check/check.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/model/model.hpp"
 
 namespace rmodel {
 namespace {

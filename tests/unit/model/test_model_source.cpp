@@ -1,11 +1,11 @@
-// Model manifests and the environment rules (rmodel/model_source.hpp).
+// Model manifests and the environment rules (rmodel/model/model_source.hpp).
 #include <fstream>
 #include <map>
 
 #include <gtest/gtest.h>
 
-#include "rmodel/error.hpp"
-#include "rmodel/model_source.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/model/model_source.hpp"
 #include "test_support.hpp"
 
 namespace rmodel {

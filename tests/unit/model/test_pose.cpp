@@ -1,9 +1,9 @@
 // Named poses and command-line pose assignments as full sorted joint states.
 #include <gtest/gtest.h>
 
-#include "rmodel/error.hpp"
-#include "rmodel/model.hpp"
-#include "rmodel/pose.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/model/model.hpp"
+#include "rmodel/model/pose.hpp"
 #include "test_support.hpp"
 
 namespace rmodel {

@@ -7,14 +7,14 @@
 #include <sstream>
 #include <string>
 
-#include "rmodel/aggregator.hpp"
-#include "rmodel/check.hpp"
-#include "rmodel/error.hpp"
-#include "rmodel/filters/stream_filter.hpp"
+#include "rmodel/stream/aggregator.hpp"
+#include "rmodel/check/check.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/stream/stream_filter.hpp"
 #include "rmodel/io/reader.hpp"
 #include "rmodel/kinematics.hpp"
-#include "rmodel/model.hpp"
-#include "rmodel/semantics.hpp"
+#include "rmodel/model/model.hpp"
+#include "rmodel/model/semantics.hpp"
 
 namespace rmodel {
 namespace {

@@ -2,9 +2,9 @@
 // both ways, malformed input is reported with file and line.
 #include <gtest/gtest.h>
 
-#include "rmodel/error.hpp"
-#include "rmodel/model.hpp"
-#include "rmodel/semantics.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/model/model.hpp"
+#include "rmodel/model/semantics.hpp"
 #include "test_support.hpp"
 
 namespace rmodel {

@@ -13,12 +13,12 @@
 #include <kdl/chainfksolverpos_recursive.hpp>
 #include <kdl/chainjnttojacsolver.hpp>
 
-#include "rmodel/check.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/check/check.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/kinematics.hpp"
-#include "rmodel/model.hpp"
-#include "rmodel/pose.hpp"
-#include "rmodel/semantics.hpp"
+#include "rmodel/model/model.hpp"
+#include "rmodel/model/pose.hpp"
+#include "rmodel/model/semantics.hpp"
 #include "test_support.hpp"
 
 namespace rmodel {

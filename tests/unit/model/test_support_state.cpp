@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "rmodel/error.hpp"
-#include "rmodel/model.hpp"
-#include "rmodel/support.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/model/model.hpp"
+#include "rmodel/model/support.hpp"
 #include "test_support.hpp"
 
 namespace rmodel {

@@ -22,9 +22,9 @@
 #include <kdl/frames.hpp>
 #include <urdf_parser/urdf_parser.h>
 
-#include "rmodel/check.hpp"
-#include "rmodel/error.hpp"
-#include "rmodel/model.hpp"
+#include "rmodel/check/check.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/model/model.hpp"
 #include "test_support.hpp"
 
 namespace rmodel {

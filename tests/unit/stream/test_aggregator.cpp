@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "rmodel/aggregator.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/stream/aggregator.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/io/reader.hpp"
 #include "test_support.hpp"
 

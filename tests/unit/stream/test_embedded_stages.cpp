@@ -1,5 +1,5 @@
 // A program embedding the library does what `rmodel fk --log` and `rmodel check-log` do, with
-// the stages of rmodel/fk_stream.hpp and rmodel/log_check.hpp: the sample logs of
+// the stages of rmodel/stream/fk_stream.hpp and rmodel/stream/log_check.hpp: the sample logs of
 // share/rmodel/examples, whose results README.md shows (the command's output there is checked
 // by ctest -R readme; tests/cli/test_cli_embedded_stages.cpp compares with the command itself).
 #include <gtest/gtest.h>
@@ -10,10 +10,10 @@
 
 #include <Eigen/Geometry>
 
-#include "rmodel/fk_stream.hpp"
+#include "rmodel/stream/fk_stream.hpp"
 #include "rmodel/io/reader.hpp"
 #include "rmodel/kinematics/forward_kinematics.hpp"
-#include "rmodel/log_check.hpp"
+#include "rmodel/stream/log_check.hpp"
 #include "test_support.hpp"
 
 namespace {

@@ -7,8 +7,8 @@
 #include <map>
 
 #include "alloc_counter.hpp"
-#include "rmodel/error.hpp"
-#include "rmodel/filters/stream_filter.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/stream/stream_filter.hpp"
 
 namespace rf = rmodel::filters;
 

@@ -8,8 +8,8 @@
 #include <fmt/format.h>
 
 #include "alloc_counter.hpp"
-#include "rmodel/error.hpp"
-#include "rmodel/log_check.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/stream/log_check.hpp"
 #include "test_support.hpp"
 
 namespace rmodel {

@@ -1,4 +1,4 @@
-// Splicing two movements (rmodel/splice.hpp), checked against oracles written from the
+// Splicing two movements (rmodel/stream/splice.hpp), checked against oracles written from the
 // definitions in splice.hpp and the design (SPEC §3): A as it is before T, B as it is after
 // the transition, the weight of each law at every sample, continuity of position (and of
 // velocity for the second-order law) by finite differences, joints in one movement only,
@@ -12,9 +12,9 @@
 
 #include <fmt/format.h>
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/io/reader.hpp"
-#include "rmodel/splice.hpp"
+#include "rmodel/stream/splice.hpp"
 #include "test_support.hpp"
 
 namespace rmodel {

@@ -15,11 +15,11 @@
 #include <fmt/format.h>
 
 #include "alloc_counter.hpp"
-#include "rmodel/aggregator.hpp"
-#include "rmodel/filters/stream_filter.hpp"
+#include "rmodel/stream/aggregator.hpp"
+#include "rmodel/stream/stream_filter.hpp"
 #include "rmodel/io/reader.hpp"
 #include "rmodel/io/writer.hpp"
-#include "rmodel/stream.hpp"
+#include "rmodel/stream/stream.hpp"
 #include "test_support.hpp"
 
 namespace rmodel {

@@ -14,13 +14,13 @@
 
 #include <fmt/format.h>
 
-#include "rmodel/aggregator.hpp"
-#include "rmodel/dynamics_stream.hpp"
-#include "rmodel/filters/stream_filter.hpp"
+#include "rmodel/stream/aggregator.hpp"
+#include "rmodel/stream/dynamics_stream.hpp"
+#include "rmodel/stream/stream_filter.hpp"
 #include "rmodel/io/reader.hpp"
 #include "rmodel/io/writer.hpp"
-#include "rmodel/log_check.hpp"
-#include "rmodel/stream.hpp"
+#include "rmodel/stream/log_check.hpp"
+#include "rmodel/stream/stream.hpp"
 #include "test_support.hpp"
 
 namespace rmodel {

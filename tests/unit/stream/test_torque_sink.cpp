@@ -1,4 +1,4 @@
-// The torques along a stream of poses (rmodel/dynamics_stream.hpp). Oracles: derivatives
+// The torques along a stream of poses (rmodel/stream/dynamics_stream.hpp). Oracles: derivatives
 // known in closed form (a velocity linear in time has a constant acceleration, which the
 // backward difference gives exactly at any step), KDL's TreeIdSolver_RNE for the torques at
 // those rates, and the library's floating-base call at the support the stream set.
@@ -13,9 +13,9 @@
 
 #include "alloc_counter.hpp"
 #include "dynamics_support.hpp"
-#include "rmodel/dynamics_stream.hpp"
-#include "rmodel/error.hpp"
-#include "rmodel/model.hpp"
+#include "rmodel/stream/dynamics_stream.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/model/model.hpp"
 #include "test_support.hpp"
 
 namespace rd = rmodel::dynamics;

@@ -16,7 +16,7 @@
 #include "rmodel/io/reader.hpp"
 #include "rmodel/io/writer.hpp"
 #include "rmodel/kinematics.hpp"
-#include "rmodel/transform_stream.hpp"
+#include "rmodel/stream/transform_stream.hpp"
 #include "test_support.hpp"
 
 namespace rmodel {

@@ -7,8 +7,8 @@
 
 #include <gtest/gtest.h>
 
-#include "rmodel/error.hpp"
-#include "rmodel/xacro.hpp"
+#include "rmodel/base/error.hpp"
+#include "rmodel/xacro/xacro.hpp"
 #include "test_support.hpp"
 #include "xml_compare.hpp"
 

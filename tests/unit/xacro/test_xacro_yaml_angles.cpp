@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "rmodel/xacro.hpp"
+#include "rmodel/xacro/xacro.hpp"
 #include "test_support.hpp"
 
 namespace rmodel {

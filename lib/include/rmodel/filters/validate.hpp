@@ -7,7 +7,7 @@
 
 #include <string_view>
 
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 #include "rmodel/filters/space.hpp"
 
 namespace rmodel::filters::detail {

@@ -88,7 +88,7 @@ struct RMODEL_API LogInfo {
 /// Throws IoError when the path cannot be opened, InvalidArgument when it is not a ROS log.
 [[nodiscard]] RMODEL_API LogInfo read_log_info(const std::string& path);
 
-/// What a log carries of a robot's semantics (rmodel/semantics.hpp: the chains, groups and
+/// What a log carries of a robot's semantics (rmodel/model/semantics.hpp: the chains, groups and
 /// joint order of the full pose) beside its URDF, each a `std_msgs/msg/String` on its own
 /// topic (semantics_topic()), offered transient local as the URDF is.
 enum class SemanticsText : std::uint8_t {

@@ -27,7 +27,7 @@
 /// - **Absent arrays.** A missing or empty array means "field absent". The reader does not
 ///   compare array sizes with `name`: it carries them faithfully, and the consumer (the
 ///   aggregator) rejects a message whose check_sizes() fails.
-/// - **Time.** Integer nanoseconds (rmodel/time.hpp). `t` is decimal seconds, read exactly
+/// - **Time.** Integer nanoseconds (rmodel/base/time.hpp). `t` is decimal seconds, read exactly
 ///   (never through a double; more than nine decimals are rounded to the nearest nanosecond,
 ///   ties to even; beyond ±9223372036.854775807 s is an error). `t` wins over `header.stamp`
 ///   when both are present (the writer emits both when asked for a stamp layout; they are the
@@ -124,7 +124,7 @@
 #include <optional>
 #include <string_view>
 
-#include "rmodel/joint_state.hpp"
+#include "rmodel/base/joint_state.hpp"
 
 namespace rmodel::io {
 

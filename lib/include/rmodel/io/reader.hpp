@@ -56,7 +56,7 @@
 
 #include "rmodel/io/format.hpp"
 #include "rmodel/io/message.hpp"
-#include "rmodel/time.hpp"
+#include "rmodel/base/time.hpp"
 
 namespace rmodel::io {
 

@@ -13,7 +13,7 @@
 ///   the last value at each array position (re-formatting only a double whose bits
 ///   changed) and the text of the last few name lists (reused when the names are equal,
 ///   compared by content every time, so a caller may change its vectors freely).
-/// - **Exact times.** A time (integer nanoseconds, rmodel/time.hpp) is written as the
+/// - **Exact times.** A time (integer nanoseconds, rmodel/base/time.hpp) is written as the
 ///   shortest decimal seconds that read back as the same nanoseconds (`1700000000.01`,
 ///   `0.000000001`, `12`; write_time()), in JSON `t` and the CSV time column alike; a ROS
 ///   header stamp is its {sec, nanosec} split (sec = floor, nanosec in [0, 10⁹)).

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <tinyxml2.h>
 
-#include "rmodel/check.hpp"
+#include "rmodel/check/check.hpp"
 
 namespace rmodel {
 namespace {

@@ -1,5 +1,5 @@
 #pragma once
-// Internal: the rules of the programs `check --target` names (rmodel/check.hpp, CheckTarget).
+// Internal: the rules of the programs `check --target` names (rmodel/check/check.hpp, CheckTarget).
 // Each file of this folder holds one program's rules, learnt from its source at the version
 // Debian 12 ships and tested against that library (tests/oracle): mujoco_rules.cpp (MuJoCo's
 // URDF reader and compiler), kdl_rules.cpp (kdl_parser), gazebo_rules.cpp (sdformat's URDF to
@@ -17,8 +17,8 @@
 #include <Eigen/Geometry>
 #include <kdl/frames.hpp>
 
-#include "rmodel/diagnostic.hpp"
-#include "rmodel/model.hpp"
+#include "rmodel/base/diagnostic.hpp"
+#include "rmodel/model/model.hpp"
 
 namespace tinyxml2 {
 class XMLElement;

@@ -19,7 +19,7 @@
 #include "base/git_lfs.hpp"
 #include "base/system_error_text.hpp"
 #include "io/format_table.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 
 namespace rmodel::io::detail {
 

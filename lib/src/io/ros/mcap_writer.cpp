@@ -13,7 +13,7 @@
 #include "io/format_writer.hpp"
 #include "io/ros/bag_source.hpp"
 #include "io/ros/mcap_records.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 
 namespace rmodel::io::detail {
 namespace {

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "io/ros/bag_source.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 
 namespace rmodel::io {
 namespace detail {

@@ -17,7 +17,7 @@
 #include "base/system_error_text.hpp"
 #include "io/format_table.hpp"
 #include "io/ros/bag_source.hpp"
-#include "rmodel/error.hpp"
+#include "rmodel/base/error.hpp"
 
 namespace rmodel::io::detail {
 namespace {

@@ -22,8 +22,8 @@
 
 #include "rmodel/kinematics/kinematic_model.hpp"
 #include "rmodel/kinematics/workspace.hpp"
-#include "rmodel/model.hpp"
-#include "rmodel/stream.hpp"
+#include "rmodel/model/model.hpp"
+#include "rmodel/stream/stream.hpp"
 
 namespace rmodel::stream {
 
