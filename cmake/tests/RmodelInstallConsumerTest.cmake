@@ -38,7 +38,7 @@ if(private_headers)
 endif()
 
 # The installed API knows only rmodel's own JSON parser: the alternative parsers and the switch
-# between them are test code (tests/json_parsers, reached through lib/src/io/parsers.hpp), and
+# between them are test code (tests/json_parsers, reached through lib/src/io/read/parsers.hpp), and
 # the libraries rmodel keeps private are not named by any installed header.
 file(GLOB_RECURSE installed_headers "${prefix}/${INCLUDEDIR}/rmodel/*")
 list(LENGTH installed_headers header_count)

@@ -26,7 +26,7 @@
 #include <fmt/compile.h>
 #include <fmt/format.h>
 
-#include "io/numbers.hpp"  // librmodel's internal number parser, for BM_ParseDouble
+#include "io/text/numbers.hpp"  // librmodel's internal number parser, for BM_ParseDouble
 #include "json_parsers.hpp"
 #include "rmodel/io/reader.hpp"
 #include "rmodel/io/writer.hpp"

@@ -1,15 +1,15 @@
 // A log format that exists only for the test of the format descriptor (issue 45): `dummy`,
 // whose lines are `dummy ` followed by a JSON Lines message. It is declared here, in one file,
 // as a format of the library is in its own file, and listed by one row of the format table
-// (lib/src/io/format_table.cpp, the RMODEL_EXTRA_FORMAT row; tests/format/CMakeLists.txt).
+// (lib/src/io/formats/format_table.cpp, the RMODEL_EXTRA_FORMAT row; tests/format/CMakeLists.txt).
 // test_dummy_format.cpp then finds it wherever a user sees the formats.
 #include <array>
 #include <memory>
 #include <string_view>
 
-#include "io/format_table.hpp"
-#include "io/format_writer.hpp"
-#include "io/text_source.hpp"
+#include "io/formats/format_table.hpp"
+#include "io/write/format_writer.hpp"
+#include "io/read/text_source.hpp"
 
 namespace rmodel::io::detail {
 namespace {

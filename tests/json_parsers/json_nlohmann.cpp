@@ -9,8 +9,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "io/builder.hpp"
-#include "io/parsers.hpp"
+#include "io/read/builder.hpp"
+#include "io/read/parsers.hpp"
 
 namespace rmodel::io::detail {
 namespace {

@@ -1,6 +1,6 @@
 #include "json_parsers.hpp"
 
-#include "io/parsers.hpp"
+#include "io/read/parsers.hpp"
 #include "rmodel/base/error.hpp"
 
 namespace rmodel::io::testing {

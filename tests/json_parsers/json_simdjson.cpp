@@ -3,8 +3,8 @@
 // tests/bench/bench_io.cpp. Test and benchmark code, not part of librmodel (see
 // json_parsers.hpp). Compiled to nothing without simdjson.
 
-#include "io/builder.hpp"
-#include "io/parsers.hpp"
+#include "io/read/builder.hpp"
+#include "io/read/parsers.hpp"
 
 #ifdef RMODEL_HAVE_SIMDJSON
 

@@ -11,7 +11,7 @@
 
 #include "base/short_name.hpp"
 #include "rmodel/base/error.hpp"
-#include "io/reader_window.hpp"
+#include "io/read/reader_window.hpp"
 #include "rmodel/io/reader.hpp"
 #include "rmodel/io/writer.hpp"
 #include "rmodel/stream/stream.hpp"

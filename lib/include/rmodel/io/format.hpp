@@ -47,7 +47,7 @@ struct FormatAccess;  // the library's way to a format's handle (format_table.cp
 }
 
 /// A log format's description, as its own file in the library declares it (one file per
-/// format, listed by the format table, lib/src/io/format_table.cpp). Detection, parse_format(),
+/// format, listed by the format table, lib/src/io/formats/format_table.cpp). Detection, parse_format(),
 /// to_string(), MessageReader, MessageWriter and the command's `-i`/`-f` choices, help texts,
 /// man pages and completions are all derived from these.
 struct FormatInfo {

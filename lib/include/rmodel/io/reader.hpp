@@ -245,7 +245,7 @@ public:
   class Merged;
 
 private:
-  friend struct ReaderAccess;  // librmodel's internal entry points (lib/src/io/reader.cpp)
+  friend struct ReaderAccess;  // librmodel's internal entry points (lib/src/io/read/reader.cpp)
   MessageReader() = default;
   std::unique_ptr<Impl> impl_;
   std::unique_ptr<Merged> merged_;  ///< set by merge(): impl_ is null then

@@ -18,7 +18,7 @@
 
 #include "base/git_lfs.hpp"
 #include "base/system_error_text.hpp"
-#include "io/format_table.hpp"
+#include "io/formats/format_table.hpp"
 #include "rmodel/base/error.hpp"
 
 namespace rmodel::io::detail {

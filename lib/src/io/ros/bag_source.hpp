@@ -18,8 +18,8 @@
 
 #include <lz4frame.h>
 
-#include "io/builder.hpp"
-#include "io/trajectory.hpp"
+#include "io/read/builder.hpp"
+#include "io/text/trajectory.hpp"
 #include "rmodel/io/bag.hpp"
 #include "rmodel/io/reader.hpp"
 

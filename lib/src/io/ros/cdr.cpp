@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "io/json_escape.hpp"
+#include "io/text/json_escape.hpp"
 #include "io/ros/bag_source.hpp"
 
 namespace rmodel::io::detail {

@@ -22,8 +22,8 @@
 #include <fmt/format.h>
 #include <zstd.h>
 
-#include "io/format_table.hpp"
-#include "io/format_writer.hpp"
+#include "io/formats/format_table.hpp"
+#include "io/write/format_writer.hpp"
 #include "io/ros/bag_source.hpp"
 #include "io/ros/mcap_records.hpp"
 #include "rmodel/base/error.hpp"

@@ -10,7 +10,7 @@
 #include <lz4frame.h>
 #include <zstd.h>
 
-#include "io/format_writer.hpp"
+#include "io/write/format_writer.hpp"
 #include "io/ros/bag_source.hpp"
 #include "io/ros/mcap_records.hpp"
 #include "rmodel/base/error.hpp"

@@ -14,7 +14,7 @@
 #include <bzlib.h>
 #include <fmt/format.h>
 
-#include "io/format_table.hpp"
+#include "io/formats/format_table.hpp"
 #include "io/ros/bag_source.hpp"
 
 namespace rmodel::io::detail {

@@ -15,7 +15,7 @@
 #include <sqlite3.h>
 
 #include "base/system_error_text.hpp"
-#include "io/format_table.hpp"
+#include "io/formats/format_table.hpp"
 #include "io/ros/bag_source.hpp"
 #include "rmodel/base/error.hpp"
 

@@ -1,4 +1,4 @@
-#include "io/trajectory.hpp"
+#include "io/text/trajectory.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,13 +1,13 @@
 // What the text sources share (TextContext) and the telling of a text format from its first
 // line (sniff_text_format).
-#include "io/text_source.hpp"
+#include "io/read/text_source.hpp"
 
 #include <fmt/format.h>
 
 #include <vector>
 
-#include "io/format_table.hpp"
-#include "io/parsers.hpp"
+#include "io/formats/format_table.hpp"
+#include "io/read/parsers.hpp"
 
 namespace rmodel::io::detail {
 namespace {

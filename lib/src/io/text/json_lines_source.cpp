@@ -1,10 +1,10 @@
 // JSON Lines: one JSON message per line (rules in rmodel/io/message.hpp). The format `jsonl`.
 #include <array>
 
-#include "io/format_table.hpp"
-#include "io/format_writer.hpp"
-#include "io/parsers.hpp"
-#include "io/text_source.hpp"
+#include "io/formats/format_table.hpp"
+#include "io/write/format_writer.hpp"
+#include "io/read/parsers.hpp"
+#include "io/read/text_source.hpp"
 
 namespace rmodel::io::detail {
 namespace {

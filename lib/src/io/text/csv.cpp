@@ -1,4 +1,4 @@
-#include "io/csv.hpp"
+#include "io/text/csv.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "io/numbers.hpp"
+#include "io/text/numbers.hpp"
 
 namespace rmodel::io::detail {
 namespace {

@@ -8,7 +8,7 @@
 #include <memory>
 #include <string_view>
 
-#include "io/builder.hpp"
+#include "io/read/builder.hpp"
 
 namespace rmodel::io {
 class MessageReader;

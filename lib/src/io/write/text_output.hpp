@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "io/numbers.hpp"
+#include "io/text/numbers.hpp"
 #include "rmodel/base/time.hpp"
 
 namespace rmodel::io::detail {

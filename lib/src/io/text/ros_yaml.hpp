@@ -13,8 +13,8 @@
 #include <string_view>
 #include <vector>
 
-#include "io/builder.hpp"
-#include "io/trajectory.hpp"
+#include "io/read/builder.hpp"
+#include "io/text/trajectory.hpp"
 #include "rmodel/io/message.hpp"
 #include "rmodel/io/reader.hpp"
 

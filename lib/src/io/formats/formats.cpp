@@ -1,7 +1,7 @@
 // What is derived from the format table (format_table.cpp lists the formats, each declared
 // by its own file; format_table.hpp): formats(), Format::info(), format_from_path(),
 // parse_format(), to_string(Format) and the rosbag2-directory rule.
-#include "io/format_table.hpp"
+#include "io/formats/format_table.hpp"
 
 #include <algorithm>
 #include <filesystem>

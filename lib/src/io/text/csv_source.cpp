@@ -2,10 +2,10 @@
 // rmodel/io/message.hpp, columns in csv.hpp's CsvTable).
 #include <array>
 
-#include "io/csv.hpp"
-#include "io/format_table.hpp"
-#include "io/format_writer.hpp"
-#include "io/text_source.hpp"
+#include "io/text/csv.hpp"
+#include "io/formats/format_table.hpp"
+#include "io/write/format_writer.hpp"
+#include "io/read/text_source.hpp"
 
 namespace rmodel::io::detail {
 namespace {

@@ -1,4 +1,4 @@
-#include "io/line_source.hpp"
+#include "io/read/line_source.hpp"
 
 #include <unistd.h>
 
@@ -7,7 +7,7 @@
 #include <cstring>
 #include <istream>
 
-#include "io/builder.hpp"
+#include "io/read/builder.hpp"
 #include "rmodel/base/error.hpp"
 
 namespace rmodel::io::detail {

@@ -12,10 +12,10 @@
 
 #include <fmt/format.h>
 
-#include "io/builder.hpp"
-#include "io/json_escape.hpp"
-#include "io/numbers.hpp"
-#include "io/parsers.hpp"
+#include "io/read/builder.hpp"
+#include "io/text/json_escape.hpp"
+#include "io/text/numbers.hpp"
+#include "io/read/parsers.hpp"
 
 namespace rmodel::io::detail {
 

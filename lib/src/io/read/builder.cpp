@@ -1,4 +1,4 @@
-#include "io/builder.hpp"
+#include "io/read/builder.hpp"
 
 namespace rmodel::io::detail {
 

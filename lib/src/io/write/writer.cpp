@@ -10,9 +10,9 @@
 
 #include <fmt/format.h>
 
-#include "io/format_table.hpp"
-#include "io/format_writer.hpp"
-#include "io/text_output.hpp"
+#include "io/formats/format_table.hpp"
+#include "io/write/format_writer.hpp"
+#include "io/write/text_output.hpp"
 #include "rmodel/base/error.hpp"
 #include "rmodel/io/output_file.hpp"
 

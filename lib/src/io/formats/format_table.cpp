@@ -6,7 +6,7 @@
 // This file is compiled on its own (not in a unity batch, lib/CMakeLists.txt): a program
 // linking the static library can replace it by its own copy built with RMODEL_EXTRA_FORMAT,
 // as the dummy-format test does (tests/format/).
-#include "io/format_table.hpp"
+#include "io/formats/format_table.hpp"
 
 namespace rmodel::io::detail {
 

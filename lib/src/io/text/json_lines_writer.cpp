@@ -6,9 +6,9 @@
 #include <string>
 
 #include "base/short_name.hpp"
-#include "io/format_writer.hpp"
-#include "io/json_escape.hpp"
-#include "io/text_output.hpp"
+#include "io/write/format_writer.hpp"
+#include "io/text/json_escape.hpp"
+#include "io/write/text_output.hpp"
 
 namespace rmodel::io {
 namespace detail {

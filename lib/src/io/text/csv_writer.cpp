@@ -5,8 +5,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "io/format_writer.hpp"
-#include "io/text_output.hpp"
+#include "io/write/format_writer.hpp"
+#include "io/write/text_output.hpp"
 
 namespace rmodel::io::detail {
 namespace {

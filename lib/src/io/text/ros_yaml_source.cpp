@@ -2,9 +2,9 @@
 // them (parsed by ros_yaml.hpp's RosYamlDocument).
 #include <array>
 
-#include "io/format_table.hpp"
-#include "io/ros_yaml.hpp"
-#include "io/text_source.hpp"
+#include "io/formats/format_table.hpp"
+#include "io/text/ros_yaml.hpp"
+#include "io/read/text_source.hpp"
 
 #include <fmt/format.h>
 

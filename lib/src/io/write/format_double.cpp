@@ -11,7 +11,7 @@
 #include <fmt/compile.h>
 #include <fmt/format.h>
 
-#include "io/numbers.hpp"
+#include "io/text/numbers.hpp"
 
 #if defined(FMT_VERSION) && FMT_VERSION >= 80000 && FMT_VERSION < 120000
 #define RMODEL_IO_DRAGONBOX 1

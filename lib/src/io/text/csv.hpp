@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "io/builder.hpp"
+#include "io/read/builder.hpp"
 #include "rmodel/io/format.hpp"
 #include "rmodel/io/message.hpp"
 

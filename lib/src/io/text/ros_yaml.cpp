@@ -1,4 +1,4 @@
-#include "io/ros_yaml.hpp"
+#include "io/text/ros_yaml.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "io/json_escape.hpp"
-#include "io/numbers.hpp"
+#include "io/text/json_escape.hpp"
+#include "io/text/numbers.hpp"
 
 namespace rmodel::io::detail {
 

@@ -14,13 +14,13 @@
 #include <fmt/format.h>
 
 #include "base/system_error_text.hpp"
-#include "io/builder.hpp"
-#include "io/format_table.hpp"
-#include "io/line_source.hpp"
-#include "io/parsers.hpp"
-#include "io/reader_window.hpp"
+#include "io/read/builder.hpp"
+#include "io/formats/format_table.hpp"
+#include "io/read/line_source.hpp"
+#include "io/read/parsers.hpp"
+#include "io/read/reader_window.hpp"
 #include "io/ros/bag_source.hpp"
-#include "io/text_source.hpp"
+#include "io/read/text_source.hpp"
 #include "rmodel/base/error.hpp"
 
 namespace rmodel::io {

@@ -12,9 +12,9 @@
 #include <string>
 #include <string_view>
 
-#include "io/builder.hpp"
-#include "io/line_source.hpp"
-#include "io/trajectory.hpp"
+#include "io/read/builder.hpp"
+#include "io/read/line_source.hpp"
+#include "io/text/trajectory.hpp"
 #include "rmodel/io/reader.hpp"
 
 namespace rmodel::io::detail {

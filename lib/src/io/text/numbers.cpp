@@ -1,4 +1,4 @@
-#include "io/numbers.hpp"
+#include "io/text/numbers.hpp"
 
 #include <bit>
 #include <cmath>

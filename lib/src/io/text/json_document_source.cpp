@@ -2,9 +2,9 @@
 // rmodel/io/message.hpp). The whole document is read first, then split into values.
 #include <array>
 
-#include "io/format_table.hpp"
-#include "io/parsers.hpp"
-#include "io/text_source.hpp"
+#include "io/formats/format_table.hpp"
+#include "io/read/parsers.hpp"
+#include "io/read/text_source.hpp"
 
 #include <fmt/format.h>
 
