@@ -224,6 +224,18 @@ TEST_F(CliCollisions, PairsLeftOutAreMoveItsAllowedMatrix) {
   EXPECT_EQ(json::parse(all.out)["collisions"].size(), 3u) << all.out;
 }
 
+TEST_F(CliCollisions, TheSummaryCountsInTheSingular) {
+  // Two links with geometry, joined by a joint: one pair, disabled as Adjacent.
+  const auto urdf = dir_ / "two.urdf";
+  const std::string sphere = "<collision><geometry><sphere radius=\"0.1\"/></geometry></collision>";
+  std::ofstream(urdf) << "<robot name=\"two\">\n<link name=\"a\">" << sphere << "</link><link name=\"b\">" << sphere
+                      << "</link>\n<joint name=\"j\" type=\"fixed\"><parent link=\"a\"/><child link=\"b\"/>"
+                         "<origin xyz=\"1 0 0\"/></joint>\n</robot>\n";
+  const auto r = run_rmodel({"collisions", "-u", urdf.string(), "--samples", "10"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(has_part(r.out + r.err, "2 links with geometry, 1 pair: 1 disabled (1 Adjacent,")) << r.out << r.err;
+}
+
 TEST_F(CliCollisions, MassPropertiesBesideTheDeclaredInertia) {
   const auto r = run_rmodel({"info", "--sample", "--mass-properties", "-f", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -157,9 +157,9 @@ private:
   }
 
   std::string summary(const col::ComputedMatrix& m) const {
-    return fmt::format("{} links with geometry, {} pairs: {} disabled ({} Adjacent, {} Default, {} Always, {} Never), "
+    return fmt::format("{} link{} with geometry, {} pair{}: {} disabled ({} Adjacent, {} Default, {} Always, {} Never), "
                        "{} checked; {} random poses, seed {}",
-                       m.links, m.pairs, m.disabled.size(), m.count(col::Reason::adjacent),
+                       m.links, m.links == 1 ? "" : "s", m.pairs, m.pairs == 1 ? "" : "s", m.disabled.size(), m.count(col::Reason::adjacent),
                        m.count(col::Reason::default_pose), m.count(col::Reason::always), m.count(col::Reason::never),
                        m.pairs - m.disabled.size(), m.samples, options_.seed);
   }
