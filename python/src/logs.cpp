@@ -22,9 +22,11 @@
 #include "rmodel/base/error.hpp"
 #include "rmodel/filters/registry.hpp"
 #include "rmodel/stream/stream_filter.hpp"
+#include "rmodel/io/columns.hpp"
 #include "rmodel/io/format.hpp"
 #include "rmodel/io/message.hpp"
 #include "rmodel/io/reader.hpp"
+#include "rmodel/stream/column_stage.hpp"
 #include "rmodel/stream/stream.hpp"
 
 namespace rmodel::python {
@@ -33,178 +35,54 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-/// A growable array in malloc'd memory, handed to numpy as it is (no copy). It grows with
-/// realloc, which moves a large block by remapping its pages: neither copied nor touched again.
+/// `array`'s elements as a numpy array of `shape` (of `dtype`, same item size), which frees
+/// them: no copy.
 template <class T>
-class Buffer {
-public:
-  Buffer() = default;
-  Buffer(const Buffer&) = delete;
-  Buffer& operator=(const Buffer&) = delete;
-  ~Buffer() { std::free(data_); }
+py::array take(io::ColumnArray<T>& array, std::vector<py::ssize_t> shape, const py::dtype& dtype = py::dtype::of<T>()) {
+  T* data = array.release();
+  if (data == nullptr) return py::array(dtype, shape);
+  py::capsule free_when_done(data, [](void* p) { io::ColumnArray<T>::free(p); });
+  return py::array(dtype, std::move(shape), {}, data, free_when_done);
+}
 
-  [[nodiscard]] T* data() noexcept { return data_; }
-  [[nodiscard]] std::size_t size() const noexcept { return size_; }
-  /// Grows (or shrinks) to n elements; new elements are uninitialised.
-  void resize(std::size_t n) {
-    if (n > capacity_) reallocate(std::max({n, capacity_ * 2, std::size_t{1024}}));
-    size_ = n;
+/// The arrays t, stamped, line, cycle, position, velocity, effort of `table` (finished to
+/// `names`' columns). A field no row carries gets no memory at all: a read-only all-NaN view.
+py::dict arrays_of(io::ColumnTable& table, const std::vector<std::string>& names) {
+  {
+    py::gil_scoped_release release;
+    table.finish(names.size());
   }
-  void push_back(T value) {
-    resize(size_ + 1);
-    data_[size_ - 1] = value;
+  const auto n = static_cast<py::ssize_t>(table.rows());
+  const auto w = static_cast<py::ssize_t>(names.size());
+  py::dict out;
+  out["t"] = take(table.t, {n});
+  out["stamped"] = take(table.stamped, {n}, py::dtype::of<bool>());
+  out["line"] = take(table.line, {n});
+  out["cycle"] = take(table.cycle, {n});
+  out["names"] = names;
+  const char* field_names[io::kJointFields] = {"position", "velocity", "effort"};
+  for (int f = 0; f < io::kJointFields; ++f) {
+    const auto field = static_cast<io::JointField>(f);
+    out[field_names[f]] = table.present(field)
+                              ? take(table.values(field), {n, w})
+                              : py::module_::import("numpy").attr("broadcast_to")(kNaN, py::make_tuple(n, w));
   }
-  /// The elements as a numpy array of `shape` (of `dtype`, same item size), which frees them.
-  py::array take(std::vector<py::ssize_t> shape, const py::dtype& dtype = py::dtype::of<T>()) {
-    if (size_ == 0) return py::array(dtype, shape);
-    reallocate(size_);  // what was reserved beyond the end goes back (in place)
-    T* data = std::exchange(data_, nullptr);
-    size_ = capacity_ = 0;
-    py::capsule free_when_done(data, [](void* p) { std::free(p); });
-    return py::array(dtype, std::move(shape), {}, data, free_when_done);
-  }
-
-private:
-  void reallocate(std::size_t capacity) {
-    void* p = std::realloc(data_, capacity * sizeof(T));
-    if (p == nullptr) throw std::bad_alloc();
-    data_ = static_cast<T*>(p);
-    capacity_ = capacity;
-  }
-  T* data_ = nullptr;
-  std::size_t size_ = 0;
-  std::size_t capacity_ = 0;
-};
-
-/// Rows of joint values, written in place into the N × J arrays being built: a row is NaN but
-/// for the joints it sets. The columns are the slots of the names met so far (an open mapper
-/// adds some as the log goes on): a row holds `stride_` of them, doubled when a new name does
-/// not fit, and compacted to the names' count at the end. A field no row carries gets no
-/// memory at all: a read-only all-NaN view.
-class Rows {
-public:
-  /// One row: `slots[i]` is the column of element i (negative: skipped), `columns` the number
-  /// of slots known; a field is absent when its vector is empty.
-  void add(Time stamp, bool stamped, std::size_t line, std::optional<std::int64_t> cycle,
-           std::span<const std::int32_t> slots, std::size_t columns, const JointState& state) {
-    if (columns > stride_) widen(columns);
-    t_.push_back(stamp.ns);
-    stamped_.push_back(stamped ? 1 : 0);
-    line_.push_back(static_cast<std::int64_t>(line));
-    cycle_.push_back(cycle ? *cycle : -1);
-    const std::vector<double>* fields[3] = {&state.position, &state.velocity, &state.effort};
-    for (int f = 0; f < 3; ++f) {
-      const std::vector<double>& values = *fields[f];
-      if (!present_[f]) {
-        if (values.empty()) continue;
-        present_[f] = true;  // the rows before did not carry it
-        field_[f].resize(rows_ * stride_);
-        std::fill_n(field_[f].data(), rows_ * stride_, kNaN);
-      }
-      Buffer<double>& field = field_[f];
-      field.resize((rows_ + 1) * stride_);
-      double* row = field.data() + rows_ * stride_;
-      std::fill_n(row, stride_, kNaN);
-      const std::size_t n = std::min(values.size(), slots.size());
-      for (std::size_t i = 0; i < n; ++i)
-        if (slots[i] >= 0) row[slots[i]] = values[i];
-    }
-    ++rows_;
-  }
-
-  /// The arrays t, stamped, line, cycle, position, velocity, effort (J = names.size()).
-  py::dict finish(const std::vector<std::string>& names) {
-    const std::size_t width = names.size();
-    {
-      py::gil_scoped_release release;
-      if (width != stride_) relayout(width);
-    }
-    const auto n = static_cast<py::ssize_t>(rows_);
-    const auto w = static_cast<py::ssize_t>(width);
-    py::dict out;
-    out["t"] = t_.take({n});
-    out["stamped"] = stamped_.take({n}, py::dtype::of<bool>());
-    out["line"] = line_.take({n});
-    out["cycle"] = cycle_.take({n});
-    out["names"] = names;
-    const char* field_names[3] = {"position", "velocity", "effort"};
-    for (int f = 0; f < 3; ++f)
-      out[field_names[f]] = present_[f] ? field_[f].take({n, w})
-                                        : py::module_::import("numpy").attr("broadcast_to")(kNaN, py::make_tuple(n, w));
-    return out;
-  }
-
-private:
-  /// Room for at least `columns` columns per row.
-  void widen(std::size_t columns) { relayout(std::max({columns, stride_ * 2, std::size_t{8}})); }
-
-  /// Rows of `stride` columns (the new ones NaN, the dropped ones unused).
-  void relayout(std::size_t stride) {
-    for (int f = 0; f < 3; ++f) {
-      if (!present_[f]) continue;
-      Buffer<double>& field = field_[f];
-      const std::size_t keep = std::min(stride, stride_);
-      if (stride > stride_) {  // from the last row back: each row moves to a later place
-        field.resize(rows_ * stride);
-        for (std::size_t r = rows_; r-- > 0;) {
-          double* to = field.data() + r * stride;
-          std::memmove(to, field.data() + r * stride_, keep * sizeof(double));
-          std::fill_n(to + keep, stride - keep, kNaN);
-        }
-      } else {  // from the first row on: each row moves to an earlier place
-        for (std::size_t r = 0; r < rows_; ++r)
-          std::memmove(field.data() + r * stride, field.data() + r * stride_, keep * sizeof(double));
-        field.resize(rows_ * stride);
-      }
-    }
-    stride_ = stride;
-  }
-
-  std::size_t rows_ = 0;
-  std::size_t stride_ = 0;  ///< columns a row holds (at least the slots known)
-  Buffer<std::int64_t> t_;
-  Buffer<std::uint8_t> stamped_;
-  Buffer<std::int64_t> line_;
-  Buffer<std::int64_t> cycle_;
-  bool present_[3] = {false, false, false};  ///< a row carried the field
-  Buffer<double> field_[3];                  ///< rows_ × stride_ values, once the field is present
-};
-
-/// read_log's stage: one row per joint-state message, its names resolved by the one slot
-/// mapper of the streaming commands (fixed to a model's pose, or open).
-class RowStage final : public stream::Stage {
-public:
-  RowStage(Rows& rows, std::optional<std::vector<std::string>> known)
-      : rows_(rows), mapper_(known ? std::move(*known) : std::vector<std::string>{}, !known.has_value()) {}
-  void push(const io::Message& message, stream::Output& out, stream::Reporter& report) override {
-    // A message outside the time window primes the stages that keep a state (docs/streaming.md);
-    // a row is the message itself, so there is nothing to prime.
-    if (message.has_stamp && !out.in_window(message.stamp())) return;
-    if (message.kind != io::MessageKind::Joint) return;  // support states and sync ticks
-    if (!mapper_.map(message, report)) return;           // rejected, reported
-    rows_.add(message.stamp(), message.has_stamp, message.line, message.cycle, mapper_.slots(), mapper_.size(),
-              message.joint);
-  }
-  [[nodiscard]] const std::vector<std::string>& names() const { return mapper_.names(); }
-
-private:
-  Rows& rows_;
-  stream::SlotMapper mapper_;
-};
+  return out;
+}
 
 /// aggregate's sink: one row per published pose (a full sorted pose).
 class PoseSink final : public stream::Sink {
 public:
-  PoseSink(Rows& rows, std::size_t size) : rows_(rows) {
+  PoseSink(io::ColumnTable& rows, std::size_t size) : rows_(rows) {
     for (std::size_t i = 0; i < size; ++i) identity_.push_back(static_cast<std::int32_t>(i));
   }
   void joint_state(const JointState& state, std::optional<std::int64_t> cycle) override {
-    rows_.add(state.stamp, true, 0, cycle, identity_, identity_.size(), state);
+    rows_.add(state.stamp, true, 0, cycle ? *cycle : -1, identity_, identity_.size(), state);
   }
   void support_state(const SupportState& /*state*/, std::optional<std::int64_t> /*cycle*/) override {}
 
 private:
-  Rows& rows_;
+  io::ColumnTable& rows_;
   std::vector<std::int32_t> identity_;
 };
 
@@ -259,6 +137,19 @@ py::dict run(const std::string& path, const io::ReaderOptions& options, stream::
   return out;
 }
 
+/// The log read straight into columns (rmodel/io/columns.hpp) when it is JSON Lines of plain
+/// joint states read whole: no topic, no time window (the options the pipeline would apply).
+/// nullopt: the pipeline reads it.
+std::optional<io::JointColumns> read_plain(const std::string& file, const io::ReaderOptions& options,
+                                           const std::string& format, const py::handle& topic,
+                                           const std::optional<std::vector<std::string>>& known) {
+  if (!topic.is_none() || options.start || options.end) return std::nullopt;
+  if (format != "auto" && io::to_string(options.format) != "jsonl") return std::nullopt;
+  io::check_log_path(file);
+  py::gil_scoped_release release;
+  return io::read_json_lines_columns(file, known ? &*known : nullptr, format != "auto");
+}
+
 py::dict read_log(const py::handle& path, const py::handle& model, const py::handle& topic, const py::handle& start,
                   const py::handle& end, const std::string& time, const std::string& format,
                   const std::string& time_column, const std::string& column_prefix, std::uint64_t max_errors) {
@@ -266,11 +157,20 @@ py::dict read_log(const py::handle& path, const py::handle& model, const py::han
   const io::ReaderOptions options = reader_options(file, format, topic, time, start, end, time_column, column_prefix);
   std::optional<std::vector<std::string>> known;
   if (!model.is_none()) known = model_of(model).joint_names();
-  Rows rows;
-  RowStage stage(rows, std::move(known));
+  if (auto columns = read_plain(file, options, format, topic, known)) {
+    py::dict out;
+    out["problems"] = py::list();
+    out["source"] = file;
+    out["format"] = "jsonl";
+    py::dict arrays = arrays_of(columns->table, columns->names);
+    for (const auto item : arrays) out[item.first] = item.second;
+    return out;
+  }
+  io::ColumnTable rows;
+  stream::ColumnStage stage(rows, std::move(known));
   stream::CallbackSink nowhere({});
   py::dict out = run(file, options, stage, nowhere, max_errors);
-  py::dict arrays = rows.finish(stage.names());
+  py::dict arrays = arrays_of(rows, stage.names());
   for (const auto item : arrays) out[item.first] = item.second;
   return out;
 }
@@ -335,7 +235,7 @@ py::dict aggregate(const py::handle& path, const py::handle& model, const std::s
   if (!initial_pose.is_none()) options.initial_positions = pose_of(model, initial_pose, "initial_pose");
   options.support = false;  // poses only
   Aggregator aggregator(m, options);
-  Rows rows;
+  io::ColumnTable rows;
   PoseSink poses(rows, m.pose_size());
   std::optional<filters::FilterSink> filtered;
   if (!filter_kind.is_none()) {
@@ -344,7 +244,7 @@ py::dict aggregate(const py::handle& path, const py::handle& model, const std::s
     filtered.emplace(poses, filter_kind.cast<std::string>(), params, m.pose_size());
   }
   py::dict out = run(file, reader, aggregator, filtered ? static_cast<stream::Sink&>(*filtered) : poses, max_errors);
-  py::dict arrays = rows.finish(m.joint_names());
+  py::dict arrays = arrays_of(rows, m.joint_names());
   for (const auto item : arrays) out[item.first] = item.second;
   return out;
 }
