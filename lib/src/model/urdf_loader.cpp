@@ -166,93 +166,90 @@ bool is_known_type(const std::string& type) {
          type == "floating" || type == "planar";
 }
 
-/// Every structural rule, all problems reported. Returns true when no error was added.
-bool check_raw(const RawUrdf& raw, const std::string& source, Diagnostics& out) {
-  const std::size_t errors_before = out.count(Severity::error);
-  auto at = [&](int line) { return SourceLocation{source, line}; };
-
-  if (raw.robot_name.empty())
-    out.add(Severity::warning, at(raw.robot_line), "robot-name", "<robot> has no name attribute");
-  if (raw.links.empty()) {
-    out.add(Severity::error, at(raw.robot_line), "no-links", "the robot has no <link>");
-    return false;
-  }
-
+/// The links by name (the first declared of a name), empty and repeated names reported.
+std::unordered_map<std::string, std::size_t> index_raw_links(const RawUrdf& raw, const std::string& source,
+                                                             Diagnostics& out) {
   std::unordered_map<std::string, std::size_t> link_index;
   for (std::size_t i = 0; i < raw.links.size(); ++i) {
     const auto& link = raw.links[i];
     if (link.name.empty()) {
-      out.add(Severity::error, at(link.line), "empty-name", "<link> without a name");
+      out.add(Severity::error, {source, link.line}, "empty-name", "<link> without a name");
       continue;
     }
     auto [it, inserted] = link_index.emplace(link.name, i);
     if (!inserted)
-      out.add(Severity::error, at(link.line), "duplicate-link",
-              fmt::format("duplicate link '{}' (first declared at line {})", link.name,
-                          raw.links[it->second].line));
+      out.add(Severity::error, {source, link.line}, "duplicate-link",
+              fmt::format("duplicate link '{}' (first declared at line {})", link.name, raw.links[it->second].line));
   }
+  return link_index;
+}
 
-  // parent_of[link] = index of the joint whose child it is
-  std::vector<int> parent_joint(raw.links.size(), -1);
-  std::unordered_map<std::string, std::size_t> joint_index;
-  for (std::size_t i = 0; i < raw.joints.size(); ++i) {
-    const auto& j = raw.joints[i];
-    const std::string label = j.name.empty() ? std::string("<joint>") : fmt::format("joint '{}'", j.name);
-    if (j.name.empty()) {
-      out.add(Severity::error, at(j.line), "empty-name", "<joint> without a name");
-    } else if (auto [it, inserted] = joint_index.emplace(j.name, i); !inserted) {
-      out.add(Severity::error, at(j.line), "duplicate-joint",
-              fmt::format("duplicate joint '{}' (first declared at line {})", j.name,
-                          raw.joints[it->second].line));
-    }
-    if (j.type.empty())
-      out.add(Severity::error, at(j.line), "joint-type", fmt::format("{} has no type", label));
-    else if (!is_known_type(j.type))
-      out.add(Severity::error, at(j.line), "joint-type",
-              fmt::format("{} has unknown type '{}'", label, j.type));
-    if (j.parent.empty())
-      out.add(Severity::error, at(j.line), "joint-parent",
-              fmt::format("{} has no <parent link=...>", label));
-    else if (!link_index.count(j.parent))
-      out.add(Severity::error, at(j.line), "unknown-link",
-              fmt::format("{} names unknown parent link '{}'", label, j.parent));
-    if (j.child.empty())
-      out.add(Severity::error, at(j.line), "joint-child",
-              fmt::format("{} has no <child link=...>", label));
-    else if (!link_index.count(j.child))
-      out.add(Severity::error, at(j.line), "unknown-link",
-              fmt::format("{} names unknown child link '{}'", label, j.child));
-    if (!j.parent.empty() && j.parent == j.child)
-      out.add(Severity::error, at(j.line), "self-parent",
-              fmt::format("{} connects link '{}' to itself", label, j.parent));
-    else if (auto c = link_index.find(j.child); c != link_index.end()) {
-      int& slot = parent_joint[c->second];
-      if (slot >= 0)
-        out.add(Severity::error, at(j.line), "several-parents",
-                fmt::format("link '{}' has several parents: joints '{}' (line {}) and '{}'", j.child,
-                            raw.joints[static_cast<std::size_t>(slot)].name,
-                            raw.joints[static_cast<std::size_t>(slot)].line, j.name));
-      else
-        slot = static_cast<int>(i);
-    }
-    const bool needs_limit = j.type == "revolute" || j.type == "prismatic";
-    if (needs_limit && !j.has_limit)
-      out.add(Severity::error, at(j.line), "missing-limit",
-              fmt::format("{} of type {} needs a <limit> element", label, j.type));
-    if (j.axis_malformed)
-      out.add(Severity::error, at(j.line), "axis",
-              fmt::format("{} has a malformed <axis xyz=...>, expected three numbers", label));
-    const bool uses_axis = needs_limit || j.type == "continuous" || j.type == "planar";
-    if (uses_axis && j.axis && (*j.axis)[0] == 0.0 && (*j.axis)[1] == 0.0 && (*j.axis)[2] == 0.0)
-      out.add(Severity::error, at(j.line), "zero-axis", fmt::format("{} has a zero axis", label));
+/// The name and the type of joint `i`; `label` names it in the messages.
+void check_joint_name_and_type(const RawUrdf& raw, std::size_t i, const std::string& label,
+                               std::unordered_map<std::string, std::size_t>& joint_index, const std::string& source,
+                               Diagnostics& out) {
+  const RawJoint& j = raw.joints[i];
+  if (j.name.empty()) {
+    out.add(Severity::error, {source, j.line}, "empty-name", "<joint> without a name");
+  } else if (auto [it, inserted] = joint_index.emplace(j.name, i); !inserted) {
+    out.add(Severity::error, {source, j.line}, "duplicate-joint",
+            fmt::format("duplicate joint '{}' (first declared at line {})", j.name, raw.joints[it->second].line));
   }
+  if (j.type.empty())
+    out.add(Severity::error, {source, j.line}, "joint-type", fmt::format("{} has no type", label));
+  else if (!is_known_type(j.type))
+    out.add(Severity::error, {source, j.line}, "joint-type", fmt::format("{} has unknown type '{}'", label, j.type));
+}
 
-  // Roots and loops, iteratively (deep trees must not blow the stack).
-  std::vector<std::string> roots;
-  for (std::size_t i = 0; i < raw.links.size(); ++i)
-    if (parent_joint[i] < 0 && !raw.links[i].name.empty() &&
-        link_index.at(raw.links[i].name) == i)
-      roots.push_back(raw.links[i].name);
+/// The parent and child links of joint `i`; the joint becomes its child's parent joint in
+/// `parent_joint` (per link, -1 while none) unless the child has one already.
+void check_joint_links(const RawUrdf& raw, std::size_t i, const std::string& label,
+                       const std::unordered_map<std::string, std::size_t>& link_index, std::vector<int>& parent_joint,
+                       const std::string& source, Diagnostics& out) {
+  const RawJoint& j = raw.joints[i];
+  if (j.parent.empty())
+    out.add(Severity::error, {source, j.line}, "joint-parent", fmt::format("{} has no <parent link=...>", label));
+  else if (!link_index.count(j.parent))
+    out.add(Severity::error, {source, j.line}, "unknown-link",
+            fmt::format("{} names unknown parent link '{}'", label, j.parent));
+  if (j.child.empty())
+    out.add(Severity::error, {source, j.line}, "joint-child", fmt::format("{} has no <child link=...>", label));
+  else if (!link_index.count(j.child))
+    out.add(Severity::error, {source, j.line}, "unknown-link",
+            fmt::format("{} names unknown child link '{}'", label, j.child));
+  if (!j.parent.empty() && j.parent == j.child) {
+    out.add(Severity::error, {source, j.line}, "self-parent",
+            fmt::format("{} connects link '{}' to itself", label, j.parent));
+  } else if (auto c = link_index.find(j.child); c != link_index.end()) {
+    int& slot = parent_joint[c->second];
+    if (slot >= 0)
+      out.add(Severity::error, {source, j.line}, "several-parents",
+              fmt::format("link '{}' has several parents: joints '{}' (line {}) and '{}'", j.child,
+                          raw.joints[static_cast<std::size_t>(slot)].name,
+                          raw.joints[static_cast<std::size_t>(slot)].line, j.name));
+    else
+      slot = static_cast<int>(i);
+  }
+}
+
+/// The limit and the axis that joint `j`'s type needs.
+void check_joint_motion(const RawJoint& j, const std::string& label, const std::string& source, Diagnostics& out) {
+  const bool needs_limit = j.type == "revolute" || j.type == "prismatic";
+  if (needs_limit && !j.has_limit)
+    out.add(Severity::error, {source, j.line}, "missing-limit",
+            fmt::format("{} of type {} needs a <limit> element", label, j.type));
+  if (j.axis_malformed)
+    out.add(Severity::error, {source, j.line}, "axis",
+            fmt::format("{} has a malformed <axis xyz=...>, expected three numbers", label));
+  const bool uses_axis = needs_limit || j.type == "continuous" || j.type == "planar";
+  if (uses_axis && j.axis && (*j.axis)[0] == 0.0 && (*j.axis)[1] == 0.0 && (*j.axis)[2] == 0.0)
+    out.add(Severity::error, {source, j.line}, "zero-axis", fmt::format("{} has a zero axis", label));
+}
+
+/// Each kinematic loop once, walking up from every link iteratively (a deep tree must not
+/// blow the stack).
+void check_kinematic_loops(const RawUrdf& raw, const std::unordered_map<std::string, std::size_t>& link_index,
+                           const std::vector<int>& parent_joint, const std::string& source, Diagnostics& out) {
   // state: 0 unvisited, 1 on the current walk, 2 known to reach a root
   std::vector<char> state(raw.links.size(), 0);
   for (std::size_t start = 0; start < raw.links.size(); ++start) {
@@ -277,20 +274,52 @@ bool check_raw(const RawUrdf& raw, const std::string& source, Diagnostics& out) 
       std::string names;
       for (auto it = first; it != walk.end(); ++it)
         names += (names.empty() ? "" : " <- ") + raw.links[*it].name;
-      out.add(Severity::error, at(raw.links[link].line), "kinematic-loop",
+      out.add(Severity::error, {source, raw.links[link].line}, "kinematic-loop",
               fmt::format("kinematic loop through links {} <- {}", names, raw.links[link].name));
     }
     for (std::size_t l : walk) state[l] = 2;
   }
+}
+
+/// Exactly one root link: a link (the first of its name) that is no joint's child.
+void check_root(const RawUrdf& raw, const std::unordered_map<std::string, std::size_t>& link_index,
+                const std::vector<int>& parent_joint, const std::string& source, Diagnostics& out) {
+  std::vector<std::string> roots;
+  for (std::size_t i = 0; i < raw.links.size(); ++i)
+    if (parent_joint[i] < 0 && !raw.links[i].name.empty() && link_index.at(raw.links[i].name) == i)
+      roots.push_back(raw.links[i].name);
   if (roots.size() > 1) {
     std::string names;
     for (const auto& r : roots) names += (names.empty() ? "'" : ", '") + r + "'";
-    out.add(Severity::error, at(raw.robot_line), "several-roots",
+    out.add(Severity::error, {source, raw.robot_line}, "several-roots",
             fmt::format("the robot has {} root links ({}); a URDF tree has exactly one", roots.size(), names));
   } else if (roots.empty()) {
-    out.add(Severity::error, at(raw.robot_line), "no-root",
+    out.add(Severity::error, {source, raw.robot_line}, "no-root",
             "no root link: every link has a parent (kinematic loop)");
   }
+}
+
+/// Every structural rule, all problems reported. Returns true when no error was added.
+bool check_raw(const RawUrdf& raw, const std::string& source, Diagnostics& out) {
+  const std::size_t errors_before = out.count(Severity::error);
+  if (raw.robot_name.empty())
+    out.add(Severity::warning, {source, raw.robot_line}, "robot-name", "<robot> has no name attribute");
+  if (raw.links.empty()) {
+    out.add(Severity::error, {source, raw.robot_line}, "no-links", "the robot has no <link>");
+    return false;
+  }
+  const auto link_index = index_raw_links(raw, source, out);
+  std::vector<int> parent_joint(raw.links.size(), -1);  // per link: the joint whose child it is
+  std::unordered_map<std::string, std::size_t> joint_index;
+  for (std::size_t i = 0; i < raw.joints.size(); ++i) {
+    const auto& j = raw.joints[i];
+    const std::string label = j.name.empty() ? std::string("<joint>") : fmt::format("joint '{}'", j.name);
+    check_joint_name_and_type(raw, i, label, joint_index, source, out);
+    check_joint_links(raw, i, label, link_index, parent_joint, source, out);
+    check_joint_motion(j, label, source, out);
+  }
+  check_kinematic_loops(raw, link_index, parent_joint, source, out);
+  check_root(raw, link_index, parent_joint, source, out);
   return out.count(Severity::error) == errors_before;
 }
 

@@ -251,42 +251,183 @@ std::optional<double> LogChecker::interval(const Sample& before, bool stamped, T
   return (now - before.stamp).seconds();
 }
 
+/// The checks of one joint state, in steps: the stream's time, then each joint's sample (its
+/// order and gaps, position, velocity, the derivatives the period implies, effort). The steps
+/// run per joint of every message, so they are forced inline, as one function: left to itself,
+/// GCC calls them, and a message took 40% longer to check.
+struct LogChecker::JointStateCheck {
+  /// One joint's sample: where the joint is in the full pose, and what is known of it.
+  struct Joint {
+    std::size_t j;  ///< in the full pose
+    const JointInfo& info;
+    JointTrack& track;
+    JointLogStats& st;  ///< stats_[j], or the scratch record outside the part checked
+  };
+
+  LogChecker& c;
+  const io::Message& m;
+  const JointState& s = m.joint;
+  const bool stamped = m.has_stamp;
+  const double tol = c.options_.tolerance;
+  const bool implied = c.options_.period > Time{};  ///< velocities and accelerations implied
+  bool stream_gap = false;  ///< the stream has a gap before `m` (the joints' gaps are not told again)
+
+  /// Time of the message and gaps in the stream.
+  [[gnu::always_inline]] void stream_time() {
+    if (!stamped && !c.warned_no_stamp_ && !c.outside_) {
+      c.warned_no_stamp_ = true;
+      if (c.count(Severity::warning, kNoStamp, c.stats_.size()))
+        c.keep(Severity::warning, &m, kNoStamp, c.stats_.size(),
+               "joint states without a time: their stamps, gaps and order are not checked");
+    }
+    if (!stamped) return;
+    const Time max_gap = c.options_.max_gap;
+    std::optional<Time>& stream_stamp = c.stream_stamp_;
+    if (max_gap > Time{} && stream_stamp && s.stamp - *stream_stamp > max_gap) {
+      stream_gap = true;
+      if (c.count(Severity::error, kGap, c.stats_.size()))
+        c.keep(Severity::error, &m, kGap, c.stats_.size(),
+               fmt::format("no message for {} s (t = {} to {}), longer than {} s", to_string(s.stamp - *stream_stamp),
+                           to_string(*stream_stamp), to_string(s.stamp), to_string(max_gap)));
+    }
+    if (!c.outside_) {
+      if (!c.first_stamp_) c.first_stamp_ = s.stamp;
+      c.last_stamp_ = s.stamp;
+    }
+    stream_stamp = stream_stamp ? std::max(*stream_stamp, s.stamp) : s.stamp;
+  }
+
+  /// The sample of the message's joint `i`, joint `j` of the full pose.
+  [[gnu::always_inline]] void joint(std::size_t i, std::size_t j) {
+    // Outside the part checked, the statistics go to a scratch record.
+    const Joint x{j, c.model_.pose_joint(j), c.tracks_[j], c.outside_ ? c.scratch_ : c.stats_[j]};
+    ++x.st.samples;
+    order(x);
+    const double implied_velocity = i < s.position.size() ? position(x, s.position[i]) : kNaN;
+    const double v = i < s.velocity.size() ? velocity(x, s.velocity[i]) : implied_velocity;
+    if (implied && !std::isnan(v)) acceleration(x, v);
+    if (i < s.effort.size() && !std::isfinite(s.effort[i]) && c.count(Severity::error, kNonFinite, j))
+      c.keep(Severity::error, &m, kNonFinite, j, fmt::format("joint '{}': effort is {}", x.info.name, s.effort[i]));
+  }
+
+  /// Order of the joint's samples, and gaps in them.
+  [[gnu::always_inline]] void order(const Joint& x) {
+    if (!stamped) return;
+    if (x.track.last_stamp) {
+      const Time last = *x.track.last_stamp;
+      const Time max_gap = c.options_.max_gap;
+      if (s.stamp < last) {
+        if (c.count(Severity::error, kBackwards, x.j))
+          c.keep(Severity::error, &m, kBackwards, x.j,
+                 fmt::format("joint '{}': time goes back from {} to {}", x.info.name, to_string(last),
+                             to_string(s.stamp)));
+      } else if (s.stamp == last) {
+        if (c.count(Severity::error, kRepeated, x.j))
+          c.keep(Severity::error, &m, kRepeated, x.j,
+                 fmt::format("joint '{}': a second sample at t = {}", x.info.name, to_string(s.stamp)));
+      } else if (max_gap > Time{} && s.stamp - last > max_gap && !stream_gap) {
+        if (c.count(Severity::error, kJointGap, x.j))
+          c.keep(Severity::error, &m, kJointGap, x.j,
+                 fmt::format("joint '{}': no sample for {} s (t = {} to {}), longer than {} s", x.info.name,
+                             to_string(s.stamp - last), to_string(last), to_string(s.stamp), to_string(max_gap)));
+      }
+    }
+    x.track.last_stamp = x.track.last_stamp ? std::max(*x.track.last_stamp, s.stamp) : s.stamp;
+  }
+
+  /// Checks the position `q`; the velocity it implies with the last one (NaN: none).
+  [[gnu::always_inline]] double position(const Joint& x, double q) {
+    const JointInfo& info = x.info;
+    if (!std::isfinite(q)) {
+      if (c.count(Severity::error, kNonFinite, x.j))
+        c.keep(Severity::error, &m, kNonFinite, x.j, fmt::format("joint '{}': position is {}", info.name, q));
+      return kNaN;
+    }
+    x.st.min_position = std::isnan(x.st.min_position) ? q : std::min(x.st.min_position, q);
+    x.st.max_position = std::isnan(x.st.max_position) ? q : std::max(x.st.max_position, q);
+    if (info.bounded() && (q < info.lower - tol || q > info.upper + tol) && c.count(Severity::error, kPosition, x.j))
+      c.keep(Severity::error, &m, kPosition, x.j,
+             fmt::format("joint '{}': position {} is outside its limits [{}, {}]", info.name, q, info.lower,
+                         info.upper));
+    double implied_velocity = kNaN;
+    const Sample& before = x.track.position;
+    const std::optional<double> dt = implied ? c.interval(before, stamped, s.stamp) : std::nullopt;
+    if (dt) {
+      implied_velocity = (q - before.value) / *dt;
+      x.st.max_abs_implied_velocity = max_abs(x.st.max_abs_implied_velocity, implied_velocity);
+      if (info.velocity_limit > 0 && std::abs(implied_velocity) > info.velocity_limit + tol &&
+          c.count(Severity::error, kImplied, x.j))
+        c.keep(Severity::error, &m, kImplied, x.j,
+               fmt::format("joint '{}': moved from {} to {} in {} s{}, {:.6g} {} implied, its magnitude above the "
+                           "velocity limit {}",
+                           info.name, before.value, q,
+                           interval_text(before.stamp, stamped && before.stamped, s.stamp, c.options_.period),
+                           stamped && before.stamped ? "" : " (the period)", implied_velocity, velocity_unit(info),
+                           info.velocity_limit));
+    }
+    x.track.position = {q, s.stamp, stamped};
+    return implied_velocity;
+  }
+
+  /// Checks the given velocity `v`; `v`, or NaN when it is not finite.
+  [[gnu::always_inline]] double velocity(const Joint& x, double v) {
+    const JointInfo& info = x.info;
+    if (!std::isfinite(v)) {
+      if (c.count(Severity::error, kNonFinite, x.j))
+        c.keep(Severity::error, &m, kNonFinite, x.j, fmt::format("joint '{}': velocity is {}", info.name, v));
+      return kNaN;
+    }
+    x.st.max_abs_velocity = max_abs(x.st.max_abs_velocity, v);
+    if (info.velocity_limit > 0 && std::abs(v) > info.velocity_limit + tol &&
+        c.count(Severity::error, kVelocity, x.j))
+      c.keep(Severity::error, &m, kVelocity, x.j,
+             fmt::format("joint '{}': velocity {} {}, its magnitude above the limit {}", info.name, v,
+                         velocity_unit(info), info.velocity_limit));
+    return v;
+  }
+
+  /// The acceleration and jerk implied by `velocity` (given, else implied) and the last ones.
+  [[gnu::always_inline]] void acceleration(const Joint& x, double velocity) {
+    const JointInfo& info = x.info;
+    if (const std::optional<double> dt_v = c.interval(x.track.velocity, stamped, s.stamp)) {
+      const double a = (velocity - x.track.velocity.value) / *dt_v;
+      x.st.max_abs_acceleration = max_abs(x.st.max_abs_acceleration, a);
+      if (c.options_.max_acceleration > 0 && std::abs(a) > c.options_.max_acceleration &&
+          c.count(Severity::error, kAcceleration, x.j))
+        c.keep(Severity::error, &m, kAcceleration, x.j,
+               fmt::format("joint '{}': acceleration {:.6g} {} implied, its magnitude above {}", info.name, a,
+                           acceleration_unit(info), c.options_.max_acceleration));
+      // Limits from a joint_limits.yaml (Model::load with limits): per joint.
+      if (info.acceleration_limit > 0 && std::abs(a) > info.acceleration_limit + tol &&
+          c.count(Severity::error, kAccelerationLimit, x.j))
+        c.keep(Severity::error, &m, kAccelerationLimit, x.j,
+               fmt::format("joint '{}': acceleration {:.6g} {} implied, its magnitude above the limit {}", info.name,
+                           a, acceleration_unit(info), info.acceleration_limit));
+      const std::optional<double> dt_a = c.interval(x.track.acceleration, stamped, s.stamp);
+      if (dt_a && info.jerk_limit > 0) {
+        const double jerk = (a - x.track.acceleration.value) / *dt_a;
+        if (std::abs(jerk) > info.jerk_limit + tol && c.count(Severity::error, kJerkLimit, x.j))
+          c.keep(Severity::error, &m, kJerkLimit, x.j,
+                 fmt::format("joint '{}': jerk {:.6g} {}/s implied, its magnitude above the limit {}", info.name,
+                             jerk, acceleration_unit(info), info.jerk_limit));
+      }
+      x.track.acceleration = {a, s.stamp, stamped};
+    }
+    x.track.velocity = {velocity, s.stamp, stamped};
+  }
+};
+
 void LogChecker::check_joint_state(const io::Message& m) {
   if (!outside_) ++joint_states_;
-  const JointState& s = m.joint;
   if (!mapper_.map(m, quiet_)) {  // sizes only: a joint named twice is marked, not refused
     if (count(Severity::error, kSize, stats_.size()))
       keep(Severity::error, &m, kSize, stats_.size(), fmt::format("{}; the message is skipped", mapper_.problem_text()));
     return;
   }
   const auto slots = mapper_.slots();
-
-  // Time of the message and gaps in the stream.
-  const bool stamped = m.has_stamp;
-  if (!m.has_stamp && !warned_no_stamp_ && !outside_) {
-    warned_no_stamp_ = true;
-    if (count(Severity::warning, kNoStamp, stats_.size()))
-      keep(Severity::warning, &m, kNoStamp, stats_.size(),
-           "joint states without a time: their stamps, gaps and order are not checked");
-  }
-  bool stream_gap = false;
-  if (stamped) {
-    if (options_.max_gap > Time{} && stream_stamp_ && s.stamp - *stream_stamp_ > options_.max_gap) {
-      stream_gap = true;
-      if (count(Severity::error, kGap, stats_.size()))
-        keep(Severity::error, &m, kGap, stats_.size(),
-             fmt::format("no message for {} s (t = {} to {}), longer than {} s", to_string(s.stamp - *stream_stamp_),
-                         to_string(*stream_stamp_), to_string(s.stamp), to_string(options_.max_gap)));
-    }
-    if (!outside_) {
-      if (!first_stamp_) first_stamp_ = s.stamp;
-      last_stamp_ = s.stamp;
-    }
-    stream_stamp_ = stream_stamp_ ? std::max(*stream_stamp_, s.stamp) : s.stamp;
-  }
-
-  const double tol = options_.tolerance;
-  const bool implied = options_.period > Time{};
+  JointStateCheck check{*this, m};
+  check.stream_time();
+  const JointState& s = m.joint;
   for (std::size_t i = 0; i < s.name.size(); ++i) {
     if (slots[i] == stream::SlotMapper::kUnknown) {
       unknown_joint(m, s.name[i]);
@@ -298,112 +439,7 @@ void LogChecker::check_joint_state(const io::Message& m) {
         keep(Severity::error, &m, kDuplicate, first, fmt::format("{}; the second is skipped", mapper_.repeated_text(i)));
       continue;
     }
-    const auto j = static_cast<std::size_t>(slots[i]);
-    const JointInfo& info = model_.pose_joint(j);
-    JointTrack& track = tracks_[j];
-    // Outside the part checked, the statistics go to a scratch record.
-    JointLogStats& st = outside_ ? scratch_ : stats_[j];
-    ++st.samples;
-
-    // Order of the joint's samples, and gaps in them.
-    if (stamped && track.last_stamp) {
-      const Time last = *track.last_stamp;
-      if (s.stamp < last) {
-        if (count(Severity::error, kBackwards, j))
-          keep(Severity::error, &m, kBackwards, j,
-               fmt::format("joint '{}': time goes back from {} to {}", info.name, to_string(last), to_string(s.stamp)));
-      } else if (s.stamp == last) {
-        if (count(Severity::error, kRepeated, j))
-          keep(Severity::error, &m, kRepeated, j,
-               fmt::format("joint '{}': a second sample at t = {}", info.name, to_string(s.stamp)));
-      } else if (options_.max_gap > Time{} && s.stamp - last > options_.max_gap && !stream_gap) {
-        if (count(Severity::error, kJointGap, j))
-          keep(Severity::error, &m, kJointGap, j,
-               fmt::format("joint '{}': no sample for {} s (t = {} to {}), longer than {} s", info.name,
-                           to_string(s.stamp - last), to_string(last), to_string(s.stamp),
-                           to_string(options_.max_gap)));
-      }
-    }
-    if (stamped) track.last_stamp = track.last_stamp ? std::max(*track.last_stamp, s.stamp) : s.stamp;
-
-    double implied_velocity = kNaN;
-    if (i < s.position.size()) {
-      const double q = s.position[i];
-      if (!std::isfinite(q)) {
-        if (count(Severity::error, kNonFinite, j))
-          keep(Severity::error, &m, kNonFinite, j, fmt::format("joint '{}': position is {}", info.name, q));
-      } else {
-        st.min_position = std::isnan(st.min_position) ? q : std::min(st.min_position, q);
-        st.max_position = std::isnan(st.max_position) ? q : std::max(st.max_position, q);
-        if (info.bounded() && (q < info.lower - tol || q > info.upper + tol) && count(Severity::error, kPosition, j))
-          keep(Severity::error, &m, kPosition, j,
-               fmt::format("joint '{}': position {} is outside its limits [{}, {}]", info.name, q, info.lower,
-                           info.upper));
-        const std::optional<double> dt = implied ? interval(track.position, stamped, s.stamp) : std::nullopt;
-        if (dt) {
-          implied_velocity = (q - track.position.value) / *dt;
-          st.max_abs_implied_velocity = max_abs(st.max_abs_implied_velocity, implied_velocity);
-          if (info.velocity_limit > 0 && std::abs(implied_velocity) > info.velocity_limit + tol &&
-              count(Severity::error, kImplied, j))
-            keep(Severity::error, &m, kImplied, j,
-                 fmt::format("joint '{}': moved from {} to {} in {} s{}, {:.6g} {} implied, its magnitude above the "
-                             "velocity limit {}",
-                             info.name, track.position.value, q, interval_text(track.position.stamp, stamped && track.position.stamped, s.stamp, options_.period),
-                             stamped && track.position.stamped ? "" : " (the period)", implied_velocity,
-                             velocity_unit(info), info.velocity_limit));
-        }
-        track.position = {q, s.stamp, stamped};
-      }
-    }
-
-    double velocity = implied_velocity;
-    if (i < s.velocity.size()) {
-      const double v = s.velocity[i];
-      velocity = kNaN;
-      if (!std::isfinite(v)) {
-        if (count(Severity::error, kNonFinite, j))
-          keep(Severity::error, &m, kNonFinite, j, fmt::format("joint '{}': velocity is {}", info.name, v));
-      } else {
-        velocity = v;
-        st.max_abs_velocity = max_abs(st.max_abs_velocity, v);
-        if (info.velocity_limit > 0 && std::abs(v) > info.velocity_limit + tol && count(Severity::error, kVelocity, j))
-          keep(Severity::error, &m, kVelocity, j,
-               fmt::format("joint '{}': velocity {} {}, its magnitude above the limit {}", info.name, v,
-                           velocity_unit(info), info.velocity_limit));
-      }
-    }
-    const std::optional<double> dt_v =
-        implied && !std::isnan(velocity) ? interval(track.velocity, stamped, s.stamp) : std::nullopt;
-    if (implied && !std::isnan(velocity)) {
-      if (dt_v) {
-        const double a = (velocity - track.velocity.value) / *dt_v;
-        st.max_abs_acceleration = max_abs(st.max_abs_acceleration, a);
-        if (options_.max_acceleration > 0 && std::abs(a) > options_.max_acceleration &&
-            count(Severity::error, kAcceleration, j))
-          keep(Severity::error, &m, kAcceleration, j,
-               fmt::format("joint '{}': acceleration {:.6g} {} implied, its magnitude above {}", info.name, a,
-                           acceleration_unit(info), options_.max_acceleration));
-        // Limits from a joint_limits.yaml (Model::load with limits): per joint.
-        if (info.acceleration_limit > 0 && std::abs(a) > info.acceleration_limit + tol &&
-            count(Severity::error, kAccelerationLimit, j))
-          keep(Severity::error, &m, kAccelerationLimit, j,
-               fmt::format("joint '{}': acceleration {:.6g} {} implied, its magnitude above the limit {}", info.name, a,
-                           acceleration_unit(info), info.acceleration_limit));
-        const std::optional<double> dt_a = interval(track.acceleration, stamped, s.stamp);
-        if (dt_a && info.jerk_limit > 0) {
-          const double jerk = (a - track.acceleration.value) / *dt_a;
-          if (std::abs(jerk) > info.jerk_limit + tol && count(Severity::error, kJerkLimit, j))
-            keep(Severity::error, &m, kJerkLimit, j,
-                 fmt::format("joint '{}': jerk {:.6g} {}/s implied, its magnitude above the limit {}", info.name, jerk,
-                             acceleration_unit(info), info.jerk_limit));
-        }
-        track.acceleration = {a, s.stamp, stamped};
-      }
-      track.velocity = {velocity, s.stamp, stamped};
-    }
-
-    if (i < s.effort.size() && !std::isfinite(s.effort[i]) && count(Severity::error, kNonFinite, j))
-      keep(Severity::error, &m, kNonFinite, j, fmt::format("joint '{}': effort is {}", info.name, s.effort[i]));
+    check.joint(i, static_cast<std::size_t>(slots[i]));
   }
   if (dynamics_) check_dynamics(m);
   if (collisions_) check_collisions(m);

@@ -196,6 +196,7 @@ private:
   bool count(Severity severity, int code, std::size_t slot);
   void keep(Severity severity, const io::Message* m, int code, std::size_t joint, std::string message);
   void check_joint_state(const io::Message& m);
+  struct JointStateCheck;  ///< the steps of check_joint_state() (log_check.cpp)
   void unknown_joint(const io::Message& m, const std::string& name);
 
   Model model_;

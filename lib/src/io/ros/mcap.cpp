@@ -361,6 +361,12 @@ private:
     std::string why;
   };
 
+  /// Records outside chunks that index_file() has gathered into one span, not closed yet.
+  struct Run {
+    std::optional<Span> span;
+    std::uint64_t end = 0;  ///< offset after its last record
+  };
+
   /// Walks the records of the file without reading chunk contents: the spans to open, and
   /// every schema and channel outside chunks (the summary repeats those of the chunks). A
   /// damage found here is reported after the messages before it.
@@ -374,121 +380,14 @@ private:
     if (limit_ < 8 || std::string_view(reinterpret_cast<const char*>(m), 8) != kMagic)
       return stop(0, "not an MCAP file (bad magic)");
     magic_checked_ = true;
-    std::optional<Span> run;
-    std::uint64_t run_end = 0;
-    const auto close_run = [&] {
-      if (!run) return;
-      run->size = run_end - run->at;
-      run->timed = true;
-      spans_.push_back(*run);
-      run.reset();
-    };
-    std::uint64_t at = 8;
-    for (;;) {
-      if (at >= limit_) {
-        scan_error_ = ScanError{at, "file ends without the MCAP footer (truncated)"};
-        break;
-      }
-      std::uint8_t head[9] = {};
-      if (limit_ - at < 9) {
-        scan_error_ = ScanError{at, "truncated record header"};
-        break;
-      }
-      pread_all(head, 9, at);
-      ByteCursor hc(head, 9);
+    Run run;
+    for (std::uint64_t at = 8;;) {
       std::uint8_t op = 0;
       std::uint64_t len = 0;
-      hc.get(op);
-      hc.get(len);
-      const std::uint64_t body = at + 9;
-      if (len > limit_ - body) {
-        scan_error_ = ScanError{at, fmt::format("record (opcode 0x{:02x}) of {} bytes runs past the end of the "
-                                                "file ({} bytes): truncated",
-                                                op, len, limit_)};
-        // A chunk cut short with its header whole: a span of what is there, whose complete
-        // messages are read (the end of the file is then reported with their count).
-        if (op != kChunk || len > kMaxChunkBytes || !whole_chunk_header(body)) break;
-        cut_ = CutChunk{at, limit_, 9 + len};
-        len = limit_ - body;
-      }
-      if (op == kFooter) {
-        const std::uint64_t end = body + len;
-        if (limit_ - end < 8 || !pread_all(m, 8, end) ||
-            std::string_view(reinterpret_cast<const char*>(m), 8) != kMagic)
-          scan_error_ = ScanError{end, "no MCAP magic after the footer"};
-        break;
-      }
-      if (op == kChunk) {
-        close_run();
-        if (len > kMaxChunkBytes) {
-          scan_error_ = ScanError{at, fmt::format("chunk of {} bytes is too large", len)};
-          break;
-        }
-        std::uint8_t times[16] = {};
-        if (len < 16 || !pread_all(times, 16, body)) {
-          scan_error_ = ScanError{at, "chunk: malformed header (records run past the record)"};
-          break;
-        }
-        ByteCursor tc(times, 16);
-        std::uint64_t start = 0, end = 0;
-        tc.get(start);
-        tc.get(end);
-        // A chunk without times (both 0: empty, or a writer that leaves them out) keeps its
-        // place in the file after the span before it; when no chunk has times, the file is
-        // read in file order (as a pipe is), a chunk at a time.
-        const bool timed = start != 0 || end != 0;
-        timed_chunks_ += timed ? 1 : 0;
-        Span span{at, len, timed ? static_cast<std::int64_t>(start) : (spans_.empty() ? 0 : spans_.back().start),
-                  true, false};
-        span.end = static_cast<std::int64_t>(end);
-        span.timed = timed;
-        spans_.push_back(span);
-        if (cut_) break;
-      } else if (op == kMessage) {
-        std::uint8_t fixed[14] = {};  // channel, sequence, log time
-        std::int64_t log_time = run ? run->start : 0;
-        if (len >= 14 && pread_all(fixed, 14, body)) {
-          ByteCursor fc(fixed + 6, 8);
-          std::uint64_t t = 0;
-          fc.get(t);
-          log_time = static_cast<std::int64_t>(t);
-        }
-        if (run && body + len - run->at > kRunBytes) close_run();
-        if (!run) {
-          run = Span{at, 0, log_time, false, false};
-          run->end = log_time;
-        }
-        run->start = std::min(run->start, log_time);
-        run->end = std::max(run->end, log_time);
-        run_end = body + len;
-      } else if (op == kSchema || op == kChannel || op == kHeader) {
-        if (len > (std::uint64_t{1} << 32)) {
-          scan_error_ = ScanError{at, "record too long"};
-          break;
-        }
-        size_buffer(body_, static_cast<std::size_t>(len));
-        pread_all(body_.data(), body_.size(), body);
-        ByteCursor c(body_.data(), body_.size());
-        if (op == kHeader) {
-          std::string_view profile, library;
-          get_string(c, profile);
-          get_string(c, library);
-          if (!c.ok()) {
-            scan_error_ = ScanError{at, "malformed header record"};
-            break;
-          }
-          profile_ = std::string(profile);
-          update_detail();
-        } else if (!(op == kSchema ? schema(c) : channel(c))) {
-          scan_error_ = ScanError{at, op == kSchema ? "malformed schema record" : "malformed channel record"};
-          break;
-        }
-      } else if (op == kDataEnd) {
-        close_run();
-      }
-      at = body + len;
+      if (!index_record_head(at, op, len) || !index_record(op, at, len, run)) break;
+      at += 9 + len;
     }
-    close_run();
+    close_run(run);
     if (timed_chunks_ == 0 && std::any_of(spans_.begin(), spans_.end(), [](const Span& x) { return x.chunk; })) {
       in_time_order_ = false;
       magic_checked_ = false;
@@ -499,6 +398,144 @@ private:
     }
     std::stable_sort(spans_.begin(), spans_.end(), [](const Span& a, const Span& b) { return a.start < b.start; });
     return Step::End;
+  }
+
+  /// The opcode and length of the record at `at`; false, with scan_error_, where the walk ends.
+  bool index_record_head(std::uint64_t at, std::uint8_t& op, std::uint64_t& len) {
+    if (at >= limit_) {
+      scan_error_ = ScanError{at, "file ends without the MCAP footer (truncated)"};
+      return false;
+    }
+    std::uint8_t head[9] = {};
+    if (limit_ - at < 9) {
+      scan_error_ = ScanError{at, "truncated record header"};
+      return false;
+    }
+    pread_all(head, 9, at);
+    ByteCursor hc(head, 9);
+    hc.get(op);
+    hc.get(len);
+    const std::uint64_t body = at + 9;
+    if (len > limit_ - body) {
+      scan_error_ = ScanError{at, fmt::format("record (opcode 0x{:02x}) of {} bytes runs past the end of the "
+                                              "file ({} bytes): truncated",
+                                              op, len, limit_)};
+      // A chunk cut short with its header whole: a span of what is there, whose complete
+      // messages are read (the end of the file is then reported with their count).
+      if (op != kChunk || len > kMaxChunkBytes || !whole_chunk_header(body)) return false;
+      cut_ = CutChunk{at, limit_, 9 + len};
+      len = limit_ - body;
+    }
+    return true;
+  }
+
+  /// Takes the record at `at` (its content: `len` bytes after the 9 of opcode and length)
+  /// into the index; false where the walk ends (the footer, or scan_error_).
+  bool index_record(std::uint8_t op, std::uint64_t at, std::uint64_t len, Run& run) {
+    const std::uint64_t body = at + 9;
+    switch (op) {
+      case kFooter: {
+        std::uint8_t m[8] = {};
+        const std::uint64_t end = body + len;
+        if (limit_ - end < 8 || !pread_all(m, 8, end) ||
+            std::string_view(reinterpret_cast<const char*>(m), 8) != kMagic)
+          scan_error_ = ScanError{end, "no MCAP magic after the footer"};
+        return false;
+      }
+      case kChunk:
+        close_run(run);
+        return index_chunk(at, len);
+      case kMessage: index_message(at, len, run); return true;
+      case kSchema:
+      case kChannel:
+      case kHeader: return index_declaration(op, at, len);
+      case kDataEnd: close_run(run); return true;
+      default: return true;
+    }
+  }
+
+  /// A chunk: a span of its own, its times from its header (its records are not read here).
+  bool index_chunk(std::uint64_t at, std::uint64_t len) {
+    const std::uint64_t body = at + 9;
+    if (len > kMaxChunkBytes) {
+      scan_error_ = ScanError{at, fmt::format("chunk of {} bytes is too large", len)};
+      return false;
+    }
+    std::uint8_t times[16] = {};
+    if (len < 16 || !pread_all(times, 16, body)) {
+      scan_error_ = ScanError{at, "chunk: malformed header (records run past the record)"};
+      return false;
+    }
+    ByteCursor tc(times, 16);
+    std::uint64_t start = 0, end = 0;
+    tc.get(start);
+    tc.get(end);
+    // A chunk without times (both 0: empty, or a writer that leaves them out) keeps its
+    // place in the file after the span before it; when no chunk has times, the file is
+    // read in file order (as a pipe is), a chunk at a time.
+    const bool timed = start != 0 || end != 0;
+    timed_chunks_ += timed ? 1 : 0;
+    Span span{at, len, timed ? static_cast<std::int64_t>(start) : (spans_.empty() ? 0 : spans_.back().start),
+              true, false};
+    span.end = static_cast<std::int64_t>(end);
+    span.timed = timed;
+    spans_.push_back(span);
+    return !cut_;
+  }
+
+  /// A message outside chunks: joins the run (a new one past kRunBytes), its log time the run's.
+  void index_message(std::uint64_t at, std::uint64_t len, Run& run) {
+    const std::uint64_t body = at + 9;
+    std::uint8_t fixed[14] = {};  // channel, sequence, log time
+    std::int64_t log_time = run.span ? run.span->start : 0;
+    if (len >= 14 && pread_all(fixed, 14, body)) {
+      ByteCursor fc(fixed + 6, 8);
+      std::uint64_t t = 0;
+      fc.get(t);
+      log_time = static_cast<std::int64_t>(t);
+    }
+    if (run.span && body + len - run.span->at > kRunBytes) close_run(run);
+    if (!run.span) {
+      run.span = Span{at, 0, log_time, false, false};
+      run.span->end = log_time;
+    }
+    run.span->start = std::min(run.span->start, log_time);
+    run.span->end = std::max(run.span->end, log_time);
+    run.end = body + len;
+  }
+
+  /// A header, schema or channel record outside chunks.
+  bool index_declaration(std::uint8_t op, std::uint64_t at, std::uint64_t len) {
+    if (len > (std::uint64_t{1} << 32)) {
+      scan_error_ = ScanError{at, "record too long"};
+      return false;
+    }
+    size_buffer(body_, static_cast<std::size_t>(len));
+    pread_all(body_.data(), body_.size(), at + 9);
+    ByteCursor c(body_.data(), body_.size());
+    if (op == kHeader) {
+      std::string_view profile, library;
+      get_string(c, profile);
+      get_string(c, library);
+      if (!c.ok()) {
+        scan_error_ = ScanError{at, "malformed header record"};
+        return false;
+      }
+      profile_ = std::string(profile);
+      update_detail();
+    } else if (!(op == kSchema ? schema(c) : channel(c))) {
+      scan_error_ = ScanError{at, op == kSchema ? "malformed schema record" : "malformed channel record"};
+      return false;
+    }
+    return true;
+  }
+
+  void close_run(Run& run) {
+    if (!run.span) return;
+    run.span->size = run.end - run.span->at;
+    run.span->timed = true;
+    spans_.push_back(*run.span);
+    run.span.reset();
   }
 
   /// True when the file holds the whole header of the chunk whose content starts at `body`

@@ -73,149 +73,185 @@ bool split_csv(std::string_view line, std::vector<std::string_view>& cells, std:
   }
 }
 
+namespace {
+
+void add_problem(std::string& problems, std::string_view what) {
+  if (!problems.empty()) problems += "; ";
+  problems += what;
+}
+
+void column_problem(std::string& problems, std::size_t col, std::string_view name, std::string_view what) {
+  add_problem(problems, fmt::format("column {} '{}': {}", col + 1, name, what));
+}
+
+/// 0 position, 1 velocity, 2 effort; -1 for any other name.
+int field_named(std::string_view name) {
+  for (int f = 0; f < 3; ++f)
+    if (name == kFieldNames[f]) return f;
+  return -1;
+}
+
+/// The one prefix that every column named by topic shares (PlotJuggler:
+/// /joint_states/<joint>/position gives /joint_states/), "" when there is none. Columns of two
+/// topics give "" and a problem: picking one would drop the other's joints unsaid.
+std::string shared_topic_prefix(const std::vector<std::string_view>& cells, std::string& problems) {
+  std::string prefix, other;
+  for (const std::string_view cell : cells) {
+    if (cell.empty() || cell.front() != '/') continue;
+    std::string_view base;
+    for (const std::string_view f : kFieldNames) {
+      if (cell.size() > f.size() + 1 && cell.substr(cell.size() - f.size()) == f &&
+          cell[cell.size() - f.size() - 1] == '/')
+        base = cell.substr(0, cell.size() - f.size() - 1);
+    }
+    const std::size_t slash = base.rfind('/');
+    if (base.empty() || slash == std::string_view::npos || slash + 1 == base.size()) continue;
+    const std::string_view candidate = base.substr(0, slash + 1);
+    if (prefix.empty()) prefix = candidate;
+    else if (candidate != prefix && other.empty()) other = candidate;
+  }
+  if (!other.empty()) {
+    add_problem(problems, fmt::format("joint columns of several topics ('{}', '{}'): choose one with a column "
+                                      "prefix (ReaderOptions::column_prefix)",
+                                      prefix, other));
+    prefix.clear();
+  }
+  return prefix;
+}
+
+/// The field of a column named <prefix><joint>/<field>, <prefix><joint>.<field> or
+/// <prefix><joint>, its joint in `joint`; -1 for every other column (other topics,
+/// header/stamp, ...), which is not a joint's and is ignored without a problem.
+int prefixed_joint_field(std::string_view name, std::string_view prefix, std::string_view& joint) {
+  if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) return -1;
+  const std::string_view rest = name.substr(prefix.size());
+  joint = rest;
+  int field = 0;
+  if (const auto sep = rest.find_last_of("/."); sep != std::string_view::npos) {
+    field = field_named(rest.substr(sep + 1));
+    joint = rest.substr(0, sep);
+  }
+  return joint.empty() ? -1 : field;
+}
+
+/// The field of a column named <joint>.<field> or <joint>, its joint in `joint`; -1, with a
+/// problem, for an unknown suffix or a suffix without a joint.
+int dotted_joint_field(std::size_t col, std::string_view name, std::string_view& joint, std::string& problems) {
+  joint = name;
+  const auto dot = name.rfind('.');
+  if (dot == std::string_view::npos) return 0;
+  const std::string_view suffix = name.substr(dot + 1);
+  const int field = field_named(suffix);
+  joint = name.substr(0, dot);
+  if (field < 0) {
+    column_problem(problems, col, name,
+                   fmt::format("unknown column suffix '.{}' (expected .position, .velocity or .effort; column "
+                               "ignored)",
+                               suffix));
+    return -1;
+  }
+  if (joint.empty()) {
+    column_problem(problems, col, name, "no joint name before the suffix (column ignored)");
+    return -1;
+  }
+  return field;
+}
+
+}  // namespace
+
+/// What set_header() has gathered from the columns before the current one, and the problems.
+struct CsvTable::HeaderScan {
+  std::unordered_map<std::string, std::uint32_t> joint_index, chain_index;
+  std::vector<std::uint8_t> seen_fields;  ///< per joint: fields already given a column
+  bool have_time = false, have_cycle = false;
+  std::string problems;
+};
+
 std::string CsvTable::set_header(std::string_view line) {
   has_header_ = true;
   rostopic_ = false;
   columns_.clear();
   joints_.clear();
   chains_.clear();
-  std::string problems;
-  auto problem = [&](std::size_t col, std::string_view name, const std::string& what) {
-    if (!problems.empty()) problems += "; ";
-    problems += fmt::format("column {} '{}': {}", col + 1, name, what);
-  };
-  if (!split_csv(line, cells_, problems)) {
-    problems = "bad header: " + problems;
-    return problems;
-  }
+  HeaderScan scan;
+  if (!split_csv(line, cells_, scan.problems)) return "bad header: " + scan.problems;
   if (!cells_.empty() && cells_[0] == "%time") return set_rostopic_header();
-  // Columns named by topic (PlotJuggler: /joint_states/<joint>/position): the given prefix, or
-  // the one prefix that every such column shares.
-  std::string prefix = options_.column_prefix;
-  if (prefix.empty()) {
-    std::string other;
-    for (const std::string_view cell : cells_) {
-      if (cell.empty() || cell.front() != '/') continue;
-      std::string_view base;
-      for (const std::string_view f : kFieldNames) {
-        if (cell.size() > f.size() + 1 && cell.substr(cell.size() - f.size()) == f &&
-            cell[cell.size() - f.size() - 1] == '/')
-          base = cell.substr(0, cell.size() - f.size() - 1);
-      }
-      const std::size_t slash = base.rfind('/');
-      if (base.empty() || slash == std::string_view::npos || slash + 1 == base.size()) continue;
-      const std::string_view candidate = base.substr(0, slash + 1);
-      if (prefix.empty()) prefix = candidate;
-      else if (candidate != prefix && other.empty()) other = candidate;
-    }
-    if (!other.empty()) {
-      if (!problems.empty()) problems += "; ";
-      problems += fmt::format("joint columns of several topics ('{}', '{}'): choose one with a column prefix "
-                              "(ReaderOptions::column_prefix)",
-                              prefix, other);
-      prefix.clear();
-    }
-  }
-  std::unordered_map<std::string, std::uint32_t> joint_index, chain_index;
-  std::vector<std::uint8_t> seen_fields;  // per joint: fields already given a column
-  bool have_time = false, have_cycle = false;
-  for (std::size_t c = 0; c < cells_.size(); ++c) {
-    const std::string name = unquote_doubled(cells_[c]);
-    Column col;
-    // Column c holds `field` of `joint` (a joint's first column gives it its place).
-    const auto joint_column = [&](std::string_view joint, int field) {
-      auto [it, inserted] = joint_index.emplace(std::string(joint), static_cast<std::uint32_t>(joints_.size()));
-      if (inserted) {
-        joints_.emplace_back(joint);
-        seen_fields.push_back(0);
-      }
-      const auto bit = static_cast<std::uint8_t>(1u << field);
-      if (seen_fields[it->second] & bit) {
-        problem(c, name, "duplicate column (column ignored)");
-      } else {
-        seen_fields[it->second] |= bit;
-        col.kind = ColumnKind::Joint;
-        col.index = it->second;
-        col.field = static_cast<std::uint8_t>(field);
-      }
-    };
-    const bool is_time = options_.time_column.empty() ? (name == "t" || name == "time" || name == "__time")
-                                                      : name == options_.time_column;
-    if (name.empty()) {
-      problem(c, name, "empty column name (column ignored)");
-    } else if (is_time) {
-      if (have_time)
-        problem(c, name, "second time column (column ignored)");
-      else
-        col.kind = ColumnKind::Time;
-      have_time = true;
-    } else if (!prefix.empty()) {
-      // <prefix><joint>/<field>, <prefix><joint>.<field> or <prefix><joint>; every other column
-      // (other topics, header/stamp, ...) is not a joint's and is ignored.
-      if (name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0) {
-        const std::string_view rest = std::string_view(name).substr(prefix.size());
-        std::string_view joint = rest;
-        int field = 0;
-        if (const auto sep = rest.find_last_of("/."); sep != std::string_view::npos) {
-          field = -1;
-          for (int f = 0; f < 3; ++f)
-            if (rest.substr(sep + 1) == kFieldNames[f]) field = f;
-          joint = rest.substr(0, sep);
-        }
-        if (field >= 0 && !joint.empty()) joint_column(joint, field);
-      }
-    } else if (name == "cycle") {
-      if (have_cycle)
-        problem(c, name, "second cycle column (column ignored)");
-      else
-        col.kind = ColumnKind::Cycle;
-      have_cycle = true;
-    } else if (name.rfind("support/", 0) == 0) {
-      const std::string chain = name.substr(8);
-      if (chain.empty()) {
-        problem(c, name, "no chain name after 'support/' (column ignored)");
-      } else if (chain_index.count(chain)) {
-        problem(c, name, "duplicate column (column ignored)");
-      } else {
-        col.kind = ColumnKind::Support;
-        col.index = static_cast<std::uint32_t>(chains_.size());
-        chain_index.emplace(chain, col.index);
-        chains_.push_back(chain);
-      }
-    } else {
-      std::string joint = name;
-      int field = 0;
-      if (const auto dot = name.rfind('.'); dot != std::string::npos) {
-        const std::string_view suffix = std::string_view(name).substr(dot + 1);
-        field = -1;
-        for (int f = 0; f < 3; ++f)
-          if (suffix == kFieldNames[f]) field = f;
-        joint = name.substr(0, dot);
-        if (field < 0) {
-          problem(c, name,
-                  fmt::format("unknown column suffix '.{}' (expected .position, .velocity or "
-                              ".effort; column ignored)",
-                              suffix));
-        } else if (joint.empty()) {
-          problem(c, name, "no joint name before the suffix (column ignored)");
-          field = -1;
-        }
-      }
-      if (field >= 0) joint_column(joint, field);
-    }
-    columns_.push_back(col);
-  }
-  if (!options_.time_column.empty() && !have_time) {
-    if (!problems.empty()) problems += "; ";
-    problems += fmt::format("no time column '{}' (the rows have no time)", options_.time_column);
-  }
+  const std::string prefix =
+      options_.column_prefix.empty() ? shared_topic_prefix(cells_, scan.problems) : options_.column_prefix;
+  for (std::size_t c = 0; c < cells_.size(); ++c) columns_.push_back(header_column(c, prefix, scan));
+  if (!options_.time_column.empty() && !scan.have_time)
+    add_problem(scan.problems, fmt::format("no time column '{}' (the rows have no time)", options_.time_column));
   values_.assign(joints_.size() * 3, 0.0);
   mask_.assign(joints_.size(), 0);
   support_values_.assign(chains_.size(), 0.0);
   support_present_.assign(chains_.size(), 0);
   group_count_ = next_group_ = 0;
   support_pending_ = false;
-  return problems;
+  return std::move(scan.problems);
+}
+
+CsvTable::Column CsvTable::header_column(std::size_t c, const std::string& prefix, HeaderScan& scan) {
+  const std::string name = unquote_doubled(cells_[c]);
+  Column col;
+  const bool is_time = options_.time_column.empty() ? (name == "t" || name == "time" || name == "__time")
+                                                    : name == options_.time_column;
+  std::string_view joint;
+  if (name.empty()) {
+    column_problem(scan.problems, c, name, "empty column name (column ignored)");
+  } else if (is_time) {
+    if (scan.have_time)
+      column_problem(scan.problems, c, name, "second time column (column ignored)");
+    else
+      col.kind = ColumnKind::Time;
+    scan.have_time = true;
+  } else if (!prefix.empty()) {
+    if (const int field = prefixed_joint_field(name, prefix, joint); field >= 0)
+      joint_column(c, name, joint, field, scan, col);
+  } else if (name == "cycle") {
+    if (scan.have_cycle)
+      column_problem(scan.problems, c, name, "second cycle column (column ignored)");
+    else
+      col.kind = ColumnKind::Cycle;
+    scan.have_cycle = true;
+  } else if (name.rfind("support/", 0) == 0) {
+    support_column(c, name, scan, col);
+  } else if (const int field = dotted_joint_field(c, name, joint, scan.problems); field >= 0) {
+    joint_column(c, name, joint, field, scan, col);
+  }
+  return col;
+}
+
+// A joint's first column gives it its place.
+void CsvTable::joint_column(std::size_t c, const std::string& name, std::string_view joint, int field,
+                            HeaderScan& scan, Column& col) {
+  auto [it, inserted] = scan.joint_index.emplace(std::string(joint), static_cast<std::uint32_t>(joints_.size()));
+  if (inserted) {
+    joints_.emplace_back(joint);
+    scan.seen_fields.push_back(0);
+  }
+  const auto bit = static_cast<std::uint8_t>(1u << field);
+  if (scan.seen_fields[it->second] & bit) {
+    column_problem(scan.problems, c, name, "duplicate column (column ignored)");
+    return;
+  }
+  scan.seen_fields[it->second] |= bit;
+  col.kind = ColumnKind::Joint;
+  col.index = it->second;
+  col.field = static_cast<std::uint8_t>(field);
+}
+
+void CsvTable::support_column(std::size_t c, const std::string& name, HeaderScan& scan, Column& col) {
+  const std::string chain = name.substr(8);
+  if (chain.empty()) {
+    column_problem(scan.problems, c, name, "no chain name after 'support/' (column ignored)");
+  } else if (scan.chain_index.count(chain)) {
+    column_problem(scan.problems, c, name, "duplicate column (column ignored)");
+  } else {
+    col.kind = ColumnKind::Support;
+    col.index = static_cast<std::uint32_t>(chains_.size());
+    scan.chain_index.emplace(chain, col.index);
+    chains_.push_back(chain);
+  }
 }
 
 // `rostopic echo -p`: %time,field.header.seq,field.header.stamp,field.header.frame_id,

@@ -53,6 +53,11 @@ private:
     std::uint8_t field = 0;   ///< 0 position, 1 velocity, 2 effort
   };
 
+  struct HeaderScan;
+  Column header_column(std::size_t c, const std::string& prefix, HeaderScan& scan);
+  void joint_column(std::size_t c, const std::string& name, std::string_view joint, int field, HeaderScan& scan,
+                    Column& col);
+  void support_column(std::size_t c, const std::string& name, HeaderScan& scan, Column& col);
   std::string set_rostopic_header();
   bool parse_rostopic_row(std::size_t line_no, std::string& error);
   void emit_rostopic(Message& out, StringListSink& names);

@@ -156,6 +156,147 @@ std::vector<std::size_t> point_offsets(std::string_view text, bool nested) {
   return offsets;
 }
 
+/// A trajectory's joint_names, split into joints and support chains (`support/<chain>`).
+struct TrajectoryColumns {
+  std::vector<std::string> joints, chains;
+  std::vector<std::size_t> joint_cols, chain_cols;  ///< where each is in joint_names
+  std::size_t width = 0;                            ///< names in joint_names
+};
+
+/// One point's arrays (empty when not given) and its time.
+struct TrajectoryPoint {
+  std::vector<double> pos, vel, eff;
+  Time stamp{};
+};
+
+/// Parses `text` into `doc`; false, with the error appended to `out`, when `text` is not JSON or
+/// an object of it names a key twice (nlohmann would keep the last value silently).
+bool parse_trajectory_json(std::string_view text, std::size_t line, json& doc, std::vector<PendingItem>& out) {
+  try {
+    if (const auto duplicate = rmodel::detail::parse_json_unique_keys(text, doc)) {
+      push_error(out, line + count_newlines(text, duplicate->offset), 0,
+                 fmt::format("duplicate key '{}' in one object", duplicate->key));
+      return false;
+    }
+  } catch (const json::parse_error& e) {
+    push_error(out, line + count_newlines(text, e.byte > 0 ? e.byte - 1 : 0), 0,
+               fmt::format("invalid JSON: {}", e.what()));
+    return false;
+  } catch (const json::exception& e) {
+    push_error(out, line, 0, fmt::format("invalid JSON: {}", e.what()));
+    return false;
+  }
+  return true;
+}
+
+/// Reads the array `names` (joint_names) into `columns`; false with `why` at the first bad name.
+bool read_trajectory_columns(const json& names, TrajectoryColumns& columns, std::string& why) {
+  std::size_t col = 0;
+  for (const auto& n : names) {
+    if (!n.is_string()) {
+      why = fmt::format("'joint_names' element {}: expected a string", col + 1);
+      return false;
+    }
+    const std::string& s = n.get_ref<const std::string&>();
+    if (s.empty() || s == kSupportPrefix) {
+      why = fmt::format("'joint_names' element {}: empty name", col + 1);
+      return false;
+    }
+    if (std::find(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(col), n) !=
+        names.begin() + static_cast<std::ptrdiff_t>(col)) {
+      why = fmt::format("'joint_names' element {}: '{}' is named twice", col + 1, s);
+      return false;
+    }
+    if (s.rfind(kSupportPrefix, 0) == 0) {
+      columns.chains.push_back(s.substr(kSupportPrefix.size()));
+      columns.chain_cols.push_back(col);
+    } else {
+      columns.joints.push_back(s);
+      columns.joint_cols.push_back(col);
+    }
+    ++col;
+  }
+  columns.width = col;
+  return true;
+}
+
+/// The trajectory's header.stamp in `base` (left as it is when there is none); false with `why`
+/// when it is not a time.
+bool read_header_stamp(const json& traj, Time& base, std::string& why) {
+  const auto h = traj.find("header");
+  if (h == traj.end() || !h->is_object()) return true;
+  const auto st = h->find("stamp");
+  return st == h->end() || read_time(*st, base, why);
+}
+
+/// Reads `point` of a trajectory of `width` joint_names starting at `base` into `p`; false with
+/// `why` (the whole message) when the point is not one.
+bool read_trajectory_point(const json& point, std::size_t width, Time base, TrajectoryPoint& p, std::string& why) {
+  if (!point.is_object()) {
+    why = "trajectory point: expected an object";
+    return false;
+  }
+  if (!read_numbers(point, "positions", p.pos, why) || !read_numbers(point, "velocities", p.vel, why) ||
+      !read_numbers(point, point.contains("efforts") ? "efforts" : "effort", p.eff, why)) {
+    why = "trajectory point: " + why;
+    return false;
+  }
+  for (auto [arr, key] : {std::pair{&p.pos, "positions"}, std::pair{&p.vel, "velocities"},
+                          std::pair{&p.eff, "effort"}}) {
+    if (!arr->empty() && arr->size() != width) {
+      why = fmt::format("trajectory point: '{}' has {} values for {} joint_names", key, arr->size(), width);
+      return false;
+    }
+  }
+  const auto t_it = point.find("time_from_start");
+  if (t_it == point.end()) {
+    why = "trajectory point without 'time_from_start'";
+    return false;
+  }
+  Time tfs{};
+  if (!read_time(*t_it, tfs, why)) {
+    why = "trajectory point: 'time_from_start': " + why;
+    return false;
+  }
+  if (__builtin_add_overflow(base.ns, tfs.ns, &p.stamp.ns)) {
+    why = "trajectory point: header.stamp + time_from_start is beyond the range of times";
+    return false;
+  }
+  return true;
+}
+
+/// Appends the joint state of point `k` (when the trajectory has joints) and its support state
+/// (when it has chains and the point positions).
+void push_point_messages(const TrajectoryColumns& columns, const TrajectoryPoint& p, std::size_t line, std::size_t k,
+                         std::vector<PendingItem>& out) {
+  if (!columns.joints.empty()) {
+    PendingItem item;
+    Message& m = item.message;
+    m.kind = MessageKind::Joint;
+    m.joint.stamp = p.stamp;
+    m.joint.name = columns.joints;
+    for (std::size_t c : columns.joint_cols) {
+      if (!p.pos.empty()) m.joint.position.push_back(p.pos[c]);
+      if (!p.vel.empty()) m.joint.velocity.push_back(p.vel[c]);
+      if (!p.eff.empty()) m.joint.effort.push_back(p.eff[c]);
+    }
+    m.line = line;
+    m.item = k;
+    out.push_back(std::move(item));
+  }
+  if (!columns.chains.empty() && !p.pos.empty()) {
+    PendingItem item;
+    Message& m = item.message;
+    m.kind = MessageKind::Support;
+    m.support.stamp = p.stamp;
+    m.support.name = columns.chains;
+    for (std::size_t c : columns.chain_cols) m.support.support.push_back(p.pos[c]);
+    m.line = line;
+    m.item = k;
+    out.push_back(std::move(item));
+  }
+}
+
 }  // namespace
 
 std::size_t count_newlines(std::string_view text, std::size_t n) noexcept {
@@ -165,20 +306,7 @@ std::size_t count_newlines(std::string_view text, std::size_t n) noexcept {
 
 void expand_trajectory(std::string_view text, std::size_t line, std::vector<PendingItem>& out) {
   json doc;
-  try {
-    if (const auto duplicate = rmodel::detail::parse_json_unique_keys(text, doc)) {
-      push_error(out, line + count_newlines(text, duplicate->offset), 0,
-                 fmt::format("duplicate key '{}' in one object", duplicate->key));
-      return;
-    }
-  } catch (const json::parse_error& e) {
-    push_error(out, line + count_newlines(text, e.byte > 0 ? e.byte - 1 : 0), 0,
-               fmt::format("invalid JSON: {}", e.what()));
-    return;
-  } catch (const json::exception& e) {
-    push_error(out, line, 0, fmt::format("invalid JSON: {}", e.what()));
-    return;
-  }
+  if (!parse_trajectory_json(text, line, doc, out)) return;
   const json* traj = &doc;
   if (doc.is_object() && doc.contains("trajectory")) traj = &doc["trajectory"];
   if (!traj->is_object()) {
@@ -190,122 +318,34 @@ void expand_trajectory(std::string_view text, std::size_t line, std::vector<Pend
     push_error(out, line, 0, "trajectory without 'joint_names' (an array of strings)");
     return;
   }
-  std::vector<std::string> joints, chains;
-  std::vector<std::size_t> joint_cols, chain_cols;
-  std::size_t col = 0;
-  for (const auto& n : *names_it) {
-    if (!n.is_string()) {
-      push_error(out, line, 0, fmt::format("'joint_names' element {}: expected a string", col + 1));
-      return;
-    }
-    const std::string& s = n.get_ref<const std::string&>();
-    if (s.empty() || s == kSupportPrefix) {
-      push_error(out, line, 0, fmt::format("'joint_names' element {}: empty name", col + 1));
-      return;
-    }
-    if (std::find(names_it->begin(), names_it->begin() + static_cast<std::ptrdiff_t>(col), n) !=
-        names_it->begin() + static_cast<std::ptrdiff_t>(col)) {
-      push_error(out, line, 0, fmt::format("'joint_names' element {}: '{}' is named twice", col + 1, s));
-      return;
-    }
-    if (s.rfind(kSupportPrefix, 0) == 0) {
-      chains.push_back(s.substr(kSupportPrefix.size()));
-      chain_cols.push_back(col);
-    } else {
-      joints.push_back(s);
-      joint_cols.push_back(col);
-    }
-    ++col;
+  TrajectoryColumns columns;
+  if (std::string why; !read_trajectory_columns(*names_it, columns, why)) {
+    push_error(out, line, 0, std::move(why));
+    return;
   }
-  const std::size_t width = col;
   const auto points_it = traj->find("points");
   if (points_it == traj->end() || !points_it->is_array()) {
     push_error(out, line, 0, "trajectory without 'points' (an array)");
     return;
   }
-
   Time base{};
-  if (const auto h = traj->find("header"); h != traj->end() && h->is_object()) {
-    if (const auto st = h->find("stamp"); st != h->end()) {
-      std::string why;
-      if (!read_time(*st, base, why)) {
-        push_error(out, line, 0, "'header.stamp': " + why);
-        return;
-      }
-    }
+  if (std::string why; !read_header_stamp(*traj, base, why)) {
+    push_error(out, line, 0, "'header.stamp': " + why);
+    return;
   }
 
   // Each point at the line where it starts (a pretty-printed trajectory spans many lines).
   const std::vector<std::size_t> offsets = point_offsets(text, traj != &doc);
-  std::vector<double> pos, vel, eff;
+  TrajectoryPoint p;
   std::size_t k = 0;
-  const std::size_t document_line = line;
   for (const auto& point : *points_it) {
     ++k;
-    line = k <= offsets.size() ? document_line + count_newlines(text, offsets[k - 1]) : document_line;
-    std::string why;
-    if (!point.is_object()) {
-      push_error(out, line, k, "trajectory point: expected an object");
+    const std::size_t at = k <= offsets.size() ? line + count_newlines(text, offsets[k - 1]) : line;
+    if (std::string why; !read_trajectory_point(point, columns.width, base, p, why)) {
+      push_error(out, at, k, std::move(why));
       continue;
     }
-    if (!read_numbers(point, "positions", pos, why) || !read_numbers(point, "velocities", vel, why) ||
-        !read_numbers(point, point.contains("efforts") ? "efforts" : "effort", eff, why)) {
-      push_error(out, line, k, "trajectory point: " + why);
-      continue;
-    }
-    bool sizes_ok = true;
-    for (auto [arr, key] : {std::pair{&pos, "positions"}, std::pair{&vel, "velocities"},
-                            std::pair{&eff, "effort"}}) {
-      if (!arr->empty() && arr->size() != width) {
-        push_error(out, line, k,
-                   fmt::format("trajectory point: '{}' has {} values for {} joint_names", key,
-                               arr->size(), width));
-        sizes_ok = false;
-        break;
-      }
-    }
-    if (!sizes_ok) continue;
-    Time tfs{};
-    const auto t_it = point.find("time_from_start");
-    if (t_it == point.end()) {
-      push_error(out, line, k, "trajectory point without 'time_from_start'");
-      continue;
-    }
-    if (!read_time(*t_it, tfs, why)) {
-      push_error(out, line, k, "trajectory point: 'time_from_start': " + why);
-      continue;
-    }
-    Time stamp{};
-    if (__builtin_add_overflow(base.ns, tfs.ns, &stamp.ns)) {
-      push_error(out, line, k, "trajectory point: header.stamp + time_from_start is beyond the range of times");
-      continue;
-    }
-    if (!joints.empty()) {
-      PendingItem p;
-      Message& m = p.message;
-      m.kind = MessageKind::Joint;
-      m.joint.stamp = stamp;
-      m.joint.name = joints;
-      for (std::size_t c : joint_cols) {
-        if (!pos.empty()) m.joint.position.push_back(pos[c]);
-        if (!vel.empty()) m.joint.velocity.push_back(vel[c]);
-        if (!eff.empty()) m.joint.effort.push_back(eff[c]);
-      }
-      m.line = line;
-      m.item = k;
-      out.push_back(std::move(p));
-    }
-    if (!chains.empty() && !pos.empty()) {
-      PendingItem p;
-      Message& m = p.message;
-      m.kind = MessageKind::Support;
-      m.support.stamp = stamp;
-      m.support.name = chains;
-      for (std::size_t c : chain_cols) m.support.support.push_back(pos[c]);
-      m.line = line;
-      m.item = k;
-      out.push_back(std::move(p));
-    }
+    push_point_messages(columns, p, at, k, out);
   }
 }
 
