@@ -3,6 +3,8 @@
 #include <array>
 #include <utility>
 
+#include "rmodel/base/error.hpp"
+
 namespace rmodel::cli {
 namespace {
 
@@ -30,10 +32,6 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 18> kFieldFl
     {"DynamicsStreamOptions::diff_method", "--diff"},
 }};
 
-bool identifier_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
 }  // namespace
 
 std::string_view flag_of_field(std::string_view field) {
@@ -42,24 +40,6 @@ std::string_view flag_of_field(std::string_view field) {
   return {};
 }
 
-std::string in_flag_words(std::string_view text) {
-  std::string out;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    const std::size_t colons = text.find("::", pos);
-    if (colons == std::string_view::npos) break;
-    // The qualified name around "::": the struct's name before, the field's after.
-    std::size_t begin = colons;
-    while (begin > pos && identifier_char(text[begin - 1])) --begin;
-    std::size_t end = colons + 2;
-    while (end < text.size() && identifier_char(text[end])) ++end;
-    const std::string_view flag = flag_of_field(text.substr(begin, end - begin));
-    out += text.substr(pos, (flag.empty() ? end : begin) - pos);
-    out += flag;
-    pos = end;
-  }
-  out += text.substr(pos);
-  return out;
-}
+std::string in_flag_words(std::string_view text) { return rename_fields(text, flag_of_field); }
 
 }  // namespace rmodel::cli

@@ -26,7 +26,7 @@ py::list check(const py::handle& path, const py::handle& semantics, const py::ha
     item["severity"] = std::string(to_string(d.severity));
     item["file"] = d.where.file.empty() ? py::object(py::none()) : py::object(py::str(d.where.file));
     item["line"] = d.where.line > 0 ? py::object(py::int_(d.where.line)) : py::object(py::none());
-    item["message"] = d.message;
+    item["message"] = in_argument_words(d.message);
     out.append(item);
   }
   return out;

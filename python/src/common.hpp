@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -65,5 +66,10 @@ std::optional<io::TimeBound> time_bound(const py::handle& value, const char* fie
 io::ReaderOptions reader_options(const std::string& path, const std::string& format, const py::handle& topic,
                                  const std::string& time, const py::handle& start, const py::handle& end,
                                  const std::string& time_column, const std::string& column_prefix);
+
+/// `text` (an error's, a problem's) with the API fields the library names in it
+/// ("ReaderOptions::column_prefix") as the keyword arguments that set them ("column_prefix="),
+/// as the command shows its flags (docs/design.md, "Errors name API fields").
+std::string in_argument_words(std::string_view text);
 
 }  // namespace rmodel::python

@@ -126,7 +126,7 @@ py::dict run(const std::string& path, const io::ReaderOptions& options, stream::
     d["file"] = source;
     d["line"] = p.line > 0 ? py::object(py::int_(p.line)) : py::object(py::none());
     d["item"] = p.item > 0 ? py::object(py::int_(p.item)) : py::object(py::none());
-    d["message"] = p.text;
+    d["message"] = in_argument_words(p.text);
     d["location"] = io::location(source, p.line, p.item, p.byte_offset, io::numbers_messages(format));
     list.append(d);
   }

@@ -68,15 +68,17 @@ def command_rows(path, *options):
     return records, problems
 
 
-# The library names its options by their fields, the command by its flags
-# (apps/rmodel/option_fields.cpp, docs/design.md "Errors name API fields").
-FIELD_FLAGS = {"ReaderOptions::column_prefix": "--column-prefix", "ReaderOptions::time_column": "--time-column",
-               "ReaderOptions::topics": "--topic", "ReaderOptions::start": "--start", "ReaderOptions::end": "--end"}
+# The library names its options by their fields; Python by its keyword arguments, the command by
+# its flags (python/src/errors.cpp, apps/rmodel/option_fields.cpp, docs/design.md "Errors name
+# API fields").
+ARGUMENT_FLAGS = {"column_prefix=": "--column-prefix", "time_column=": "--time-column", "topic=": "--topic",
+                  "start=": "--start", "end=": "--end"}
 
 
 def in_flag_words(text):
-    for field, flag in FIELD_FLAGS.items():
-        text = text.replace(field, flag)
+    assert "::" not in text, f"a field of the library's API in a problem shown in Python: {text}"
+    for argument, flag in ARGUMENT_FLAGS.items():
+        text = text.replace(argument, flag)
     return text
 
 
@@ -234,3 +236,16 @@ def test_missing_file_is_an_io_error():
         rmodel.read_log(EXAMPLES / "no_such.jsonl")
     assert raised.value.file == str(EXAMPLES / "no_such.jsonl")
     assert isinstance(raised.value, OSError)
+
+
+def test_problems_name_the_keyword_arguments():
+    """The library names its options by API fields ("ReaderOptions::column_prefix"); Python shows
+    the keyword argument that sets it, as the command shows its flag."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        log = rmodel.read_log(EXAMPLES / "plotjuggler.csv")
+    [problem] = log.problems
+    assert "(column_prefix=)" in problem["message"] and "::" not in problem["message"], problem["message"]
+    # Given, it reads the topic it names.
+    assert rmodel.read_log(EXAMPLES / "plotjuggler.csv", column_prefix="/arm/joint_states/").problems == []

@@ -144,3 +144,27 @@ TEST(OptionErrors, ReaderErrorsNameTheReaderOptions) {
   EXPECT_NE(untimed.front().find("(ReaderOptions::start, ReaderOptions::end)"), std::string::npos) << untimed.front();
   expect_no_flag(untimed.front());
 }
+
+namespace rmodel {
+namespace {
+
+std::string_view word_of_test_field(std::string_view field) {
+  if (field == "ReaderOptions::topics") return "--topic";
+  if (field == "A::b") return "b=";
+  return {};
+}
+
+TEST(RenameFields, WholeQualifiedNamesOnlyAreReplaced) {
+  EXPECT_EQ(rename_fields("no field here", word_of_test_field), "no field here");
+  EXPECT_EQ(rename_fields("ReaderOptions::topics", word_of_test_field), "--topic");
+  EXPECT_EQ(rename_fields("choose (ReaderOptions::topics), or A::b; A::b.", word_of_test_field),
+            "choose (--topic), or b=; b=.");
+  // A longer name around the same letters is another field, and one not in the table stays.
+  EXPECT_EQ(rename_fields("MyReaderOptions::topics ReaderOptions::topics_x Other::field std::string",
+                          word_of_test_field),
+            "MyReaderOptions::topics ReaderOptions::topics_x Other::field std::string");
+  EXPECT_EQ(rename_fields("::, A::, ::b, A::b::c", word_of_test_field), "::, A::, ::b, b=::c");
+}
+
+}  // namespace
+}  // namespace rmodel

@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rmodel {
@@ -115,5 +116,12 @@ public:
 private:
   std::vector<std::string> fields_;
 };
+
+/// `text` with each API field it names (a type's name, "::", a field's name, as in
+/// "ReaderOptions::topics") replaced by `word_of(field)` where that is not empty: how a front
+/// end with its own names for the options (the command's flags, Python's arguments) shows the
+/// library's texts in its words. Other text is left as it is.
+[[nodiscard]] RMODEL_API std::string rename_fields(std::string_view text,
+                                                   std::string_view (*word_of)(std::string_view field));
 
 }  // namespace rmodel
