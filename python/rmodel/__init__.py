@@ -282,8 +282,11 @@ def aggregate(path, model, *, kind="simple", period=0.01, ticks="auto", update="
     return _finish(data, errors)
 
 
-def check(path, semantics=None, package_path=(), xacro_args=None, limits=None, meshes=False):
+def check(path, semantics=None, package_path=(), xacro_args=None, limits=None, meshes=False, targets=()):
     """Every problem of a model, as `rmodel check` lists them: a list of dicts with code,
     severity ("error", "warning", "note"), file, line (None when unknown) and message. The
-    arguments are those of Model; meshes: also check that every <mesh> file exists."""
-    return _rmodel.check(path, semantics, package_path, xacro_args, limits, meshes)
+    arguments are those of Model; meshes: also check that every <mesh> file exists; targets:
+    programs whose own rules apply too, as `--target` ("mujoco", "kdl", "gazebo", a str or a
+    sequence). A target's rules apply to a URDF without errors of its own; the program reads it
+    when none of its codes (mujoco-*, kdl-*, gazebo-*) is an error."""
+    return _rmodel.check(path, semantics, package_path, xacro_args, limits, meshes, targets)

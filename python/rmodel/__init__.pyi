@@ -176,4 +176,5 @@ def check(
     xacro_args: Mapping[str, object] | None = None,
     limits: _Path | None = None,
     meshes: bool = False,
+    targets: str | Sequence[str] = (),
 ) -> list[_Problem]: ...

@@ -78,3 +78,15 @@ def test_check_equals_rmodel_check(semantics):
     assert problems == [{**p, "line": p["line"] or None, "file": p["file"] or None} for p in truth]
     if semantics == "broken.json":
         assert any(p["severity"] == "error" for p in problems)
+
+
+def test_check_with_targets_equals_rmodel_check_target():
+    urdf = SAMPLE / "pony.urdf"
+    truth = rmodel_json("check", urdf, "--target", "mujoco", "--target", "kdl", "--target", "gazebo", "-f", "json",
+                        ok=False)["problems"]
+    problems = rmodel.check(urdf, targets=["mujoco", "kdl", "gazebo"])
+    assert problems == [{**p, "line": p["line"] or None, "file": p["file"] or None} for p in truth]
+    assert any(p["code"].startswith("mujoco-") for p in problems)  # its massless hoof links move
+    assert rmodel.check(urdf, targets="kdl") == [p for p in problems if not p["code"].startswith(("mujoco-", "gazebo-"))]
+    with pytest.raises(rmodel.InvalidArgument, match="'drake' is not one of mujoco, kdl, gazebo"):
+        rmodel.check(urdf, targets=["drake"])
