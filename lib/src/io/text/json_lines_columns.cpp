@@ -60,7 +60,8 @@ public:
       return;  // replaced in between: declined
     }
     size_ = static_cast<std::size_t>(st.st_size);
-    void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    // Not populated here: each part's thread faults its own pages in, at once.
+    void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
     ::close(fd);
     if (p == MAP_FAILED) {
       size_ = 0;
