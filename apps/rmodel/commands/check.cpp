@@ -210,7 +210,8 @@ public:
                                     {"loads", v.loads},
                                     {"checked", v.applied},
                                     {"errors", v.errors},
-                                    {"warnings", v.warnings}});
+                                    {"warnings", v.warnings},
+                                    {"unchecked", v.unchecked}});
       }
       doc["problems"] = Json::array();
       for (const auto& d : report.items)
@@ -331,9 +332,11 @@ private:
   }
 
   /// "loads in MuJoCo: no (2 errors)", "loads in KDL: yes (1 warning)", "loads in Gazebo: no (the URDF has
-  /// errors)".
+  /// errors)", "loads in MuJoCo: not known (1 warning)" (a rule could not look: meshes unchecked).
   static std::string target_line(const TargetVerdict& v) {
-    std::string line = fmt::format("loads in {}: {}", display_name(v.target), v.loads ? "yes" : "no");
+    const bool known = v.loads || !v.applied || v.errors > 0 || v.unchecked == 0;
+    std::string line =
+        fmt::format("loads in {}: {}", display_name(v.target), v.loads ? "yes" : known ? "no" : "not known");
     if (!v.applied) return line + " (the URDF has errors)";
     std::vector<std::string> counts;
     if (v.errors) counts.push_back(fmt::format("{} error{}", v.errors, v.errors == 1 ? "" : "s"));
