@@ -155,7 +155,9 @@ TEST_F(CliCollisions, CheckFindsStaleAndMissingEntries) {
   // Semantics without a matrix (the sample's rmodel JSON): a note.
   const auto none = run_rmodel({"check", "--sample", "--collisions"});
   EXPECT_EQ(none.exit_code, 0) << none.out;
-  EXPECT_TRUE(has_part(none.out, "the semantics have no collision matrix")) << none.out;
+  EXPECT_TRUE(has_part(none.out, "the semantics have no collision matrix (<disable_collisions>) to check: `rmodel "
+                                 "collisions` computes one [collision-matrix-none]"))
+      << none.out;
 }
 
 TEST_F(CliCollisions, CheckLogFindsTheKick) {
