@@ -160,6 +160,18 @@ TEST_F(CliCollisions, CheckFindsStaleAndMissingEntries) {
       << none.out;
 }
 
+TEST_F(CliCollisions, ShowSampleTakesAPoseNumber) {
+  // A count: a negative one is refused, not wrapped round to 2^64 - 3.
+  const auto negative = run_rmodel({"collisions", "--sample", "--show-sample", "-3"});
+  EXPECT_EQ(negative.exit_code, 2) << negative.out;
+  EXPECT_TRUE(has_part(negative.err, "--show-sample: '-3' must be at least 0")) << negative.err;
+  EXPECT_TRUE(negative.out.empty()) << negative.out;
+  EXPECT_EQ(run_rmodel({"collisions", "--sample", "--samples", "-3"}).exit_code, 2);
+  const auto pose = run_rmodel({"collisions", "--sample", "--show-sample", "0"});
+  EXPECT_EQ(pose.exit_code, 0) << pose.err;
+  EXPECT_TRUE(has_part(pose.out, "front_left_hip=")) << pose.out;
+}
+
 TEST_F(CliCollisions, CheckLogFindsTheKick) {
   const auto r = run_rmodel({"check-log", "--sample", "--collisions", collision_example("kick.jsonl")});
   EXPECT_EQ(r.exit_code, 1) << r.out;
