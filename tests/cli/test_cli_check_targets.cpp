@@ -1,6 +1,7 @@
 // `check --target mujoco|kdl|gazebo` at the command line: the verdict line per program, its
 // counts, the JSON report's `targets`, and the options' arguments taken one at a time (a FILE
-// after `--target NAME` or `--ignore CODE` is checked, as a pre-commit hook's `args` put it).
+// after `--target NAME` or `--ignore CODE` is checked, as a pre-commit hook's `args` put it);
+// a model on standard input, whose meshes cannot be looked for.
 // Whether each rule agrees with the program itself is tested against its library in
 // tests/oracle/test_*_targets_oracle.cpp.
 #include <gtest/gtest.h>
@@ -133,6 +134,28 @@ TEST_F(CheckTargetsCli, MeshesOfAUrdfFromStandardInputAreUncheckedAndTheVerdictN
   // Errors known all the same say no.
   const auto refused = run_rmodel({"check", "-", "--target", "mujoco"}, kMasslessArm);
   EXPECT_TRUE(has(refused.out, "loads in MuJoCo: no (1 error)\n")) << refused.out;
+}
+
+TEST_F(CheckTargetsCli, MeshesAndCollisionsRefuseAModelFromStandardInput) {
+  // They read the model's files again, after check has read standard input to its end: they
+  // found nothing, and said "valid" of a robot whose meshes are all missing.
+  const std::string text = arm_with_mesh();  // arm.stl is not there
+  const std::string urdf = write("arm.urdf", text);
+  const auto file = run_rmodel({"check", "--meshes", urdf});
+  EXPECT_EQ(file.exit_code, 1) << file.out;
+  EXPECT_TRUE(has(file.out, "[mesh-missing]")) << file.out;
+  const auto piped = run_rmodel({"check", "-", "--meshes"}, text);
+  EXPECT_EQ(piped.exit_code, 2) << piped.out << piped.err;
+  EXPECT_TRUE(has(piped.err, "--meshes reads the model a second time, and standard input can be read once: give the "
+                             "URDF as a file, not '-'"))
+      << piped.err;
+  const std::string srdf = "<robot name=\"r\"><disable_collisions link1=\"base\" link2=\"arm\" reason=\"Never\"/></robot>";
+  const auto semantics = run_rmodel({"check", "-u", urdf, "-s", "-", "--collisions"}, srdf);
+  EXPECT_EQ(semantics.exit_code, 2) << semantics.out << semantics.err;
+  EXPECT_TRUE(has(semantics.err, "--collisions reads the model a second time")) << semantics.err;
+  EXPECT_TRUE(has(semantics.err, "give the semantics as a file")) << semantics.err;
+  // Without them, standard input is read once and serves.
+  EXPECT_EQ(run_rmodel({"check", "-u", urdf, "-s", "-"}, srdf).exit_code, 0);
 }
 
 TEST_F(CheckTargetsCli, ThePandaFromStandardInputIsNotSaidToLoadInMujoco) {

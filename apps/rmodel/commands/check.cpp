@@ -154,6 +154,7 @@ public:
     std::vector<CheckedFile> checked;
     std::size_t ignored = 0;
     const std::vector<Unit> units = plan();
+    refuse_second_reads(units);
     std::vector<std::pair<std::string, TargetVerdict>> verdicts;  // per unit's label
     CheckOptions options;
     for (const std::string& name : target_names_) options.targets.push_back(*parse_check_target(name));
@@ -309,6 +310,24 @@ private:
       units.push_back({std::move(source), display_name(file)});
     }
     return units;
+  }
+
+  /// --meshes and --collisions read the model's files again, after check has read them:
+  /// standard input is empty by then, and they would find nothing to say (a robot "valid" with
+  /// every mesh missing). A usage error instead.
+  void refuse_second_reads(const std::vector<Unit>& units) const {
+    if (!meshes_ && !collisions_) return;
+    for (const Unit& unit : units) {
+      const ModelSource& s = unit.source;
+      const char* what = s.urdf_path == "-"        ? "the URDF"
+                         : s.semantics_path == "-" ? "the semantics"
+                         : s.limits_path == "-"    ? "the joint limits"
+                                                   : nullptr;
+      if (what == nullptr) continue;
+      throw InvalidArgument(fmt::format("{} reads the model a second time, and standard input can be read once: give "
+                                        "{} as a file, not '-'",
+                                        meshes_ ? "--meshes" : "--collisions", what));
+    }
   }
 
   static void add_checked(std::vector<CheckedFile>& files, const std::string& path, unsigned input) {
