@@ -19,6 +19,7 @@
 
 #include "rmodel/base/check_codes.hpp"
 #include "test_support.hpp"
+#include "xml_oracle.hpp"
 
 namespace rmodel {
 namespace {
@@ -378,6 +379,26 @@ TEST_F(CheckoutTest, JunitValidatesAgainstTheSchemaJenkinsAndGitlabRead) {
   std::ofstream(file) << twice;
   EXPECT_NE(std::system(("xmllint --noout --schema '" + xsd.string() + "' '" + file.string() + "' > /dev/null 2>&1").c_str()),
             0);
+}
+
+TEST_F(CheckoutTest, JunitMessagesReadBackAsTheJsonReportGivesThem) {
+  // A link named over two lines (a character reference): the failure's message attribute
+  // keeps its line feed, which a reader would make a space if it were written raw (paths are
+  // the checkout's).
+  std::ofstream("two_lines.urdf") << "<robot name=\"r\">\n<link name=\"a&#10;b\"/>\n<link name=\"a&#10;b\"/>\n</robot>\n";
+  const auto report = json::parse(run_rmodel({"check", "-f", "json", "two_lines.urdf"}).out);
+  ASSERT_EQ(report["problems"].size(), 1U) << report.dump();
+  const std::string message = report["problems"][0]["message"];
+  ASSERT_NE(message.find("'a\nb'"), std::string::npos) << message;
+  RMODEL_REQUIRE_EXPAT_ORACLE();
+  const json read = test::expat_read(run_rmodel({"check", "-f", "junit", "two_lines.urdf"}).out);
+  ASSERT_TRUE(read.contains("elements")) << read.dump();
+  std::vector<json> failures;
+  for (const json& e : read["elements"])
+    if (e["name"] == "failure") failures.push_back(e);
+  ASSERT_EQ(failures.size(), 1U);
+  EXPECT_EQ(failures[0]["attributes"]["message"], message);
+  EXPECT_EQ(failures[0]["text"], "robot/two_lines.urdf:3: error: " + message + " [duplicate-link]");
 }
 
 // ---- GitLab Code Quality ----

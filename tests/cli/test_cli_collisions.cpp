@@ -155,7 +155,21 @@ TEST_F(CliCollisions, CheckFindsStaleAndMissingEntries) {
   // Semantics without a matrix (the sample's rmodel JSON): a note.
   const auto none = run_rmodel({"check", "--sample", "--collisions"});
   EXPECT_EQ(none.exit_code, 0) << none.out;
-  EXPECT_TRUE(has_part(none.out, "the semantics have no collision matrix")) << none.out;
+  EXPECT_TRUE(has_part(none.out, "the semantics have no collision matrix (<disable_collisions>) to check: `rmodel "
+                                 "collisions` computes one [collision-matrix-none]"))
+      << none.out;
+}
+
+TEST_F(CliCollisions, ShowSampleTakesAPoseNumber) {
+  // A count: a negative one is refused, not wrapped round to 2^64 - 3.
+  const auto negative = run_rmodel({"collisions", "--sample", "--show-sample", "-3"});
+  EXPECT_EQ(negative.exit_code, 2) << negative.out;
+  EXPECT_TRUE(has_part(negative.err, "--show-sample: '-3' must be at least 0")) << negative.err;
+  EXPECT_TRUE(negative.out.empty()) << negative.out;
+  EXPECT_EQ(run_rmodel({"collisions", "--sample", "--samples", "-3"}).exit_code, 2);
+  const auto pose = run_rmodel({"collisions", "--sample", "--show-sample", "0"});
+  EXPECT_EQ(pose.exit_code, 0) << pose.err;
+  EXPECT_TRUE(has_part(pose.out, "front_left_hip=")) << pose.out;
 }
 
 TEST_F(CliCollisions, CheckLogFindsTheKick) {

@@ -69,6 +69,7 @@ const std::map<std::string, std::string> kKindByName = {
     // whole numbers
     {"--threads", "count"}, {"--jobs", "count"}, {"--max-errors", "count"}, {"--max-reports", "count"},
     {"--mcap-chunk-size", "count"}, {"--samples", "count"}, {"--seed", "count"},
+    {"--show-sample", "count"},  // the number of a random pose
     // real numbers
     {"--tolerance", "number"}, {"--max-acceleration", "number"}, {"--brake-deceleration", "number"},
     {"--settle", "number"}, {"--margin", "number"}, {"--always-fraction", "number"},
@@ -85,7 +86,6 @@ const std::map<std::string, std::string> kKindByName = {
     {"--links", "text"}, {"--param", "text"}, {"--plot-joints", "text"}, {"--pose", "text"}, {"--quad", "text"},
     {"--quad-param", "text"}, {"--support", "text"}, {"--xacro-arg", "text"}, {"args", "text"},
     {"--shard", "text"},        // K/N
-    {"--show-sample", "text"},  // a sample's number, declared as text (type name N)
     {"joint_values", "text"}, {"kind", "text"}, {"names", "text"},
 };
 

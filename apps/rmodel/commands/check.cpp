@@ -154,6 +154,7 @@ public:
     std::vector<CheckedFile> checked;
     std::size_t ignored = 0;
     const std::vector<Unit> units = plan();
+    refuse_second_reads(units);
     std::vector<std::pair<std::string, TargetVerdict>> verdicts;  // per unit's label
     CheckOptions options;
     for (const std::string& name : target_names_) options.targets.push_back(*parse_check_target(name));
@@ -210,7 +211,8 @@ public:
                                     {"loads", v.loads},
                                     {"checked", v.applied},
                                     {"errors", v.errors},
-                                    {"warnings", v.warnings}});
+                                    {"warnings", v.warnings},
+                                    {"unchecked", v.unchecked}});
       }
       doc["problems"] = Json::array();
       for (const auto& d : report.items)
@@ -310,6 +312,24 @@ private:
     return units;
   }
 
+  /// --meshes and --collisions read the model's files again, after check has read them:
+  /// standard input is empty by then, and they would find nothing to say (a robot "valid" with
+  /// every mesh missing). A usage error instead.
+  void refuse_second_reads(const std::vector<Unit>& units) const {
+    if (!meshes_ && !collisions_) return;
+    for (const Unit& unit : units) {
+      const ModelSource& s = unit.source;
+      const char* what = s.urdf_path == "-"        ? "the URDF"
+                         : s.semantics_path == "-" ? "the semantics"
+                         : s.limits_path == "-"    ? "the joint limits"
+                                                   : nullptr;
+      if (what == nullptr) continue;
+      throw InvalidArgument(fmt::format("{} reads the model a second time, and standard input can be read once: give "
+                                        "{} as a file, not '-'",
+                                        meshes_ ? "--meshes" : "--collisions", what));
+    }
+  }
+
   static void add_checked(std::vector<CheckedFile>& files, const std::string& path, unsigned input) {
     if (path.empty()) return;
     const std::string name = display_name(path);
@@ -331,9 +351,11 @@ private:
   }
 
   /// "loads in MuJoCo: no (2 errors)", "loads in KDL: yes (1 warning)", "loads in Gazebo: no (the URDF has
-  /// errors)".
+  /// errors)", "loads in MuJoCo: not known (1 warning)" (a rule could not look: meshes unchecked).
   static std::string target_line(const TargetVerdict& v) {
-    std::string line = fmt::format("loads in {}: {}", display_name(v.target), v.loads ? "yes" : "no");
+    const bool known = v.loads || !v.applied || v.errors > 0 || v.unchecked == 0;
+    std::string line =
+        fmt::format("loads in {}: {}", display_name(v.target), v.loads ? "yes" : known ? "no" : "not known");
     if (!v.applied) return line + " (the URDF has errors)";
     std::vector<std::string> counts;
     if (v.errors) counts.push_back(fmt::format("{} error{}", v.errors, v.errors == 1 ? "" : "s"));

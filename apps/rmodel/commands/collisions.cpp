@@ -17,6 +17,7 @@
 #include "options/collision_options.hpp"
 #include "options/model_options.hpp"
 #include "options/output.hpp"
+#include "options/value_kind.hpp"
 #include "rmodel/collision/collision.hpp"
 #include "rmodel/base/error.hpp"
 #include "rmodel/base/file.hpp"
@@ -63,15 +64,17 @@ public:
         OutputOptions::refuse("--update writes the SRDF it names: -f and -o do not apply");
     });
     app.add_option("--samples", options_.samples, "Random poses sampled for Never (MoveIt's default)")
-        ->check(CLI::NonNegativeNumber)
+        ->check(non_negative_number())
         ->default_val(options_.samples);
     app.add_option("--seed", options_.seed, "Seed of the random poses (the result depends only on it)")
         ->default_val(options_.seed);
     app.add_option("--threads", options_.threads, "Threads sampling (0: one per core)")->default_val(0);
-    app.add_option("--show-sample", show_sample_,
-                   "Print random pose N of the sampling (with --seed) as joint=value items for `fk --pose`, and "
-                   "nothing else: the pose `check --collisions` names in a stale entry's warning")
-        ->type_name("N");
+    with_kind(app.add_option("--show-sample", show_sample_,
+                             "Print random pose N of the sampling (with --seed) as joint=value items for `fk --pose`, "
+                             "and nothing else: the pose `check --collisions` names in a stale entry's warning"),
+              ValueKind::count)
+        ->type_name("N")
+        ->check(non_negative_number());  // "-3" would otherwise wrap to 2^64 - 3
     app.add_option("--always-fraction", options_.always_fraction,
                    "A pair colliding in more than this fraction of a round of 200 random poses is Always")
         ->check(CLI::Range(0.0, 1.0))

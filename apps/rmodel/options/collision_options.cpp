@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "options/output.hpp"
 #include "rmodel/base/package_path.hpp"
 #include "terminal.hpp"
 
@@ -13,7 +14,7 @@ void CollisionOptions::add_to(CLI::App& app, const std::string& what, const char
       app.add_option("--margin", margin,
                      "With --collisions: also report links closer than this distance (m), with minus their distance "
                      "as depth")
-          ->check(CLI::NonNegativeNumber)
+          ->check(non_negative_number())
           ->needs(flag);
   if (group != nullptr) {
     flag->group(group);

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/code_pages.hpp"
+#include "rmodel/base/xml_text.hpp"
 #include "terminal.hpp"
 
 #ifndef RMODEL_VERSION_STRING
@@ -41,24 +42,9 @@ std::uint64_t fnv1a(std::string_view text, std::uint64_t hash = 1469598103934665
   return hash;
 }
 
-/// Text for XML character data and attribute values: the five entities, and the characters
-/// XML 1.0 does not allow (controls other than tab, newline, carriage return) as U+FFFD.
-std::string xml_text(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') out += "\xEF\xBF\xBD";
-        else out += c;
-    }
-  }
-  return out;
-}
+/// Text for XML character data and attribute values (rmodel/base/xml_text.hpp).
+std::string xml_text(std::string_view text) { return xml_escaped(text, XmlPlace::text); }
+std::string xml_attribute(std::string_view text) { return xml_escaped(text, XmlPlace::attribute); }
 
 /// The message with the place the text report gives beyond file and line (a binary log's
 /// message number).
@@ -274,7 +260,7 @@ std::string junit_report(const CiReport& report, const SourceRoot& root) {
         const std::string line = finding_line(f, suite.name);
         if (f.severity == Severity::error || (report.strict && f.severity == Severity::warning))
           failed += fmt::format("      <failure type=\"{}\" message=\"{}\">{}</failure>\n", to_string(f.severity),
-                                xml_text(full_message(f)), xml_text(line));
+                                xml_attribute(full_message(f)), xml_text(line));
         else
           out += line + "\n";
       }
@@ -285,11 +271,11 @@ std::string junit_report(const CiReport& report, const SourceRoot& root) {
       }
       if (!failed.empty()) ++failures;
       if (!out.empty()) inside += fmt::format("      <system-out>{}</system-out>\n", xml_text(out));
-      cases += fmt::format("    <testcase classname=\"{}\" name=\"{}\"", xml_text(suite.name), code->code);
+      cases += fmt::format("    <testcase classname=\"{}\" name=\"{}\"", xml_attribute(suite.name), code->code);
       cases += inside.empty() ? "/>\n" : ">\n" + inside + "    </testcase>\n";
     }
     body += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\">\n",
-                        xml_text(fmt::format("rmodel {} {}", report.command, suite.name)), codes.size(), failures,
+                        xml_attribute(fmt::format("rmodel {} {}", report.command, suite.name)), codes.size(), failures,
                         skipped);
     body += cases + "  </testsuite>\n";
     all_tests += codes.size();

@@ -377,6 +377,16 @@ constexpr Page kPages[] = {
       "<mesh filename=\"package://arm/meshes/link1.stl\"/>  <!-- MuJoCo reads link1.stl beside the URDF -->",
       "Copy the meshes beside the URDF, or add <mujoco><compiler meshdir=\"DIR\"/></mujoco> naming the folder "
       "that holds them (relative to the URDF)."}},
+    {"mujoco-mesh-unchecked", M,
+     {"The URDF came without a directory (read from standard input, `rmodel check - --target mujoco`, or given to "
+      "the library as text), and MuJoCo reads a mesh file from the URDF's directory or a <compiler meshdir> relative "
+      "to it: the meshes it would read were not looked for. One warning names the first mesh and counts the others. "
+      "A mesh of an absolute path, or under an absolute meshdir, is looked for all the same.",
+      "Whether MuJoCo finds the meshes, and so whether it loads the robot, is not known: the verdict line says \"not "
+      "known\" rather than \"yes\", as a missing mesh makes MuJoCo refuse the whole URDF.",
+      kMujoco, "cat robot.urdf | rmodel check - --target mujoco   # robot.urdf has <mesh filename=\"link1.stl\"/>",
+      "Check the URDF from its file (rmodel check robot.urdf --target mujoco), so that the meshes are looked for where "
+      "MuJoCo will look; --ignore mujoco-mesh-unchecked accepts the robot without them."}},
     {"mujoco-limits", M,
      {"MuJoCo limits a joint when its <limit> has lower < upper, whatever its type: it limits a continuous joint "
       "that has them, which ROS lets turn without end, and leaves free a revolute or prismatic joint whose lower "

@@ -247,7 +247,7 @@ Diagnostics compare_collision_matrix(const CollisionModel& model, const Computed
     if (a && b) computed_reason[std::min(*a, *b) * n + std::max(*a, *b)] = parse_reason(d.reason);
   }
   auto sampled = [&](std::size_t p) {
-    return fmt::format("random pose {} of {} (`rmodel collisions --seed {} --show-sample {}` gives it)",
+    return fmt::format("random pose {} of {} (sample_pose with seed {} and index {} gives it)",
                        computed.first_collision[p], computed.samples, options.seed, computed.first_collision[p]);
   };
   std::vector<char> declared_pair(n * n, 0);
@@ -298,7 +298,8 @@ Diagnostics check_collision_matrix(const ModelSource& source, const MatrixOption
   const rmodel::CollisionMatrix& declared = model.semantics().collisions;
   if (declared.disabled.empty()) {
     out.add(Severity::note, {name, 0}, "collision-matrix-none",
-            "the semantics have no collision matrix (<disable_collisions>) to check: `rmodel collisions` computes one");
+            "the semantics have no collision matrix (<disable_collisions>) to check: compute_collision_matrix computes "
+            "one");
     return out;
   }
   const CollisionModel cm = CollisionModel::build(model, geometry_options(source));

@@ -8,23 +8,13 @@
 
 #include "rmodel/collision/collision.hpp"
 #include "rmodel/base/error.hpp"
+#include "rmodel/base/xml_text.hpp"
 
 namespace rmodel::collision {
 namespace {
 
-std::string escaped(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+/// An attribute value of the SRDF (rmodel/base/xml_text.hpp).
+std::string escaped(std::string_view text) { return xml_escaped(text, XmlPlace::attribute); }
 
 bool starts(std::string_view text, std::size_t at, std::string_view with) { return text.substr(at, with.size()) == with; }
 

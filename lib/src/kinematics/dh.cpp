@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "rmodel/base/error.hpp"
+#include "rmodel/base/xml_text.hpp"
 
 namespace rmodel::kinematics {
 namespace {
@@ -128,7 +129,7 @@ std::string dh_urdf(std::span<const DhJoint> joints, DhConvention convention,
                     std::string_view robot_name) {
   std::string out;
   fmt::format_to(std::back_inserter(out), "<?xml version=\"1.0\"?>\n<robot name=\"{}\">\n",
-                 robot_name);
+                 xml_escaped(robot_name, XmlPlace::attribute));
   append_link(out, "link0", nullptr);
   for (std::size_t i = 0; i < joints.size(); ++i) {
     const DhJoint& j = joints[i];

@@ -8,6 +8,7 @@
 #include <tinyxml2.h>
 
 #include "rmodel/base/error.hpp"
+#include "rmodel/base/xml_text.hpp"
 #include "rmodel/model/semantics.hpp"
 #include "base/xml_error.hpp"
 
@@ -216,33 +217,23 @@ private:
   const std::string& source_;
 };
 
-std::string xml_escape(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+/// A text for the .cpf's XML (rmodel/base/xml_text.hpp): element text, or an attribute value.
+std::string xml_text(std::string_view text) { return xml_escaped(text, XmlPlace::text); }
+std::string xml_attribute(std::string_view text) { return xml_escaped(text, XmlPlace::attribute); }
 
 void write_description(std::string& out, const std::string& indent, const std::string& text) {
-  if (!text.empty()) out += fmt::format("{}<description>{}</description>\n", indent, xml_escape(text));
+  if (!text.empty()) out += fmt::format("{}<description>{}</description>\n", indent, xml_text(text));
 }
 
 void write_string(std::string& out, const std::string& indent, std::string_view name,
                   std::string_view value) {
   out += fmt::format("{}<simple name=\"{}\" type=\"string\"><value>{}</value></simple>\n", indent,
-                     xml_escape(name), xml_escape(value));
+                     xml_attribute(name), xml_text(value));
 }
 
 void write_string_array(std::string& out, const std::string& indent, std::string_view name,
                         const std::vector<std::string>& items) {
-  out += fmt::format("{}<struct name=\"{}\" type=\"string[]\">\n", indent, name);
+  out += fmt::format("{}<struct name=\"{}\" type=\"string[]\">\n", indent, xml_attribute(name));
   for (std::size_t i = 0; i < items.size(); ++i)
     write_string(out, indent + "  ", fmt::format("Element{}", i), items[i]);
   out += fmt::format("{}</struct>\n", indent);
@@ -260,20 +251,20 @@ std::string to_cpf(const Semantics& semantics) {
       "<!DOCTYPE properties SYSTEM \"cpf.dtd\">\n<properties>\n";
   out += "  <struct name=\"chains\" type=\"PropertyBag\">\n";
   for (const auto& c : semantics.chains) {
-    out += fmt::format("    <struct name=\"{}\" type=\"PropertyBag\">\n", xml_escape(c.name));
+    out += fmt::format("    <struct name=\"{}\" type=\"PropertyBag\">\n", xml_attribute(c.name));
     write_description(out, "      ", c.description);
     write_string(out, "      ", "first_link", c.first_link);
     write_string(out, "      ", "last_link", c.last_link);
     if (!c.last_link_virtual.empty()) write_string(out, "      ", "last_link_virtual", c.last_link_virtual);
     if (!c.default_contact.empty()) write_string(out, "      ", "default_contact", c.default_contact);
     for (const auto& x : c.extra)
-      out += fmt::format("      <simple name=\"{}\" type=\"{}\"><value>{}</value></simple>\n", xml_escape(x.name),
-                         xml_escape(x.type), xml_escape(x.value));
+      out += fmt::format("      <simple name=\"{}\" type=\"{}\"><value>{}</value></simple>\n", xml_attribute(x.name),
+                         xml_attribute(x.type), xml_text(x.value));
     out += "    </struct>\n";
   }
   out += "  </struct>\n  <struct name=\"groups\" type=\"PropertyBag\">\n";
   for (const auto& g : semantics.groups) {
-    out += fmt::format("    <struct name=\"{}\" type=\"PropertyBag\">\n", xml_escape(g.name));
+    out += fmt::format("    <struct name=\"{}\" type=\"PropertyBag\">\n", xml_attribute(g.name));
     write_description(out, "      ", g.description);
     if (!g.chains.empty()) write_string_array(out, "      ", "chains", g.chains);
     if (!g.joints.empty()) write_string_array(out, "      ", "joints", g.joints);
@@ -281,7 +272,7 @@ std::string to_cpf(const Semantics& semantics) {
   }
   out += "  </struct>\n  <struct name=\"contacts\" type=\"PropertyBag\">\n";
   for (const auto& c : semantics.contacts) {
-    out += fmt::format("    <struct name=\"{}\" type=\"PropertyBag\">\n", xml_escape(c.name));
+    out += fmt::format("    <struct name=\"{}\" type=\"PropertyBag\">\n", xml_attribute(c.name));
     write_description(out, "      ", c.description);
     out += "      <struct name=\"points\" type=\"KDL.Vector[]\">\n";
     for (std::size_t i = 0; i < c.points.size(); ++i) {

@@ -7,6 +7,7 @@
 #include <tinyxml2.h>
 
 #include "base/xml_error.hpp"
+#include "rmodel/base/xml_text.hpp"
 
 namespace rmodel::xacro {
 namespace {
@@ -231,30 +232,6 @@ bool is_blank(std::string_view s) {
   return s.find_first_not_of(" \t\r\n") == std::string_view::npos;
 }
 
-void escape(std::string_view s, bool attribute, std::string& out) {
-  for (const char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"':
-        if (attribute) out += "&quot;";
-        else out += c;
-        break;
-      case '\n':
-        if (attribute) out += "&#10;";
-        else out += c;
-        break;
-      case '\r': out += "&#13;"; break;
-      case '\t':
-        if (attribute) out += "&#9;";
-        else out += c;
-        break;
-      default: out += c;
-    }
-  }
-}
-
 class Writer {
 public:
   Writer(std::string& out, std::vector<Origin>& lines) : out_(out), lines_(lines) {}
@@ -276,7 +253,7 @@ public:
       out_ += ' ';
       out_ += k;
       out_ += "=\"";
-      escape(v, true, out_);
+      append_xml_escaped(out_, v, XmlPlace::attribute);
       out_ += '"';
     }
     bool has_element = false, has_content = false;
@@ -329,7 +306,7 @@ public:
 
 private:
   void text(const XmlNode& t) {
-    if (!t.cdata) return escape(t.name, false, out_);
+    if (!t.cdata) return append_xml_escaped(out_, t.name, XmlPlace::text);
     // "]]>" cannot stand in a CDATA section: it ends one and starts the next
     std::string body = t.name;
     for (std::size_t at = 0; (at = body.find("]]>", at)) != std::string::npos; at += 12) body.replace(at, 3, "]]]]><![CDATA[>");

@@ -192,12 +192,34 @@ TEST(ComputedMatrix, ComparisonFindsStaleAndMissingEntries) {
             std::string::npos)
       << d.items[1].message;
   for (const auto& item : d.items) EXPECT_EQ(item.severity, Severity::warning);
-  // The pose named in the message does make them collide.
+  // The pose named in the message does make them collide; the library names the function
+  // that gives it, and no command line (the command says its own: apps/rmodel/option_fields.cpp).
   const auto a = *cm.find_link("a"), b = *cm.find_link("b");
-  const auto q = col::sample_pose(cm, 0, static_cast<std::uint64_t>(computed.first_collision[a * computed.links + b]));
+  const auto index = computed.first_collision[a * computed.links + b];
+  EXPECT_NE(d.items[0].message.find(
+                fmt::format("random pose {} of 2000 (sample_pose with seed 0 and index {} gives it)", index, index)),
+            std::string::npos)
+      << d.items[0].message;
+  for (const auto& item : d.items) {
+    EXPECT_EQ(item.message.find("--"), std::string::npos) << item.message;
+    EXPECT_EQ(item.message.find("rmodel "), std::string::npos) << item.message;
+  }
+  const auto q = col::sample_pose(cm, 0, static_cast<std::uint64_t>(index));
   col::CollisionWorkspace ws(cm);
   col::set_pose(cm, ws, q);
   EXPECT_LE(col::link_distance(cm, ws, a, b), 0);
+}
+
+TEST(ComputedMatrix, WithoutAMatrixTheNoteNamesTheFunctionThatComputesOne) {
+  ModelSource source;
+  source.urdf_path = test::sample("pony.urdf").string();
+  source.semantics_path = test::sample("pony.json").string();  // no collision matrix in it
+  const Diagnostics d = col::check_collision_matrix(source);
+  ASSERT_EQ(d.items.size(), 1u);
+  EXPECT_EQ(d.items[0].code, "collision-matrix-none");
+  EXPECT_EQ(d.items[0].message,
+            "the semantics have no collision matrix (<disable_collisions>) to check: compute_collision_matrix computes "
+            "one");
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "rmodel/collision/collision.hpp"
 #include "rmodel/base/error.hpp"
 #include "rmodel/model/semantics.hpp"
+#include "xml_oracle.hpp"
 
 namespace rmodel {
 namespace {
@@ -99,6 +100,27 @@ TEST(CollisionSrdf, LinesAreSrdfElements) {
   ASSERT_EQ(back.size(), 1u);
   EXPECT_EQ(back[0].link1, "a&b");
   EXPECT_EQ(back[0].link2, "c\"d");
+}
+
+TEST(CollisionSrdf, TabsAndLineEndsInAttributesSurvive) {
+  // A reader turns an attribute's raw tab or line end into a space, and a raw carriage return
+  // into a line feed: they are written as character references.
+  const std::vector<col::DisabledPair> odd = {{"left\tarm", "a\nb", "User\r\nnote 'x' <&>", 0}};
+  const std::string srdf = "<robot name=\"r\">\n" + col::disable_collisions_xml(odd) + "</robot>\n";
+  const auto back = read_entries(srdf, "r");
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].link1, odd[0].link1);
+  EXPECT_EQ(back[0].link2, odd[0].link2);
+  EXPECT_EQ(back[0].reason, odd[0].reason);
+  const auto replaced = read_entries(col::replace_disabled_collisions("<robot name=\"r\">\n</robot>\n", odd), "r");
+  ASSERT_EQ(replaced.size(), 1u);
+  EXPECT_EQ(replaced[0].reason, odd[0].reason);
+  RMODEL_REQUIRE_EXPAT_ORACLE();
+  const nlohmann::json read = test::expat_read(srdf);
+  ASSERT_TRUE(read.contains("elements")) << read.dump();
+  ASSERT_EQ(read["elements"].size(), 2u);
+  EXPECT_EQ(read["elements"][1]["attributes"],
+            (nlohmann::json{{"link1", "left\tarm"}, {"link2", "a\nb"}, {"reason", "User\r\nnote 'x' <&>"}}));
 }
 
 TEST(CollisionSrdf, ReasonsAreMoveItsWords) {

@@ -182,3 +182,11 @@ TEST(KinematicsDh, UrdfNamesAndTypes) {
   EXPECT_EQ(robot.find_urdf_joint("joint1_fixed")->type, rmodel::JointType::fixed);
   EXPECT_DOUBLE_EQ(robot.find_urdf_joint("joint6")->upper, 0.5);
 }
+
+TEST(KinematicsDh, TheRobotsNameIsWrittenAsAnAttributeValue) {
+  // A name with the characters XML gives a meaning to: the URDF reads, and names the robot so.
+  for (const std::string name : {"arm \"7\" <&> 'x'", "two\nlines\tand a tab"}) {
+    const std::string urdf = rk::dh_urdf(puma_like(), rk::DhConvention::standard, name);
+    EXPECT_EQ(rmodel::Model::from_urdf_string(urdf, "dh.urdf").robot_name(), name) << urdf.substr(0, 80);
+  }
+}

@@ -2,10 +2,15 @@
 // both ways, malformed input is reported with file and line.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "rmodel/base/error.hpp"
 #include "rmodel/model/model.hpp"
 #include "rmodel/model/semantics.hpp"
 #include "test_support.hpp"
+#include "xml_oracle.hpp"
 
 namespace rmodel {
 namespace {
@@ -59,6 +64,28 @@ TEST(SemanticsConvert, TrickyDoublesAndTextSurvive) {
   s.contacts.push_back({"p", {KDL::Vector(0.1, -1e-300, 1.0 / 3.0), KDL::Vector(5e-324, 1e300, -0.0)}, "", 0});
   EXPECT_TRUE(parse_cpf(to_cpf(s), "x.cpf").same_content(s));
   EXPECT_TRUE(parse_semantics_json(to_semantics_json(s), "x.json").same_content(s));
+}
+
+TEST(SemanticsConvert, TabsAndLineEndsSurviveTheCpf) {
+  // A reader turns an attribute's raw tab or line end into a space, and any raw carriage
+  // return into a line feed: the .cpf writes them as character references.
+  Semantics s;
+  s.chains.push_back({"c\td", "a", "b", "", "", "line one\r\nline two\rthree\tand 'four'", 0});
+  s.chains.back().extra.push_back({"p\nq", "string", "v\r\n"});
+  s.groups.push_back({"g\r1", {"c\td"}, {}, "", 0});
+  EXPECT_TRUE(parse_cpf(to_cpf(s), "x.cpf").same_content(s));
+  RMODEL_REQUIRE_EXPAT_ORACLE();
+  const nlohmann::json read = test::expat_read(to_cpf(s));
+  ASSERT_TRUE(read.contains("elements")) << read.dump();
+  std::vector<std::string> names, texts;
+  for (const auto& e : read["elements"]) {
+    if (e["attributes"].contains("name")) names.push_back(e["attributes"]["name"]);
+    if (e["name"] == "description" || e["name"] == "value") texts.push_back(e["text"]);
+  }
+  for (const std::string name : {"c\td", "p\nq", "g\r1"})
+    EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
+  for (const std::string text : {"line one\r\nline two\rthree\tand 'four'", "v\r\n"})
+    EXPECT_NE(std::find(texts.begin(), texts.end(), text), texts.end()) << text;
 }
 
 TEST(SemanticsDetect, ByContentThenExtension) {

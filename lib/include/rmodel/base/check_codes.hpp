@@ -126,6 +126,8 @@ inline constexpr CheckCode kCheckCodes[] = {
      "A mesh MuJoCo cannot read: not STL, OBJ or MSH"},
     {"mujoco-mesh-missing", CodeScope::model, Severity::error, false, detail::kU,
      "A mesh file that is not where MuJoCo looks for it"},
+    {"mujoco-mesh-unchecked", CodeScope::model, Severity::warning, false, detail::kU,
+     "Meshes not looked for: the URDF has no directory (read from standard input)"},
     {"mujoco-limits", CodeScope::model, Severity::warning, false, detail::kU,
      "Joint limits MuJoCo reads otherwise than ROS"},
     {"mujoco-mimic-ignored", CodeScope::model, Severity::note, false, detail::kU,

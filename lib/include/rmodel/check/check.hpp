@@ -88,15 +88,20 @@ struct RMODEL_API TargetVerdict {
   /// False when the URDF has errors of its own (what ROS's reader refuses): no target reads
   /// it, and the target's rules, which need the robot's tree, were not applied.
   bool applied = false;
-  /// The target reads the URDF: its rules were applied and none of them is an error.
+  /// The target reads the URDF: its rules were applied, none of them is an error and none
+  /// could not look (`unchecked`).
   bool loads = false;
   std::size_t errors = 0;    ///< of the target's codes
   std::size_t warnings = 0;  ///< of the target's codes
+  /// Of the target's warnings, those that say a rule could not look at what it needs
+  /// (mujoco-mesh-unchecked: a URDF without a directory, whose meshes cannot be looked for).
+  /// With no error, whether the target loads the URDF is then not known, and `loads` is false.
+  std::size_t unchecked = 0;
 };
 
 /// The verdict of `target` from the problems of a report whose target rules were `applied`
 /// (TargetVerdict::applied): counts of the target's codes in `problems`, as they stand (after
-/// the caller dropped any).
+/// the caller dropped any); a problem the caller dropped is not counted as unchecked either.
 RMODEL_API TargetVerdict target_verdict(const Diagnostics& problems, CheckTarget target, bool applied);
 
 /// A report of check_model with options: the problems, then one verdict per target asked for.
@@ -114,7 +119,7 @@ RMODEL_API CheckReport check_model(const ModelSource& source, const CheckOptions
 /// The rules of one target on a loaded model (its URDF text, Model::urdf_text()): the problems
 /// that program has with it, named at the URDF's lines. `urdf_dir` is where mesh files are
 /// looked up from (MuJoCo: a file name of the URDF's directory, or of its <compiler meshdir>);
-/// empty, meshes are not looked up.
+/// empty, meshes are not looked up, and a warning mujoco-mesh-unchecked says so.
 RMODEL_API Diagnostics check_target(const Model& model, CheckTarget target,
                                     const std::filesystem::path& urdf_dir = {});
 

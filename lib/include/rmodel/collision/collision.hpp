@@ -392,7 +392,8 @@ RMODEL_API Diagnostics check_collision_matrix(const ModelSource& source, const M
 /// - `collision-matrix-missing`: a pair the computed matrix disables that the SRDF does not.
 /// Entries naming links without geometry are skipped (loading reports those the URDF lacks,
 /// `collision-unknown-link`). All warnings, at the entry's line of `srdf_name` (line 0 for missing pairs), the reasons
-/// in the message.
+/// in the message. A stale entry's message names the pose it collided in as "random pose I of N
+/// (sample_pose with seed S and index I gives it)".
 RMODEL_API Diagnostics compare_collision_matrix(const CollisionModel& model, const ComputedMatrix& computed,
                                                 std::span<const DisabledPair> declared, const std::string& srdf_name,
                                                 const MatrixOptions& options);

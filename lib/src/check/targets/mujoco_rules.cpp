@@ -17,7 +17,8 @@
 // - A free joint must hang from the world: below fixed joints only (which fusestatic merges).
 // - Geoms: a box, cylinder or sphere size must be positive; there is no capsule. A mesh must be
 //   STL, OBJ or MSH (by its name's last three letters), found by its file name (strippath) in
-//   the URDF's directory or `meshdir`; meshes of the same name and scale are one.
+//   the URDF's directory or `meshdir`; meshes of the same name and scale are one. A URDF
+//   without a directory (read from standard input) has its meshes unchecked, and says so.
 // - Limits: a joint is limited when lower < upper, whatever its type; <mimic> is not read.
 #include <algorithm>
 #include <cmath>
@@ -191,6 +192,14 @@ public:
         if (link.name != "world" && moves(parent_joint(link))) fuse_below(link.name, link.name);
     for (const LinkInfo& link : model_.links())
       if (link.name != "world" && moves(parent_joint(link))) check_moving_mass(link);
+    if (unchecked_meshes_ > 0) {
+      std::string& message = out_.items[unchecked_at_].message;
+      const std::size_t more = unchecked_meshes_ - 1;
+      message += more == 0 ? " was" : fmt::format(" and {} more mesh{} were", more, more == 1 ? "" : "es");
+      message += " not looked for: MuJoCo reads meshes from the URDF's directory, and this URDF has none (read "
+                 "from standard input, or given as text), so whether MuJoCo finds them is not known; check the URDF "
+                 "from its file";
+    }
   }
 
 private:
@@ -301,9 +310,18 @@ private:
                            link.name, kind, uri));
       return;
     }
-    if (input_.urdf_dir.empty()) return;
     namespace fs = std::filesystem;
     const fs::path meshdir = compiler_.meshdir;
+    if (input_.urdf_dir.empty() && !fs::path(file).is_absolute() && !meshdir.is_absolute()) {
+      // Nowhere to look from: whether MuJoCo finds the mesh is not known, and the verdict says
+      // so (one warning for all of them, at the first; run() completes its message).
+      if (unchecked_meshes_++ == 0) {
+        unchecked_at_ = out_.items.size();
+        out_.add(Severity::warning, where, "mujoco-mesh-unchecked",
+                 fmt::format("link '{}': {} mesh '{}'", link.name, kind, uri));
+      }
+      return;
+    }
     const fs::path path = fs::path(file).is_absolute() ? fs::path(file)
                           : meshdir.is_absolute()     ? meshdir / file
                                                       : input_.urdf_dir / meshdir / file;
@@ -507,6 +525,8 @@ private:
   std::map<std::string, BodyMass> bodies_;
   std::map<std::string, Eigen::Isometry3d> frames_;  ///< of links merged into a moving body, in its frame
   std::map<std::string, std::vector<double>> meshes_;
+  std::size_t unchecked_meshes_ = 0;  ///< meshes not looked for: no directory to look from
+  std::size_t unchecked_at_ = 0;      ///< the place of their warning in out_
   std::set<std::string> fuse_failed_;
 };
 

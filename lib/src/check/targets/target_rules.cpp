@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <iterator>
 
 #include <Eigen/Eigenvalues>
 #include <fmt/format.h>
@@ -24,6 +25,8 @@ constexpr TargetName kTargetNames[] = {{CheckTarget::mujoco, "mujoco", "MuJoCo"}
                                        {CheckTarget::kdl, "kdl", "KDL"},
                                        {CheckTarget::gazebo, "gazebo", "Gazebo"}};
 constexpr CheckTarget kTargets[] = {CheckTarget::mujoco, CheckTarget::kdl, CheckTarget::gazebo};
+/// The codes that say a rule could not look at what it needs: the verdict is then not known.
+constexpr std::string_view kUncheckedCodes[] = {"mujoco-mesh-unchecked"};
 
 const TargetName& target_name(CheckTarget target) {
   for (const TargetName& t : kTargetNames)
@@ -59,8 +62,10 @@ TargetVerdict target_verdict(const Diagnostics& problems, CheckTarget target, bo
     if (code_target(d.code) != target) continue;
     if (d.severity == Severity::error) ++verdict.errors;
     if (d.severity == Severity::warning) ++verdict.warnings;
+    if (std::find(std::begin(kUncheckedCodes), std::end(kUncheckedCodes), d.code) != std::end(kUncheckedCodes))
+      ++verdict.unchecked;
   }
-  verdict.loads = applied && verdict.errors == 0;
+  verdict.loads = applied && verdict.errors == 0 && verdict.unchecked == 0;
   return verdict;
 }
 
