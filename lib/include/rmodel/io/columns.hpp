@@ -146,6 +146,9 @@ public:
   [[nodiscard]] ColumnArray<double>& values(JointField f) noexcept { return values_[static_cast<int>(f)]; }
 
 private:
+  /// apply(array, values per row) for each array of the table (the fields present).
+  template <class Apply>
+  void each_array(Apply&& apply);
   void make_present(int f);
   void relayout(std::size_t stride);
   std::size_t rows_ = 0;

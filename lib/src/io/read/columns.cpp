@@ -139,14 +139,19 @@ void ColumnTable::add(Time stamp, bool is_stamped, std::int64_t line_number, std
   }
 }
 
+template <class Apply>
+void ColumnTable::each_array(Apply&& apply) {
+  apply(t, 1);
+  apply(stamped, 1);
+  apply(line, 1);
+  apply(cycle, 1);
+  for (int f = 0; f < kJointFields; ++f)
+    if (present_[f]) apply(values_[f], stride_);
+}
+
 void ColumnTable::reserve(std::size_t rows) {
   reserved_ = rows;
-  t.reserve(rows);
-  stamped.reserve(rows);
-  line.reserve(rows);
-  cycle.reserve(rows);
-  for (int f = 0; f < kJointFields; ++f)
-    if (present_[f]) values_[f].reserve(rows * stride_);
+  each_array([&](auto& array, std::size_t width) { array.reserve(rows * width); });
 }
 
 void ColumnTable::make_present(int f) {
@@ -222,26 +227,15 @@ void ColumnTable::drop(JointField field) noexcept {
 
 void ColumnTable::move_rows(std::size_t from, std::size_t count, std::size_t to) noexcept {
   if (from == to || count == 0) return;
-  const auto move = [&](auto* data, std::size_t width) {
-    std::memmove(data + to * width, data + from * width, count * width * sizeof(*data));
-  };
-  move(t.data(), 1);
-  move(stamped.data(), 1);
-  move(line.data(), 1);
-  move(cycle.data(), 1);
-  for (int f = 0; f < kJointFields; ++f)
-    if (present_[f]) move(values_[f].data(), stride_);
+  each_array([&](auto& array, std::size_t width) {
+    std::memmove(array.data() + to * width, array.data() + from * width, count * width * sizeof(*array.data()));
+  });
 }
 
 void ColumnTable::truncate(std::size_t rows) {
   if (rows >= rows_) return;
   rows_ = rows;
-  t.resize(rows);
-  stamped.resize(rows);
-  line.resize(rows);
-  cycle.resize(rows);
-  for (int f = 0; f < kJointFields; ++f)
-    if (present_[f]) values_[f].resize(rows * stride_);
+  each_array([&](auto& array, std::size_t width) { array.resize(rows * width); });
 }
 
 void ColumnTable::finish(std::size_t columns) {
