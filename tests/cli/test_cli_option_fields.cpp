@@ -46,6 +46,25 @@ TEST(CliOptionFields, AnUntimedMessageInAWindowNamesStartAndEnd) {
   expect_no_field(r.err);
 }
 
+TEST(CliOptionFields, ATopicOfATextLogIsRefusedNotIgnored) {
+  // A file known by its extension: a usage error before anything is read.
+  const std::string walk = (rmodel::test::source_dir() / "share/rmodel/examples/walk.jsonl").string();
+  const auto file = run_rmodel({"aggregate", "--sample", "--topic", "/joint_states", walk});
+  EXPECT_EQ(file.exit_code, 2) << file.err;
+  EXPECT_TRUE(file.out.empty()) << file.out;
+  EXPECT_NE(file.err.find("walk.jsonl: a jsonl log has no topics to choose from (--topic chooses among"),
+            std::string::npos)
+      << file.err;
+  expect_no_field(file.err);
+  // Told from standard input's first line: one error, no pose written.
+  const auto piped = run_rmodel({"aggregate", "--sample", "--topic", "/joint_states", "-"},
+                                R"({"topic": "/joint_states", "t": 0, "name": ["neck_pitch"], "position": [0.1]})" "\n");
+  EXPECT_EQ(piped.exit_code, 1) << piped.err;
+  EXPECT_TRUE(piped.out.empty()) << piped.out;
+  EXPECT_NE(piped.err.find("<stdin>: a jsonl log has no topics to choose from (--topic"), std::string::npos)
+      << piped.err;
+}
+
 TEST(CliOptionFields, XacroNamesItsFlags) {
   const auto dir = rmodel::test::make_temp_dir("option-fields");
   const std::string path = (dir / "r.urdf.xacro").string();

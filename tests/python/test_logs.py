@@ -249,3 +249,8 @@ def test_problems_name_the_keyword_arguments():
     assert "(column_prefix=)" in problem["message"] and "::" not in problem["message"], problem["message"]
     # Given, it reads the topic it names.
     assert rmodel.read_log(EXAMPLES / "plotjuggler.csv", column_prefix="/arm/joint_states/").problems == []
+
+
+def test_a_topic_of_a_text_log_is_refused_not_ignored():
+    with pytest.raises(rmodel.InvalidArgument, match=r"a jsonl log has no topics to choose from \(topic= chooses"):
+        rmodel.read_log(EXAMPLES / "walk.jsonl", topic="/joint_states")

@@ -53,7 +53,7 @@ void LogInputOptions::add_to(CLI::App& app, const char* group, CLI::Option* need
                       ->default_str("auto"));
   added.push_back(with_kind(app.add_option("--topic", topics,
                                  "ROS logs: read this topic (one NAME per --topic, repeatable; default: every "
-                                 "JointState topic)"), ValueKind::topic)
+                                 "JointState topic); refused for a text log, which has none"), ValueKind::topic)
                       ->allow_extra_args(false)  // `--topic NAME FILE` reads FILE
                       ->type_name("NAME"));
   added.push_back(app.add_option("--time", time_source,

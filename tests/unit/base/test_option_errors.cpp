@@ -154,6 +154,34 @@ std::string_view word_of_test_field(std::string_view field) {
   return {};
 }
 
+TEST(OptionErrors, TopicsOfATextLogAreRefusedNotIgnored) {
+  namespace io = rmodel::io;
+  // JSON Lines written from a bag keeps each line's topic; none of rmodel's readers reads it,
+  // so a topic asked for cannot be honoured: refused, where it used to read every line.
+  const std::string lines = R"({"topic": "/arm", "t": 1, "name": ["j1"], "position": [1.0]})" "\n"
+                            R"({"topic": "/leg", "t": 2, "name": ["j2"], "position": [2.0]})" "\n";
+  for (const char* format : {"jsonl", "csv", "yaml", "json"}) {
+    std::istringstream in(lines);
+    try {
+      io::MessageReader reader(in, "log", {.format = io::parse_format(format), .topics = {"/arm"}});
+      ADD_FAILURE() << format << ": no OptionError";
+    } catch (const rmodel::OptionError& e) {
+      EXPECT_EQ(e.fields(), std::vector<std::string>{"ReaderOptions::topics"});
+      EXPECT_NE(std::string(e.what()).find("log: a " + std::string(format) + " log has no topics"), std::string::npos)
+          << e.what();
+    }
+  }
+  // Told from the content (standard input): the one error of the whole input, nothing read.
+  io::ReaderOptions with_topic;
+  with_topic.topics = {"/arm"};
+  const auto errors = read_errors(lines, "<stdin>", with_topic);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_NE(errors.front().find("a jsonl log has no topics to choose from (ReaderOptions::topics"), std::string::npos)
+      << errors.front();
+  // Without topics, both lines are read.
+  EXPECT_TRUE(read_errors(lines, "<stdin>", {}).empty());
+}
+
 TEST(RenameFields, WholeQualifiedNamesOnlyAreReplaced) {
   EXPECT_EQ(rename_fields("no field here", word_of_test_field), "no field here");
   EXPECT_EQ(rename_fields("ReaderOptions::topics", word_of_test_field), "--topic");

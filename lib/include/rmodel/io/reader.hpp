@@ -88,7 +88,10 @@ struct RMODEL_API ReaderOptions {
   /// error instead of being buffered, so that garbage without newlines cannot exhaust
   /// memory. Must be at least 1.
   std::size_t max_line_bytes = std::size_t{64} << 20;
-  /// ROS logs (bag.hpp): topics to read; empty = every JointState topic.
+  /// ROS logs (bag.hpp): topics to read; empty = every JointState topic. A text log has no
+  /// topics to choose from: given topics, opening one whose format is known (named, or by the
+  /// extension) throws OptionError, and one told by its content (standard input) gives that as
+  /// the one error of the whole input, whose messages are then not read.
   std::vector<std::string> topics{};
   /// ROS logs and `rostopic echo -p` CSV: `header.stamp` or the recorder's log time (`%time`).
   TimeSource time = TimeSource::Header;

@@ -25,6 +25,29 @@
 
 namespace rmodel::io {
 
+namespace {
+
+/// Topics choose among the channels of a ROS log. A text log has none to choose from, and
+/// reading it whole where one topic was asked for would mix what the user meant to keep apart
+/// (JSON Lines converted from a bag keeps each line's "topic", which no reader of rmodel's
+/// reads). Refused: by an OptionError when the format is known before reading (named, or by
+/// the file's extension), else as the one error of the whole input when its first line tells.
+std::string topics_of_text_log(Format text_format) {
+  std::string ros_logs;
+  for (const Format format : formats())
+    if (numbers_messages(format)) ros_logs += (ros_logs.empty() ? "" : ", ") + std::string(to_string(format));
+  return fmt::format("a {} log has no topics to choose from (ReaderOptions::topics chooses among the channels of a "
+                     "ROS log: {}); leave it out to read the whole log",
+                     to_string(text_format), ros_logs);
+}
+
+void refuse_topics_of_text_log(const ReaderOptions& options, const std::string& source_name) {
+  if (options.topics.empty() || options.format.is_auto() || numbers_messages(options.format)) return;
+  throw OptionError({"ReaderOptions::topics"}, source_name + ": " + topics_of_text_log(options.format));
+}
+
+}  // namespace
+
 std::string location(const std::string& source, std::size_t line, std::size_t item,
                      std::optional<std::uint64_t> byte_offset, bool numbered_messages) {
   std::string s = source;
@@ -221,6 +244,10 @@ private:
       const std::optional<ReadStatus> st = detail::sniff_text_format(text_, format_, decided);
       if (!decided) return st;
       format_ = *decided;
+      if (!options_.topics.empty()) {  // known only now (standard input): the whole input is refused
+        text_.done = true;
+        return text_.fail(0, 0, topics_of_text_log(format_));
+      }
       source_text_ = detail::descriptor_of(format_)->read_text(text_, options_);
       return st;
     }
@@ -356,8 +383,10 @@ MessageReader MessageReader::open(const std::string& path, ReaderOptions options
   return MessageReader(fd, path, options, true);
 }
 
+
 MessageReader::MessageReader(int fd, std::string source_name, ReaderOptions options, bool owns_fd) {
   auto source = std::make_unique<detail::FdSource>(fd, source_name, owns_fd);
+  refuse_topics_of_text_log(options, source_name);
   detail::FdSource* fd_source = source.get();
   const bool may_be_log = options.format.is_auto() || numbers_messages(options.format);
   struct stat st {};
@@ -379,6 +408,7 @@ MessageReader::MessageReader(int fd, std::string source_name, ReaderOptions opti
 }
 
 MessageReader::MessageReader(std::istream& in, std::string source_name, ReaderOptions options) {
+  refuse_topics_of_text_log(options, source_name);
   auto source = std::make_unique<detail::StreamSource>(in, source_name);
   impl_ = std::make_unique<Impl>(std::move(source), std::move(source_name), options);
   impl_->live_ = true;  // what stands behind a std::istream is not known
