@@ -159,7 +159,6 @@ public:
     return true;
   }
 
-  [[nodiscard]] std::int64_t lines() const noexcept { return lines_; }
   [[nodiscard]] std::size_t rows() const noexcept { return rows_; }
   /// In place: the first of this part's rows that carried field f (rows() when none did). The
   /// rows before it are not written in that field.
